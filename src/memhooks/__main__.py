@@ -1,0 +1,3 @@
+from memhooks.cli.main import main
+
+raise SystemExit(main())
