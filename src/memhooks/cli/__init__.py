@@ -1,0 +1,1 @@
+"""The `memhooks` command line: one module per command under `memhooks.cli.commands`."""

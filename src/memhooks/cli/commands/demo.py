@@ -1,0 +1,26 @@
+"""`memhooks demo`: a whole session in a temporary project, showing what is injected when."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "demo",
+        help="run a whole session offline and show what is injected",
+        description="Start memory in a temporary project, work a few "
+        "turns, compact, restore and start a new session, printing what "
+        "each hook injected. Uses the real claude CLI against a local mock "
+        "API when it is available, the hook entry points otherwise. No API "
+        "account needed.",
+        add_help=False,
+    )
+    parser.add_argument("demo_args", nargs=argparse.REMAINDER)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from memhooks.demo import run_demo
+
+    return run_demo(list(args.demo_args))

@@ -1,0 +1,144 @@
+"""`memhooks doctor`: say what is wrong, and how to fix it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from memhooks import catalog as catalog_io
+from memhooks import deps
+from memhooks.cli.common import add_json, memory_paths
+from memhooks.cli.errors import Exit
+from memhooks.cli.output import emit
+from memhooks.locking import LockTimeoutError, quick_lock
+from memhooks.paths import MemoryPaths
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "doctor",
+        help="check the installation and the memory tree",
+        description="Check Python, the dependencies, the memory tree, "
+        "config.json, _session.json, the catalog, the index and the search "
+        "index. Exit 1 when something needs fixing.",
+    )
+    parser.add_argument(
+        "--install",
+        action="store_true",
+        help="install missing dependencies into ${CLAUDE_PLUGIN_DATA} now",
+    )
+    add_json(parser)
+    parser.set_defaults(func=run)
+
+
+def _check(checks: list[dict[str, Any]], name: str, ok: bool, detail: str, fix: str = "") -> None:
+    checks.append({"check": name, "ok": ok, "detail": detail, "fix": "" if ok else fix})
+
+
+def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
+    from pydantic import ValidationError
+
+    from memhooks.config import validate_config
+    from memhooks.models import SessionState
+    from memhooks.rebuild import memory_files
+
+    try:
+        SessionState.model_validate_json(paths.session.read_bytes())
+        _check(checks, "_session.json", True, "valid")
+    except (ValidationError, OSError) as exc:
+        _check(
+            checks,
+            "_session.json",
+            False,
+            str(exc).splitlines()[0],
+            "fix the file by hand or move it away and run `memhooks start`",
+        )
+    if paths.config.exists():
+        try:
+            validate_config(json.loads(paths.config.read_text(encoding="utf-8")))
+            _check(checks, "config.json", True, "valid")
+        except (ValueError, OSError) as exc:
+            _check(checks, "config.json", False, str(exc)[:300], "see the README's configuration")
+    else:
+        _check(checks, "config.json", True, "absent (defaults apply)")
+    cat = catalog_io.load(paths.catalog)
+    files = {paths.relative(p) for p in memory_files(paths)}
+    if cat is None:
+        _check(checks, "catalog", False, "missing or unreadable", "run `memhooks rebuild`")
+    else:
+        missing = sorted(set(cat.entries) - files)
+        unknown = sorted(files - set(cat.entries))
+        _check(
+            checks,
+            "catalog",
+            not missing and not unknown,
+            f"{len(cat.entries)} entries, {len(files)} files"
+            + (f"; gone: {missing[:3]}" if missing else "")
+            + (f"; not indexed: {unknown[:3]}" if unknown else ""),
+            "run `memhooks rebuild` (files that do not parse are listed there)",
+        )
+    try:
+        size = paths.index.stat().st_size
+        lines = len(paths.index.read_text(encoding="utf-8").splitlines())
+        _check(checks, "MEMORY.md", True, f"{lines} lines, {size:,} bytes")
+    except OSError:
+        _check(checks, "MEMORY.md", False, "missing", "run `memhooks rebuild`")
+    from memhooks.search_index import SearchIndex
+
+    with SearchIndex(paths.search_db) as index:
+        indexed = index.count()
+    active = len(cat.active()) if cat else 0
+    _check(
+        checks,
+        "search index",
+        indexed == active,
+        f"{indexed} documents, {active} active",
+        "run `memhooks rebuild`",
+    )
+    try:
+        with quick_lock(paths.lock, 0.2):
+            _check(checks, "store lock", True, "free")
+    except LockTimeoutError:
+        _check(
+            checks,
+            "store lock",
+            False,
+            "held by another process",
+            "wait for it; if no memhooks process runs, the holder died and the OS freed it",
+        )
+
+
+def run(args: argparse.Namespace) -> int:
+    checks: list[dict[str, Any]] = []
+    if args.install and deps.data_dir() is not None:
+        code = deps.install_now()
+        _check(checks, "install", code == 0, f"pip exit code {code}")
+    info = deps.describe()
+    modules = info["modules"]
+    missing = (
+        [m for m, origin in modules.items() if origin is None] if isinstance(modules, dict) else []
+    )
+    _check(checks, "python", True, f"{info['python']} ({info['executable']})")
+    _check(
+        checks,
+        "dependencies",
+        not missing,
+        "all importable" if not missing else f"missing: {', '.join(missing)}",
+        "`memhooks doctor --install` (inside Claude Code) or "
+        "`python3 -m pip install pydantic python-frontmatter filelock`",
+    )
+    paths = memory_paths(args)
+    if not paths.session.exists():
+        _check(checks, "memory tree", True, f"not started in {paths.root.parent.parent}")
+    elif not missing:
+        _check(checks, "memory tree", True, str(paths.root))
+        check_tree(paths, checks)
+    ok = all(c["ok"] for c in checks)
+    text = "\n".join(
+        f"[{'ok' if c['ok'] else 'FIX'}] {c['check']}: {c['detail']}"
+        + (f"\n      -> {c['fix']}" if c["fix"] else "")
+        for c in checks
+    )
+    emit({"ok": ok, "checks": checks, "environment": info}, text, as_json=args.json)
+    return Exit.OK if ok else Exit.FAILED

@@ -1,0 +1,67 @@
+"""`memhooks rebuild`: regenerate the index, archive, caches and stats from the files alone."""
+
+from __future__ import annotations
+
+import argparse
+
+from memhooks.cli.common import add_json, memory_paths, open_store, require_tree, store_errors
+from memhooks.cli.errors import Exit
+from memhooks.cli.output import Progress, emit
+from memhooks.rebuild import scan_tree
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "rebuild",
+        help="regenerate MEMORY.md and caches from the files",
+        description="Scan every memory file, regenerate MEMORY.md, "
+        "MEMORY-archive.md, the search index and the stats. A file that "
+        "does not parse is reported and left untouched. Exit 1 when any "
+        "file was skipped.",
+    )
+    add_json(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from memhooks.search_index import IndexedDoc, SearchIndex
+
+    paths = memory_paths(args)
+    require_tree(paths)
+    store = open_store(paths)
+    with store_errors(), store.locked():
+        result = scan_tree(paths, Progress("rebuild"))
+        store.write_derived(result.catalog)
+        with SearchIndex(paths.search_db) as index:
+            index.rebuild(
+                IndexedDoc(
+                    path=e.path,
+                    category=e.category,
+                    title=e.title,
+                    description=e.description,
+                    tags=e.tags,
+                    body=result.bodies.get(e.path, ""),
+                    updated=e.updated,
+                )
+                for e in result.catalog.active()
+            )
+        store.update_stats([], result.catalog, None)
+    counts = result.counts()
+    skipped = [{"path": p, "reason": why} for p, why in result.problems]
+    text = (
+        f"Index rebuilt. Found {counts.get('decision', 0)} decisions, "
+        f"{counts.get('analysis', 0)} analyses, "
+        f"{sum(1 for _ in paths.context.glob('*.md')) if paths.context.is_dir() else 0} "
+        f"context files, {counts.get('subagent', 0)} subagent outputs."
+    )
+    others = {k: v for k, v in counts.items() if k not in ("decision", "analysis", "subagent")}
+    if others:
+        text += "\nAlso: " + ", ".join(f"{v} {k}" for k, v in sorted(others.items()))
+    for item in skipped:
+        text += f"\nSkipped (not parsed, left untouched): {item['path']}: {item['reason']}"
+    emit(
+        {"counts": counts, "total": sum(counts.values()), "skipped": skipped},
+        text,
+        as_json=args.json,
+    )
+    return Exit.FAILED if skipped else Exit.OK

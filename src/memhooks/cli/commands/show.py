@@ -1,0 +1,41 @@
+"""`memhooks show PATH`: one memory, with the hash that `save --update --if-hash` expects."""
+
+from __future__ import annotations
+
+import argparse
+
+from memhooks.cli.common import add_json, memory_paths, open_store, require_tree, store_errors
+from memhooks.cli.errors import Exit, UserError
+from memhooks.memory_file import UnparsableMemoryError
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "show",
+        help="print one memory and its content hash",
+        description="Print a memory (path relative to .claude/memory/).",
+    )
+    parser.add_argument("path")
+    add_json(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from memhooks.cli.output import emit
+
+    paths = memory_paths(args)
+    require_tree(paths)
+    store = open_store(paths)
+    relative = args.path.removeprefix(".claude/memory/")
+    with store_errors():
+        try:
+            meta, body, digest = store.read(relative)
+        except UnparsableMemoryError as exc:
+            raise UserError(f"{relative} does not parse: {exc}", Exit.REFUSED) from None
+    head = "\n".join(f"{k}: {v}" for k, v in meta.items())
+    emit(
+        {"path": relative, "hash": digest, "meta": meta, "body": body},
+        f"{relative}  (hash {digest})\n{head}\n\n{body}",
+        as_json=args.json,
+    )
+    return Exit.OK

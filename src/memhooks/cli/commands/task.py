@@ -1,0 +1,89 @@
+"""`memhooks task`: set the current task, next step and blockers that every hook reminds of."""
+
+from __future__ import annotations
+
+import argparse
+
+from memhooks.atomic import write_atomic
+from memhooks.cli.common import add_json, memory_paths, open_store, require_tree, store_errors
+from memhooks.cli.errors import Exit
+from memhooks.cli.output import emit
+from memhooks.redact import redact
+from memhooks.status_line import BLOCKERS_TEMPLATE, one_line, read_status, section
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "task",
+        help="set the current task, next step or blockers",
+        description="Update context/current-task.md and context/blockers.md, "
+        "which the status line of every briefing and reminder shows. With "
+        "no option, print the status line.",
+    )
+    parser.add_argument("task", nargs="?", help="the current task, one line")
+    parser.add_argument("--next", dest="next_step", help="the next step, one line")
+    parser.add_argument("--progress", help="a progress note, one line")
+    parser.add_argument("--blocker", action="append", default=[], help="add a blocker")
+    parser.add_argument("--clear-blockers", action="store_true", help="remove every blocker")
+    add_json(parser)
+    parser.set_defaults(func=run)
+
+
+def render_current_task(task: str, next_step: str, progress: list[str]) -> str:
+    lines = [
+        "# Current task",
+        "",
+        "## Task",
+        task or "(none yet)",
+        "",
+        "## Next step",
+        next_step or "(none yet)",
+        "",
+        "## Progress",
+    ]
+    lines += [f"- {p}" for p in progress] or ["(none yet)"]
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    paths = memory_paths(args)
+    require_tree(paths)
+    store = open_store(paths)
+    patterns = store.settings.redact_patterns
+    changed = bool(
+        args.task or args.next_step or args.progress or args.blocker or args.clear_blockers
+    )
+    if changed:
+        with store_errors(), store.locked():
+            current = (
+                paths.current_task.read_text(encoding="utf-8")
+                if paths.current_task.exists()
+                else ""
+            )
+            status = read_status(paths)
+            progress = section(current, "progress")
+            if args.progress:
+                progress.append(redact(" ".join(args.progress.split()), patterns))
+            task = redact(" ".join((args.task or status.task).split()), patterns)
+            next_step = redact(" ".join((args.next_step or status.next_step).split()), patterns)
+            write_atomic(paths.current_task, render_current_task(task, next_step, progress[-20:]))
+            blockers = [] if args.clear_blockers else list(status.blockers)
+            blockers += [redact(" ".join(b.split()), patterns) for b in args.blocker]
+            write_atomic(
+                paths.blockers,
+                "# Blockers\n\n"
+                + (
+                    "\n".join(f"- {b}" for b in blockers) + "\n"
+                    if blockers
+                    else BLOCKERS_TEMPLATE.split("\n\n", 1)[1]
+                ),
+            )
+        with store_errors():
+            store.refresh()
+    status = read_status(paths)
+    emit(
+        {"task": status.task, "next": status.next_step, "blockers": list(status.blockers)},
+        one_line(status),
+        as_json=args.json,
+    )
+    return Exit.OK

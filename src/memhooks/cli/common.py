@@ -1,0 +1,84 @@
+"""What the command modules share: finding the tree, opening the store, mapping errors."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from memhooks.cli.errors import Exit, UserError
+from memhooks.config import Settings, validate_config
+from memhooks.paths import MemoryPaths, project_root
+from memhooks.store import Store
+
+
+def add_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+
+
+def memory_paths(args: argparse.Namespace) -> MemoryPaths:
+    project = Path(args.project) if getattr(args, "project", None) else project_root()
+    return MemoryPaths.for_project(project.resolve())
+
+
+def require_tree(paths: MemoryPaths) -> None:
+    if not paths.session.exists():
+        raise UserError(
+            f"no memory here ({paths.root} has no _session.json): run `memhooks start` "
+            "(or `/memory start` in Claude Code) first",
+            Exit.NOT_STARTED,
+        )
+
+
+def settings(paths: MemoryPaths) -> Settings:
+    """config.json, strictly: a typo is a clear error here (hooks only log it)."""
+    try:
+        raw = paths.config.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Settings()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"config.json cannot be read: {exc}", Exit.REFUSED) from None
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+    except ValueError as exc:
+        raise UserError(f"config.json is not JSON: {exc}", Exit.INVALID_INPUT) from None
+    try:
+        return validate_config(data)
+    except ValueError as exc:
+        raise UserError(str(exc), Exit.INVALID_INPUT) from None
+
+
+def open_store(paths: MemoryPaths) -> Store:
+
+    return Store(paths, settings(paths))
+
+
+@contextlib.contextmanager
+def store_errors() -> Iterator[None]:
+    """Turn the store's refusals into exit codes."""
+    from memhooks.locking import LockTimeoutError
+    from memhooks.naming import UnsafePathError
+    from memhooks.session_state import StateUnreadableError
+    from memhooks.store import ConflictError, NotFoundError, ResurrectionError, StoreError
+
+    try:
+        yield
+    except ConflictError as exc:
+        raise UserError(str(exc), Exit.CONFLICT) from None
+    except NotFoundError as exc:
+        raise UserError(str(exc), Exit.NOT_FOUND) from None
+    except (ResurrectionError, UnsafePathError, StateUnreadableError) as exc:
+        raise UserError(str(exc), Exit.REFUSED) from None
+    except LockTimeoutError as exc:
+        raise UserError(str(exc), Exit.LOCKED) from None
+    except StoreError as exc:
+        raise UserError(str(exc), Exit.REFUSED) from None
+
+
+def read_stdin_text() -> str:
+    if sys.stdin is None or sys.stdin.isatty():
+        return ""
+    return sys.stdin.read()

@@ -1,0 +1,99 @@
+"""`memhooks`: parse argv, dispatch to one command module, map errors to exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from memhooks import __version__
+
+#: Each module defines `register(subparsers)`; the parser it adds sets `func`.
+COMMAND_MODULES = (
+    "start",
+    "stop",
+    "status",
+    "rebuild",
+    "save",
+    "list_cmd",
+    "show",
+    "lifecycle",
+    "gc",
+    "task",
+    "doctor",
+    "recall",
+    "summarize",
+    "synthesize",
+    "remember",
+    "forget",
+    "demo",
+)
+
+EPILOG = """\
+Exit codes: 0 ok, 1 check failed, 2 usage, 3 memory not started, 4 dependencies missing,
+5 invalid input, 6 conflict (file changed since read), 7 not found, 8 store locked,
+9 refused (unsafe path, retired slug, unreadable state).
+The memory tree is <project>/.claude/memory/; MEMHOOKS_PROJECT_DIR overrides the project.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="memhooks",
+        description="A project-local memory for Claude Code that survives compaction and the "
+        "end of a session.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"memhooks {__version__}")
+    parser.add_argument(
+        "--project",
+        metavar="DIR",
+        help="project root (default: $MEMHOOKS_PROJECT_DIR, $CLAUDE_PROJECT_DIR "
+        "or the current directory)",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"memhooks.cli.commands.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.startswith("memhooks.cli.commands"):
+                continue  # a command still being written; the rest work
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["hook"]:
+        # The hot path: no argparse, no command modules, no third-party imports.
+        from memhooks.hooks.entry import run
+
+        return run(args_list[1] if len(args_list) > 1 else "")
+    from memhooks.cli.errors import Exit, UserError
+
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return Exit.USAGE
+    try:
+        return int(args.func(args))
+    except UserError as exc:
+        sys.stderr.write(f"memhooks: {exc}\n")
+        return exc.code
+    except ModuleNotFoundError as exc:
+        if exc.name in ("pydantic", "frontmatter", "filelock", "yaml"):
+            sys.stderr.write(
+                f"memhooks: the dependency {exc.name!r} is not installed yet. The plugin installs "
+                "pydantic, python-frontmatter and filelock into ${CLAUDE_PLUGIN_DATA} in the "
+                "background at session start; try again in a minute, or run `memhooks doctor "
+                "--install` to install them now.\n"
+            )
+            return Exit.MISSING_DEPENDENCIES
+        raise
+    except KeyboardInterrupt:
+        sys.stderr.write("memhooks: interrupted\n")
+        return 130

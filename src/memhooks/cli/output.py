@@ -1,0 +1,41 @@
+"""Printing results: human text by default, one JSON document with `--json`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+
+def emit(data: dict[str, Any], text: str, *, as_json: bool) -> None:
+    if as_json:
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+    else:
+        sys.stdout.write(text.rstrip("\n") + "\n")
+
+
+def table(rows: list[list[str]], headers: list[str]) -> str:
+    widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows, strict=False)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=False))]
+    lines += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=False)) for r in rows]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+class Progress:
+    """A progress bar on a TTY (stderr), silent otherwise."""
+
+    MIN_TOTAL = 200  # small rebuilds finish before a bar would be readable
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.enabled = sys.stderr.isatty()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or total < self.MIN_TOTAL or (done % 50 and done != total):
+            return
+        width = 30
+        filled = int(width * done / total)
+        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()

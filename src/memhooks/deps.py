@@ -1,0 +1,137 @@
+"""The plugin brings its own dependencies into ${CLAUDE_PLUGIN_DATA}, without stalling a session.
+
+Claude Code installs nothing for a plugin. On SessionStart the hook checks a marker file (one
+stat); when the dependencies are missing it starts `pip install --target` in a detached
+process and returns at once. The hot path never needs them; commands that do say so clearly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REQUIREMENTS = ("pydantic>=2.6", "python-frontmatter>=1.1", "filelock>=3.30")
+MODULES = ("pydantic", "frontmatter", "filelock")
+STALE_INSTALL_SECONDS = 900
+_SRC = Path(__file__).resolve().parents[1]
+
+
+def tag() -> str:
+    return f"py{sys.version_info[0]}{sys.version_info[1]}"
+
+
+def data_dir() -> Path | None:
+    value = os.environ.get("CLAUDE_PLUGIN_DATA")
+    return Path(value) if value else None
+
+
+def target_dir(data: Path) -> Path:
+    return data / "deps" / tag()
+
+
+def marker(data: Path) -> Path:
+    return target_dir(data) / ".memhooks-deps-ok"
+
+
+def missing_modules() -> list[str]:
+    return [m for m in MODULES if importlib.util.find_spec(m) is None]
+
+
+def ensure_in_background() -> str:
+    """What it did, in a word: 'present', 'installing', 'started' or 'no-data-dir'."""
+    data = data_dir()
+    if data is None:
+        return "no-data-dir"
+    if marker(data).exists():
+        return "present"
+    if not missing_modules():
+        return "present"
+    busy = data / "deps" / ".installing"
+    with contextlib.suppress(OSError):
+        if time.time() - busy.stat().st_mtime < STALE_INSTALL_SECONDS:
+            return "installing"
+    busy.parent.mkdir(parents=True, exist_ok=True)
+    busy.write_text(str(os.getpid()), encoding="utf-8")
+    log = (data / "deps" / "install.log").open("ab")
+    code = (
+        f"import sys; sys.path.insert(0, {str(_SRC)!r}); "
+        "from memhooks.deps import install_now; sys.exit(install_now())"
+    )
+    kwargs: dict[str, object] = {"start_new_session": True}
+    if sys.platform == "win32":
+        kwargs = {"creationflags": 0x00000008 | 0x00000200}  # DETACHED_PROCESS | NEW_PROCESS_GROUP
+    subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=log,
+        close_fds=True,
+        **kwargs,  # type: ignore[call-overload]
+    )
+    log.close()
+    return "started"
+
+
+def install_now() -> int:
+    """Install into a fresh folder, then swap it in, so a half-done install is never used."""
+    data = data_dir()
+    if data is None:
+        sys.stderr.write("memhooks: CLAUDE_PLUGIN_DATA is not set; nothing to install into\n")
+        return 2
+    final = target_dir(data)
+    staging = final.with_name(final.name + f".new-{os.getpid()}")
+    busy = data / "deps" / ".installing"
+    try:
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--disable-pip-version-check",
+            "--no-input",
+            "--quiet",
+            "--target",
+            str(staging),
+            *REQUIREMENTS,
+        ]
+        done = subprocess.run(command, check=False)
+        if done.returncode != 0:
+            sys.stderr.write(f"memhooks: pip exited {done.returncode}\n")
+            return done.returncode
+        (staging / ".memhooks-deps-ok").write_text(
+            time.strftime("%Y-%m-%dT%H:%M:%SZ\n"), encoding="utf-8"
+        )
+        if final.exists():
+            shutil.rmtree(final, ignore_errors=True)
+        os.replace(staging, final)
+        return 0
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            busy.unlink()
+
+
+def describe() -> dict[str, object]:
+    """For `memhooks doctor`."""
+    data = data_dir()
+    found = {m: (spec.origin if (spec := importlib.util.find_spec(m)) else None) for m in MODULES}
+    info: dict[str, object] = {
+        "python": sys.version.split()[0],
+        "executable": sys.executable,
+        "modules": found,
+        "data_dir": str(data) if data else None,
+    }
+    if data is not None:
+        info["deps_dir"] = str(target_dir(data))
+        info["deps_marker"] = marker(data).exists()
+        info["installing"] = (data / "deps" / ".installing").exists()
+        log = data / "deps" / "install.log"
+        if log.exists():
+            info["install_log_tail"] = log.read_text(encoding="utf-8", errors="replace")[-800:]
+    return info

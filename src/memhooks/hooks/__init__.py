@@ -1,0 +1,1 @@
+"""The hook entry points: one thin module per event around pure functions."""

@@ -1,0 +1,72 @@
+"""`memhooks hook <Event>`: read the payload, run the event's handler, print once, fail open.
+
+Whatever goes wrong, the hook exits 0 with empty stdout and one line on stderr and in
+`.cache/memhooks.log`: a memory plugin must never break the user's session.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from memhooks.config import Settings, load_settings
+from memhooks.hooks.context import HookInput
+from memhooks.hooks.stdin import read_payload
+from memhooks.logsink import log_line
+from memhooks.paths import MemoryPaths
+from memhooks.session_state import is_active
+
+Handler = Callable[[HookInput, MemoryPaths, Settings], "dict[str, Any] | None"]
+
+HANDLERS: dict[str, str] = {
+    "SessionStart": "memhooks.hooks.session_start",
+    "UserPromptSubmit": "memhooks.hooks.user_prompt",
+    "PreCompact": "memhooks.hooks.pre_compact",
+    "Stop": "memhooks.hooks.stop",
+    "SubagentStop": "memhooks.hooks.subagent_stop",
+    "SessionEnd": "memhooks.hooks.session_end",
+}
+STDIN_TIMEOUT = {"SessionEnd": 0.5}
+
+
+def run(event: str) -> int:
+    paths: MemoryPaths | None = None
+    try:
+        if event not in HANDLERS:
+            log_line(None, f"unknown hook event {event!r}; known: {', '.join(HANDLERS)}")
+            return 0
+        payload, problem = read_payload(STDIN_TIMEOUT.get(event, 2.0))
+        hook = HookInput.from_payload(event, payload)
+        paths = hook.memory_paths()
+        if event == "SessionStart":
+            _bootstrap_dependencies()
+        if not is_active(paths.session):
+            return 0  # memory never started here, or stopped: nothing to do, nothing created
+        if problem:
+            log_line(paths.log, f"{event}: {problem}; skipped")
+            return 0
+        settings = load_settings(paths.config)
+        for issue in settings.problems:
+            log_line(paths.log, f"{event}: config.json {issue}")
+        module = importlib.import_module(HANDLERS[event])
+        handler: Handler = module.handle
+        output = handler(hook, paths, settings)
+        if output:
+            sys.stdout.write(json.dumps(output, ensure_ascii=False) + "\n")
+    except BaseException as exc:  # fail open, always, even on KeyboardInterrupt
+        log_line(
+            paths.log if paths else None, f"{event} hook failed open: {type(exc).__name__}: {exc}"
+        )
+    return 0
+
+
+def _bootstrap_dependencies() -> None:
+    try:
+        from memhooks.deps import ensure_in_background
+
+        ensure_in_background()
+    except Exception as exc:
+        log_line(None, f"dependency check failed: {exc}")

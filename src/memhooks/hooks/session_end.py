@@ -1,0 +1,16 @@
+"""SessionEnd: close the session record. The host gives all SessionEnd hooks 1.5 s in total."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memhooks.config import Settings
+from memhooks.hooks.context import HookInput
+from memhooks.hooks.records import touch_session
+from memhooks.paths import MemoryPaths
+
+
+def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
+    del settings
+    touch_session(paths, hook.session_id, ended_reason=hook.reason or "other")
+    return None

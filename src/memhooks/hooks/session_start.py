@@ -1,0 +1,53 @@
+"""SessionStart: brief Claude on the session id, the status line, the checkpoint and the index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from memhooks import briefing
+from memhooks.config import Settings
+from memhooks.hooks.context import HookInput
+from memhooks.hooks.output import context_output
+from memhooks.hooks.records import touch_session
+from memhooks.paths import MemoryPaths
+from memhooks.status_line import read_status
+
+READ_CAP = 60_000
+
+
+def read_capped(path: Path, limit: int = READ_CAP) -> str:
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            return handle.read(limit)
+    except OSError:
+        return ""
+
+
+def _newer_summaries(paths: MemoryPaths) -> int:
+    try:
+        master = paths.master.stat().st_mtime
+    except OSError:
+        master = 0.0
+    try:
+        return sum(1 for p in paths.sessions.glob("*.md") if p.stat().st_mtime > master)
+    except OSError:
+        return 0
+
+
+def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
+    touch_session(paths, hook.session_id, started=True)
+    source = hook.source or "startup"
+    checkpoint = ""
+    if source in ("compact", "resume"):
+        checkpoint = read_capped(paths.latest_checkpoint)
+    text = briefing.session_start(
+        session_id=hook.session_id,
+        source=source,
+        status=read_status(paths),
+        checkpoint=checkpoint,
+        index=read_capped(paths.index),
+        budget=settings.session_start_chars,
+        new_summaries=_newer_summaries(paths) if paths.master.exists() else 0,
+    )
+    return context_output("SessionStart", text)

@@ -1,0 +1,118 @@
+"""SubagentStop: file a sub-agent's result under `subagent/` (seed 000's protocol, done for it)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from memhooks.clock import iso
+from memhooks.config import Settings
+from memhooks.hooks.context import HookInput
+from memhooks.paths import MemoryPaths
+from memhooks.redact import redact
+from memhooks.store import Store
+
+MIN_RESULT_CHARS = 80
+DETAILS_CAP = 8_000
+HEAD_BYTES = 65_536
+
+
+def agent_task(transcript: str) -> str:
+    """The sub-agent's request: the first user prompt of its transcript, from its head only."""
+    if not transcript:
+        return ""
+    try:
+        with Path(transcript).open("rb") as handle:
+            head = handle.read(HEAD_BYTES)
+    except OSError:
+        return ""
+    for line in head.splitlines():
+        if b'"user"' not in line:
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        content = record.get("message", {}).get("content") if isinstance(record, dict) else None
+        if isinstance(content, list):
+            content = " ".join(
+                b.get("text", "")
+                for b in content
+                if isinstance(b, dict) and b.get("type") == "text"
+            )
+        if isinstance(content, str) and content.strip():
+            return " ".join(content.split())
+    return ""
+
+
+def summary_of(result: str) -> str:
+    sentences = re.split(r"(?<=[.!?])\s+", " ".join(result.split()))
+    return " ".join(sentences[:3])[:600]
+
+
+def render_body(
+    *, title: str, agent: str, when: str, task: str, session_id: str, result: str
+) -> str:
+    details = (
+        result
+        if len(result) <= DETAILS_CAP
+        else (
+            result[:DETAILS_CAP] + f"\n\n[memhooks] {len(result) - DETAILS_CAP:,} characters cut."
+        )
+    )
+    return "\n".join(
+        [
+            f"# {title}",
+            "",
+            f"**Agent**: {agent}",
+            f"**Date**: {when}",
+            f"**Task**: {task or '(not recorded)'}",
+            f"**Parent Context**: session {session_id or '(unknown)'}",
+            "",
+            "## Summary",
+            summary_of(result),
+            "",
+            "## Details",
+            details.strip(),
+            "",
+            "## Recommendations",
+            "(see Details)",
+        ]
+    )
+
+
+def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
+    result = hook.last_assistant_message.strip()
+    if (
+        not hook.agent_type
+        or not settings.capture_subagents
+        or not settings.auto_capture("subagent")
+        or len(result) < MIN_RESULT_CHARS
+    ):
+        return None  # the compaction agent has no type; trivial outputs are not memories
+    patterns = settings.redact_patterns
+    task = redact(agent_task(hook.agent_transcript_path), patterns)[:300]
+    result = redact(result, patterns)
+    title = f"{hook.agent_type}: {task[:80]}" if task else f"{hook.agent_type} sub-agent result"
+    when = iso()
+    body = render_body(
+        title=title,
+        agent=hook.agent_type,
+        when=when,
+        task=task,
+        session_id=hook.session_id,
+        result=result,
+    )
+    meta: dict[str, Any] = {
+        "title": " ".join(title.split())[:120],
+        "description": summary_of(result)[:200],
+        "tags": ["subagent", hook.agent_type.lower()[:40]],
+        "agent": hook.agent_type,
+        "agent_id": hook.agent_id or None,
+        "task": task or None,
+        "session_id": hook.session_id or None,
+    }
+    Store(paths, settings, hook=True).create("subagent", meta, body, agent=hook.agent_type)
+    return None

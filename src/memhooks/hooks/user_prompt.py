@@ -1,0 +1,60 @@
+"""UserPromptSubmit: a one-line reminder plus pointers to the few most relevant memories."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from memhooks import briefing
+from memhooks.atomic import write_atomic
+from memhooks.config import Settings
+from memhooks.hooks.context import HookInput
+from memhooks.hooks.output import context_output
+from memhooks.paths import MemoryPaths
+from memhooks.redact import redact
+from memhooks.status_line import read_status
+
+PROMPTS_KEPT = 5
+PROMPT_CHARS_KEPT = 4_000
+NOT_A_REQUEST = ("<task-notification>", "<command-name>", "<local-command-")
+
+
+def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> None:
+    """Keep the latest prompts for PreCompact, which can run before the transcript has them."""
+    if not settings.capture_prompts or hook.prompt.lstrip().startswith(NOT_A_REQUEST):
+        return
+    try:
+        data = json.loads(paths.prompts.read_text(encoding="utf-8"))
+        kept = data if isinstance(data, list) else []
+    except (OSError, ValueError):
+        kept = []
+    kept.append(
+        {
+            "session_id": hook.session_id,
+            "prompt": redact(hook.prompt[:PROMPT_CHARS_KEPT], settings.redact_patterns),
+        }
+    )
+    write_atomic(paths.prompts, json.dumps(kept[-PROMPTS_KEPT:], ensure_ascii=False))
+
+
+def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[briefing.Pointer]:
+    if settings.max_inject <= 0 or not prompt.strip() or not paths.search_db.exists():
+        return []
+    from memhooks.search_index import SearchIndex
+
+    with SearchIndex(paths.search_db) as index:
+        hits = index.query(prompt, limit=settings.max_inject, min_score=settings.min_score)
+    return [briefing.Pointer(h.path, h.title, h.description) for h in hits]
+
+
+def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
+    remember_prompt(paths, hook, settings)
+    pointers = (
+        []
+        if hook.prompt.lstrip().startswith(NOT_A_REQUEST)
+        else relevant(paths, hook.prompt, settings)
+    )
+    text = briefing.prompt_reminder(
+        status=read_status(paths), pointers=pointers, budget=settings.prompt_chars
+    )
+    return context_output("UserPromptSubmit", text)

@@ -1,0 +1,109 @@
+"""Task, next step and blockers from `context/`: one short line each. Standard library only."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from memhooks.paths import MemoryPaths
+
+CURRENT_TASK_TEMPLATE = """# Current task
+
+## Task
+(none yet)
+
+## Next step
+(none yet)
+
+## Progress
+(none yet)
+"""
+
+BLOCKERS_TEMPLATE = """# Blockers
+
+(none)
+"""
+
+ACTIVE_TEMPLATE = """# Active work
+
+(none yet)
+"""
+
+COMPLETED_TEMPLATE = """# Completed
+
+(none yet)
+"""
+
+_PLACEHOLDER = re.compile(r"^\(?\s*(none|none yet|n/a|-|tbd)\s*\)?\.?$", re.IGNORECASE)
+LINE_MAX = 200
+
+
+@dataclass(frozen=True)
+class Status:
+    task: str = ""
+    next_step: str = ""
+    blockers: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not (self.task or self.next_step or self.blockers)
+
+
+def _clip(text: str, limit: int = LINE_MAX) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _meaningful(line: str) -> str:
+    stripped = re.sub(r"^[-*+]\s+(\[[ xX~]\]\s+)?|^\d+\.\s+", "", line.strip())
+    return "" if not stripped or _PLACEHOLDER.match(stripped) else stripped
+
+
+def section(markdown: str, heading: str) -> list[str]:
+    """Meaningful lines under `## heading` (case-insensitive) up to the next heading."""
+    lines: list[str] = []
+    inside = False
+    for line in markdown.splitlines():
+        if line.startswith("#"):
+            title = line.lstrip("#").strip().lower()
+            inside = title == heading.lower()
+            continue
+        if inside and (text := _meaningful(line)):
+            lines.append(text)
+    return lines
+
+
+def parse_status(current_task_md: str, blockers_md: str) -> Status:
+    task = section(current_task_md, "task")
+    nxt = section(current_task_md, "next step") or section(current_task_md, "next")
+    blocker_lines = [
+        text
+        for line in blockers_md.splitlines()
+        if not line.startswith("#") and (text := _meaningful(line))
+    ]
+    return Status(
+        task=_clip(task[0]) if task else "",
+        next_step=_clip(nxt[0]) if nxt else "",
+        blockers=tuple(_clip(b, 120) for b in blocker_lines[:3]),
+    )
+
+
+def _read(path: Path) -> str:
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            return handle.read(20_000)
+    except OSError:
+        return ""
+
+
+def read_status(paths: MemoryPaths) -> Status:
+    return parse_status(_read(paths.current_task), _read(paths.blockers))
+
+
+def one_line(status: Status) -> str:
+    blockers = "; ".join(status.blockers) if status.blockers else "none"
+    return (
+        f"task: {status.task or '(not set)'} | next: {status.next_step or '(not set)'}"
+        f" | blockers: {blockers}"
+    )
