@@ -1,0 +1,317 @@
+"""Recall quality of the search index on the shared tuning set, next to plain BM25.
+
+Usage: .venv/bin/python tests/benchmark/recall_eval.py [--json] [--shared PATH]
+
+Reads <repo>/../shared/e2e/recall (memories, queries.json, unrelated.json), builds the real
+SearchIndex in a temp dir and scores it the way the set's README says: hit rate and mean
+pointers over related prompts, silence over unrelated ones, Recall@1/3/5 and MRR over the full
+ranking. Plain BM25 (rank_bm25's BM25Okapi, reimplemented so no extra dependency is needed)
+is the baseline, with no floor and with its best floor from BASELINES.md (10).
+
+Split halves: the floor and the gap are re-tuned on half of the related and unrelated prompts
+and scored on the other half, both ways round, for several random splits. The other constants
+were chosen on the full set, so this checks the floor's stability rather than proving them
+unbiased; see ranking.py for how those were picked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import re
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "src"))
+
+from memhooks import ranking  # noqa: E402 - after the path setup above
+from memhooks.search_index import IndexedDoc, SearchIndex  # noqa: E402
+
+DEFAULT_SHARED = REPO.parent / "shared" / "e2e" / "recall"
+MAX_INJECT = 5
+BM25_FLOORS = (0.0, 10.0)
+SPLIT_SEEDS = tuple(range(10))
+FLOOR_GRID = tuple(x / 4 for x in range(4, 21))  # 1.0 .. 5.0 idf units
+BM25_FLOOR_GRID = tuple(float(x) for x in range(21))  # raw BM25 scores
+GAP_GRID = (0.0, 0.3, 0.4, 0.5, 0.6)
+
+
+@dataclass(frozen=True)
+class RecallSet:
+    docs: list[IndexedDoc]
+    queries: list[tuple[str, frozenset[str]]]
+    unrelated: list[str]
+
+
+def first_sentence(body: str) -> str:
+    """What the store uses as a description when the frontmatter has none."""
+    for line in body.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("#", "---", "|", "```", "<!--", "**")):
+            continue
+        stripped = re.sub(r"^[-*+]\s+|^\d+\.\s+", "", stripped)
+        return re.split(r"(?<=[.!?])\s", stripped, maxsplit=1)[0][:160]
+    return ""
+
+
+def _list(value: object) -> list[object]:
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+def load(shared: Path) -> RecallSet:
+    import frontmatter
+
+    root = shared / "tree" / ".claude" / "memory"
+    docs = []
+    for path in sorted(root.rglob("*.md")):
+        post = frontmatter.load(path)
+        meta = post.metadata
+        docs.append(
+            IndexedDoc(
+                path=path.relative_to(root).as_posix(),
+                category=str(meta.get("category", "")),
+                title=str(meta.get("title", "")),
+                description=str(meta.get("description") or first_sentence(post.content)),
+                tags=tuple(str(t) for t in _list(meta.get("tags"))),
+                body=post.content,
+                updated=str(meta.get("updated") or meta.get("created") or ""),
+            )
+        )
+    queries = [
+        (q["prompt"], frozenset(q["targets"]))
+        for q in json.loads((shared / "queries.json").read_text(encoding="utf-8"))
+    ]
+    unrelated = json.loads((shared / "unrelated.json").read_text(encoding="utf-8"))
+    return RecallSet(docs, queries, unrelated)
+
+
+Ranked = list[tuple[str, float]]
+
+
+class Bm25Okapi:
+    """rank_bm25.BM25Okapi with its defaults, over title + tags + body, as baselines.py does."""
+
+    k1, b, epsilon = 1.5, 0.75, 0.25
+
+    def __init__(self, docs: list[IndexedDoc]) -> None:
+        self.paths = [d.path for d in docs]
+        corpus = [self.tok(f"{d.title} {' '.join(d.tags)} {d.body}") for d in docs]
+        self.tfs = [Counter(c) for c in corpus]
+        self.lens = [len(c) for c in corpus]
+        self.avg = sum(self.lens) / len(corpus)
+        df = Counter(t for c in corpus for t in set(c))
+        n = len(corpus)
+        idf = {t: math.log(n - f + 0.5) - math.log(f + 0.5) for t, f in df.items()}
+        floor = self.epsilon * sum(idf.values()) / len(idf)
+        self.idf = {t: v if v >= 0 else floor for t, v in idf.items()}
+
+    @staticmethod
+    def tok(text: str) -> list[str]:
+        return re.findall(r"[a-z0-9]+", text.lower())
+
+    def rank(self, prompt: str) -> Ranked:
+        scores = []
+        for path, tf, length in zip(self.paths, self.tfs, self.lens, strict=True):
+            norm = self.k1 * (1 - self.b + self.b * length / self.avg)
+            score = sum(
+                self.idf.get(t, 0.0) * tf[t] * (self.k1 + 1) / (tf[t] + norm)
+                for t in self.tok(prompt)
+            )
+            scores.append((path, score))
+        return sorted(scores, key=lambda item: (-item[1], item[0]))
+
+
+def inject(ranked: Ranked, floor: float, gap: float, limit: int = MAX_INJECT) -> list[str]:
+    """What a floor-and-gap retriever injects from a full ranking (mirrors ranking.select)."""
+    if not ranked or ranked[0][1] <= 0 or ranked[0][1] < floor:
+        return []
+    cut = max(floor, gap * ranked[0][1])
+    return [path for path, score in ranked[:limit] if score > 0 and score >= cut]
+
+
+@dataclass(frozen=True)
+class Scores:
+    hit: float
+    silence: float
+    pointers: float
+    recall: tuple[float, float, float]
+    mrr: float
+
+    def row(self) -> dict[str, float]:
+        r1, r3, r5 = self.recall
+        return {
+            "hit": self.hit,
+            "silence": self.silence,
+            "pointers": self.pointers,
+            "R@1": r1,
+            "R@3": r3,
+            "R@5": r5,
+            "MRR": self.mrr,
+        }
+
+
+def score(
+    related: list[tuple[Ranked, frozenset[str]]],
+    unrelated: list[Ranked],
+    floor: float,
+    gap: float,
+) -> Scores:
+    hits = pointers = 0
+    recall = [0.0, 0.0, 0.0]
+    mrr = 0.0
+    for ranked, targets in related:
+        chosen = inject(ranked, floor, gap)
+        pointers += len(chosen)
+        hits += bool(targets & set(chosen))
+        order = [path for path, s in ranked if s > 0]
+        for i, k in enumerate((1, 3, 5)):
+            recall[i] += len(targets & set(order[:k])) / len(targets)
+        first = next((i for i, p in enumerate(order) if p in targets), None)
+        mrr += 0.0 if first is None else 1.0 / (first + 1)
+    n = len(related)
+    silent = sum(1 for ranked in unrelated if not inject(ranked, floor, gap))
+    return Scores(
+        hits / n,
+        silent / len(unrelated),
+        pointers / n,
+        (recall[0] / n, recall[1] / n, recall[2] / n),
+        mrr / n,
+    )
+
+
+def ours(recall_set: RecallSet) -> tuple[list[tuple[Ranked, frozenset[str]]], list[Ranked]]:
+    """Full rankings from the real index (no floor, no gap) so floors can be swept offline."""
+    with tempfile.TemporaryDirectory() as tmp, SearchIndex(Path(tmp) / "s.sqlite3") as index:
+        index.rebuild(recall_set.docs)
+        n = index.count()
+
+        def rank(prompt: str) -> Ranked:
+            return [(h.path, h.score) for h in index.query(prompt, limit=n, min_score=0)]
+
+        related = [(rank(prompt), targets) for prompt, targets in recall_set.queries]
+        unrelated = [rank(prompt) for prompt in recall_set.unrelated]
+    return related, unrelated
+
+
+def tune(
+    related: list[tuple[Ranked, frozenset[str]]],
+    unrelated: list[Ranked],
+    floors: tuple[float, ...],
+) -> tuple[float, float]:
+    """The floor and gap maximizing min(hit, silence), then fewer pointers, then a lower floor."""
+
+    def key(fg: tuple[float, float]) -> tuple[float, float, float]:
+        s = score(related, unrelated, *fg)
+        return (min(s.hit, s.silence), s.hit + s.silence, -s.pointers)
+
+    return max(((f, g) for f in floors for g in GAP_GRID), key=key)
+
+
+def split_half(
+    related: list[tuple[Ranked, frozenset[str]]],
+    unrelated: list[Ranked],
+    floors: tuple[float, ...],
+) -> dict[str, float]:
+    held: list[Scores] = []
+    for seed in SPLIT_SEEDS:
+        rng = random.Random(seed)  # noqa: S311 - reproducible splits, not secrets
+        rel, unr = related[:], unrelated[:]
+        rng.shuffle(rel)
+        rng.shuffle(unr)
+        halves = [
+            (rel[: len(rel) // 2], unr[: len(unr) // 2]),
+            (rel[len(rel) // 2 :], unr[len(unr) // 2 :]),
+        ]
+        for train, test in (halves, halves[::-1]):
+            floor, gap = tune(*train, floors)
+            held.append(score(*test, floor, gap))
+    return {
+        "hit": sum(s.hit for s in held) / len(held),
+        "silence": sum(s.silence for s in held) / len(held),
+        "pointers": sum(s.pointers for s in held) / len(held),
+        "worst_hit": min(s.hit for s in held),
+        "worst_silence": min(s.silence for s in held),
+        "runs": len(held),
+    }
+
+
+def evaluate(shared: Path) -> dict[str, object]:
+    recall_set = load(shared)
+    related, unrelated = ours(recall_set)
+    bm25 = Bm25Okapi(recall_set.docs)
+    b_related = [(bm25.rank(p), t) for p, t in recall_set.queries]
+    b_unrelated = [bm25.rank(p) for p in recall_set.unrelated]
+    rows: dict[str, dict[str, float]] = {
+        f"memhooks (floor {ranking.DEFAULT_FLOOR}, gap {ranking.GAP_RATIO})": score(
+            related, unrelated, ranking.DEFAULT_FLOOR, ranking.GAP_RATIO
+        ).row(),
+        "memhooks (no floor)": score(related, unrelated, 0.0, 0.0).row(),
+    }
+    for floor in BM25_FLOORS:
+        rows[f"plain BM25 (floor {floor:g})"] = score(b_related, b_unrelated, floor, 0.0).row()
+    return {
+        "rows": rows,
+        "split_half": {
+            "memhooks": split_half(related, unrelated, FLOOR_GRID),
+            "plain BM25": split_half(b_related, b_unrelated, BM25_FLOOR_GRID),
+        },
+        "docs": len(recall_set.docs),
+        "queries": len(related),
+        "unrelated": len(unrelated),
+    }
+
+
+def render(result: dict[str, object]) -> str:
+    rows = result["rows"]
+    assert isinstance(rows, dict)
+    lines = [
+        f"{result['docs']} memories, {result['queries']} related prompts, "
+        f"{result['unrelated']} unrelated; at most {MAX_INJECT} pointers",
+        "",
+        "| retriever | hit | silence | mean pointers | R@1 | R@3 | R@5 | MRR |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, r in rows.items():
+        lines.append(
+            f"| {name} | {r['hit']:.3f} | {r['silence']:.3f} | {r['pointers']:.2f} | "
+            f"{r['R@1']:.3f} | {r['R@3']:.3f} | {r['R@5']:.3f} | {r['MRR']:.3f} |"
+        )
+    split = result["split_half"]
+    assert isinstance(split, dict)
+    lines += [
+        "",
+        "Split halves (floor and gap tuned on one half, scored on the other; mean of "
+        f"{next(iter(split.values()))['runs']} runs):",
+        "",
+        "| retriever | hit | silence | mean pointers | worst hit | worst silence |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, s in split.items():
+        lines.append(
+            f"| {name} | {s['hit']:.3f} | {s['silence']:.3f} | {s['pointers']:.2f} | "
+            f"{s['worst_hit']:.3f} | {s['worst_silence']:.3f} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED, help="the recall set")
+    args = parser.parse_args(argv)
+    if not (args.shared / "queries.json").is_file():
+        print(f"recall set not found at {args.shared}", file=sys.stderr)
+        return 2
+    result = evaluate(args.shared)
+    print(json.dumps(result, indent=2) if args.json else render(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
