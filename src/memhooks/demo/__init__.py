@@ -1,0 +1,112 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""`memhooks demo`: watch the plugin carry a session through compaction, offline.
+
+Plays a scripted coding session in a throwaway project and prints what each hook
+injected. With the `claude` CLI available (the pinned one in the e2e cache, $CLAUDE_BIN,
+or one on PATH) it drives the real CLI against a local mock of the API; without it, it
+runs the hook entry points directly. No API account is needed either way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+__all__ = ["run_demo"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="memhooks demo", description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--install",
+        action="store_true",
+        help="also install the plugin into your own Claude Code (marketplace add + install)",
+    )
+    parser.add_argument(
+        "--no-claude", action="store_true", help="run the hooks directly even if claude is found"
+    )
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the temporary project and print where it is"
+    )
+    parser.add_argument("--json", action="store_true", help="print the run as JSON")
+    return parser
+
+
+def _install_for_user(plugin_root: Path | None) -> list[str]:
+    """Install the plugin into the user's real Claude Code; return what was done."""
+    from memhooks.demo import harness
+
+    claude = shutil.which("claude")
+    if claude is None:
+        return ["--install: `claude` is not on PATH, so nothing was installed."]
+    if plugin_root is None:
+        return ["--install: this copy of memhooks is not a plugin checkout; nothing was installed."]
+    done: list[str] = []
+    for args in (
+        ["plugin", "marketplace", "add", str(plugin_root)],
+        ["plugin", "install", f"{harness.PLUGIN}@{harness.MARKETPLACE}"],
+    ):
+        proc = subprocess.run([claude, *args], capture_output=True, text=True, check=False)
+        state = (
+            "ok"
+            if proc.returncode == 0
+            else f"failed (exit {proc.returncode}): {proc.stderr.strip()[-300:]}"
+        )
+        done.append(f"--install: claude {' '.join(args)}: {state}")
+    done.append("--install: run `/memory start` in a project to turn memory on there.")
+    return done
+
+
+def run_demo(argv: list[str]) -> int:
+    """The `memhooks demo` command. Returns 0 when every step of the session ran."""
+    from memhooks.demo import harness, report, session
+
+    args = _parser().parse_args(argv)
+    plugin_root = harness.repo_root()
+    claude = None if args.no_claude else harness.find_claude(harness.cache_dir(), allow_path=True)
+    workdir = Path(tempfile.mkdtemp(prefix="memhooks-demo-"))
+    notes: list[str] = []
+    try:
+        if claude is not None and plugin_root is not None:
+            python, deps = _hook_python(notes)
+            result = session.play_with_claude(claude, plugin_root, workdir, python, deps)
+        else:
+            if not args.no_claude:
+                notes.append(
+                    "No pinned claude CLI found: run the e2e suite once (it caches one in .e2e/), "
+                    "or set CLAUDE_BIN, to see the same session through the real CLI."
+                )
+            result = session.play_direct(plugin_root, workdir)
+        result.notes.extend(notes)
+        if args.install:
+            result.notes.extend(_install_for_user(plugin_root))
+        if args.keep:
+            result.notes.append(f"kept: {workdir}")
+        print(json.dumps(result.as_json(), indent=2) if args.json else report.render(result))
+        return 0 if all(step.ok for step in result.steps) else 1
+    except harness.HarnessError as exc:
+        print(f"memhooks demo: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _hook_python(notes: list[str]) -> tuple[Path, Path | None]:
+    """The interpreter the hooks get, and dependencies to seed for it (None: it has them)."""
+    from memhooks.demo import harness
+
+    current = Path(sys.executable)
+    if harness.has_deps(current):
+        return current, None
+    python = harness.base_python()
+    try:
+        return python, harness.ensure_deps(harness.cache_dir(), python)
+    except harness.HarnessError as exc:
+        notes.append(f"Dependencies not pre-installed ({exc}); the plugin installs them itself.")
+        return python, None

@@ -1,0 +1,182 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""Fixtures for the end-to-end suite: the pinned claude CLI, sandboxes, and hook timings.
+
+The CLI is installed once into the e2e cache (`.e2e/` or $MEMHOOKS_E2E_DIR) and reused.
+Without npm the suite is skipped, except under CI=true, where a missing CLI is a failure:
+CI must never pass by skipping the tests that matter most.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from memhooks.demo import harness
+from memhooks.demo.mock_api import MockApi
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+REPO = Path(__file__).resolve().parents[2]
+TIMES_FILE = "e2e-hook-times.json"
+_TIMES: list[dict[str, Any]] = []
+_WRITTEN: list[Path] = []
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason} (CI=true: the e2e suite must run, not skip)", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def claude_bin() -> Path:
+    cache = harness.cache_dir()
+    found = harness.find_claude(cache)
+    if found is not None:
+        return found
+    if harness.shutil.which("npm") is None:
+        _unavailable("npm is not installed, so the pinned claude CLI cannot be fetched")
+    try:
+        return harness.install_claude(cache)
+    except harness.HarnessError as exc:
+        _unavailable(str(exc))
+        raise  # unreachable: _unavailable raises; keeps type checkers content
+
+
+@pytest.fixture(scope="session")
+def hook_python() -> Path:
+    """The interpreter the hooks run on: the system's, with none of the suite's packages."""
+    return harness.base_python()
+
+
+@pytest.fixture(scope="session")
+def seeded_deps(hook_python: Path) -> Path | None:
+    """Dependencies pre-installed for the hooks; None leaves it to the plugin's bootstrap."""
+    try:
+        return harness.ensure_deps(harness.cache_dir(), hook_python)
+    except harness.HarnessError:
+        return None
+
+
+class SandboxFactory:
+    """Makes sandboxes with the plugin installed through the marketplace."""
+
+    def __init__(self, base: Path, claude: Path, python: Path, deps: Path | None) -> None:
+        self.base = base
+        self.claude = claude
+        self.python = python
+        self.deps = deps
+        self._mocks: list[MockApi] = []
+
+    def __call__(self, name: str, *, install: bool = True, seed: bool = True) -> harness.Sandbox:
+        mock = MockApi(record=None).__enter__()
+        self._mocks.append(mock)
+        root = self.base / name
+        box = harness.Sandbox(root, self.claude, mock, python=self.python)
+        (root / "requests").mkdir(exist_ok=True)
+        mock.record = root / "requests" / "requests.jsonl"
+        if install:
+            box.install_plugin(REPO)
+        if seed and self.deps is not None:
+            box.seed_deps(self.deps)
+        return box
+
+    def close(self) -> None:
+        for mock in self._mocks:
+            mock.close()
+
+
+@pytest.fixture(scope="session")
+def sandboxes(
+    tmp_path_factory: pytest.TempPathFactory,
+    claude_bin: Path,
+    hook_python: Path,
+    seeded_deps: Path | None,
+) -> Iterator[SandboxFactory]:
+    factory = SandboxFactory(tmp_path_factory.mktemp("e2e"), claude_bin, hook_python, seeded_deps)
+    yield factory
+    factory.close()
+
+
+@pytest.fixture(scope="session")
+def record_times(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Callable[[str, harness.Sandbox], None]]:
+    """Call with a scenario name and its sandbox: every hook run of its steps is kept."""
+
+    def record(scenario: str, box: harness.Sandbox) -> None:
+        for number, step in enumerate(box.steps, 1):
+            _TIMES.extend(
+                {
+                    "scenario": scenario,
+                    "step": number,
+                    "prompt": step.prompt[:40],
+                    "hook": run.label,
+                    "ms": run.ms,
+                    "measured": run.measured,
+                    "status": run.status,
+                }
+                for run in step.hooks
+            )
+        _TIMES.extend(
+            {"scenario": scenario, "step": 0, "prompt": "(stop_hook_summary)", "hook": hook}
+            | {"ms": ms, "measured": "transcript", "status": 0}
+            for hook, ms in box_stop_summaries(box)
+        )
+
+    yield record
+    out = tmp_path_factory.getbasetemp() / TIMES_FILE
+    out.write_text(json.dumps(_TIMES, indent=2), encoding="utf-8")
+    _WRITTEN.append(out)
+
+
+def box_stop_summaries(box: harness.Sandbox) -> list[tuple[str, int]]:
+    """Stop-hook durations the host wrote into each session's transcript."""
+    found: list[tuple[str, int]] = []
+    for session_id in dict.fromkeys(s.session_id for s in box.steps if s.session_id):
+        found += [
+            (c.rsplit(" ", 1)[-1], ms)
+            for c, ms in harness.stop_hook_durations(box.transcript(session_id))
+        ]
+    return found
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """Print each hook's time inside the host, whether or not -s was given."""
+    del exitstatus, config
+    if not _TIMES:
+        return
+    by_hook: dict[str, list[float]] = {}
+    for row in _TIMES:
+        if row["ms"] is not None:
+            key = f"{row['hook']} ({row['measured']})"
+            by_hook.setdefault(key, []).append(float(row["ms"]))
+    terminalreporter.section("memhooks: hook time inside claude (ms)")
+    terminalreporter.write_line(f"{'hook':<44} {'n':>3} {'median':>8} {'max':>8}")
+    for key, values in sorted(by_hook.items()):
+        terminalreporter.write_line(
+            f"{key:<44} {len(values):>3} {_median(values):>8.0f} {max(values):>8.0f}"
+        )
+    where = _WRITTEN[-1] if _WRITTEN else TIMES_FILE
+    terminalreporter.write_line(f"every run, with the measuring method: {where}")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Everything in this folder drives the real CLI: mark it so `-m "not e2e"` skips it."""
+    del config
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.e2e)
+            item.add_marker(pytest.mark.slow)

@@ -1,0 +1,227 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""One scripted session through the real CLI, with the plugin installed from its marketplace.
+
+The session is played once per module (about a dozen `claude -p` runs) and each test
+checks one thing it left behind: files in `.claude/memory/`, hook runs, and above all the
+text that reached the model in the requests the mock recorded. Assertions are on the
+session's content (task, todos, files, decision, blocker), not on the plugin's wording.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pytest
+
+from memhooks.demo import harness, scenario
+from memhooks.demo.mock_api import Rule, hook_contexts, request_texts
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from pathlib import Path
+
+    from conftest import SandboxFactory
+
+AUTO_PROMPT = "Keep going: what is the next todo on the list?"
+RECALL_QUERY = "audit price formatting"
+AFTER_CLEAR = "Fresh start. What does the project memory say?"
+#: What the briefing after compaction must bring back, by fact name.
+BRIEFING_FACTS = ("task", "todo", "file_written", "file_edited", "decision")
+CHECKPOINT_FACTS = (*BRIEFING_FACTS, "failed_command", "blocker")
+
+
+@dataclass
+class Played:
+    box: harness.Sandbox
+    steps: dict[str, harness.Step]
+
+    @property
+    def memory(self) -> Path:
+        return self.box.project / ".claude" / "memory"
+
+
+def _missing(text: str, facts: Iterable[str]) -> list[str]:
+    return [
+        f"{name}={scenario.FACTS[name]!r}" for name in facts if scenario.FACTS[name] not in text
+    ]
+
+
+def _model_text(step: harness.Step) -> str:
+    return "\n".join(text for r in step.requests for _role, text in request_texts(r.body))
+
+
+def _hook_context(step: harness.Step, event: str) -> str:
+    """What `event` hooks injected into this step's requests (the request is the evidence)."""
+    return "\n\n".join(step.contexts(event))
+
+
+def _context_of_run(step: harness.Step, label: str) -> str:
+    return "\n".join(run.context for run in step.hooks if run.label == label)
+
+
+@pytest.fixture(scope="module")
+def played(
+    sandboxes: SandboxFactory, record_times: Callable[[str, harness.Sandbox], None]
+) -> Played:
+    box = sandboxes("session")
+    for name, content in scenario.project_files().items():
+        (box.project / name).write_text(content, encoding="utf-8")
+    project = str(box.project.resolve())
+    for turn in scenario.turns(project):
+        box.mock.add(*turn.rules())
+    agent_turn, in_agent = scenario.subagent_turn(project)
+    box.mock.add(*agent_turn.rules(), in_agent, Rule.too_long(AUTO_PROMPT[:40]))
+    plan = [
+        ("start", "/memory start", False),
+        ("work", scenario.TASK, True),
+        ("blocker", scenario.BLOCKER, True),
+        ("status", "/memory status", True),
+        ("compact", "/compact", True),
+        ("after_compact", scenario.AFTER_COMPACT, True),
+        ("auto_compact", AUTO_PROMPT, True),
+        ("agent", agent_turn.prompt, True),
+        ("recall", f"/memory recall {RECALL_QUERY}", True),
+        ("next_day", scenario.NEXT_DAY, True),
+        ("clear", "/clear", True),
+        ("after_clear", AFTER_CLEAR, True),
+    ]
+    steps = {name: box.run(prompt, name=name, resume=resume) for name, prompt, resume in plan}
+    record_times("session", box)
+    return Played(box, steps)
+
+
+def test_every_run_exits_zero(played: Played) -> None:
+    failed = {n: (s.rc, s.stderr[-300:]) for n, s in played.steps.items() if s.rc != 0}
+    assert not failed
+
+
+def test_hooks_come_from_the_marketplace_install(played: Played) -> None:
+    installed = json.loads((played.box.home / ".claude/plugins/installed_plugins.json").read_text())
+    assert f"{harness.PLUGIN}@{harness.MARKETPLACE}" in installed["plugins"]
+    # No --plugin-dir anywhere: the hooks run from the installed plugin (for a directory
+    # marketplace the CLI runs it from the marketplace's folder or its plugin cache).
+    assert not any("--plugin-dir" in s.argv for s in played.steps.values())
+    places = (str(played.box.home / ".claude" / "plugins"), str(played.box.root / "plugin-src"))
+    ours = [r for s in played.steps.values() for r in s.hooks if "memhooks.py" in r.command]
+    assert ours, "no memhooks hook ran"
+    resolved = [r.command for r in ours if "${CLAUDE_PLUGIN_ROOT}" not in r.command]
+    assert resolved
+    assert all(any(p in command for p in places) for command in resolved), resolved[:3]
+    assert all(r.status == 0 for r in ours), [(r.label, r.status) for r in ours if r.status]
+
+
+def test_start_creates_the_tree(played: Played) -> None:
+    assert (played.memory / "_session.json").is_file()
+    assert (played.memory / "MEMORY.md").is_file()
+    state = json.loads((played.memory / "_session.json").read_text())
+    assert state.get("active") is True
+    # The command body, with the CLI's output inlined, is what the model saw.
+    assert "memory:start" in _model_text(played.steps["start"])
+
+
+def test_prompts_get_the_reminder(played: Played) -> None:
+    for name in ("work", "blocker"):
+        reminder = _hook_context(played.steps[name], "UserPromptSubmit")
+        assert ".claude/memory/" in reminder, name
+
+
+def test_scripted_tools_ran_like_a_real_session(played: Played) -> None:
+    project = played.box.project
+    assert "ROUND_HALF_UP" in (project / "money.py").read_text()
+    assert "format_price(price)" in (project / "report.py").read_text()
+    transcript = played.box.transcript(played.steps["work"].session_id).read_text()
+    assert '"name":"TodoWrite"' in transcript.replace(" ", "")
+    assert '"is_error":true' in transcript.replace(" ", "")
+
+
+def test_manual_compact_writes_the_checkpoint(played: Played) -> None:
+    labels = played.steps["compact"].hook_labels()
+    assert "PreCompact:manual" in labels
+    assert "SessionStart:compact" in labels
+    checkpoint = played.memory / "checkpoints" / "latest.md"
+    assert checkpoint.is_file()
+    assert not _missing(checkpoint.read_text(), CHECKPOINT_FACTS)
+
+
+def test_briefing_after_compact_reaches_the_model(played: Played) -> None:
+    briefing = _context_of_run(played.steps["compact"], "SessionStart:compact")
+    assert not _missing(briefing, BRIEFING_FACTS), briefing[:2000]
+    # /compact sends no prompt of its own: the next run's request carries the briefing.
+    assert briefing in _model_text(played.steps["after_compact"])
+    assert not _missing(
+        _hook_context(played.steps["after_compact"], "SessionStart"), BRIEFING_FACTS
+    )
+
+
+def test_auto_compaction_briefs_the_retried_request(played: Played) -> None:
+    step = played.steps["auto_compact"]
+    assert {"PreCompact:auto", "SessionStart:compact"} <= set(step.hook_labels())
+    retried = step.requests[-1]
+    assert AUTO_PROMPT in json.dumps(retried.body)
+    contexts = "\n".join(c.text for c in hook_contexts(retried.body) if c.event == "SessionStart")
+    assert not _missing(contexts, BRIEFING_FACTS), contexts[:2000]
+
+
+def test_continue_briefs_from_the_checkpoint(played: Played) -> None:
+    step = played.steps["next_day"]
+    assert "SessionStart:resume" in step.hook_labels()
+    briefing = _context_of_run(step, "SessionStart:resume")
+    assert ".claude/memory/" in briefing
+    assert not _missing(briefing, BRIEFING_FACTS), briefing[:2000]
+    assert briefing in _model_text(step)
+
+
+def test_subagent_result_is_filed(played: Played) -> None:
+    assert "SubagentStop" in played.steps["agent"].hook_labels()
+    filed = [
+        p for p in (played.memory / "subagent").glob("*.md") if "AUDIT-FINDING" in p.read_text()
+    ]
+    assert filed, sorted(p.name for p in played.memory.rglob("*"))
+
+
+def test_status_command_reaches_the_model(played: Played) -> None:
+    text = _model_text(played.steps["status"])
+    assert "memory:status" in text
+    assert str(played.memory) in text or ".claude/memory" in text
+    assert "active" in text.lower()
+
+
+def test_recall_command_reaches_the_model(played: Played) -> None:
+    text = _model_text(played.steps["recall"])
+    assert "memory:recall" in text
+    assert RECALL_QUERY in text
+    assert "subagent/" in text, "the filed sub-agent audit should be recalled"
+
+
+def test_clear_starts_a_new_briefed_session(played: Played) -> None:
+    clear = played.steps["clear"]
+    assert {"SessionEnd:clear", "SessionStart:clear"} <= set(clear.hook_labels())
+    briefing = _context_of_run(clear, "SessionStart:clear")
+    assert ".claude/memory/" in briefing
+    assert briefing in _model_text(played.steps["after_clear"])
+
+
+def test_session_end_closes_the_session_record(played: Played) -> None:
+    state = json.loads((played.memory / "_session.json").read_text())
+    records = {r.get("id"): r for r in state.get("sessions", []) if isinstance(r, dict)}
+    work = records.get(played.steps["work"].session_id)
+    assert work is not None, sorted(records)
+    assert work.get("ended")
+    cleared = [r for r in records.values() if r.get("end_reason") == "clear"]
+    assert cleared, records
+
+
+def test_every_hook_time_is_recorded(played: Played) -> None:
+    ours = [r for s in played.steps.values() for r in s.hooks if "memhooks.py" in r.command]
+    events = {r.event for r in ours}
+    assert {
+        "SessionStart",
+        "UserPromptSubmit",
+        "PreCompact",
+        "Stop",
+        "SubagentStop",
+        "SessionEnd",
+    } <= events
+    assert all(r.ms is not None for r in ours)

@@ -1,0 +1,53 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""The demo's fallback (no claude CLI) plays the session through the hook entry points."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memhooks.demo import run_demo, scenario
+
+if TYPE_CHECKING:
+    import pytest
+
+
+def test_no_claude_demo_prints_the_restored_state(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_demo(["--no-claude"]) == 0
+    out = capsys.readouterr().out
+    assert ".claude/memory/" in out
+    # After compaction the briefing brings back the scripted work.
+    after = out.split("Compact the conversation", 1)[1]
+    for fact in ("format_price", scenario.TODOS[2], "money.py", "report.py", "ROUND_HALF_UP"):
+        assert fact in after, fact
+
+
+def test_no_claude_demo_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_demo(["--no-claude", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["mode"] == "direct"
+    labels = [h["hook"] for step in report["steps"] for h in step["hooks"]]
+    assert "SessionStart:compact" in labels
+    assert "PreCompact:manual" in labels
+    compact = next(
+        h for s in report["steps"] for h in s["hooks"] if h["hook"] == "SessionStart:compact"
+    )
+    assert "format_price" in compact["context"]
+    assert any(name.endswith("checkpoints/latest.md") for name in report["memory_files"])
+
+
+def test_demo_keeps_its_project_only_when_asked(tmp_path: Path) -> None:
+    code = "import sys; from memhooks.demo import run_demo; sys.exit(run_demo(sys.argv[1:]))"
+    argv = [sys.executable, "-c", code, "--no-claude", "--keep"]
+    proc = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    kept = Path(proc.stdout.rsplit("kept: ", 1)[1].strip())
+    try:
+        assert (kept / "project" / "money.py").is_file()
+        assert not list(tmp_path.iterdir()), "the demo must not write into the cwd"
+    finally:
+        shutil.rmtree(kept)
