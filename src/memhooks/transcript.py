@@ -1,0 +1,309 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""Read Claude Code's JSONL transcript, fast and incrementally. Standard library only.
+
+Only ``user``, ``assistant`` and ``system`` records are returned. A transcript can
+reach tens of MB, most of it bookkeeping (``api-request-shape``, ``api-request-blob``,
+attachments) or bulky tool results, so each line is triaged with byte checks before
+``json.loads``:
+
+- a line that opens with ``{"type":"…"`` names its type at once (bookkeeping records
+  all do); one that does not is parsed only if it holds a ``"type":"user"``,
+  ``"assistant"`` or ``"system"`` marker;
+- a tool-result line that is not an error becomes a stub carrying only the
+  ``tool_use_id``: what a successful Read or Bash printed is never needed, and
+  pairing a call with its result is (a small one that may hold a TaskCreate id is
+  parsed).
+
+Lines that are not whole (no newline yet), not JSON, not UTF-8 or of the wrong shape
+are skipped silently; a hook must never fail on a transcript.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, BinaryIO, Union
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+RECORD_TYPES = frozenset({"user", "assistant", "system"})
+
+_CHUNK = 1 << 20
+#: a result line this small that mentions "Task #" may hold the id TaskCreate assigned
+_PARSE_LIMIT = 64 * 1024
+_TASK_NUMBER = b"Task #"
+#: a tool result's text is only ever searched for an error line or a task id
+_RESULT_TEXT_LIMIT = 8 * 1024
+#: tool inputs keep their file paths and commands, not the file contents they carry
+_INPUT_TEXT_LIMIT = 4 * 1024
+
+_LEADING_TYPE = re.compile(rb'\{\s*"type"\s*:\s*"([^"\\]{1,64})"')
+_WANTED_MARKER = re.compile(rb'"type"\s*:\s*"(?:user|assistant|system)"')
+_USER_MARKER = re.compile(rb'"type"\s*:\s*"user"')
+_TOOL_RESULT_MARKER = re.compile(rb'"type"\s*:\s*"tool_result"')
+_ERROR_MARKER = re.compile(rb'"is_error"\s*:\s*true')
+_TOOL_USE_ID = re.compile(rb'"tool_use_id"\s*:\s*"([^"\\]{1,200})"')
+_SIDECHAIN_MARKER = re.compile(rb'"isSidechain"\s*:\s*true')
+
+
+@dataclass(frozen=True, slots=True)
+class TextBlock:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolUse:
+    id: str
+    name: str
+    input: dict[str, object]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    tool_use_id: str
+    is_error: bool
+    #: the result's text, cut to a few KB; empty when ``skipped``
+    text: str = ""
+    #: the line was too big and not an error, so its body was not parsed
+    skipped: bool = False
+
+
+Block = Union[TextBlock, ToolUse, ToolResult]  # noqa: UP007 - a runtime alias on Python 3.10
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One conversation record, reduced to what memory needs."""
+
+    type: str
+    offset: int = -1
+    uuid: str = ""
+    timestamp: str = ""
+    cwd: str = ""
+    #: ``system`` records: ``stop_hook_summary``, ``compact_boundary``, …
+    subtype: str = ""
+    #: ``compact_boundary``: ``manual`` or ``auto``
+    trigger: str = ""
+    #: ``message.content`` when it is a plain string (prompts, command echoes, summaries)
+    text: str | None = None
+    blocks: tuple[Block, ...] = field(default=())
+    is_meta: bool = False
+    is_compact_summary: bool = False
+    is_visible_in_transcript_only: bool = False
+    is_sidechain: bool = False
+    has_tool_use_result: bool = False
+
+
+def _str(value: object) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _result_text(content: object) -> str:
+    if isinstance(content, str):
+        return content[:_RESULT_TEXT_LIMIT]
+    if isinstance(content, list):
+        parts = [
+            item["text"]
+            for item in content
+            if isinstance(item, dict) and isinstance(item.get("text"), str)
+        ]
+        return "\n".join(parts)[:_RESULT_TEXT_LIMIT]
+    return ""
+
+
+def _slim_input(value: object) -> dict[str, object]:
+    if not isinstance(value, dict):
+        return {}
+    return {
+        str(key): item[:_INPUT_TEXT_LIMIT] if isinstance(item, str) else item
+        for key, item in value.items()
+    }
+
+
+def _block(item: object) -> Block | None:
+    if not isinstance(item, dict):
+        return None
+    kind = item.get("type")
+    if kind == "text" and isinstance(item.get("text"), str):
+        return TextBlock(item["text"])
+    if kind == "tool_use":
+        return ToolUse(_str(item.get("id")), _str(item.get("name")), _slim_input(item.get("input")))
+    if kind == "tool_result":
+        return ToolResult(
+            _str(item.get("tool_use_id")),
+            is_error=item.get("is_error") is True,
+            text=_result_text(item.get("content")),
+        )
+    return None
+
+
+def _content(obj: dict[str, object]) -> tuple[str | None, tuple[Block, ...]]:
+    message = obj.get("message")
+    content = message.get("content") if isinstance(message, dict) else obj.get("content")
+    if isinstance(content, str):
+        return content, ()
+    if isinstance(content, list):
+        blocks = (_block(item) for item in content)
+        return None, tuple(block for block in blocks if block is not None)
+    return None, ()
+
+
+def record_from_json(obj: object, offset: int = -1) -> Record | None:
+    """A ``Record`` from one decoded line, or None when it is not a conversation record."""
+    if not isinstance(obj, dict) or obj.get("type") not in RECORD_TYPES:
+        return None
+    text, blocks = _content(obj)
+    metadata = obj.get("compactMetadata")
+    return Record(
+        type=str(obj["type"]),
+        offset=offset,
+        uuid=_str(obj.get("uuid")),
+        timestamp=_str(obj.get("timestamp")),
+        cwd=_str(obj.get("cwd")),
+        subtype=_str(obj.get("subtype")),
+        trigger=_str(metadata.get("trigger")) if isinstance(metadata, dict) else "",
+        text=text,
+        blocks=blocks,
+        is_meta=obj.get("isMeta") is True,
+        is_compact_summary=obj.get("isCompactSummary") is True,
+        is_visible_in_transcript_only=obj.get("isVisibleInTranscriptOnly") is True,
+        is_sidechain=obj.get("isSidechain") is True,
+        has_tool_use_result="toolUseResult" in obj,
+    )
+
+
+def _is_wanted(line: bytes) -> bool:
+    leading = _LEADING_TYPE.match(line)
+    if leading is not None:
+        return leading.group(1).decode("ascii", "replace") in RECORD_TYPES
+    return _WANTED_MARKER.search(line) is not None
+
+
+def _result_stub(line: bytes, offset: int) -> Record | None:
+    """A successful tool result: keep the pairing, skip the body.
+
+    Only an error's text or a created task's number is ever read from a result.
+    """
+    if len(line) <= _PARSE_LIMIT and _TASK_NUMBER in line:
+        return None
+    if _TOOL_RESULT_MARKER.search(line) is None or _ERROR_MARKER.search(line) is not None:
+        return None
+    if _USER_MARKER.search(line) is None:
+        return None
+    ids = [match.group(1).decode("utf-8", "replace") for match in _TOOL_USE_ID.finditer(line)]
+    return Record(
+        type="user",
+        offset=offset,
+        blocks=tuple(ToolResult(tool_use_id, is_error=False, skipped=True) for tool_use_id in ids),
+        is_sidechain=_SIDECHAIN_MARKER.search(line) is not None,
+        has_tool_use_result=True,
+    )
+
+
+def parse_line(line: bytes, offset: int = -1) -> Record | None:
+    """One transcript line to a ``Record``; None for bookkeeping and anything malformed."""
+    if not _is_wanted(line):
+        return None
+    stub = _result_stub(line, offset)
+    if stub is not None:
+        return stub
+    try:
+        obj = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return record_from_json(obj, offset)
+
+
+def _complete_lines(handle: BinaryIO, offset: int) -> Iterator[tuple[int, bytes]]:
+    """``(offset, line)`` for each newline-terminated line; a trailing partial line is left."""
+    head: list[bytes] = []
+    position = offset
+    while chunk := handle.read(_CHUNK):
+        pieces = chunk.split(b"\n")
+        if len(pieces) == 1:
+            head.append(chunk)
+            continue
+        head.append(pieces[0])
+        first = b"".join(head)
+        yield position, first
+        position += len(first) + 1
+        for line in pieces[1:-1]:
+            yield position, line
+            position += len(line) + 1
+        head = [pieces[-1]]
+
+
+class _Cursor:
+    """Records from a byte offset, remembering where the last whole line ended."""
+
+    def __init__(self, handle: BinaryIO, offset: int) -> None:
+        self._handle = handle
+        self.end = offset
+
+    def __iter__(self) -> Iterator[Record]:
+        for position, line in _complete_lines(self._handle, self.end):
+            self.end = position + len(line) + 1
+            record = parse_line(line, position)
+            if record is not None:
+                yield record
+
+
+def _start_offset(path: Path, offset: int) -> int | None:
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return None
+    # A file shorter than what we already read was replaced: start again.
+    return 0 if offset < 0 or offset > size else offset
+
+
+def read_new(path: Path, offset: int) -> tuple[list[Record], int]:
+    """Records of the whole lines after byte ``offset``, and the offset to resume from.
+
+    A last line without its newline is not consumed. An offset past the end of the
+    file means the file was replaced, so reading restarts at 0. An unreadable file
+    yields nothing and keeps the offset.
+    """
+    start = _start_offset(path, offset)
+    if start is None:
+        return [], offset
+    try:
+        with path.open("rb") as handle:
+            handle.seek(start)
+            cursor = _Cursor(handle, start)
+            records = list(cursor)
+    except OSError:
+        return [], offset
+    return records, cursor.end
+
+
+def iter_records(path: Path, offset: int = 0) -> Iterator[Record]:
+    """Like ``read_new`` but streaming, for a whole big file; yields nothing if unreadable."""
+    start = _start_offset(path, offset)
+    if start is None:
+        return
+    try:
+        with path.open("rb") as handle:
+            handle.seek(start)
+            yield from _Cursor(handle, start)
+    except OSError:
+        return
+
+
+def read_tail(path: Path, max_bytes: int) -> list[Record]:
+    """Records in about the last ``max_bytes`` of the file, from its first whole line."""
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as handle:
+            start = max(0, size - max(0, max_bytes))
+            if start > 0:
+                handle.seek(start - 1)
+                if handle.read(1) != b"\n":
+                    handle.readline()  # the cut line is not a record
+                start = handle.tell()
+            return list(_Cursor(handle, start))
+    except OSError:
+        return []
