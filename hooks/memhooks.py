@@ -22,6 +22,13 @@ if sys.version_info < (3, 10):  # noqa: UP036 - a clear message beats a SyntaxEr
     sys.stderr.write("memhooks needs Python >= 3.10; this is %s\n" % sys.version.split()[0])  # noqa: UP031
     sys.exit(0 if sys.argv[1:2] == ["hook"] else 3)
 
+if sys.flags.no_site and sys.argv[1:2] != ["hook"]:
+    # hooks.json runs hooks with -S (site costs ~5 ms and hooks need nothing from it);
+    # commands need site-packages for pydantic and friends.
+    import site
+
+    site.main()
+
 from memhooks.cli.main import main  # noqa: E402 - the path is set up above
 
 sys.exit(main(sys.argv[1:]))

@@ -8,7 +8,6 @@ character budget that never exceeds the host's 10,000-character cap.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from memhooks.status_line import Status, one_line
 
@@ -25,11 +24,13 @@ HEADER = (
 )
 
 
-@dataclass(frozen=True)
 class Pointer:
-    path: str  # relative to .claude/memory/
-    title: str
-    description: str
+    __slots__ = ("description", "path", "title")
+
+    def __init__(self, path: str, title: str, description: str) -> None:
+        self.path = path  # relative to .claude/memory/
+        self.title = title
+        self.description = description
 
 
 def quote(source: str, text: str) -> str:

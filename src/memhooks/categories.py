@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 
 
@@ -14,12 +13,17 @@ class Naming(Enum):
     SLUG = "slug"  # runbooks/<slug>.md and the like (seed 003)
 
 
-@dataclass(frozen=True)
 class Category:
-    name: str
-    folder: str
-    heading: str
-    naming: Naming
+    __slots__ = ("folder", "heading", "name", "naming")
+
+    def __init__(self, name: str, folder: str, heading: str, naming: Naming) -> None:
+        self.name = name
+        self.folder = folder
+        self.heading = heading
+        self.naming = naming
+
+    def __repr__(self) -> str:
+        return f"Category({self.name!r})"
 
 
 CATEGORIES: tuple[Category, ...] = (

@@ -8,16 +8,22 @@ is a clear error where a person can fix it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from typing import Any
 
 HOST_CONTEXT_CAP = 10_000
 SESSION_RETENTION_DEFAULT = 5
 
 
-@dataclass(frozen=True)
 class Settings:
+    """Resolved settings. Class attributes are the defaults; an instance overrides some.
+
+    A plain class rather than a dataclass: the hooks build one on every run.
+    """
+
     index_max_lines: int = 200
     index_max_bytes: int = 25_000
     index_max_entries: int | None = None
@@ -35,8 +41,17 @@ class Settings:
     capture_journal: bool = True
     capture_prompts: bool = True
     redact_patterns: tuple[str, ...] = ()
-    categories: dict[str, dict[str, Any]] = field(default_factory=dict)
+    categories: dict[str, dict[str, Any]] = {}  # noqa: RUF012 - read-only, never mutated
     problems: tuple[str, ...] = ()
+
+    def __init__(self, **values: object) -> None:
+        for name, value in values.items():
+            if not hasattr(Settings, name) or name.startswith("_"):
+                raise TypeError(f"unknown setting {name!r}")
+            setattr(self, name, value)
+
+    def __repr__(self) -> str:
+        return f"Settings({vars(self)!r})"
 
     def category_enabled(self, name: str) -> bool:
         return bool(self.categories.get(name, {}).get("enabled", True))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 #: Overrides the project root for tests and scripts; wins over everything else.
@@ -19,11 +18,22 @@ def project_root(cwd: str | None = None) -> Path:
     return Path.cwd()
 
 
-@dataclass(frozen=True)
 class MemoryPaths:
-    """Every well-known path of one memory tree."""
+    """Every well-known path of one memory tree (a plain class: dataclasses cost ~10 ms)."""
 
-    root: Path
+    __slots__ = ("root",)
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MemoryPaths) and other.root == self.root
+
+    def __hash__(self) -> int:
+        return hash(self.root)
+
+    def __repr__(self) -> str:
+        return f"MemoryPaths({self.root!r})"
 
     @classmethod
     def for_project(cls, project: Path) -> MemoryPaths:
@@ -92,6 +102,11 @@ class MemoryPaths:
     @property
     def lock(self) -> Path:
         return self.cache / "store.lock"
+
+    @property
+    def pending(self) -> Path:
+        """Markers for files written without touching the catalog (the Stop hook's journals)."""
+        return self.cache / "pending"
 
     @property
     def log(self) -> Path:

@@ -39,7 +39,10 @@ DEFAULT_FLOOR = 2.5
 #: prompt from about 4 to about 3 and cost no hit on the tuning set.
 GAP_RATIO = 0.5
 #: The idf of a store smaller than this is computed as if it had this many memories.
-MIN_IDF_DOCS = 20
+#: At 20 a new project's two-word title match (idf ~2.6 each, saturated) stayed under the
+#: floor, so a store of a handful of memories never pointed at anything; at 40 it clears it,
+#: and the 60-memory tuning set is unaffected.
+MIN_IDF_DOCS = 40
 #: Terms in more than this share of memories are treated as stopwords of this corpus.
 MAX_DF_SHARE = 0.5
 #: Longer prompts keep only their rarest terms: bounds work on pasted logs or code.

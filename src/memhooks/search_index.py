@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections import Counter
-from dataclasses import dataclass
 
 from memhooks import ranking
 from memhooks.terms import query_terms, tokens
@@ -70,24 +69,52 @@ CREATE TABLE IF NOT EXISTS postings (
 """
 
 
-@dataclass(frozen=True)
 class IndexedDoc:
-    path: str  # relative to the memory root, posix, e.g. "decisions/2025-01-01_001_x.md"
-    category: str
-    title: str
-    description: str
-    tags: tuple[str, ...]
-    body: str
-    updated: str
+    """One memory as the index sees it. A slotted class: dataclasses and typing cost
+    milliseconds to import on the per-prompt path."""
+
+    __slots__ = ("body", "category", "description", "path", "tags", "title", "updated")
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        category: str,
+        title: str,
+        description: str,
+        tags: tuple[str, ...],
+        body: str,
+        updated: str,
+    ) -> None:
+        self.path = path  # relative to the memory root, posix, e.g. "decisions/x.md"
+        self.category = category
+        self.title = title
+        self.description = description
+        self.tags = tags
+        self.body = body
+        self.updated = updated
 
 
-@dataclass(frozen=True)
 class Hit:
-    path: str
-    title: str
-    description: str
-    category: str
-    score: float
+    __slots__ = ("category", "description", "path", "score", "title")
+
+    def __init__(
+        self, *, path: str, title: str, description: str, category: str, score: float
+    ) -> None:
+        self.path = path
+        self.title = title
+        self.description = description
+        self.category = category
+        self.score = score
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hit) and (self.path, self.score) == (other.path, other.score)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.score))
+
+    def __repr__(self) -> str:
+        return f"Hit({self.path!r}, {self.score:.3f})"
 
 
 #: A document as the index stores it: per-term counts in (title, tags, description, body),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from memhooks.paths import MemoryPaths
@@ -39,11 +38,28 @@ _PLACEHOLDER = re.compile(r"^\(?\s*(none|none yet|n/a|-|tbd)\s*\)?\.?$", re.IGNO
 LINE_MAX = 200
 
 
-@dataclass(frozen=True)
 class Status:
-    task: str = ""
-    next_step: str = ""
-    blockers: tuple[str, ...] = ()
+    """Slotted rather than a dataclass: the hooks import this on every prompt."""
+
+    __slots__ = ("blockers", "next_step", "task")
+
+    def __init__(self, task: str = "", next_step: str = "", blockers: tuple[str, ...] = ()) -> None:
+        self.task = task
+        self.next_step = next_step
+        self.blockers = blockers
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Status) and (self.task, self.next_step, self.blockers) == (
+            other.task,
+            other.next_step,
+            other.blockers,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.task, self.next_step, self.blockers))
+
+    def __repr__(self) -> str:
+        return f"Status({self.task!r}, {self.next_step!r}, {self.blockers!r})"
 
     @property
     def empty(self) -> bool:

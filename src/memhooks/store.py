@@ -29,12 +29,12 @@ from memhooks.index_render import IndexCaps, render_archive, render_index
 from memhooks.locking import command_lock, quick_lock
 from memhooks.naming import UnsafePathError, candidate_name, contained
 from memhooks.paths import MemoryPaths
+from memhooks.session_journal import journal_part
 from memhooks.session_state import bump_stat, read_state, write_state
 from memhooks.status_line import read_status
 from memhooks.yaml_emit import render_document
 
 STAT_KEYS = {"decision": "decisions", "analysis": "analyses", "subagent": "subagentOutputs"}
-PENDING_DIR = "pending"
 
 
 class StoreError(Exception):
@@ -377,7 +377,7 @@ class Store:
 
     def _take_pending(self, cat: Catalog) -> list[Entry]:
         """Session journals the Stop hook created without touching the catalog."""
-        folder = self.paths.cache / PENDING_DIR
+        folder = self.paths.pending
         if self._hook or not folder.is_dir():
             return []
         from memhooks.memory_file import UnparsableMemoryError, parse_bytes
@@ -488,15 +488,6 @@ class Store:
         write_state(self.paths.session, state)
 
 
-JOURNAL_HEADING = "## Automatic journal"
-
-
-def journal_part(body: str) -> str:
-    """The Stop hook's journal section of a session file, or ''."""
-    at = body.find(JOURNAL_HEADING)
-    return body[at:].strip("\n") + "\n" if at >= 0 else ""
-
-
 def entry_for(relative: str, meta: dict[str, Any], body: str) -> Entry:
     from memhooks.memory_file import first_heading, first_sentence
 
@@ -581,5 +572,4 @@ __all__ = [
     "Store",
     "StoreError",
     "entry_for",
-    "journal_part",
 ]

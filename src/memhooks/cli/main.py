@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from memhooks import __version__
+
+if TYPE_CHECKING:
+    import argparse
 
 #: Each module defines `register(subparsers)`; the parser it adds sets `func`.
 COMMAND_MODULES = (
@@ -39,6 +41,9 @@ The memory tree is <project>/.claude/memory/; MEMHOOKS_PROJECT_DIR overrides the
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+    import importlib
+
     parser = argparse.ArgumentParser(
         prog="memhooks",
         description="A project-local memory for Claude Code that survives compaction and the "

@@ -10,7 +10,6 @@ import importlib
 import json
 import sys
 from collections.abc import Callable
-from typing import Any
 
 from memhooks.config import Settings, load_settings
 from memhooks.hooks.context import HookInput
@@ -18,6 +17,10 @@ from memhooks.hooks.stdin import read_payload
 from memhooks.logsink import log_line
 from memhooks.paths import MemoryPaths
 from memhooks.session_state import is_active
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from typing import Any
 
 Handler = Callable[[HookInput, MemoryPaths, Settings], "dict[str, Any] | None"]
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from memhooks.config import Settings
 from memhooks.hooks.context import HookInput
 from memhooks.hooks.records import touch_session
 from memhooks.paths import MemoryPaths
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:

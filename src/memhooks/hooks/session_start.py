@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from memhooks import briefing
 from memhooks.config import Settings
@@ -12,6 +11,10 @@ from memhooks.hooks.output import context_output
 from memhooks.hooks.records import touch_session
 from memhooks.paths import MemoryPaths
 from memhooks.status_line import read_status
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from typing import Any
 
 READ_CAP = 60_000
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-import threading
 import time
-from typing import Any
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_PAYLOAD_BYTES = 8 * 1024 * 1024
 _CHUNK = 65536
@@ -73,6 +75,8 @@ def _complete(data: bytes) -> bool:
 
 
 def _read_in_thread(fd: int, timeout: float) -> bytes:
+    import threading  # Windows only: select() does not work on pipes there
+
     result: list[bytes] = []
 
     def reader() -> None:

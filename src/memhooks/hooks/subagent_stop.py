@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 from memhooks.clock import iso
 from memhooks.config import Settings
@@ -13,6 +12,10 @@ from memhooks.hooks.context import HookInput
 from memhooks.paths import MemoryPaths
 from memhooks.redact import redact
 from memhooks.store import Store
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from typing import Any
 
 MIN_RESULT_CHARS = 80
 DETAILS_CAP = 8_000

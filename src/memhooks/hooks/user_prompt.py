@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from memhooks import briefing
 from memhooks.atomic import write_atomic
@@ -13,6 +12,10 @@ from memhooks.hooks.output import context_output
 from memhooks.paths import MemoryPaths
 from memhooks.redact import redact
 from memhooks.status_line import read_status
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from typing import Any
 
 PROMPTS_KEPT = 5
 PROMPT_CHARS_KEPT = 4_000

@@ -1,0 +1,123 @@
+"""PreCompact: write `checkpoints/latest.md` from the transcript, with no LLM.
+
+SessionStart(compact) injects it right after the compaction, so Claude gets back the task,
+the todo list, the files, the failures, the decisions and the blockers. Everything is
+redacted before it is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+
+from memhooks.atomic import write_atomic
+from memhooks.checkpoint import render_checkpoint
+from memhooks.clock import iso
+from memhooks.config import Settings
+from memhooks.extract import SessionFacts, extract_facts
+from memhooks.hooks.context import HookInput
+from memhooks.locking import quick_lock
+from memhooks.paths import MemoryPaths
+from memhooks.status_line import read_status, section
+from memhooks.transcript import iter_records
+from memhooks.yaml_emit import render_document
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from typing import Any
+
+LOCK_TIMEOUT = 3.0
+CONTEXT_READ_CAP = 20_000
+
+
+def cached_prompts(paths: MemoryPaths, session_id: str) -> list[str]:
+    """Prompts UserPromptSubmit kept: the transcript may not have the latest one yet."""
+    try:
+        data = json.loads(paths.prompts.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    if not isinstance(data, list):
+        return []
+    return [
+        str(item.get("prompt", ""))
+        for item in data
+        if isinstance(item, dict)
+        and item.get("session_id") in (session_id, "")
+        and item.get("prompt")
+    ]
+
+
+def _read(path: Path) -> str:
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            return handle.read(CONTEXT_READ_CAP)
+    except OSError:
+        return ""
+
+
+def collect(hook: HookInput, paths: MemoryPaths, settings: Settings) -> SessionFacts:
+    transcript = Path(hook.transcript_path) if hook.transcript_path else None
+    records = iter_records(transcript) if transcript is not None and transcript.is_file() else ()
+    return extract_facts(
+        records,
+        extra_prompts=cached_prompts(paths, hook.session_id),
+        custom_instructions=hook.custom_instructions or None,
+        last_assistant_message=hook.last_assistant_message or None,
+        redact_patterns=settings.redact_patterns,
+    )
+
+
+def prune(folder: Path, keep: int) -> None:
+    """Keep the newest `keep` timestamped copies; latest.md is never pruned."""
+    copies = sorted(p for p in folder.glob("20*.md") if p.is_file())
+    for old in copies[:-keep] if keep > 0 else copies:
+        with contextlib.suppress(OSError):
+            old.unlink()
+
+
+def fill_task_placeholder(paths: MemoryPaths, facts: SessionFacts) -> None:
+    """When nobody set the current task, the latest request is the best guess: say so."""
+    current = _read(paths.current_task)
+    if not facts.prompts or read_status(paths).task or (current and section(current, "task")):
+        return
+    request = " ".join(facts.prompts[-1].split())[:180]
+    if not current:
+        return
+    write_atomic(
+        paths.current_task,
+        current.replace(
+            "## Task\n(none yet)",
+            f"## Task\n{request} (from the latest request; set it with `memhooks task`)",
+            1,
+        ),
+    )
+
+
+def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
+    facts = collect(hook, paths, settings)
+    created = iso()
+    body = render_checkpoint(
+        facts,
+        current_task_md=_read(paths.current_task),
+        blockers_md=_read(paths.blockers),
+        session_id=hook.session_id,
+        trigger=hook.trigger or "manual",
+        created=created,
+        redact_patterns=settings.redact_patterns,
+    )
+    meta = {
+        "title": f"Checkpoint {created}",
+        "category": "checkpoint",
+        "created": created,
+        "session_id": hook.session_id or None,
+        "trigger": hook.trigger if hook.trigger in ("manual", "auto") else None,
+    }
+    text = render_document({k: v for k, v in meta.items() if v is not None}, body)
+    stamp = created.replace(":", "").replace("-", "")
+    with quick_lock(paths.lock, LOCK_TIMEOUT):
+        write_atomic(paths.latest_checkpoint, text)
+        write_atomic(paths.checkpoints / f"{stamp}_{hook.trigger or 'manual'}.md", text)
+        prune(paths.checkpoints, settings.checkpoints_keep)
+        fill_task_placeholder(paths, facts)
+    return None

@@ -1,0 +1,118 @@
+"""Stop: record activity, append to the session's automatic journal, maybe nudge.
+
+The journal grows incrementally from the transcript offset saved last time, so the cost is
+flat in the transcript's length. A stale memory gets a `systemMessage` for the user; the
+hook blocks (keeps Claude working to save) only when the user opted in with
+`stop.nudge = "save"`, never when `stop_hook_active`, and at most once per interval.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+from memhooks.atomic import write_atomic
+from memhooks.clock import iso, parse_iso, utc_now
+from memhooks.config import Settings
+from memhooks.hooks.context import HookInput
+from memhooks.journal import render_journal_entry
+from memhooks.locking import quick_lock
+from memhooks.naming import UnsafePathError
+from memhooks.paths import MemoryPaths
+from memhooks.session_journal import append_journal
+from memhooks.session_state import read_state, session_record, write_state
+from memhooks.transcript import read_new
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from typing import Any
+
+LOCK_TIMEOUT = 0.3
+FIRST_READ_MAX = 2_000_000  # a resumed long session: journal only its recent tail
+MAX_OFFSETS = 200
+
+
+def _offsets(paths: MemoryPaths) -> dict[str, int]:
+    try:
+        data = json.loads(paths.offsets.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): v for k, v in data.items() if isinstance(v, int) and v >= 0}
+
+
+def new_journal_text(
+    hook: HookInput, settings: Settings, offsets: dict[str, int]
+) -> tuple[str, int | None]:
+    transcript = Path(hook.transcript_path) if hook.transcript_path else None
+    if transcript is None or not transcript.is_file():
+        return "", None
+    start = offsets.get(hook.session_id)
+    if start is None:
+        start = max(0, transcript.stat().st_size - FIRST_READ_MAX)
+    records, end = read_new(transcript, start)
+    entry = render_journal_entry(
+        records,
+        last_assistant_message=hook.last_assistant_message or None,
+        when=iso(),
+        redact_patterns=settings.redact_patterns,
+    )
+    return entry, end
+
+
+def nudge(
+    state: dict[str, Any], hook: HookInput, settings: Settings, now: dt.datetime
+) -> dict[str, Any] | None:
+    """A reminder when no memory was written for a while though work goes on."""
+    if settings.nudge == "off":
+        return None
+    last_write = parse_iso(str(state.get("lastMemoryWrite") or state.get("started") or ""))
+    last_nudge = parse_iso(str(state.get("lastNudge") or ""))
+    if last_write is None or now - last_write < dt.timedelta(minutes=settings.stale_minutes):
+        return None
+    if last_nudge is not None and now - last_nudge < dt.timedelta(
+        minutes=settings.nudge_interval_minutes
+    ):
+        return None
+    minutes = int((now - last_write).total_seconds() // 60)
+    message = (
+        f"memhooks: nothing was saved to .claude/memory/ for {minutes} min while work "
+        "went on. Save decisions with `/memory remember …`, update the task with "
+        "`memhooks task`, or run `/memory summarize`."
+    )
+    if settings.nudge == "save" and not hook.stop_hook_active:
+        state["lastNudge"] = iso(now)
+        return {"decision": "block", "reason": message + " Do that now, briefly, then stop."}
+    if settings.nudge == "remind":
+        state["lastNudge"] = iso(now)
+        return {"systemMessage": message}
+    return None
+
+
+def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
+    offsets = _offsets(paths)
+    entry, end = "", None
+    if settings.capture_journal and hook.session_id:
+        entry, end = new_journal_text(hook, settings, offsets)
+    now = utc_now()
+    with quick_lock(paths.lock, LOCK_TIMEOUT):
+        if entry:
+            try:
+                append_journal(paths, hook.session_id, entry)
+            except UnsafePathError:
+                entry = ""
+        if end is not None:
+            offsets[hook.session_id] = end
+            kept = dict(list(offsets.items())[-MAX_OFFSETS:])
+            write_atomic(paths.offsets, json.dumps(kept))
+        state = read_state(paths.session)
+        if state is None:
+            return None
+        state["lastActivity"] = iso(now)
+        if hook.session_id:
+            session_record(state, hook.session_id)["last_activity"] = iso(now)
+        output = nudge(state, hook, settings, now)
+        write_state(paths.session, state)
+    return output

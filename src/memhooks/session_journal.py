@@ -1,0 +1,44 @@
+"""The automatic journal section of `sessions/<session-id>.md`. Standard library only.
+
+The Stop hook appends to it; `/memory summarize` replaces the summary above it and keeps it.
+"""
+
+from __future__ import annotations
+
+from memhooks.atomic import write_atomic
+from memhooks.clock import iso
+from memhooks.naming import session_file_stem
+from memhooks.paths import MemoryPaths
+from memhooks.yaml_emit import render_document
+
+JOURNAL_HEADING = "## Automatic journal"
+
+
+def journal_part(body: str) -> str:
+    """The journal section of a session file's body, or ''."""
+    at = body.find(JOURNAL_HEADING)
+    return body[at:].strip("\n") + "\n" if at >= 0 else ""
+
+
+def append_journal(paths: MemoryPaths, session_id: str, entry: str) -> None:
+    """Append one entry; a new file gets frontmatter and a marker so the next write indexes it."""
+    target = paths.sessions / f"{session_file_stem(session_id)}.md"
+    try:
+        current = target.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        now = iso()
+        meta = {
+            "title": f"Session {now[:16].replace('T', ' ')} ({session_id[:8]})",
+            "category": "session_summary",
+            "description": "Automatic journal; `/memory summarize` adds a summary",
+            "created": now,
+            "updated": now,
+            "record_status": "active",
+            "session_id": session_id,
+        }
+        current = render_document(meta, f"{JOURNAL_HEADING}\n")
+        paths.pending.mkdir(parents=True, exist_ok=True)
+        (paths.pending / f"sessions__{target.name}").touch()
+    if JOURNAL_HEADING not in current:
+        current = current.rstrip("\n") + f"\n\n{JOURNAL_HEADING}\n"
+    write_atomic(target, current.rstrip("\n") + "\n\n" + entry.strip("\n") + "\n")

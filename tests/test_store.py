@@ -1,0 +1,214 @@
+"""The write path: atomic, locked, indexed; nothing lost, nothing outside the tree."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import multiprocessing
+import os
+from pathlib import Path
+
+import pytest
+
+from memhooks import catalog as catalog_io
+from memhooks.config import Settings
+from memhooks.naming import UnsafePathError, contained
+from memhooks.paths import MemoryPaths
+from memhooks.rebuild import scan_tree
+from memhooks.store import ConflictError, ResurrectionError, Store
+
+
+def store_for(root: Path) -> Store:
+    return Store(MemoryPaths(root), Settings())
+
+
+def test_create_writes_file_index_catalog_and_search(started: Path) -> None:
+    store = store_for(started)
+    saved = store.create("decision", {"title": "Use SQLite", "description": "one file"},
+                         "# Use SQLite\n\n## Decision\nSQLite in .cache/")
+    assert saved.entry.path.startswith("decisions/")
+    assert saved.entry.path.endswith("_001_use-sqlite.md")
+    assert (started / saved.entry.path).read_text(encoding="utf-8").startswith("---\ntitle: Use SQLite\n")
+    index = (started / "MEMORY.md").read_text(encoding="utf-8")
+    assert f"- [Use SQLite]({saved.entry.path}) — one file" in index
+    cat = catalog_io.load(MemoryPaths(started).catalog)
+    assert cat is not None
+    assert saved.entry.path in cat.entries
+    from memhooks.search_index import SearchIndex
+
+    with SearchIndex(MemoryPaths(started).search_db) as index_db:
+        assert index_db.count() == 1
+
+
+def test_decisions_number_per_day(started: Path) -> None:
+    store = store_for(started)
+    day = dt.datetime(2026, 1, 19, 22, 30, tzinfo=dt.timezone.utc)
+    names = [store.create("decision", {"title": f"Choice {n}"}, "", now=day).entry.path
+             for n in range(3)]
+    assert names == [f"decisions/2026-01-19_00{n}_choice-{n - 1}.md" for n in (1, 2, 3)]
+
+
+def test_analysis_and_subagent_names_follow_seed_000(started: Path) -> None:
+    store = store_for(started)
+    when = dt.datetime(2026, 1, 19, 22, 30, 5, tzinfo=dt.timezone.utc)
+    analysis = store.create("analysis", {"title": "Auth service"}, "",
+                            source_path="src/services/AuthService.ts", now=when)
+    assert analysis.entry.path == "analysis/src_services_AuthService.ts.md"
+    sub = store.create("subagent", {"title": "Scan"}, "", agent="security-scan", now=when)
+    assert sub.entry.path == "subagent/2026-01-19_223005_security-scan.md"
+
+
+@pytest.mark.parametrize("title", ["../../etc/x", "..", "/etc/passwd", "a/../../b", "C:\\x"])
+def test_hostile_titles_stay_inside_the_tree(started: Path, title: str) -> None:
+    saved = store_for(started).create("runbook", {"title": title}, "")
+    written = (started / saved.entry.path).resolve()
+    assert started.resolve() in written.parents
+    assert written.parent.name == "runbooks"
+
+
+def test_hostile_source_path_stays_inside(started: Path) -> None:
+    saved = store_for(started).create("analysis", {"title": "x"}, "",
+                                      source_path="../../../../etc/passwd")
+    assert (started / saved.entry.path).resolve().parent == (started / "analysis").resolve()
+
+
+def test_contained_refuses_escapes_and_symlinks(tmp_path: Path) -> None:
+    root = tmp_path / "mem"
+    (root / "decisions").mkdir(parents=True)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / "decisions" / "link").symlink_to(outside)
+    for bad in ("../x.md", "/etc/passwd", "decisions/../../x.md", "decisions/link/x.md", ""):
+        with pytest.raises(UnsafePathError):
+            contained(root, bad)
+    assert contained(root, "decisions/ok.md") == root / "decisions" / "ok.md"
+
+
+def test_update_with_stale_hash_is_refused(started: Path) -> None:
+    store = store_for(started)
+    saved = store.create("constraint", {"title": "No network in CI"}, "# No network in CI\n\nbody")
+    _, _, digest = store.read(saved.entry.path)
+    store.update(saved.entry.path, {"description": "first"}, None, expected_hash=digest)
+    before = (started / saved.entry.path).read_bytes()
+    with pytest.raises(ConflictError):
+        store.update(saved.entry.path, {"description": "second"}, None, expected_hash=digest)
+    assert (started / saved.entry.path).read_bytes() == before
+
+
+def test_retire_keeps_file_and_blocks_resurrection(started: Path) -> None:
+    store = store_for(started)
+    saved = store.create("preference", {"title": "Tabs not spaces"}, "")
+    store.set_record_status(saved.entry.path, "retired", "user asked to forget")
+    text = (started / saved.entry.path).read_text(encoding="utf-8")
+    assert "record_status: retired" in text
+    assert "retired_reason: user asked to forget" in text
+    assert saved.entry.path not in (started / "MEMORY.md").read_text(encoding="utf-8")
+    with pytest.raises(ResurrectionError):
+        store.create("preference", {"title": "Tabs not spaces"}, "")
+    store.set_record_status(saved.entry.path, "active", "")
+    assert saved.entry.path in (started / "MEMORY.md").read_text(encoding="utf-8")
+
+
+def test_gc_deletes_only_retired_past_grace(started: Path) -> None:
+    store = store_for(started)
+    old = store.create("tech_debt", {"title": "Old hack"}, "")
+    kept = store.create("tech_debt", {"title": "Recent hack"}, "")
+    archived = store.create("tech_debt", {"title": "Archived hack"}, "")
+    long_ago = dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=40)
+    store.set_record_status(old.entry.path, "retired", "done", now=long_ago)
+    store.set_record_status(kept.entry.path, "retired", "done")
+    store.set_record_status(archived.entry.path, "archived", "history", now=long_ago)
+    assert store.gc() == [old.entry.path]
+    assert not (started / old.entry.path).exists()
+    assert (started / kept.entry.path).exists()
+    assert (started / archived.entry.path).exists()
+
+
+def test_session_rolling_window_retires_oldest(started: Path) -> None:
+    store = store_for(started)
+    base = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+    for n in range(7):
+        store.write_session_file(f"session-{n}", {"title": f"Session {n}"}, f"# Session {n}",
+                                 now=base + dt.timedelta(hours=n))
+    cat = catalog_io.load(MemoryPaths(started).catalog)
+    assert cat is not None
+    active = sorted(e.path for e in cat.active() if e.category == "session_summary")
+    assert active == [f"sessions/session-{n}.md" for n in range(2, 7)]
+    assert "record_status: retired" in (started / "sessions/session-0.md").read_text(encoding="utf-8")
+
+
+def test_summary_rewrite_keeps_the_journal(started: Path) -> None:
+    store = store_for(started)
+    journal = "## Automatic journal\n\n- 10:00 prompt: fix the slugs\n"
+    target = started / "sessions" / "abc.md"
+    target.write_text("---\ntitle: Session abc\ncategory: session_summary\n---\n\n" + journal,
+                      encoding="utf-8")
+    store.write_session_file("abc", {"title": "Fixed slugs"}, "# Fixed slugs\n\n## Context\nx")
+    text = target.read_text(encoding="utf-8")
+    assert "# Fixed slugs" in text
+    assert "- 10:00 prompt: fix the slugs" in text
+    with pytest.raises(UnsafePathError):
+        store.write_session_file("../../evil", {"title": "x"}, "x")
+
+
+def test_corrupt_file_is_reported_and_left_byte_identical(started: Path) -> None:
+    store = store_for(started)
+    store.create("decision", {"title": "Good one"}, "body")
+    bad = started / "decisions" / "2020-01-01_001_bad.md"
+    payload = b"---\ntitle: [unclosed\n: : :\n---\nbody \xff\xfe"
+    bad.write_bytes(payload)
+    mtime = bad.stat().st_mtime_ns
+    from memhooks.cli.main import main
+
+    assert main(["rebuild", "--json"]) == 1
+    assert bad.read_bytes() == payload
+    assert bad.stat().st_mtime_ns == mtime
+    result = scan_tree(MemoryPaths(started))
+    assert [p for p, _ in result.problems] == ["decisions/2020-01-01_001_bad.md"]
+
+
+def test_rebuild_from_files_alone_reproduces_the_index(started: Path) -> None:
+    store = store_for(started)
+    for n in range(30):
+        store.create(["decision", "runbook", "constraint"][n % 3], {"title": f"Memory {n}",
+                     "description": f"about {n}", "tags": ["t"]}, f"# Memory {n}\n\nbody {n}")
+    paths = MemoryPaths(started)
+    before = paths.index.read_text(encoding="utf-8")
+    paths.index.unlink()
+    paths.catalog.unlink()
+    paths.search_db.unlink()
+    from memhooks.cli.main import main
+
+    assert main(["rebuild"]) == 0
+    assert paths.index.read_text(encoding="utf-8") == before
+
+
+def _writer(root: str, worker: int, count: int) -> None:
+    os.environ["MEMHOOKS_PROJECT_DIR"] = str(Path(root).parent.parent)
+    store = Store(MemoryPaths(Path(root)), Settings(), lock_timeout=120)
+    for n in range(count):
+        store.create(["decision", "runbook", "constraint", "preference"][n % 4],
+                     {"title": f"Worker {worker} memory {n}", "tags": [f"w{worker}"]},
+                     f"# Worker {worker} memory {n}\n\nwritten concurrently")
+
+
+def test_eight_concurrent_writers_lose_nothing(started: Path) -> None:
+    context = multiprocessing.get_context("spawn")
+    workers = [context.Process(target=_writer, args=(str(started), w, 50)) for w in range(8)]
+    for process in workers:
+        process.start()
+    for process in workers:
+        process.join(300)
+        assert process.exitcode == 0
+    files = sorted(p for p in started.glob("*/*.md") if p.parent.name not in
+                   ("context", "progress", "checkpoints"))
+    assert len(files) == 400
+    cat = catalog_io.load(MemoryPaths(started).catalog)
+    assert cat is not None
+    assert len(cat.entries) == 400
+    assert set(cat.entries) == {str(p.relative_to(started).as_posix()) for p in files}
+    assert not list(started.rglob("*.tmp"))
+    rebuilt = scan_tree(MemoryPaths(started))
+    assert set(rebuilt.catalog.entries) == set(cat.entries)
+    state = json.loads((started / "_session.json").read_text(encoding="utf-8"))
+    assert state["stats"]["memories"] == 400
