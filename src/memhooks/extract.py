@@ -13,7 +13,7 @@ Every string it returns has been through ``redact``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memhooks.redact import redact
@@ -261,11 +261,18 @@ def _todos_from_input(value: object) -> tuple[Todo, ...] | None:
     )
 
 
-@dataclass
 class _Task:
-    subject: str
-    status: str = "pending"
-    detail: str = ""
+    # Plain classes for the private, mutable state: each dataclass costs about a
+    # millisecond at import, and the Stop hook imports this module.
+    __slots__ = ("detail", "status", "subject")
+
+    def __init__(self, subject: str, status: str = "pending", detail: str = "") -> None:
+        self.subject = subject
+        self.status = status
+        self.detail = detail
+
+    def copy(self) -> _Task:
+        return _Task(self.subject, self.status, self.detail)
 
 
 def _task_id(value: object) -> str | None:
@@ -277,14 +284,14 @@ def _task_id(value: object) -> str | None:
     return None
 
 
-@dataclass
 class _Tasks:
     """TaskCreate / TaskUpdate, replayed; a call whose result is an error is undone."""
 
-    items: dict[str, _Task] = field(default_factory=dict)
-    next_id: int = 1
-    #: tool_use id -> (task id, state before the call; None: the call created it)
-    undo: dict[str, tuple[str, _Task | None]] = field(default_factory=dict)
+    def __init__(self) -> None:
+        self.items: dict[str, _Task] = {}
+        self.next_id = 1
+        #: tool_use id -> (task id, state before the call; None: the call created it)
+        self.undo: dict[str, tuple[str, _Task | None]] = {}
 
     def create(self, tool_use: ToolUse) -> None:
         subject = tool_use.input.get("subject") or tool_use.input.get("content")
@@ -305,7 +312,7 @@ class _Tasks:
         if task_id is None:
             return
         before = self.items.get(task_id)
-        self.undo[tool_use.id] = (task_id, None if before is None else _Task(**vars(before)))
+        self.undo[tool_use.id] = (task_id, None if before is None else before.copy())
         status = tool_use.input.get("status")
         if status == "deleted":
             self.items.pop(task_id, None)
@@ -351,26 +358,26 @@ def _remember(ordered: dict[str, None], item: str) -> None:
         del ordered[next(iter(ordered))]
 
 
-@dataclass
 class _Collector:
-    cwd: str = ""
-    prompts: list[str] = field(default_factory=list)
-    seen_prompts: set[str] = field(default_factory=set)
-    replies: list[str] = field(default_factory=list)
-    reply_open: bool = False
-    todo_writes: dict[str, tuple[Todo, ...]] = field(default_factory=dict)
-    tasks: _Tasks = field(default_factory=_Tasks)
-    #: which todo tool spoke last: "todo" (TodoWrite) or "task" (TaskCreate/TaskUpdate)
-    todo_source: str = ""
-    file_calls: dict[str, tuple[str, str]] = field(default_factory=dict)
-    written: dict[str, None] = field(default_factory=dict)
-    edited: dict[str, None] = field(default_factory=dict)
-    bash_calls: dict[str, str] = field(default_factory=dict)
-    failures: dict[str, FailedCommand] = field(default_factory=dict)
-    decisions: dict[str, None] = field(default_factory=dict)
-    blockers: dict[str, None] = field(default_factory=dict)
-    seen_uuids: set[str] = field(default_factory=set)
-    compactions: int = 0
+    def __init__(self) -> None:
+        self.cwd = ""
+        self.prompts: list[str] = []
+        self.seen_prompts: set[str] = set()
+        self.replies: list[str] = []
+        self.reply_open = False
+        self.todo_writes: dict[str, tuple[Todo, ...]] = {}
+        self.tasks = _Tasks()
+        #: which todo tool spoke last: "todo" (TodoWrite) or "task" (TaskCreate/TaskUpdate)
+        self.todo_source = ""
+        self.file_calls: dict[str, tuple[str, str]] = {}
+        self.written: dict[str, None] = {}
+        self.edited: dict[str, None] = {}
+        self.bash_calls: dict[str, str] = {}
+        self.failures: dict[str, FailedCommand] = {}
+        self.decisions: dict[str, None] = {}
+        self.blockers: dict[str, None] = {}
+        self.seen_uuids: set[str] = set()
+        self.compactions = 0
 
     def add(self, record: Record) -> None:
         if record.uuid:

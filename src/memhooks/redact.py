@@ -40,7 +40,29 @@ MARKER_PREFIX = "[REDACTED:"
 _MARKER_PREFIX_BYTES = MARKER_PREFIX.encode()
 _MAX_PASSES = 3
 
-_Finder = tuple["re.Pattern[bytes]", bool, int]
+
+class _Lazy:
+    """A pattern compiled on first use.
+
+    Most texts never reach most rules, and compiling every pattern up front would cost
+    several ms at the start of every hook process.
+    """
+
+    __slots__ = ("_compiled", "_flags", "_source")
+
+    def __init__(self, source: bytes, flags: int = 0) -> None:
+        self._source = source
+        self._flags = flags
+        self._compiled: re.Pattern[bytes] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[bytes]:
+        if self._compiled is None:
+            self._compiled = re.compile(self._source, self._flags)
+        return self._compiled
+
+
+_Finder = tuple[_Lazy, bool, int]
 
 
 def marker(kind: str) -> str:
@@ -58,7 +80,7 @@ def _looks_random(token: bytes) -> bool:
     return max(len(run) for run in re.split(rb"[-_]", token)) >= 16  # noqa: PLR2004
 
 
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = _Lazy(
     rb"""
     \$\{?[A-Za-z_][A-Za-z0-9_]*\}?             # $TOKEN, ${TOKEN}
     | %[A-Za-z_][A-Za-z0-9_]*%                 # %TOKEN%
@@ -68,7 +90,7 @@ _PLACEHOLDER = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 
-_TRIVIAL = re.compile(
+_TRIVIAL = _Lazy(
     rb"""
     \d{1,6}(?:\.\d+)?(?:ms|[smhdw])?           # TOKEN_TTL=30, 15m
     | true | false | yes | no | on | off | null | none | nil | undefined
@@ -80,21 +102,23 @@ _TRIVIAL = re.compile(
 
 
 def _not_placeholder(value: bytes) -> bool:
-    return not (value.startswith(_MARKER_PREFIX_BYTES) or _PLACEHOLDER.fullmatch(value) is not None)
+    return not (
+        value.startswith(_MARKER_PREFIX_BYTES) or _PLACEHOLDER.compiled.fullmatch(value) is not None
+    )
 
 
 def _not_trivial(value: bytes) -> bool:
-    return bool(value) and _not_placeholder(value) and _TRIVIAL.fullmatch(value) is None
+    return bool(value) and _not_placeholder(value) and _TRIVIAL.compiled.fullmatch(value) is None
 
 
 def _lit(*stems: bytes) -> tuple[_Finder, ...]:
     """Finders for lowercase literals, searched in the lowercased text."""
-    return tuple((re.compile(re.escape(stem)), True, 0) for stem in stems)
+    return tuple((_Lazy(re.escape(stem)), True, 0) for stem in stems)
 
 
 def _exact(pattern: bytes, back: int = 0) -> tuple[_Finder, ...]:
     """One finder searched in the text as written; it must open with a literal to be fast."""
-    return ((re.compile(pattern), False, back),)
+    return ((_Lazy(pattern), False, back),)
 
 
 @dataclass(frozen=True)
@@ -102,7 +126,7 @@ class _Rule:
     kind: str
     #: where a match may start: (pattern, search the lowercased copy?, bytes back from the hit)
     finders: tuple[_Finder, ...]
-    pattern: re.Pattern[bytes]
+    pattern: _Lazy
     #: groups holding the secret, first one that matched wins; empty: the whole match
     groups: tuple[str, ...] = ()
     is_secret: Callable[[bytes], bool] = _always
@@ -129,7 +153,7 @@ def _pair_finders() -> tuple[_Finder, ...]:
     # One literal-led finder per keyword that also checks for the separator, all in C:
     # trying the full pattern from Python at every "token" or "api" is slow in dense prose.
     return tuple(
-        (re.compile(rb"(?:" + keyword + rb")" + _PAIR_NAME_TAIL), True, 0) for keyword in _KEYWORDS
+        (_Lazy(rb"(?:" + keyword + rb")" + _PAIR_NAME_TAIL), True, 0) for keyword in _KEYWORDS
     )
 
 
@@ -142,7 +166,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "private-key",
         _lit(b"-----begin"),
-        re.compile(
+        _Lazy(
             rb"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----"
             rb"(?:.*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,-]*)",
             re.DOTALL,
@@ -151,19 +175,17 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "jwt",
         _exact(rb"eyJ"),
-        re.compile(_NOT_TOKEN + rb"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
+        _Lazy(_NOT_TOKEN + rb"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
     ),
     _Rule(
         "aws-access-key",
         _exact(rb"A(?:KIA|SIA|GPA|IDA|ROA|NPA|IPA)"),
-        re.compile(
-            _NOT_WORD + rb"(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|AIPA)[A-Z0-9]{16}(?![A-Za-z0-9])"
-        ),
+        _Lazy(_NOT_WORD + rb"(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|AIPA)[A-Z0-9]{16}(?![A-Za-z0-9])"),
     ),
     _Rule(
         "aws-secret",
         _lit(b"aws"),
-        re.compile(
+        _Lazy(
             rb"(?i)aws_?secret_?access_?key[\"']?\s*[:=]\s*[\"']?"
             rb"(?P<value>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
         ),
@@ -172,7 +194,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "github-token",
         _exact(rb"g(?:h[pousr]_|ithub_pat_)"),
-        re.compile(
+        _Lazy(
             _NOT_WORD + rb"(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})"
             rb"(?![A-Za-z0-9_])"
         ),
@@ -180,38 +202,38 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "slack-webhook",
         _lit(b"hooks.slack.com/"),
-        re.compile(rb"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+"),
+        _Lazy(rb"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+"),
     ),
     _Rule(
         "slack-token",
         _exact(rb"x(?:ox[abposr]|app)-"),
-        re.compile(_NOT_WORD + rb"(?:xox[abposr]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})"),
+        _Lazy(_NOT_WORD + rb"(?:xox[abposr]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})"),
     ),
     _Rule(
         "anthropic-key",
         _exact(rb"sk-ant-"),
-        re.compile(_NOT_TOKEN + rb"sk-ant-[A-Za-z0-9_-]{20,}"),
+        _Lazy(_NOT_TOKEN + rb"sk-ant-[A-Za-z0-9_-]{20,}"),
     ),
     _Rule(
         "api-key",
         _exact(rb"sk-"),
-        re.compile(_NOT_TOKEN + rb"sk-[A-Za-z0-9_-]{20,}"),
+        _Lazy(_NOT_TOKEN + rb"sk-[A-Za-z0-9_-]{20,}"),
         is_secret=_looks_random,
     ),
     _Rule(
         "google-api-key",
         _exact(rb"AIza"),
-        re.compile(_NOT_TOKEN + rb"AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
+        _Lazy(_NOT_TOKEN + rb"AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
     ),
     _Rule(
         "stripe-key",
         _exact(rb"k_(?:live|test)_", back=1),
-        re.compile(_NOT_WORD + rb"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}"),
+        _Lazy(_NOT_WORD + rb"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}"),
     ),
     _Rule(
         "auth-header",
         _lit(b"authorization"),
-        re.compile(
+        _Lazy(
             rb"(?i)authorization[\"']?\s*[:=]\s*[\"']?\s*(?:bearer|basic|token|bot)\s+"
             rb"(?P<value>[^\s\"',;]+)"
         ),
@@ -221,21 +243,21 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "bearer-token",
         _lit(b"bearer"),
-        re.compile(rb"(?i)" + _NOT_WORD + rb"bearer\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
+        _Lazy(rb"(?i)" + _NOT_WORD + rb"bearer\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
         ("value",),
         _not_placeholder,
     ),
     _Rule(
         "url-password",
         _exact(rb"://"),
-        re.compile(rb"://[^\s:/@\"'<>]+:(?P<value>[^\s@/\"'<>]+)@"),
+        _Lazy(rb"://[^\s:/@\"'<>]+:(?P<value>[^\s@/\"'<>]+)@"),
         ("value",),
         _not_placeholder,
     ),
     _Rule(
         "secret",
         _pair_finders(),
-        re.compile(
+        _Lazy(
             rb"(?i)" + _KEYWORD + _PAIR_NAME_TAIL + rb"[ \t]*"
             rb"(?!\[REDACTED:)" + _PAIR_VALUE
         ),
@@ -245,7 +267,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "secret",
         _exact(rb"--"),
-        re.compile(rb"(?i)--(?:password|passwd|secret|token|api-key|apikey)[ \t]+" + _PAIR_VALUE),
+        _Lazy(rb"(?i)--(?:password|passwd|secret|token|api-key|apikey)[ \t]+" + _PAIR_VALUE),
         _PAIR_GROUPS,
         _not_trivial,
     ),
@@ -266,7 +288,7 @@ def _candidates(rule: _Rule, data: bytes, lowered: bytes) -> list[int]:
     starts: set[int] = set()
     for finder, on_lowered, back in rule.finders:
         haystack = lowered if on_lowered else data
-        starts.update(hit.start() - back for hit in finder.finditer(haystack))
+        starts.update(hit.start() - back for hit in finder.compiled.finditer(haystack))
     return sorted(start for start in starts if start >= 0)
 
 
@@ -277,7 +299,7 @@ def _rule_spans(rule: _Rule, data: bytes, lowered: bytes) -> list[tuple[int, int
     for start in _candidates(rule, data, lowered):
         if start < last_end:
             continue
-        match = rule.pattern.match(data, start)
+        match = rule.pattern.compiled.match(data, start)
         if match is None:
             continue
         span = _secret_span(rule, match)
