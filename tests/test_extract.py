@@ -250,3 +250,12 @@ def test_empty_transcript() -> None:
     assert facts == SessionFacts()
     assert facts.is_empty
     assert facts.task == ""
+
+
+def test_facts_are_immutable_values() -> None:
+    facts = SessionFacts(prompts=("a",))
+    with pytest.raises(AttributeError):
+        facts.prompts = ("b",)  # type: ignore[misc]
+    assert facts == SessionFacts(prompts=("a",))
+    assert hash(Todo("a", "pending")) == hash(Todo("a", "pending"))
+    assert repr(Todo("a", "pending")) == "Todo(content='a', detail='', status='pending')"

@@ -10,10 +10,10 @@ part (the latest items, the start of a text) and says what it left out.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from memhooks.redact import redact
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Sequence
 

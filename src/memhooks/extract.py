@@ -13,12 +13,11 @@ Every string it returns has been through ``redact``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from memhooks.redact import redact
-from memhooks.transcript import Record, TextBlock, ToolResult, ToolUse
+from memhooks.transcript import Record, TextBlock, ToolResult, ToolUse, Value
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
@@ -58,40 +57,116 @@ _ERROR_WORDS = re.compile(
 _ERROR_LINE_LIMIT = 240
 
 
-@dataclass(frozen=True, slots=True)
-class Todo:
+_set = object.__setattr__
+
+
+class Todo(Value):
+    """One todo item; ``status`` is ``pending``, ``in_progress`` or ``completed``."""
+
+    __slots__ = ("content", "detail", "status")
+
+    def __init__(self, content: str, status: str, detail: str = "") -> None:
+        _set(self, "content", content)
+        _set(self, "status", status)
+        _set(self, "detail", detail)
+
     content: str
-    #: ``pending``, ``in_progress`` or ``completed``
     status: str
-    detail: str = ""
+    detail: str
 
 
-@dataclass(frozen=True, slots=True)
-class FailedCommand:
+class FailedCommand(Value):
+    """A Bash call whose result was an error: ``error`` is the output line that says what
+    went wrong; ``later_succeeded`` that the same command ran fine afterwards."""
+
+    __slots__ = ("command", "error", "exit_code", "later_succeeded")
+
+    def __init__(
+        self,
+        command: str,
+        error: str,
+        exit_code: int | None = None,
+        *,
+        later_succeeded: bool = False,
+    ) -> None:
+        _set(self, "command", command)
+        _set(self, "error", error)
+        _set(self, "exit_code", exit_code)
+        _set(self, "later_succeeded", later_succeeded)
+
     command: str
-    #: the first line of the output that says what went wrong
     error: str
-    exit_code: int | None = None
-    #: the same command ran successfully afterwards
-    later_succeeded: bool = False
+    exit_code: int | None
+    later_succeeded: bool
 
 
-@dataclass(frozen=True)
-class SessionFacts:
-    #: the latest genuine user requests, oldest first
-    prompts: tuple[str, ...] = ()
-    #: what the user passed to ``/compact``
-    custom_instructions: str = ""
-    todos: tuple[Todo, ...] = ()
-    files_written: tuple[str, ...] = ()
-    files_edited: tuple[str, ...] = ()
-    failed_commands: tuple[FailedCommand, ...] = ()
-    decisions: tuple[str, ...] = ()
-    blockers: tuple[str, ...] = ()
-    last_assistant_message: str = ""
-    #: the final replies of the turns before the latest one, newest first
-    earlier_replies: tuple[str, ...] = ()
-    compactions: int = 0
+_FACT_FIELDS = (
+    "prompts",
+    "custom_instructions",
+    "todos",
+    "files_written",
+    "files_edited",
+    "failed_commands",
+    "decisions",
+    "blockers",
+    "last_assistant_message",
+    "earlier_replies",
+    "compactions",
+)
+
+
+class SessionFacts(Value):
+    """The working state of a session, immutable.
+
+    ``prompts`` are the latest genuine user requests, oldest first; ``custom_instructions``
+    what the user passed to ``/compact``; ``earlier_replies`` the final replies of the
+    turns before the latest one, newest first.
+    """
+
+    __slots__ = _FACT_FIELDS
+
+    def __init__(
+        self,
+        *,
+        prompts: tuple[str, ...] = (),
+        custom_instructions: str = "",
+        todos: tuple[Todo, ...] = (),
+        files_written: tuple[str, ...] = (),
+        files_edited: tuple[str, ...] = (),
+        failed_commands: tuple[FailedCommand, ...] = (),
+        decisions: tuple[str, ...] = (),
+        blockers: tuple[str, ...] = (),
+        last_assistant_message: str = "",
+        earlier_replies: tuple[str, ...] = (),
+        compactions: int = 0,
+    ) -> None:
+        values = (
+            prompts,
+            custom_instructions,
+            todos,
+            files_written,
+            files_edited,
+            failed_commands,
+            decisions,
+            blockers,
+            last_assistant_message,
+            earlier_replies,
+            compactions,
+        )
+        for name, value in zip(_FACT_FIELDS, values, strict=True):
+            _set(self, name, value)
+
+    prompts: tuple[str, ...]
+    custom_instructions: str
+    todos: tuple[Todo, ...]
+    files_written: tuple[str, ...]
+    files_edited: tuple[str, ...]
+    failed_commands: tuple[FailedCommand, ...]
+    decisions: tuple[str, ...]
+    blockers: tuple[str, ...]
+    last_assistant_message: str
+    earlier_replies: tuple[str, ...]
+    compactions: int
 
     @property
     def task(self) -> str:
@@ -262,8 +337,8 @@ def _todos_from_input(value: object) -> tuple[Todo, ...] | None:
 
 
 class _Task:
-    # Plain classes for the private, mutable state: each dataclass costs about a
-    # millisecond at import, and the Stop hook imports this module.
+    # Plain classes for the private, mutable state too: the Stop hook imports this
+    # module, and dataclasses would cost it about 10 ms of imports.
     __slots__ = ("detail", "status", "subject")
 
     def __init__(self, subject: str, status: str = "pending", detail: str = "") -> None:

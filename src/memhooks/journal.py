@@ -9,11 +9,10 @@ increment with none of those (bookkeeping only, a bare reply) gives no entry.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from memhooks.checkpoint import clip
 from memhooks.extract import extract_facts
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 

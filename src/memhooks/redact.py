@@ -30,9 +30,8 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
@@ -121,15 +120,26 @@ def _exact(pattern: bytes, back: int = 0) -> tuple[_Finder, ...]:
     return ((_Lazy(pattern), False, back),)
 
 
-@dataclass(frozen=True)
 class _Rule:
-    kind: str
-    #: where a match may start: (pattern, search the lowercased copy?, bytes back from the hit)
-    finders: tuple[_Finder, ...]
-    pattern: _Lazy
-    #: groups holding the secret, first one that matched wins; empty: the whole match
-    groups: tuple[str, ...] = ()
-    is_secret: Callable[[bytes], bool] = _always
+    """One kind of secret (a plain class: dataclasses cost the hooks ~10 ms of imports)."""
+
+    __slots__ = ("finders", "groups", "is_secret", "kind", "pattern")
+
+    def __init__(
+        self,
+        kind: str,
+        finders: tuple[_Finder, ...],
+        pattern: _Lazy,
+        groups: tuple[str, ...] = (),
+        is_secret: Callable[[bytes], bool] = _always,
+    ) -> None:
+        self.kind = kind
+        #: where a match may start: (pattern, search the lowercased copy?, bytes back)
+        self.finders = finders
+        self.pattern = pattern
+        #: groups holding the secret, first one that matched wins; empty: the whole match
+        self.groups = groups
+        self.is_secret = is_secret
 
 
 _KEYWORDS = (
