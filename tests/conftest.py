@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,9 @@ LAUNCHER = REPO / "hooks" / "memhooks.py"
 
 
 @pytest.fixture(autouse=True)
-def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A test that writes to the real home directory fails loudly instead of polluting it."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
@@ -43,21 +44,38 @@ def started(project: Path) -> Path:
     return project / ".claude" / "memory"
 
 
-def run_cli(*args: str, stdin: str = "", env: dict[str, str] | None = None,
-            cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    *args: str, stdin: str = "", env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     """The CLI in a new process, exactly as the plugin's commands run it."""
     return subprocess.run(
-        [sys.executable, str(LAUNCHER), *args], input=stdin, capture_output=True, text=True,
-        env={**os.environ, **(env or {})}, cwd=cwd, timeout=120, check=False,
+        [sys.executable, str(LAUNCHER), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        cwd=cwd,
+        timeout=120,
+        check=False,
     )
 
 
-def run_hook(event: str, payload: object, *, env: dict[str, str] | None = None,
-             raw: bytes | None = None, timeout: float = 30) -> subprocess.CompletedProcess[bytes]:
+def run_hook(
+    event: str,
+    payload: object,
+    *,
+    env: dict[str, str] | None = None,
+    raw: bytes | None = None,
+    timeout: float = 30,
+) -> subprocess.CompletedProcess[bytes]:
     data = raw if raw is not None else json.dumps(payload).encode()
     return subprocess.run(
-        [sys.executable, str(LAUNCHER), "hook", event], input=data, capture_output=True,
-        env={**os.environ, **(env or {})}, timeout=timeout, check=False,
+        [sys.executable, str(LAUNCHER), "hook", event],
+        input=data,
+        capture_output=True,
+        env={**os.environ, **(env or {})},
+        timeout=timeout,
+        check=False,
     )
 
 
@@ -77,8 +95,8 @@ def hook_examples() -> dict[str, dict[str, object]]:
 
 
 @pytest.fixture
-def examples() -> Iterator[dict[str, dict[str, object]]]:
+def examples() -> dict[str, dict[str, object]]:
     found = hook_examples()
     if not found:
         pytest.skip(f"real hook payloads not found at {SHARED}/e2e (the shared/ folder)")
-    yield found
+    return found

@@ -6,16 +6,28 @@ from memhooks.catalog import Entry
 from memhooks.index_render import IndexCaps, pointer_line, render_archive, render_index
 from memhooks.status_line import Status
 
-CATEGORIES = ["decision", "runbook", "constraint", "preference", "tech_debt", "analysis",
-              "session_summary", "subagent"]
+CATEGORIES = [
+    "decision",
+    "runbook",
+    "constraint",
+    "preference",
+    "tech_debt",
+    "analysis",
+    "session_summary",
+    "subagent",
+]
 
 
 def entries(count: int) -> list[Entry]:
     made = [
-        Entry(path=f"decisions/2026-01-01_{n:05d}_memory-{n}.md", category=CATEGORIES[n % 8],
-              title=f"A fairly long memory title number {n} about caching and retries",
-              description=f"One-line description {n} explaining why this matters " * 2,
-              updated=f"2026-01-01T00:00:{n % 60:02d}Z", created="2026-01-01")
+        Entry(
+            path=f"decisions/2026-01-01_{n:05d}_memory-{n}.md",
+            category=CATEGORIES[n % 8],
+            title=f"A fairly long memory title number {n} about caching and retries",
+            description=f"One-line description {n} explaining why this matters " * 2,
+            updated=f"2026-01-01T00:00:{n % 60:02d}Z",
+            created="2026-01-01",
+        )
         for n in range(count)
     ]
     return sorted(made, key=Entry.sort_key, reverse=True)
@@ -23,8 +35,9 @@ def entries(count: int) -> list[Entry]:
 
 def test_index_caps_hold_at_ten_thousand_and_say_what_was_cut() -> None:
     many = entries(10_000)
-    rendered = render_index(many, Status(task="ship"), active=True, started="2026-01-01",
-                            caps=IndexCaps())
+    rendered = render_index(
+        many, Status(task="ship"), active=True, started="2026-01-01", caps=IndexCaps()
+    )
     data = rendered.text.encode("utf-8")
     assert len(rendered.text.splitlines()) <= 200
     assert len(data) <= 25_000
@@ -35,16 +48,21 @@ def test_index_caps_hold_at_ten_thousand_and_say_what_was_cut() -> None:
 
 
 def test_max_entries_gives_seed_000_behaviour() -> None:
-    rendered = render_index(entries(50), Status(), active=True, started="",
-                            caps=IndexCaps(max_entries=20))
+    rendered = render_index(
+        entries(50), Status(), active=True, started="", caps=IndexCaps(max_entries=20)
+    )
     assert len(rendered.shown) == 20
     assert "> 30 older entries" in rendered.text
 
 
 def test_small_index_has_status_header_and_pointer_lines_only() -> None:
-    rendered = render_index(entries(3), Status(task="Fix slugs", next_step="tests",
-                                               blockers=("CI red",)),
-                            active=True, started="2026-01-01T00:00:00Z", caps=IndexCaps())
+    rendered = render_index(
+        entries(3),
+        Status(task="Fix slugs", next_step="tests", blockers=("CI red",)),
+        active=True,
+        started="2026-01-01T00:00:00Z",
+        caps=IndexCaps(),
+    )
     lines = rendered.text.splitlines()
     assert "- **Status**: ACTIVE since 2026-01-01T00:00:00Z" in lines
     assert "- **Task**: Fix slugs — next: tests" in lines
@@ -56,14 +74,26 @@ def test_small_index_has_status_header_and_pointer_lines_only() -> None:
 
 
 def test_pointer_line_format_and_escaping() -> None:
-    entry = Entry(path="runbooks/x.md", category="runbook", title="Fix [prod] now",
-                  description="when  it\nbreaks")
+    entry = Entry(
+        path="runbooks/x.md",
+        category="runbook",
+        title="Fix [prod] now",
+        description="when  it\nbreaks",
+    )
     assert pointer_line(entry) == "- [Fix (prod) now](runbooks/x.md) — when it breaks"
 
 
 def test_archive_lists_cut_entries_and_sessions() -> None:
     cut = entries(2)
-    text = render_archive(cut, [{"started": "2026-01-15T10:00:00Z",
-                                 "ended": "2026-01-15T18:00:00Z", "entries_archived": 45}])
+    text = render_archive(
+        cut,
+        [
+            {
+                "started": "2026-01-15T10:00:00Z",
+                "ended": "2026-01-15T18:00:00Z",
+                "entries_archived": 45,
+            }
+        ],
+    )
     assert "| 2026-01-15T10:00:00Z | 2026-01-15T18:00:00Z | 45 |" in text
     assert all(e.path in text for e in cut)

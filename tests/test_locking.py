@@ -17,9 +17,8 @@ def test_quick_and_command_locks_exclude_each_other(tmp_path: Path) -> None:
         # filelock in this process uses a separate open file description, so flock conflicts.
         with command_lock(lock, 0.2):
             pass
-    with command_lock(lock, 1.0), pytest.raises(LockTimeoutError):
-        with quick_lock(lock, 0.1):
-            pass
+    with command_lock(lock, 1.0), pytest.raises(LockTimeoutError), quick_lock(lock, 0.1):
+        pass
     assert lock.exists()  # never unlinked: waiters must share one inode
 
 

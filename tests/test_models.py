@@ -20,8 +20,11 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "constraint": {"kind": "policy", "severity": "high", "active": True, "expires": "none"},
     "tech_debt": {"status": "open", "priority": "high"},
     "preference": {"topic": "style", "strength": "strong"},
-    "session_summary": {"session_id": "abc-123", "outcome": "partial",
-                        "started": "2026-01-01T10:00:00Z"},
+    "session_summary": {
+        "session_id": "abc-123",
+        "outcome": "partial",
+        "started": "2026-01-01T10:00:00Z",
+    },
     "subagent": {"agent": "Explore", "agent_id": "a1", "task": "scan: the auth module"},
     "checkpoint": {"session_id": "abc", "trigger": "auto"},
 }
@@ -29,9 +32,16 @@ SAMPLES: dict[str, dict[str, Any]] = {
 
 @pytest.mark.parametrize("category", sorted(META_MODELS))
 def test_every_category_round_trips(category: str) -> None:
-    meta = {"title": f"A {category}: with # odd - chars", "category": category,
-            "description": "yes", "created": "2026-01-19T22:30:00Z", "updated": "2026-01-19",
-            "tags": ["one", "two words", "3"], "confidence": 0.8, **SAMPLES[category]}
+    meta = {
+        "title": f"A {category}: with # odd - chars",
+        "category": category,
+        "description": "yes",
+        "created": "2026-01-19T22:30:00Z",
+        "updated": "2026-01-19",
+        "tags": ["one", "two words", "3"],
+        "confidence": 0.8,
+        **SAMPLES[category],
+    }
     model = parse_meta(meta)
     written = render_document(meta_to_dict(model), "# Title\n\n---\n\nbody with a rule above")
     raw = parse_text(written)
@@ -65,8 +75,11 @@ safe_text = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=8
 
 
 @settings(max_examples=300, deadline=None)
-@given(title=safe_text.filter(lambda s: s.strip() and "\n" not in s and "\r" not in s),
-       tags=st.lists(safe_text, max_size=4), description=safe_text)
+@given(
+    title=safe_text.filter(lambda s: s.strip() and "\n" not in s and "\r" not in s),
+    tags=st.lists(safe_text, max_size=4),
+    description=safe_text,
+)
 def test_emitter_round_trips_any_text(title: str, tags: list[str], description: str) -> None:
     meta = {"title": title, "tags": tags, "description": description}
     post = frontmatter.loads(render_document(meta, "body"))

@@ -24,11 +24,18 @@ def store_for(root: Path) -> Store:
 
 def test_create_writes_file_index_catalog_and_search(started: Path) -> None:
     store = store_for(started)
-    saved = store.create("decision", {"title": "Use SQLite", "description": "one file"},
-                         "# Use SQLite\n\n## Decision\nSQLite in .cache/")
+    saved = store.create(
+        "decision",
+        {"title": "Use SQLite", "description": "one file"},
+        "# Use SQLite\n\n## Decision\nSQLite in .cache/",
+    )
     assert saved.entry.path.startswith("decisions/")
     assert saved.entry.path.endswith("_001_use-sqlite.md")
-    assert (started / saved.entry.path).read_text(encoding="utf-8").startswith("---\ntitle: Use SQLite\n")
+    assert (
+        (started / saved.entry.path)
+        .read_text(encoding="utf-8")
+        .startswith("---\ntitle: Use SQLite\n")
+    )
     index = (started / "MEMORY.md").read_text(encoding="utf-8")
     assert f"- [Use SQLite]({saved.entry.path}) — one file" in index
     cat = catalog_io.load(MemoryPaths(started).catalog)
@@ -43,16 +50,22 @@ def test_create_writes_file_index_catalog_and_search(started: Path) -> None:
 def test_decisions_number_per_day(started: Path) -> None:
     store = store_for(started)
     day = dt.datetime(2026, 1, 19, 22, 30, tzinfo=dt.timezone.utc)
-    names = [store.create("decision", {"title": f"Choice {n}"}, "", now=day).entry.path
-             for n in range(3)]
+    names = [
+        store.create("decision", {"title": f"Choice {n}"}, "", now=day).entry.path for n in range(3)
+    ]
     assert names == [f"decisions/2026-01-19_00{n}_choice-{n - 1}.md" for n in (1, 2, 3)]
 
 
 def test_analysis_and_subagent_names_follow_seed_000(started: Path) -> None:
     store = store_for(started)
     when = dt.datetime(2026, 1, 19, 22, 30, 5, tzinfo=dt.timezone.utc)
-    analysis = store.create("analysis", {"title": "Auth service"}, "",
-                            source_path="src/services/AuthService.ts", now=when)
+    analysis = store.create(
+        "analysis",
+        {"title": "Auth service"},
+        "",
+        source_path="src/services/AuthService.ts",
+        now=when,
+    )
     assert analysis.entry.path == "analysis/src_services_AuthService.ts.md"
     sub = store.create("subagent", {"title": "Scan"}, "", agent="security-scan", now=when)
     assert sub.entry.path == "subagent/2026-01-19_223005_security-scan.md"
@@ -67,8 +80,9 @@ def test_hostile_titles_stay_inside_the_tree(started: Path, title: str) -> None:
 
 
 def test_hostile_source_path_stays_inside(started: Path) -> None:
-    saved = store_for(started).create("analysis", {"title": "x"}, "",
-                                      source_path="../../../../etc/passwd")
+    saved = store_for(started).create(
+        "analysis", {"title": "x"}, "", source_path="../../../../etc/passwd"
+    )
     assert (started / saved.entry.path).resolve().parent == (started / "analysis").resolve()
 
 
@@ -128,21 +142,28 @@ def test_session_rolling_window_retires_oldest(started: Path) -> None:
     store = store_for(started)
     base = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
     for n in range(7):
-        store.write_session_file(f"session-{n}", {"title": f"Session {n}"}, f"# Session {n}",
-                                 now=base + dt.timedelta(hours=n))
+        store.write_session_file(
+            f"session-{n}",
+            {"title": f"Session {n}"},
+            f"# Session {n}",
+            now=base + dt.timedelta(hours=n),
+        )
     cat = catalog_io.load(MemoryPaths(started).catalog)
     assert cat is not None
     active = sorted(e.path for e in cat.active() if e.category == "session_summary")
     assert active == [f"sessions/session-{n}.md" for n in range(2, 7)]
-    assert "record_status: retired" in (started / "sessions/session-0.md").read_text(encoding="utf-8")
+    assert "record_status: retired" in (started / "sessions/session-0.md").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_summary_rewrite_keeps_the_journal(started: Path) -> None:
     store = store_for(started)
     journal = "## Automatic journal\n\n- 10:00 prompt: fix the slugs\n"
     target = started / "sessions" / "abc.md"
-    target.write_text("---\ntitle: Session abc\ncategory: session_summary\n---\n\n" + journal,
-                      encoding="utf-8")
+    target.write_text(
+        "---\ntitle: Session abc\ncategory: session_summary\n---\n\n" + journal, encoding="utf-8"
+    )
     store.write_session_file("abc", {"title": "Fixed slugs"}, "# Fixed slugs\n\n## Context\nx")
     text = target.read_text(encoding="utf-8")
     assert "# Fixed slugs" in text
@@ -170,8 +191,11 @@ def test_corrupt_file_is_reported_and_left_byte_identical(started: Path) -> None
 def test_rebuild_from_files_alone_reproduces_the_index(started: Path) -> None:
     store = store_for(started)
     for n in range(30):
-        store.create(["decision", "runbook", "constraint"][n % 3], {"title": f"Memory {n}",
-                     "description": f"about {n}", "tags": ["t"]}, f"# Memory {n}\n\nbody {n}")
+        store.create(
+            ["decision", "runbook", "constraint"][n % 3],
+            {"title": f"Memory {n}", "description": f"about {n}", "tags": ["t"]},
+            f"# Memory {n}\n\nbody {n}",
+        )
     paths = MemoryPaths(started)
     before = paths.index.read_text(encoding="utf-8")
     paths.index.unlink()
@@ -187,9 +211,11 @@ def _writer(root: str, worker: int, count: int) -> None:
     os.environ["MEMHOOKS_PROJECT_DIR"] = str(Path(root).parent.parent)
     store = Store(MemoryPaths(Path(root)), Settings(), lock_timeout=120)
     for n in range(count):
-        store.create(["decision", "runbook", "constraint", "preference"][n % 4],
-                     {"title": f"Worker {worker} memory {n}", "tags": [f"w{worker}"]},
-                     f"# Worker {worker} memory {n}\n\nwritten concurrently")
+        store.create(
+            ["decision", "runbook", "constraint", "preference"][n % 4],
+            {"title": f"Worker {worker} memory {n}", "tags": [f"w{worker}"]},
+            f"# Worker {worker} memory {n}\n\nwritten concurrently",
+        )
 
 
 def test_eight_concurrent_writers_lose_nothing(started: Path) -> None:
@@ -200,8 +226,11 @@ def test_eight_concurrent_writers_lose_nothing(started: Path) -> None:
     for process in workers:
         process.join(300)
         assert process.exitcode == 0
-    files = sorted(p for p in started.glob("*/*.md") if p.parent.name not in
-                   ("context", "progress", "checkpoints"))
+    files = sorted(
+        p
+        for p in started.glob("*/*.md")
+        if p.parent.name not in ("context", "progress", "checkpoints")
+    )
     assert len(files) == 400
     cat = catalog_io.load(MemoryPaths(started).catalog)
     assert cat is not None

@@ -15,6 +15,7 @@ HOST_CAP = 10_000
 MEMORY_DIR = ".claude/memory"
 _CLOSE = "</memhooks-data>"
 MIN_INDEX_ROOM = 200  # below this an index excerpt says nothing useful
+INDEX_RESERVE = 900  # room kept for the index when a checkpoint comes first
 
 HEADER = (
     "[memhooks] Project memory from .claude/memory/, kept by the memhooks plugin (not Claude "
@@ -84,8 +85,9 @@ def session_start(
     if show_checkpoint:
         source_path = f"{MEMORY_DIR}/checkpoints/latest.md"
         framed_overhead = len(quote(source_path, "")) + 80
-        # The checkpoint matters most after compaction: give it up to 70% of what is left.
-        share = room if not index.strip() else int(room * 0.7)
+        # The checkpoint is the working state: it gets what it needs, and the index keeps
+        # only a short excerpt (its status header) when both cannot fit.
+        share = room if not index.strip() else room - min(INDEX_RESERVE, len(index) + 200)
         body = _fit(checkpoint, max(0, share - framed_overhead), "the checkpoint", source_path)
         block = "Latest checkpoint, written before the context was compacted:\n" + quote(
             source_path, body

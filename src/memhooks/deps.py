@@ -26,9 +26,18 @@ def tag() -> str:
     return f"py{sys.version_info[0]}{sys.version_info[1]}"
 
 
-def data_dir() -> Path | None:
+def default_data_dir() -> Path:
+    """Where a checkout run by hand (not by Claude Code) keeps its dependencies."""
+    cache = os.environ.get("XDG_CACHE_HOME")
+    return (Path(cache) if cache else Path.home() / ".cache") / "memhooks"
+
+
+def data_dir(*, fallback: bool = False) -> Path | None:
+    """${CLAUDE_PLUGIN_DATA}; outside Claude Code, the user cache when `fallback` is set."""
     value = os.environ.get("CLAUDE_PLUGIN_DATA")
-    return Path(value) if value else None
+    if value:
+        return Path(value)
+    return default_data_dir() if fallback else None
 
 
 def target_dir(data: Path) -> Path:
@@ -78,9 +87,9 @@ def ensure_in_background() -> str:
     return "started"
 
 
-def install_now() -> int:
+def install_now(*, fallback: bool = False) -> int:
     """Install into a fresh folder, then swap it in, so a half-done install is never used."""
-    data = data_dir()
+    data = data_dir(fallback=fallback)
     if data is None:
         sys.stderr.write("memhooks: CLAUDE_PLUGIN_DATA is not set; nothing to install into\n")
         return 2
@@ -117,9 +126,26 @@ def install_now() -> int:
             busy.unlink()
 
 
+def ensure_now() -> bool:
+    """For commands run by hand: install the dependencies once, visibly; True when present."""
+    if not missing_modules():
+        return True
+    data = data_dir(fallback=True)
+    assert data is not None  # noqa: S101 - fallback always gives a folder
+    sys.stderr.write(f"memhooks: installing {', '.join(REQUIREMENTS)} into {target_dir(data)} "
+                     "(once; about a minute)...\n")
+    if install_now(fallback=True) != 0:
+        return False
+    path = str(target_dir(data))
+    if path not in sys.path:
+        sys.path.append(path)
+    importlib.invalidate_caches()
+    return not missing_modules()
+
+
 def describe() -> dict[str, object]:
     """For `memhooks doctor`."""
-    data = data_dir()
+    data = data_dir(fallback=True)
     found = {m: (spec.origin if (spec := importlib.util.find_spec(m)) else None) for m in MODULES}
     info: dict[str, object] = {
         "python": sys.version.split()[0],

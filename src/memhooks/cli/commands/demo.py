@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,6 +22,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from memhooks import deps
     from memhooks.demo import run_demo
+
+    if not deps.ensure_now():
+        sys.stderr.write("memhooks: could not install the dependencies; see `memhooks doctor`\n")
+        return 4
 
     return run_demo(list(args.demo_args))

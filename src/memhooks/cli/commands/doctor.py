@@ -111,8 +111,8 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     checks: list[dict[str, Any]] = []
-    if args.install and deps.data_dir() is not None:
-        code = deps.install_now()
+    if args.install:
+        code = deps.install_now(fallback=True)
         _check(checks, "install", code == 0, f"pip exit code {code}")
     info = deps.describe()
     modules = info["modules"]
