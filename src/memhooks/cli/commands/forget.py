@@ -1,0 +1,120 @@
+"""`memhooks forget QUERY|PATH`: show the memory that would be retired, and retire it with --yes.
+
+Seed 003: forgetting retires (the file stays, out of the index and search, with the reason
+and date; GC deletes it after the grace period, `memhooks restore` brings it back). Nothing is
+retired without --yes, so the user sees what goes first.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from memhooks.cli.common import add_json, memory_paths, open_store, require_tree, store_errors
+from memhooks.cli.errors import Exit, UserError
+from memhooks.cli.output import emit
+from memhooks.paths import MemoryPaths
+
+PREFIX = ".claude/memory/"
+FORGET_FLOOR = 1.0
+DEFAULT_REASON = "forgotten at the user's request"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "forget",
+        help="retire a memory found by path or search (shows it first; --yes to confirm)",
+        description="Find a memory by its path (relative to .claude/memory/) or by the best "
+        "search match for QUERY, and show it. Without --yes nothing changes. With --yes it "
+        "is retired, never deleted: it leaves the index and search, keeps its file with the "
+        "reason, and `memhooks restore PATH` brings it back.",
+        epilog="Example: memhooks forget redis cache  ->  memhooks forget "
+        "decisions/2025-01-02_001_use-redis.md --yes --reason 'we dropped redis'",
+    )
+    parser.add_argument("target", nargs="+", help="a memory path, or words to search for")
+    parser.add_argument("--yes", action="store_true", help="retire it (default: only show it)")
+    parser.add_argument("--reason", help=f"why, kept in the file (default: {DEFAULT_REASON!r})")
+    add_json(parser)
+    parser.set_defaults(func=run)
+
+
+def _as_path(paths: MemoryPaths, target: str) -> str | None:
+    relative = target.strip().removeprefix(PREFIX)
+    if not relative.endswith(".md") or " " in relative:
+        return None
+    from memhooks.naming import UnsafePathError, contained
+
+    try:
+        path = contained(paths.root, relative)
+    except UnsafePathError as exc:
+        raise UserError(str(exc), Exit.REFUSED) from None
+    if not path.is_file():
+        raise UserError(f"no memory at {PREFIX}{relative}", Exit.NOT_FOUND)
+    return relative
+
+
+def _search(paths: MemoryPaths, query: str) -> list[Any]:
+    from memhooks.search_index import SearchIndex
+
+    if not paths.search_db.exists():
+        raise UserError(
+            f"no search index in {PREFIX}.cache/: run `memhooks rebuild`, or give the path",
+            Exit.NOT_FOUND,
+        )
+    with SearchIndex(paths.search_db) as index:
+        return list(index.query(query, limit=4, min_score=FORGET_FLOOR))
+
+
+def run(args: argparse.Namespace) -> int:
+    paths = memory_paths(args)
+    require_tree(paths)
+    target = " ".join(args.target)
+    relative = _as_path(paths, target)
+    others: list[Any] = []
+    if relative is None:
+        hits = _search(paths, target)
+        if not hits:
+            raise UserError(
+                f'no active memory in {PREFIX} matches "{target}": try other words or the path',
+                Exit.NOT_FOUND,
+            )
+        relative, others = hits[0].path, hits[1:]
+    store = open_store(paths)
+    with store_errors():
+        meta, _body, _digest = store.read(relative)
+    title = str(meta.get("title") or relative)
+    description = str(meta.get("description") or "")
+    status = str(meta.get("record_status") or "active")
+    shown = f"{PREFIX}{relative} — {title}" + (f": {description}" if description else "")
+    data: dict[str, Any] = {
+        "path": PREFIX + relative,
+        "title": title,
+        "description": description,
+        "category": meta.get("category"),
+        "record_status": status,
+        "other_matches": [PREFIX + h.path for h in others],
+    }
+    if status != "active":
+        data["retired"] = False
+        emit(data, f"Already {status}, nothing to do: {shown}", as_json=args.json)
+        return Exit.OK
+    if not args.yes:
+        lines = [f"Would retire: {shown}"]
+        if others:
+            lines.append("Other matches (not touched):")
+            lines += [f"- {PREFIX}{h.path} — {h.title}" for h in others]
+        lines.append(f'Nothing changed. To confirm: memhooks forget {relative} --yes --reason "…"')
+        data["retired"] = False
+        emit(data, "\n".join(lines), as_json=args.json)
+        return Exit.OK
+    reason = " ".join((args.reason or DEFAULT_REASON).split())
+    with store_errors():
+        saved = store.set_record_status(relative, "retired", reason)
+    data.update(retired=True, record_status=saved.entry.record_status, reason=reason)
+    emit(
+        data,
+        f"Retired: {shown}\nReason: {reason}\nThe file is kept (GC deletes it after the grace "
+        f"period); `memhooks restore {relative}` brings it back.",
+        as_json=args.json,
+    )
+    return Exit.OK

@@ -1,0 +1,136 @@
+"""`memhooks recall [QUERY…]`: master.md and the index, or the memories that match a query."""
+
+from __future__ import annotations
+
+import argparse
+
+from memhooks.cli.common import add_json, memory_paths, require_tree
+from memhooks.cli.errors import Exit, UserError
+from memhooks.cli.output import emit
+from memhooks.material import read_text
+from memhooks.paths import MemoryPaths
+
+#: Lower than the per-prompt hook's floor (ranking.DEFAULT_FLOOR): the user asked, so a weak
+#: match is worth a line, but a score this low still means no rare word in common.
+RECALL_FLOOR = 1.0
+RECALL_LIMIT = 10
+MASTER_CAP = 20_000
+INDEX_CAP = 25_000
+PREFIX = ".claude/memory/"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "recall",
+        help="print master.md and the index, or the memories matching a query",
+        description="Without a query: print .claude/memory/master.md (the synthesized project "
+        "memory) and MEMORY.md (the index). With a query: list the best-matching memories, "
+        "ranked as the per-prompt hook ranks them but with a lower floor and more results, "
+        "one line each (path — title: description, score), so that only the files needed "
+        "are read.",
+        epilog="Examples: memhooks recall | memhooks recall auth tokens --limit 5",
+    )
+    parser.add_argument("query", nargs="*", help="words to search for (none: master.md + index)")
+    parser.add_argument(
+        "--limit",
+        type=int,
+        default=RECALL_LIMIT,
+        help=f"at most this many results (default {RECALL_LIMIT})",
+    )
+    parser.add_argument(
+        "--min-score",
+        type=float,
+        default=RECALL_FLOOR,
+        help=f"score floor (default {RECALL_FLOOR}; 0 lists every match)",
+    )
+    add_json(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    paths = memory_paths(args)
+    require_tree(paths)
+    query = " ".join(args.query).strip()
+    if not query:
+        return _overview(paths, as_json=args.json)
+    if args.limit <= 0:
+        raise UserError("--limit must be at least 1", Exit.USAGE)
+    return _search(paths, query, args.limit, max(args.min_score, 0.0), as_json=args.json)
+
+
+def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
+    master = read_text(paths.master)
+    index = read_text(paths.index)
+    parts: list[str] = []
+    if master is None:
+        parts.append(
+            f"No {PREFIX}master.md yet: nothing has been synthesized. Run /memory synthesize "
+            "(or `memhooks synthesize --material`) to build it from the session summaries."
+        )
+    else:
+        parts.append(
+            f"=== {PREFIX}master.md (synthesized project memory) ===\n\n" + _cap(master, MASTER_CAP)
+        )
+    if index is None:
+        parts.append(f"No {PREFIX}MEMORY.md: run `memhooks rebuild` to regenerate it.")
+    else:
+        parts.append(
+            f"=== {PREFIX}MEMORY.md (index: read only the file you need) ===\n\n"
+            + _cap(index, INDEX_CAP)
+        )
+    emit(
+        {"master": master, "index": index, "root": str(paths.root)},
+        "\n\n".join(parts),
+        as_json=as_json,
+    )
+    return Exit.OK
+
+
+def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json: bool) -> int:
+    from memhooks.search_index import SearchIndex
+
+    hits = []
+    problem = None
+    if paths.search_db.exists():  # the first save creates it; until then nothing can match
+        with SearchIndex(paths.search_db) as index:
+            hits = index.query(query, limit=limit, min_score=floor)
+            problem = index.last_error
+    if problem:
+        raise UserError(f"the search index cannot be read ({problem}): run `memhooks rebuild`")
+    data = {
+        "query": query,
+        "results": [
+            {
+                "path": PREFIX + h.path,
+                "title": h.title,
+                "description": h.description,
+                "category": h.category,
+                "score": round(h.score, 2),
+            }
+            for h in hits
+        ],
+    }
+    if not hits:
+        text = (
+            f'No memory in {PREFIX} matches "{query}". Try other words, or read '
+            f"{PREFIX}MEMORY.md (run `memhooks recall` with no query)."
+        )
+    else:
+        lines = [
+            f'Memories in {PREFIX} matching "{query}", best first (read only the files you need):'
+        ]
+        lines += [
+            f"- {PREFIX}{h.path} — {h.title}"
+            + (f": {h.description}" if h.description else "")
+            + f"  [{h.category}, score {h.score:.1f}]"
+            for h in hits
+        ]
+        text = "\n".join(lines)
+    emit(data, text, as_json=as_json)
+    return Exit.OK
+
+
+def _cap(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text.rstrip("\n")
+    return text[:limit].rstrip() + f"\n[… cut at {limit:,} characters; read the file for the rest]"

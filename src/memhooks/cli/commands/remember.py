@@ -1,0 +1,199 @@
+"""`memhooks remember TEXT…`: seed 003's "remember that …", filed in the right category.
+
+The category comes from --category or from plain cues in the text (see
+`memhooks.category_cues`). Before creating anything, the search index is asked for a similar
+memory of the same category: if one is close, nothing is written until the caller chooses
+`--update PATH` (add to it) or `--new` (file a separate memory).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from memhooks.categories import resolve
+from memhooks.category_cues import (
+    INITIAL_FIELDS,
+    guess_category,
+    sections_for,
+    short_title,
+    statement,
+)
+from memhooks.cli.common import add_json, memory_paths, open_store, require_tree, store_errors
+from memhooks.cli.errors import Exit, UserError
+from memhooks.cli.output import emit
+from memhooks.clock import iso
+from memhooks.paths import MemoryPaths
+from memhooks.redact import redact
+
+if TYPE_CHECKING:
+    from memhooks.store import Store
+
+PREFIX = ".claude/memory/"
+#: Same-category hits scoring at least the hook's floor and sharing at least this share of
+#: the new text's search terms (in their title and description) count as "already there".
+OVERLAP = 0.5
+CHOOSABLE = ("decision", "constraint", "runbook", "preference", "tech_debt")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "remember",
+        help="remember a sentence as a typed memory (category guessed from cues)",
+        description="File TEXT as a memory. The category is --category, or guessed: 'when … "
+        "fails / steps' -> runbook; 'todo / later / hack / workaround' -> tech_debt; "
+        "'decided / we will use / chose' -> decision; 'must / cannot / limit' -> constraint; "
+        "'always / never / prefer' -> preference; no cue -> decision. The title is the first "
+        "clause unless --title is given. If a similar memory of the same category exists, "
+        f"nothing is written (exit {int(Exit.CONFLICT)}) until you pass --update PATH or --new.",
+        epilog="Example: memhooks remember 'we always squash-merge pull requests'",
+    )
+    parser.add_argument("text", nargs="+", help="what to remember")
+    parser.add_argument("--category", help=f"one of: {', '.join(CHOOSABLE)}")
+    parser.add_argument("--title", help="the memory's title (default: the first clause)")
+    parser.add_argument("--tags", help="comma-separated")
+    choice = parser.add_mutually_exclusive_group()
+    choice.add_argument("--update", metavar="PATH", help="add TEXT to this existing memory instead")
+    choice.add_argument("--new", action="store_true", help="create it even if a similar one exists")
+    add_json(parser)
+    parser.set_defaults(func=run)
+
+
+def pick_category(explicit: str | None, text: str) -> tuple[str, str]:
+    """(category, why) for the output, so the user can see and correct the choice."""
+    if explicit:
+        try:
+            name = resolve(explicit).name
+        except KeyError:
+            name = ""
+        if name not in CHOOSABLE:
+            raise UserError(
+                f"unknown category {explicit!r}; use one of: {', '.join(CHOOSABLE)}",
+                Exit.INVALID_INPUT,
+            )
+        return name, "--category"
+    guess = guess_category(text)
+    why = f"cue {guess.cue!r}" if guess.cue else "no cue: the default"
+    return guess.category, why
+
+
+def similar(paths: MemoryPaths, text: str, category: str) -> list[dict[str, Any]]:
+    """Same-category memories close enough to be the same thing, best first."""
+    if not paths.search_db.exists():
+        return []
+    from memhooks import ranking
+    from memhooks.search_index import SearchIndex
+    from memhooks.terms import query_terms, tokens
+
+    wanted = set(query_terms(text))
+    if not wanted:
+        return []
+    with SearchIndex(paths.search_db) as index:
+        hits = index.query(text, limit=5, min_score=ranking.DEFAULT_FLOOR)
+    out = []
+    for hit in hits:
+        shared = len(wanted & set(tokens(f"{hit.title} {hit.description}"))) / len(wanted)
+        if hit.category == category and shared >= OVERLAP:
+            out.append(
+                {
+                    "path": hit.path,
+                    "title": hit.title,
+                    "description": hit.description,
+                    "score": round(hit.score, 2),
+                    "overlap": round(shared, 2),
+                }
+            )
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from memhooks.cli.commands.save import Draft, render_sections, validate
+
+    paths = memory_paths(args)
+    require_tree(paths)
+    store = open_store(paths)
+    patterns = store.settings.redact_patterns
+    text = redact(statement(" ".join(args.text)), patterns)
+    if not text:
+        raise UserError("nothing to remember: give the text to keep")
+    if args.update:
+        return _update(args, store, text)
+    category, why = pick_category(args.category, text)
+    if not args.new:
+        close = similar(paths, text, category)
+        if close:
+            best = close[0]
+            emit(
+                {"conflict": True, "category": category, "similar": close},
+                f"A similar {category} is already in {PREFIX}:\n"
+                + "\n".join(
+                    f"- {PREFIX}{c['path']} — {c['title']}: {c['description']}" for c in close
+                ),
+                as_json=args.json,
+            )
+            raise UserError(
+                f"not saved: {PREFIX}{best['path']} looks like the same {category}. Run again "
+                f"with --update {best['path']} to add to it, or --new to file a separate one",
+                Exit.CONFLICT,
+            )
+    title = redact(args.title, patterns) if args.title else short_title(text)
+    meta: dict[str, Any] = {
+        "title": title,
+        "description": _one_line(text),
+        **INITIAL_FIELDS.get(category, {}),
+    }
+    if args.tags:
+        meta["tags"] = [t.strip() for t in args.tags.split(",") if t.strip()]
+    draft = Draft(category, meta, render_sections(title, sections_for(category, text)))
+    with store_errors():
+        saved = store.create(category, validate(draft), draft.body)
+    entry = saved.entry
+    emit(
+        {
+            "path": PREFIX + entry.path,
+            "category": entry.category,
+            "title": entry.title,
+            "why": why,
+            "created": True,
+        },
+        f"Remembered as a {entry.category} ({why}): {PREFIX}{entry.path} — {entry.title}\n"
+        "Wrong category? Retire it (`memhooks forget … --yes`) and run remember again "
+        "with --category.",
+        as_json=args.json,
+    )
+    return Exit.OK
+
+
+def _update(args: argparse.Namespace, store: Store, text: str) -> int:
+    relative = str(args.update).removeprefix(PREFIX)
+    with store_errors():
+        meta, body, digest = store.read(relative)
+        addition = f"## Update {iso()[:10]}\n{text}"
+        changes: dict[str, Any] = {}
+        if args.title:
+            changes["title"] = args.title
+        from memhooks.cli.commands.save import Draft, validate
+
+        category = str(meta.get("category") or "decision")
+        changes = validate(Draft(category, changes), partial=True)
+        saved = store.update(
+            relative, changes, body.rstrip("\n") + "\n\n" + addition + "\n", expected_hash=digest
+        )
+    entry = saved.entry
+    emit(
+        {
+            "path": PREFIX + entry.path,
+            "category": entry.category,
+            "title": entry.title,
+            "created": False,
+            "previous_title": meta.get("title"),
+        },
+        f"Updated {entry.category}: {PREFIX}{entry.path} — {entry.title}",
+        as_json=args.json,
+    )
+    return Exit.OK
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"

@@ -1,0 +1,228 @@
+"""`memhooks summarize`: the material for a session summary, and saving the one Claude wrote.
+
+Seed 002: one file per session, `sessions/<session-id>.md`, so running it again in the same
+session updates the same file. The Stop hook's `## Automatic journal` in that file is kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from memhooks.cli.common import (
+    add_json,
+    memory_paths,
+    open_store,
+    read_stdin_text,
+    require_tree,
+    store_errors,
+)
+from memhooks.cli.errors import Exit, UserError
+from memhooks.cli.output import emit
+from memhooks.material import SUMMARY_BUDGET, Pack, latest_session_id, read_text
+from memhooks.paths import MemoryPaths
+from memhooks.prose_format import (
+    JOURNAL_HEADING,
+    SUMMARY_TEMPLATE,
+    summary_description,
+    summary_problems,
+    title_of,
+    tracking_labels,
+    without_journal,
+)
+from memhooks.redact import redact
+
+PREFIX = ".claude/memory/"
+DESCRIPTION_MAX = 200
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "summarize",
+        help="gather material for a session summary, or save one from stdin",
+        description="--material prints what a session summary is written from: the session "
+        "id (given, or the latest session in _session.json), the existing summary (a re-run "
+        "updates it), the session's automatic journal, checkpoints/latest.md and the required "
+        "structure. --save reads the summary markdown on stdin ('# Title', '## Context', "
+        "'## Tracking Points' with labelled points such as '- Decision: …', optional "
+        "'## Related Files/Artifacts'), checks it, redacts secrets and writes "
+        "sessions/<session-id>.md, keeping the automatic journal.",
+        epilog="Example: memhooks summarize --save <<'EOF'\n# Title\n## Context\n…\nEOF",
+    )
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--material", action="store_true", help="print the material")
+    mode.add_argument("--save", action="store_true", help="save the summary read from stdin")
+    parser.add_argument("--session", metavar="ID", help="session id (default: the latest one)")
+    parser.add_argument(
+        "session_arg",
+        nargs="?",
+        default="",
+        metavar="SESSION",
+        help="the session id as a plain argument, as `/memory summarize [id]` passes it",
+    )
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=SUMMARY_BUDGET,
+        help=f"--material: at most this many characters (default {SUMMARY_BUDGET:,})",
+    )
+    add_json(parser)
+    parser.set_defaults(func=run)
+
+
+def resolve_session(paths: MemoryPaths, explicit: str | None) -> str:
+    from memhooks.naming import UnsafePathError, session_file_stem
+    from memhooks.session_state import StateUnreadableError, read_state
+
+    chosen = explicit.strip() if explicit else None
+    if not chosen:
+        try:
+            state = read_state(paths.session) or {}
+        except StateUnreadableError as exc:
+            raise UserError(str(exc), Exit.REFUSED) from None
+        chosen = latest_session_id(state)
+        if not chosen:
+            raise UserError(
+                "no session recorded in _session.json yet: pass --session ID (the id is in "
+                "the SessionStart briefing)",
+                Exit.NOT_FOUND,
+            )
+    try:
+        return session_file_stem(chosen)
+    except UnsafePathError as exc:
+        raise UserError(f"{exc}: ids are letters, digits, '-' and '_'", Exit.REFUSED) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    paths = memory_paths(args)
+    require_tree(paths)
+    if args.session and args.session_arg.strip() and args.session != args.session_arg.strip():
+        raise UserError("two different session ids given: use one", Exit.USAGE)
+    session_id = resolve_session(paths, args.session or args.session_arg)
+    if args.material:
+        return _material(paths, session_id, args.budget, as_json=args.json)
+    return _save(paths, session_id, as_json=args.json)
+
+
+def _split(path_text: str | None) -> tuple[str, str]:
+    """(summary, journal) of a session file's body."""
+    if path_text is None:
+        return "", ""
+    from memhooks.memory_file import UnparsableMemoryError, parse_text
+
+    try:
+        body = parse_text(path_text).body
+    except UnparsableMemoryError:
+        body = path_text
+    at = body.find(JOURNAL_HEADING)
+    summary, journal = (body, "") if at < 0 else (body[:at], body[at:])
+    # The Stop hook's file starts with a bare title: that is no summary yet.
+    if "\n## " not in "\n" + summary:
+        summary = ""
+    return summary.strip(), journal.strip()
+
+
+def _material(paths: MemoryPaths, session_id: str, budget: int, *, as_json: bool) -> int:
+    relative = f"sessions/{session_id}.md"
+    summary, journal = _split(read_text(paths.root / relative))
+    checkpoint = read_text(paths.latest_checkpoint) or ""
+    pack = Pack(max(budget, 2_000))
+    pack.add("Required structure (seed 002)", SUMMARY_TEMPLATE)
+    pack.add(f"Existing summary in {PREFIX}{relative} (update it)", summary)
+    pack.add(f"Automatic journal of this session ({PREFIX}{relative})", journal, keep_tail=True)
+    pack.add(f"Latest checkpoint ({PREFIX}checkpoints/latest.md)", checkpoint)
+    head = [
+        f"Session: {session_id}",
+        f"Summary file: {PREFIX}{relative} ("
+        + ("exists: a re-run updates it" if summary else "new")
+        + ")",
+    ]
+    if not journal and not checkpoint:
+        head.append("No journal or checkpoint for this session: write from the conversation.")
+    emit(
+        {
+            "session_id": session_id,
+            "path": PREFIX + relative,
+            "existing_summary": summary or None,
+            "journal": journal or None,
+            "checkpoint": checkpoint or None,
+            "template": SUMMARY_TEMPLATE,
+        },
+        "\n".join(head) + "\n\n" + pack.render(),
+        as_json=as_json,
+    )
+    return Exit.OK
+
+
+def _save(paths: MemoryPaths, session_id: str, *, as_json: bool) -> int:
+    text = read_stdin_text()
+    if not text.strip():
+        raise UserError("no summary on stdin: pipe the markdown in (a heredoc works)")
+    meta_in: dict[str, Any] = {}
+    if text.lstrip().startswith("---"):
+        from memhooks.memory_file import UnparsableMemoryError, parse_text
+
+        try:
+            raw = parse_text(text.lstrip())
+        except UnparsableMemoryError as exc:
+            raise UserError(f"stdin: {exc}") from None
+        text = raw.body
+        meta_in = {k: v for k, v in raw.meta.items() if k in ("tags", "outcome", "description")}
+    body = without_journal(text).strip() + "\n"
+    problems = summary_problems(body)
+    if problems:
+        raise UserError("the summary does not follow seed 002's structure: " + "; ".join(problems))
+    store = open_store(paths)
+    patterns = store.settings.redact_patterns
+    body = redact(body, patterns)
+    title = (title_of(body) or session_id)[:120]
+    meta: dict[str, Any] = {
+        **meta_in,
+        "title": title,
+        "description": meta_in.get("description") or summary_description(body),
+    }
+    meta = {k: redact(v, patterns) if isinstance(v, str) else v for k, v in meta.items()}
+    meta = _validated(meta)
+    with store_errors():
+        saved = store.write_session_file(session_id, meta, body)
+    entry = saved.entry
+    verb = "Saved" if saved.created else "Updated"
+    text_out = f"{verb} the session summary: {PREFIX}{entry.path} — {entry.title}"
+    labels = tracking_labels(body)
+    if labels:
+        text_out += f"\nTracking points: {', '.join(labels)}"
+    for retired in saved.retired_by_window:
+        text_out += f"\nRetired by the session rolling window: {PREFIX}{retired}"
+    emit(
+        {
+            "session_id": session_id,
+            "path": PREFIX + entry.path,
+            "created": saved.created,
+            "title": entry.title,
+            "tracking_points": labels,
+            "retired": list(saved.retired_by_window),
+        },
+        text_out,
+        as_json=as_json,
+    )
+    return Exit.OK
+
+
+def _validated(meta: dict[str, Any]) -> dict[str, Any]:
+    from pydantic import ValidationError
+
+    from memhooks.models import meta_to_dict, parse_meta
+
+    if isinstance(meta.get("description"), str) and len(meta["description"]) > DESCRIPTION_MAX:
+        meta["description"] = meta["description"][: DESCRIPTION_MAX - 1].rstrip() + "…"
+    try:
+        model = parse_meta({**meta, "category": "session_summary"})
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+        )
+        raise UserError(f"invalid session summary: {problems}") from None
+    out = meta_to_dict(model)
+    out.pop("category", None)
+    out.pop("record_status", None)
+    return out

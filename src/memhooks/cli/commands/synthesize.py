@@ -1,0 +1,154 @@
+"""`memhooks synthesize`: what is new since the last synthesis, and saving the new master.md.
+
+Seed 002: master.md is distilled by theme from the session summaries, the checkpoints, the
+decisions, the project's docs and its git history, incrementally (only what is newer than
+the last synthesis). Claude writes the prose; the CLI checks it, keeps the previous version
+in `.cache/master.previous.md`, writes it atomically under the store lock and shows a diff.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+
+from memhooks.atomic import write_atomic
+from memhooks.cli.common import (
+    add_json,
+    memory_paths,
+    open_store,
+    read_stdin_text,
+    require_tree,
+    store_errors,
+)
+from memhooks.cli.errors import Exit, UserError
+from memhooks.cli.output import emit
+from memhooks.clock import iso
+from memhooks.material import DEFAULT_BUDGET, doc_files, memories, read_text, synthesis_material
+from memhooks.paths import MemoryPaths
+from memhooks.prose_format import MASTER_TEMPLATE, Footer, master_problems, with_footer
+from memhooks.redact import redact
+
+PREFIX = ".claude/memory/"
+PREVIOUS = "master.previous.md"
+DIFF_CAP = 30_000
+MIN_BUDGET = 2_000
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "synthesize",
+        help="gather material for master.md, or save a new one from stdin",
+        description="--material prints the previous master.md, then what is new since it was "
+        "synthesized (its footer date, else its mtime): session summaries, the latest "
+        "checkpoint, decisions, other memories' titles, docs/ and _docs/ markdown and the "
+        "git log, within a character budget. --save reads the new master.md on stdin, checks "
+        "seed 002's sections (Current Status, Key Decisions, Learnings & Discoveries, "
+        "Evolution & Changes, Active Questions), sets the '*Last synthesized: …*' footer, "
+        "keeps the previous version as .cache/master.previous.md and prints a unified diff.",
+        epilog="Example: memhooks synthesize --save <<'EOF'\n# Project Memory\n…\nEOF",
+    )
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--material", action="store_true", help="print the material")
+    mode.add_argument("--save", action="store_true", help="save master.md read from stdin")
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=DEFAULT_BUDGET,
+        help=f"--material: at most this many characters (default {DEFAULT_BUDGET:,})",
+    )
+    add_json(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    paths = memory_paths(args)
+    require_tree(paths)
+    if args.material:
+        if args.budget < MIN_BUDGET:
+            raise UserError(f"--budget must be at least {MIN_BUDGET} characters", Exit.USAGE)
+        return _material(paths, args.budget, as_json=args.json)
+    return _save(paths, as_json=args.json)
+
+
+def _material(paths: MemoryPaths, budget: int, *, as_json: bool) -> int:
+    project = paths.root.parent.parent
+    found = synthesis_material(paths, project, budget)
+    since = iso(found.since) if found.since else None
+    head = [
+        f"Synthesis material for {PREFIX}master.md",
+        (
+            f"New since the last synthesis ({since}): "
+            if since
+            else "No master.md yet: everything counts as new: "
+        )
+        + f"{found.sessions} session file(s), {found.docs} doc(s), "
+        + ("git log included." if found.git else "no git history."),
+    ]
+    if found.previous is None and not found.pack.pieces:
+        head.append("Nothing to synthesize from yet: save session summaries first.")
+    tail = (
+        "=== Required structure (seed 002; synthesize by theme, not by date) ===\n\n"
+        + MASTER_TEMPLATE
+    )
+    emit(
+        {
+            "previous": found.previous,
+            "since": since,
+            "sessions": found.sessions,
+            "docs": found.docs,
+            "git": found.git,
+            "material": [{"heading": p.heading, "text": p.text} for p in found.pack.pieces],
+            "omitted": found.pack.omitted,
+            "template": MASTER_TEMPLATE,
+        },
+        "\n".join(head) + "\n\n" + found.pack.render() + "\n\n" + tail,
+        as_json=as_json,
+    )
+    return Exit.OK
+
+
+def _save(paths: MemoryPaths, *, as_json: bool) -> int:
+    text = read_stdin_text()
+    if not text.strip():
+        raise UserError("no master.md on stdin: pipe the markdown in (a heredoc works)")
+    problems = master_problems(text)
+    if problems:
+        raise UserError("master.md does not follow seed 002's structure: " + "; ".join(problems))
+    store = open_store(paths)
+    project = paths.root.parent.parent
+    sessions = len(memories(paths, "sessions"))
+    docs = len(doc_files(project, None))
+    new = with_footer(
+        redact(text, store.settings.redact_patterns),
+        Footer(iso(), f"{sessions} conversations, {docs} docs"),
+    )
+    previous_path = paths.cache / PREVIOUS
+    with store_errors(), store.locked():
+        old = read_text(paths.master)
+        if old is not None:
+            write_atomic(previous_path, old)
+        write_atomic(paths.master, new)
+    diff = "".join(
+        difflib.unified_diff(
+            (old or "").splitlines(keepends=True),
+            new.splitlines(keepends=True),
+            fromfile="a/master.md" if old is not None else "/dev/null",
+            tofile="b/master.md",
+        )
+    )
+    shown = diff if len(diff) <= DIFF_CAP else diff[:DIFF_CAP] + "\n[… diff cut …]\n"
+    verb = "Updated" if old is not None else "Created"
+    summary = f"{verb} {PREFIX}master.md"
+    if old is not None:
+        summary += f" (previous version kept in {PREFIX}.cache/{PREVIOUS})"
+    emit(
+        {
+            "path": PREFIX + "master.md",
+            "created": old is None,
+            "previous": f"{PREFIX}.cache/{PREVIOUS}" if old is not None else None,
+            "diff": diff,
+        },
+        summary + ("\n\n" + shown if shown else "\n(no change)"),
+        as_json=as_json,
+    )
+    return Exit.OK

@@ -1,0 +1,179 @@
+"""`memhooks remember` and `memhooks forget`: seed 003's natural requests."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from memhooks.category_cues import guess_category, sections_for, short_title
+from memhooks.cli.main import main
+
+
+@pytest.fixture
+def memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("MEMHOOKS_PROJECT_DIR", str(tmp_path))
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["start"]) == 0
+    return tmp_path / ".claude" / "memory"
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("we always squash-merge pull requests", "preference"),
+        ("never push to main directly", "preference"),
+        ("I prefer tabs in the Makefile", "preference"),
+        ("the API must answer within 200 ms", "constraint"),
+        ("we cannot use GPL libraries", "constraint"),
+        ("the free tier has a limit of 100 requests", "constraint"),
+        ("we decided to use Postgres", "decision"),
+        ("we will use httpx instead of requests", "decision"),
+        ("chose pydantic for the models", "decision"),
+        ("when the deploy fails, clear the build cache and retry", "runbook"),
+        ("steps to rotate the signing key: revoke, issue, publish", "runbook"),
+        ("TODO later: the retry loop is a hack", "tech_debt"),
+        ("the date parsing is a workaround for the old API", "tech_debt"),
+        ("the staging database is called orders_stg", "decision"),  # no cue: the default
+    ],
+)
+def test_category_cues(text: str, category: str) -> None:
+    assert guess_category(text).category == category
+
+
+def test_titles_and_sections() -> None:
+    assert short_title("remember that we use uv, not pip, for installs") == "We use uv"
+    assert short_title("Auth uses cookies because tokens leak from localStorage") == (
+        "Auth uses cookies"
+    )
+    long = "x " * 100
+    assert len(short_title(long)) <= 81
+    assert sections_for("decision", "use uv because it is fast") == {
+        "Context": "it is fast",
+        "Decision": "use uv",
+    }
+    assert sections_for("preference", "always rebase")["Preference"] == "always rebase"
+
+
+def test_remember_files_a_typed_memory(memory: Path, capsys) -> None:
+    code, out, err = run(
+        capsys,
+        "remember",
+        "remember that",
+        "we always squash-merge PRs because history stays linear",
+    )
+    assert code == 0, err
+    assert "Remembered as a preference (cue 'always')" in out
+    files = list((memory / "preferences").glob("*.md"))
+    assert len(files) == 1
+    text = files[0].read_text()
+    assert "title: We always squash-merge PRs" in text
+    assert "## Preference\nwe always squash-merge PRs" in text
+    assert "## Reason\nhistory stays linear" in text
+    assert "remember that" not in text
+    assert "We always squash-merge PRs" in (memory / "MEMORY.md").read_text()
+
+
+def test_explicit_category_and_title(memory: Path, capsys) -> None:
+    code, out, _ = run(
+        capsys,
+        "remember",
+        "the staging db is orders_stg",
+        "--category",
+        "constraints",
+        "--title",
+        "Staging DB name",
+        "--json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["category"] == "constraint"
+    assert data["title"] == "Staging DB name"
+    assert data["path"].startswith(".claude/memory/constraints/")
+    code, _, err = run(capsys, "remember", "x y z", "--category", "analysis")
+    assert code == 5
+    assert "unknown category" in err
+
+
+def test_a_similar_memory_blocks_a_duplicate_until_update_or_new(memory: Path, capsys) -> None:
+    code, out, _ = run(
+        capsys, "remember", "we decided auth tokens live in httpOnly cookies", "--json"
+    )
+    assert code == 0
+    first = json.loads(out)["path"].removeprefix(".claude/memory/")
+    code, out, err = run(capsys, "remember", "we decided that auth tokens live in httpOnly cookies")
+    assert code == 6
+    assert first in out
+    assert f"--update {first}" in err
+    assert "--new" in err
+    assert len(list((memory / "decisions").glob("*.md"))) == 1
+    # Another category is not a duplicate, nor is an unrelated decision.
+    assert run(capsys, "remember", "we decided to deploy on Fridays")[0] == 0
+    # --update adds to the existing memory; --new files a second one.
+    code, out, _ = run(capsys, "remember", "refresh tokens too", "--update", first)
+    assert code == 0
+    assert out.startswith(f"Updated decision: .claude/memory/{first}")
+    body = (memory / first).read_text()
+    assert "## Update " in body
+    assert "refresh tokens too" in body
+    assert "auth tokens live in httpOnly cookies" in body
+    code, _, _ = run(capsys, "remember", "we decided auth tokens live in httpOnly cookies", "--new")
+    assert code == 0
+    assert len(list((memory / "decisions").glob("*.md"))) == 3
+
+
+def test_remember_redacts_secrets(memory: Path, capsys) -> None:
+    code, out, _ = run(
+        capsys, "remember", "the CI token is ghp_abcdefghijklmnopqrstuvwxyz0123456789", "--json"
+    )
+    assert code == 0
+    text = (memory / json.loads(out)["path"].removeprefix(".claude/memory/")).read_text()
+    assert "ghp_abcdefghijklmnopqrstuvwxyz0123456789" not in text
+
+
+def test_forget_shows_first_and_retires_only_with_yes(memory: Path, capsys) -> None:
+    code, out, _ = run(capsys, "remember", "we always squash-merge pull requests", "--json")
+    path = json.loads(out)["path"].removeprefix(".claude/memory/")
+    run(capsys, "remember", "the API must answer within 200 ms")
+    code, out, _ = run(capsys, "forget", "squash", "merge")
+    assert code == 0
+    assert out.startswith(f"Would retire: .claude/memory/{path} — We always squash-merge")
+    assert f"memhooks forget {path} --yes" in out
+    assert "record_status: active" in (memory / path).read_text()
+    code, out, _ = run(
+        capsys, "forget", path, "--yes", "--reason", "we merge commits now", "--json"
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["retired"] is True
+    assert data["record_status"] == "retired"
+    text = (memory / path).read_text()  # retired, never deleted
+    assert "record_status: retired" in text
+    assert "retired_reason: we merge commits now" in text
+    assert "squash" not in (memory / "MEMORY.md").read_text()
+    code, out, _ = run(capsys, "recall", "squash merge", "--json")
+    assert json.loads(out)["results"] == []
+    code, out, _ = run(capsys, "forget", f".claude/memory/{path}", "--yes")
+    assert code == 0
+    assert out.startswith("Already retired")
+
+
+def test_forget_errors(memory: Path, capsys) -> None:
+    run(capsys, "remember", "we always squash-merge pull requests")
+    code, _, err = run(capsys, "forget", "zebra quasar")
+    assert code == 7
+    assert "no active memory" in err
+    code, _, err = run(capsys, "forget", "../../etc/passwd.md", "--yes")
+    assert code == 9
+    code, _, err = run(capsys, "forget", "decisions/nope.md")
+    assert code == 7
