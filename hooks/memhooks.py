@@ -14,9 +14,14 @@ sys.path.insert(0, os.path.join(_ROOT, "src"))
 _HOOK = sys.argv[1:2] == ["hook"]
 _DATA = os.environ.get("CLAUDE_PLUGIN_DATA")
 if not _DATA and not _HOOK:
-    # Run by hand from a checkout: dependencies live in the user's cache (`memhooks doctor`).
-    _CACHE = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    _DATA = os.path.join(_CACHE, "memhooks")
+    # The host sets CLAUDE_PLUGIN_DATA for hooks but not for a command's !`…` injection: use
+    # the plugin's data folder when it exists, else (a checkout run by hand) the user cache.
+    _HOME = os.path.expanduser("~")
+    _CONFIG = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(_HOME, ".claude")
+    _DATA = os.path.join(_CONFIG, "plugins", "data", "memory-memhooks")
+    if not os.path.isdir(_DATA):
+        _CACHE = os.environ.get("XDG_CACHE_HOME") or os.path.join(_HOME, ".cache")
+        _DATA = os.path.join(_CACHE, "memhooks")
 if _DATA:
     _TAG = "py%d%d" % sys.version_info[:2]
     sys.path.append(os.path.join(_DATA, "deps", _TAG))

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from conftest import LAUNCHER, SHARED, run_cli, run_hook
 from memhooks.checkpoint import STATUS_MARKS
+from support import LAUNCHER, SHARED, run_cli, run_hook
 
 TRANSCRIPTS = SHARED / "e2e" / "transcripts"
 SESSIONS = sorted(p.name for p in TRANSCRIPTS.glob("*/")) if TRANSCRIPTS.is_dir() else []

@@ -13,10 +13,9 @@ from memhooks.locking import LockTimeoutError, command_lock, quick_lock
 @pytest.mark.skipif(sys.platform == "win32", reason="flock interplay is POSIX-specific")
 def test_quick_and_command_locks_exclude_each_other(tmp_path: Path) -> None:
     lock = tmp_path / ".cache" / "store.lock"
-    with quick_lock(lock, 1.0), pytest.raises(LockTimeoutError):
-        # filelock in this process uses a separate open file description, so flock conflicts.
-        with command_lock(lock, 0.2):
-            pass
+    # filelock in this process uses a separate open file description, so flock conflicts.
+    with quick_lock(lock, 1.0), pytest.raises(LockTimeoutError), command_lock(lock, 0.2):
+        pass
     with command_lock(lock, 1.0), pytest.raises(LockTimeoutError), quick_lock(lock, 0.1):
         pass
     assert lock.exists()  # never unlinked: waiters must share one inode

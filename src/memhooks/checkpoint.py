@@ -197,10 +197,12 @@ def render_checkpoint(
         header,
         _task_section(facts),
         _todo_section(facts.todos),
-        _files_section(facts.files_written, facts.files_edited),
-        _failed_section(facts.failed_commands),
+        # Decisions and blockers before the file lists: when a reader (or a briefing budget)
+        # stops early, the why matters more than the what.
         _list_section("Decisions", facts.decisions, _DECISIONS_BUDGET),
         _list_section("Blockers", facts.blockers, _BLOCKERS_BUDGET),
+        _files_section(facts.files_written, facts.files_edited),
+        _failed_section(facts.failed_commands),
         _text_section("Last assistant message", facts.last_assistant_message, _LAST_MESSAGE_BUDGET),
         _earlier_section(facts.earlier_replies),
         _context_section(

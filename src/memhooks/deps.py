@@ -27,7 +27,15 @@ def tag() -> str:
 
 
 def default_data_dir() -> Path:
-    """Where a checkout run by hand (not by Claude Code) keeps its dependencies."""
+    """Where commands look when CLAUDE_PLUGIN_DATA is unset (hooks/memhooks.py agrees).
+
+    The host sets it for hooks, not for a slash command's shell injection: the installed
+    plugin's data folder comes first; a checkout run by hand uses the user cache.
+    """
+    config = os.environ.get("CLAUDE_CONFIG_DIR")
+    installed = (Path(config) if config else Path.home() / ".claude") / "plugins" / "data"
+    if (installed / "memory-memhooks").is_dir():
+        return installed / "memory-memhooks"
     cache = os.environ.get("XDG_CACHE_HOME")
     return (Path(cache) if cache else Path.home() / ".cache") / "memhooks"
 
@@ -132,8 +140,10 @@ def ensure_now() -> bool:
         return True
     data = data_dir(fallback=True)
     assert data is not None  # noqa: S101 - fallback always gives a folder
-    sys.stderr.write(f"memhooks: installing {', '.join(REQUIREMENTS)} into {target_dir(data)} "
-                     "(once; about a minute)...\n")
+    sys.stderr.write(
+        f"memhooks: installing {', '.join(REQUIREMENTS)} into {target_dir(data)} "
+        "(once; about a minute)...\n"
+    )
     if install_now(fallback=True) != 0:
         return False
     path = str(target_dir(data))
