@@ -15,7 +15,7 @@ from typing import Any
 
 from memhooks.clock import iso, parse_iso
 from memhooks.paths import MemoryPaths
-from memhooks.prose_format import JOURNAL_HEADING
+from memhooks.session_journal import JOURNAL_HEADING
 
 DEFAULT_BUDGET = 40_000
 SUMMARY_BUDGET = 30_000

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memhooks.session_journal import JOURNAL_HEADING  # Stop-hook material, never saved back
+
 SUMMARY_TEMPLATE = """\
 # [Short descriptive title]
 
@@ -56,8 +58,6 @@ MASTER_TEMPLATE = """\
 *Source: [N] conversations, [N] docs*
 """
 
-#: Stop-hook material that must never be saved back as if Claude had written it.
-JOURNAL_HEADING = "## Automatic journal"
 
 _H1 = re.compile(r"^#[ \t]+(\S.*?)[ \t#]*$", re.MULTILINE)
 _H2 = re.compile(r"^##[ \t]+(\S.*?)[ \t#]*$", re.MULTILINE)

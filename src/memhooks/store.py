@@ -34,6 +34,11 @@ from memhooks.session_state import bump_stat, read_state, write_state
 from memhooks.status_line import read_status
 from memhooks.yaml_emit import render_document
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop files through this module
+if TYPE_CHECKING:
+    from memhooks.rebuild import ScanResult
+    from memhooks.search_index import IndexedDoc
+
 STAT_KEYS = {"decision": "decisions", "analysis": "analyses", "subagent": "subagentOutputs"}
 
 
@@ -326,6 +331,21 @@ class Store:
         with self.locked():
             self._after_write([], [], body_by_path={}, now=now)
 
+    def rebuild(self, progress: Callable[[int, int], None] | None = None) -> ScanResult:
+        """Everything derived, regenerated from the memory files alone, under the lock."""
+        from memhooks.rebuild import scan_tree
+        from memhooks.search_index import SearchIndex
+
+        with self.locked():
+            result = scan_tree(self.paths, progress)
+            self.write_derived(result.catalog)
+            with SearchIndex(self.paths.search_db) as index:
+                index.rebuild(
+                    indexed_doc(e, result.bodies.get(e.path, "")) for e in result.catalog.active()
+                )
+            self.update_stats([], result.catalog, None)
+        return result
+
     def _catalog(self) -> Catalog:
         loaded = catalog_io.load(self.paths.catalog)
         if loaded is not None:
@@ -433,7 +453,7 @@ class Store:
         retired: tuple[str, ...],
         body_by_path: dict[str, str],
     ) -> None:
-        from memhooks.search_index import IndexedDoc, SearchIndex
+        from memhooks.search_index import SearchIndex
 
         try:
             with SearchIndex(self.paths.search_db) as index:
@@ -444,17 +464,7 @@ class Store:
                     body = body_by_path.get(entry.path)
                     if body is None:
                         body = _body_of(self.paths.root / entry.path)
-                    index.upsert(
-                        IndexedDoc(
-                            path=entry.path,
-                            category=entry.category,
-                            title=entry.title,
-                            description=entry.description,
-                            tags=entry.tags,
-                            body=body,
-                            updated=entry.updated,
-                        )
-                    )
+                    index.upsert(indexed_doc(entry, body))
                 for path in (*removed, *retired):
                     index.remove(path)
         except Exception as exc:  # the search index is derived: rebuild heals it
@@ -505,6 +515,21 @@ def entry_for(relative: str, meta: dict[str, Any], body: str) -> Entry:
         updated=_text(meta.get("updated") or meta.get("created")),
         record_status=str(meta.get("record_status") or "active"),
         retired_at=_text(meta.get("retired_at")),
+    )
+
+
+def indexed_doc(entry: Entry, body: str) -> IndexedDoc:
+    """What the search index keeps of a memory."""
+    from memhooks.search_index import IndexedDoc
+
+    return IndexedDoc(
+        path=entry.path,
+        category=entry.category,
+        title=entry.title,
+        description=entry.description,
+        tags=entry.tags,
+        body=body,
+        updated=entry.updated,
     )
 
 

@@ -7,7 +7,6 @@ import argparse
 from memhooks.cli.common import add_json, memory_paths, open_store, require_tree, store_errors
 from memhooks.cli.errors import Exit
 from memhooks.cli.output import Progress, emit
-from memhooks.rebuild import scan_tree
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,28 +23,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from memhooks.search_index import IndexedDoc, SearchIndex
-
     paths = memory_paths(args)
     require_tree(paths)
     store = open_store(paths)
-    with store_errors(), store.locked():
-        result = scan_tree(paths, Progress("rebuild"))
-        store.write_derived(result.catalog)
-        with SearchIndex(paths.search_db) as index:
-            index.rebuild(
-                IndexedDoc(
-                    path=e.path,
-                    category=e.category,
-                    title=e.title,
-                    description=e.description,
-                    tags=e.tags,
-                    body=result.bodies.get(e.path, ""),
-                    updated=e.updated,
-                )
-                for e in result.catalog.active()
-            )
-        store.update_stats([], result.catalog, None)
+    with store_errors():
+        result = store.rebuild(Progress("rebuild"))
     counts = result.counts()
     skipped = [{"path": p, "reason": why} for p, why in result.problems]
     text = (

@@ -22,7 +22,6 @@ from memhooks.cli.output import emit
 from memhooks.material import SUMMARY_BUDGET, Pack, latest_session_id, read_text
 from memhooks.paths import MemoryPaths
 from memhooks.prose_format import (
-    JOURNAL_HEADING,
     SUMMARY_TEMPLATE,
     summary_description,
     summary_problems,
@@ -31,6 +30,7 @@ from memhooks.prose_format import (
     without_journal,
 )
 from memhooks.redact import redact
+from memhooks.session_journal import JOURNAL_HEADING
 
 PREFIX = ".claude/memory/"
 DESCRIPTION_MAX = 200
