@@ -13,6 +13,7 @@ from typing import Any
 
 from memhooks.yaml_emit import render_document
 
+MAX_META_NODES = 10_000
 _FENCE = re.compile(r"\A---[ \t]*\r?\n")
 _H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
@@ -43,12 +44,32 @@ def parse_text(text: str) -> RawMemory:
         import frontmatter
 
         post = frontmatter.loads(text)
-    except (yaml.YAMLError, ValueError, TypeError) as exc:
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
         raise UnparsableMemoryError(f"frontmatter: {str(exc).splitlines()[0]}") from None
     meta = post.metadata
     if not isinstance(meta, dict):
         raise UnparsableMemoryError("frontmatter is not a mapping")
+    if _too_large(meta):
+        raise UnparsableMemoryError(
+            f"frontmatter holds more than {MAX_META_NODES:,} values (a YAML alias bomb?)"
+        )
     return RawMemory({str(k): v for k, v in meta.items()}, post.content)
+
+
+def _too_large(meta: dict[str, Any]) -> bool:
+    """YAML aliases let a few lines expand into billions of values once rendered or hashed."""
+    pending: list[object] = [meta]
+    seen = 0
+    while pending:
+        value = pending.pop()
+        seen += 1
+        if seen > MAX_META_NODES:
+            return True
+        if isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, list | tuple):
+            pending.extend(value)
+    return False
 
 
 def parse_bytes(data: bytes) -> RawMemory:
