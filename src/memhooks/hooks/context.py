@@ -24,6 +24,15 @@ _TEXT_FIELDS = (
 )
 
 
+def _writable(text: str) -> str:
+    """JSON may escape a lone surrogate (`\\ud800`); it decodes, but no file can hold it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
 class HookInput:
     """The payload's fields, each a string of the right type or empty; slotted, not a dataclass,
     because dataclasses cost the hooks ~10 ms of imports."""
@@ -54,7 +63,9 @@ class HookInput:
     @classmethod
     def from_payload(cls, event: str, payload: dict[str, Any]) -> HookInput:
         fields: dict[str, str | bool] = {
-            name: payload[name] for name in _TEXT_FIELDS if isinstance(payload.get(name), str)
+            name: _writable(payload[name])
+            for name in _TEXT_FIELDS
+            if isinstance(payload.get(name), str)
         }
         fields["stop_hook_active"] = payload.get("stop_hook_active") is True
         return cls(event, **fields)
