@@ -66,7 +66,7 @@ def candidate_name(
 def contained(root: Path, relative: str) -> Path:
     """`root/relative`, refusing anything that resolves outside `root` (symlinks included)."""
     pure = PurePosixPath(relative.replace("\\", "/"))
-    if pure.is_absolute() or ".." in pure.parts or not pure.parts:
+    if pure.is_absolute() or ".." in pure.parts or not pure.parts or "\x00" in relative:
         raise UnsafePathError(f"path escapes the memory tree: {relative!r}")
     target = root.joinpath(*pure.parts)
     resolved_root = root.resolve()
