@@ -87,7 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except UserError as exc:
-        sys.stderr.write(f"memhooks: {exc}\n")
+        # One line, whatever the message quotes (a path argument may hold a newline).
+        sys.stderr.write("memhooks: " + " ".join(str(exc).split()) + "\n")
         return exc.code
     except ModuleNotFoundError as exc:
         if exc.name in ("pydantic", "frontmatter", "filelock", "yaml"):
