@@ -16,6 +16,7 @@ class Exit(IntEnum):
     NOT_FOUND = 7
     LOCKED = 8
     REFUSED = 9  # unsafe path, anti-resurrection, unreadable state file
+    IO_ERROR = 10  # the file system refused: a read-only tree, a full disk, no permission
 
 
 class UserError(Exception):

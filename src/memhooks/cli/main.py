@@ -35,7 +35,7 @@ COMMAND_MODULES = (
 EPILOG = """\
 Exit codes: 0 ok, 1 check failed, 2 usage, 3 memory not started, 4 dependencies missing,
 5 invalid input, 6 conflict (file changed since read), 7 not found, 8 store locked,
-9 refused (unsafe path, retired slug, unreadable state).
+9 refused (unsafe path, retired slug, unreadable state), 10 file system error (read-only, full).
 The memory tree is <project>/.claude/memory/; MEMHOOKS_PROJECT_DIR overrides the project.
 """
 
@@ -70,6 +70,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _failure(exc: Exception) -> tuple[str, int]:
+    """The message and exit code of a refusal, or of a file system error (read-only, full)."""
+    from memhooks.cli.errors import Exit, UserError
+    from memhooks.locking import LockTimeoutError
+
+    if isinstance(exc, UserError):
+        return str(exc), exc.code
+    if isinstance(exc, LockTimeoutError):
+        return str(exc), Exit.LOCKED
+    return f"the memory tree could not be read or written: {exc}", Exit.IO_ERROR
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["hook"]:
@@ -86,10 +98,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return Exit.USAGE
     try:
         return int(args.func(args))
-    except UserError as exc:
+    except (UserError, OSError) as exc:
+        message, code = _failure(exc)
         # One line, whatever the message quotes (a path argument may hold a newline).
-        sys.stderr.write("memhooks: " + " ".join(str(exc).split()) + "\n")
-        return exc.code
+        sys.stderr.write("memhooks: " + " ".join(message.split()) + "\n")
+        return code
     except ModuleNotFoundError as exc:
         if exc.name in ("pydantic", "frontmatter", "filelock", "yaml"):
             sys.stderr.write(
