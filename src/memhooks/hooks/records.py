@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from memhooks.clock import iso
 from memhooks.locking import quick_lock
+from memhooks.logsink import log_line
 from memhooks.paths import MemoryPaths
 from memhooks.session_state import read_state, session_record, write_state
 
@@ -18,7 +19,25 @@ def touch_session(
     ended_reason: str | None = None,
     prompt: bool = False,
 ) -> None:
-    """Record activity for a session. Skips (raises LockTimeoutError) rather than wait."""
+    """Record activity for a session; skipped and logged rather than wait or fail.
+
+    A lock another writer holds, a read-only tree or a full disk must not cost SessionStart
+    its briefing: the record is bookkeeping, the briefing is what the user needs.
+    """
+    try:
+        _touch(paths, session_id, started=started, ended_reason=ended_reason, prompt=prompt)
+    except OSError as exc:  # LockTimeoutError is one too
+        log_line(paths.log, f"session activity not recorded: {exc}")
+
+
+def _touch(
+    paths: MemoryPaths,
+    session_id: str,
+    *,
+    started: bool,
+    ended_reason: str | None,
+    prompt: bool,
+) -> None:
     now = iso()
     with quick_lock(paths.lock, LOCK_TIMEOUT):
         state = read_state(paths.session)

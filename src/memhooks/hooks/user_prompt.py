@@ -37,7 +37,12 @@ def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> 
             "prompt": redact(hook.prompt[:PROMPT_CHARS_KEPT], settings.redact_patterns),
         }
     )
-    write_atomic(paths.prompts, json.dumps(kept[-PROMPTS_KEPT:], ensure_ascii=False))
+    try:
+        write_atomic(paths.prompts, json.dumps(kept[-PROMPTS_KEPT:], ensure_ascii=False))
+    except OSError as exc:  # a read-only tree or a full disk: the reminder still goes out
+        from memhooks.logsink import log_line
+
+        log_line(paths.log, f"UserPromptSubmit: prompt not kept for PreCompact: {exc}")
 
 
 def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[briefing.Pointer]:
