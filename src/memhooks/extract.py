@@ -30,7 +30,15 @@ TODO_STATUSES = ("pending", "in_progress", "completed")
 WRITE_TOOLS = frozenset({"Write"})
 EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "NotebookEdit"})
 
-_NOT_A_PROMPT = ("<command-name>", "<local-command-", "<task-notification>", "<bash-")
+#: Slash-command echoes (either tag may come first), local command output, background-task
+#: notifications and `!` shell input: none of them is a request from the user.
+_NOT_A_PROMPT = (
+    "<command-name>",
+    "<command-message>",
+    "<local-command-",
+    "<task-notification>",
+    "<bash-",
+)
 _SYSTEM_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[`*])")
 _DECISION_MARKER = re.compile(

@@ -89,6 +89,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         from memhooks.hooks.entry import run
 
         return run(args_list[1] if len(args_list) > 1 else "")
+    if args_list[:1] == ["demo"]:
+        # The demo parses its own flags (argparse cannot pass `--keep` through a subparser).
+        from memhooks.cli.commands.demo import run_with
+
+        return run_with(args_list[1:])
+    return _dispatch(args_list)
+
+
+def _dispatch(args_list: list[str]) -> int:
     from memhooks.cli.errors import Exit, UserError
 
     parser = build_parser()

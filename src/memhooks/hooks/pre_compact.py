@@ -19,7 +19,6 @@ from memhooks.extract import SessionFacts, extract_facts
 from memhooks.hooks.context import HookInput
 from memhooks.locking import quick_lock
 from memhooks.paths import MemoryPaths
-from memhooks.status_line import read_status, section
 from memhooks.transcript import iter_records
 from memhooks.yaml_emit import render_document
 
@@ -76,24 +75,6 @@ def prune(folder: Path, keep: int) -> None:
             old.unlink()
 
 
-def fill_task_placeholder(paths: MemoryPaths, facts: SessionFacts) -> None:
-    """When nobody set the current task, the latest request is the best guess: say so."""
-    current = _read(paths.current_task)
-    if not facts.prompts or read_status(paths).task or (current and section(current, "task")):
-        return
-    request = " ".join(facts.prompts[-1].split())[:180]
-    if not current:
-        return
-    write_atomic(
-        paths.current_task,
-        current.replace(
-            "## Task\n(none yet)",
-            f"## Task\n{request} (from the latest request; set it with `memhooks task`)",
-            1,
-        ),
-    )
-
-
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     facts = collect(hook, paths, settings)
     created = iso()
@@ -119,5 +100,4 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         write_atomic(paths.latest_checkpoint, text)
         write_atomic(paths.checkpoints / f"{stamp}_{hook.trigger or 'manual'}.md", text)
         prune(paths.checkpoints, settings.checkpoints_keep)
-        fill_task_placeholder(paths, facts)
     return None

@@ -27,6 +27,15 @@ def read_capped(path: Path, limit: int = READ_CAP) -> str:
         return ""
 
 
+def without_frontmatter(text: str) -> str:
+    """The checkpoint's dating fields are for people browsing the folder, not for Claude."""
+    if text.startswith("---\n"):
+        end = text.find("\n---\n", 4)
+        if end >= 0:
+            return text[end + 5 :].lstrip("\n")
+    return text
+
+
 def _newer_summaries(paths: MemoryPaths) -> int:
     try:
         master = paths.master.stat().st_mtime
@@ -43,7 +52,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     source = hook.source or "startup"
     checkpoint = ""
     if source in ("compact", "resume"):
-        checkpoint = read_capped(paths.latest_checkpoint)
+        checkpoint = without_frontmatter(read_capped(paths.latest_checkpoint))
     text = briefing.session_start(
         session_id=hook.session_id,
         source=source,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from memhooks import briefing
 from memhooks.atomic import write_atomic
@@ -19,12 +20,20 @@ if TYPE_CHECKING:
 
 PROMPTS_KEPT = 5
 PROMPT_CHARS_KEPT = 4_000
-NOT_A_REQUEST = ("<task-notification>", "<command-name>", "<local-command-")
+#: Notifications and command echoes are not the user's task: never cached as a request.
+NOT_A_REQUEST = ("<task-notification>", "<command-name>", "<command-message>", "<local-command-")
+_SLASH_COMMAND = re.compile(r"/[A-Za-z][\w:.-]*(?:\s|$)")
+
+
+def is_request(prompt: str) -> bool:
+    """False for `/memory status` and other slash commands, notifications and echoes."""
+    text = prompt.lstrip()
+    return not text.startswith(NOT_A_REQUEST) and not _SLASH_COMMAND.match(text)
 
 
 def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> None:
     """Keep the latest prompts for PreCompact, which can run before the transcript has them."""
-    if not settings.capture_prompts or hook.prompt.lstrip().startswith(NOT_A_REQUEST):
+    if not settings.capture_prompts or not is_request(hook.prompt):
         return
     try:
         data = json.loads(paths.prompts.read_text(encoding="utf-8"))
@@ -57,11 +66,7 @@ def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[briefi
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     remember_prompt(paths, hook, settings)
-    pointers = (
-        []
-        if hook.prompt.lstrip().startswith(NOT_A_REQUEST)
-        else relevant(paths, hook.prompt, settings)
-    )
+    pointers = relevant(paths, hook.prompt, settings) if is_request(hook.prompt) else []
     text = briefing.prompt_reminder(
         status=read_status(paths), pointers=pointers, budget=settings.prompt_chars
     )
