@@ -98,6 +98,8 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     stamp = created.replace(":", "").replace("-", "")
     with quick_lock(paths.lock, LOCK_TIMEOUT):
         write_atomic(paths.latest_checkpoint, text)
-        write_atomic(paths.checkpoints / f"{stamp}_{hook.trigger or 'manual'}.md", text)
+        # The trigger names a file: only the host's two values, never a path from the payload.
+        trigger = hook.trigger if hook.trigger in ("manual", "auto") else "manual"
+        write_atomic(paths.checkpoints / f"{stamp}_{trigger}.md", text)
         prune(paths.checkpoints, settings.checkpoints_keep)
     return None
