@@ -42,6 +42,12 @@ def quote(source: str, text: str) -> str:
     return f'<memhooks-data source="{source}">\n{safe.rstrip()}\n{_CLOSE}'
 
 
+def _plain_id(session_id: str) -> bool:
+    """Only an id that cannot carry text: it is shown outside the quoted frames."""
+    bare = session_id.replace("-", "").replace("_", "")
+    return 0 < len(session_id) <= 128 and bare.isascii() and bare.isalnum()
+
+
 def _fit(text: str, budget: int, what: str, where: str) -> str:
     """`text` cut to `budget` characters with a one-line note saying what was cut and where."""
     if len(text) <= budget:
@@ -67,7 +73,7 @@ def session_start(
     """SessionStart: id, status line, the latest checkpoint first (compact/resume), the index."""
     budget = min(budget, HOST_CAP)
     lines = [HEADER, ""]
-    if session_id:
+    if _plain_id(session_id):
         lines.append(
             f"Session id: {session_id} (`/memory summarize` saves this session as "
             f"{MEMORY_DIR}/sessions/{session_id}.md)"
