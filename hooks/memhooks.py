@@ -39,6 +39,12 @@ if sys.flags.no_site and not _HOOK:
 
     site.main()
 
+if _HOOK:
+    # Straight to the hook entry: the command-line module is not needed on the hot path.
+    from memhooks.hooks.entry import run
+
+    sys.exit(run((sys.argv[2:3] or [""])[0]))
+
 from memhooks.cli.main import main
 
 sys.exit(main(sys.argv[1:]))

@@ -32,14 +32,15 @@ def _temp_file(path: Path) -> tuple[int, str]:
     raise FileExistsError(f"no free temp name next to {path}")
 
 
-def _write_temp(path: Path, text: str) -> str:
+def _write_temp(path: Path, text: str, *, durable: bool = True) -> str:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = _temp_file(path)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -47,9 +48,14 @@ def _write_temp(path: Path, text: str) -> str:
     return tmp
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace `path` with `text` so that readers only ever see the old or the new whole file."""
-    tmp = _write_temp(path, text)
+def write_atomic(path: Path, text: str, *, durable: bool = True) -> None:
+    """Replace `path` with `text` so that readers only ever see the old or the new whole file.
+
+    `durable=False` skips the fsync (~2 ms): for machine-local state the hooks rewrite on every
+    turn (caches, offsets, activity times), where losing the last write in a power cut is
+    harmless but a torn file is not; the replace stays atomic either way.
+    """
+    tmp = _write_temp(path, text, durable=durable)
     try:
         os.replace(tmp, path)
     except BaseException:

@@ -46,8 +46,8 @@ def is_active(path: Path) -> bool:
     return bool(state and state.get("active") is True)
 
 
-def write_state(path: Path, state: dict[str, Any]) -> None:
-    write_atomic(path, json.dumps(state, indent=2, ensure_ascii=False) + "\n")
+def write_state(path: Path, state: dict[str, Any], *, durable: bool = True) -> None:
+    write_atomic(path, json.dumps(state, indent=2, ensure_ascii=False) + "\n", durable=durable)
 
 
 def session_record(state: dict[str, Any], session_id: str) -> dict[str, Any]:

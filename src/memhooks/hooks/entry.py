@@ -9,20 +9,23 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-from collections.abc import Callable
 
-from memhooks.config import Settings, load_settings
+from memhooks.config import load_settings
 from memhooks.hooks.context import HookInput
 from memhooks.hooks.stdin import read_payload
 from memhooks.logsink import log_line
-from memhooks.paths import MemoryPaths
 from memhooks.session_state import is_active
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
-Handler = Callable[[HookInput, MemoryPaths, Settings], "dict[str, Any] | None"]
+    from memhooks.config import Settings
+    from memhooks.paths import MemoryPaths
+
+    Handler = Callable[[HookInput, MemoryPaths, Settings], dict[str, Any] | None]
+
 
 HANDLERS: dict[str, str] = {
     "SessionStart": "memhooks.hooks.session_start",

@@ -55,4 +55,4 @@ def _touch(
             if ended_reason is not None:
                 record["ended"] = now
                 record["end_reason"] = ended_reason
-        write_state(paths.session, state)
+        write_state(paths.session, state, durable=False)

@@ -106,7 +106,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         if end is not None:
             offsets[hook.session_id] = end
             kept = dict(list(offsets.items())[-MAX_OFFSETS:])
-            write_atomic(paths.offsets, json.dumps(kept))
+            write_atomic(paths.offsets, json.dumps(kept), durable=False)
         state = read_state(paths.session)
         if state is None:
             return None
@@ -114,5 +114,5 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         if hook.session_id:
             session_record(state, hook.session_id)["last_activity"] = iso(now)
         output = nudge(state, hook, settings, now)
-        write_state(paths.session, state)
+        write_state(paths.session, state, durable=False)
     return output

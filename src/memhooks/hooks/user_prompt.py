@@ -47,7 +47,9 @@ def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> 
         }
     )
     try:
-        write_atomic(paths.prompts, json.dumps(kept[-PROMPTS_KEPT:], ensure_ascii=False))
+        write_atomic(
+            paths.prompts, json.dumps(kept[-PROMPTS_KEPT:], ensure_ascii=False), durable=False
+        )
     except OSError as exc:  # a read-only tree or a full disk: the reminder still goes out
         from memhooks.logsink import log_line
 

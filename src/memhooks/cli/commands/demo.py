@@ -22,6 +22,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    return run_with(list(args.demo_args))
+
+
+def run_with(argv: list[str]) -> int:
     from memhooks import deps
     from memhooks.demo import run_demo
 
@@ -29,4 +33,4 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write("memhooks: could not install the dependencies; see `memhooks doctor`\n")
         return 4
 
-    return run_demo(list(args.demo_args))
+    return run_demo(argv)
