@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 MIN_RESULT_CHARS = 80
 DETAILS_CAP = 8_000
 HEAD_BYTES = 65_536
+#: A skipped write loses the sub-agent's result for good, and the host gives this event
+#: 600 s: wait for parallel sessions' writers rather than skip after the hooks' usual 0.5 s.
+LOCK_TIMEOUT = 5.0
 
 
 def agent_task(transcript: str) -> str:
@@ -117,5 +120,6 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         "task": task or None,
         "session_id": hook.session_id or None,
     }
-    Store(paths, settings, hook=True).create("subagent", meta, body, agent=hook.agent_type)
+    store = Store(paths, settings, hook=True, lock_timeout=LOCK_TIMEOUT)
+    store.create("subagent", meta, body, agent=hook.agent_type)
     return None
