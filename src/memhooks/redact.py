@@ -260,7 +260,7 @@ _RULES: tuple[_Rule, ...] = (
     _Rule(
         "url-password",
         _exact(rb"://"),
-        _Lazy(rb"://[^\s:/@\"'<>]+:(?P<value>[^\s@/\"'<>]+)@"),
+        _Lazy(rb"://[^\s:/@\"'<>]*:(?P<value>[^\s@/\"'<>]+)@"),
         ("value",),
         _not_placeholder,
     ),
