@@ -35,7 +35,7 @@ def scalar(value: Scalar) -> str:
 
 def _string(text: str) -> str:
     plain = (
-        _PLAIN_SAFE.match(text) is not None
+        _PLAIN_SAFE.fullmatch(text) is not None
         and not _LOOKS_TYPED.match(text)
         and not text.endswith((" ", ":"))
         and ": " not in text
