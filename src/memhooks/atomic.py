@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-from pathlib import Path
 
 
 def _default_mode() -> int:
@@ -22,18 +21,19 @@ _MODE = _default_mode()
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
 
 
-def _temp_file(path: Path) -> tuple[int, str]:
+def _temp_file(path: str) -> tuple[int, str]:
+    folder, name = os.path.split(path)
     for _ in range(100):
-        name = str(path.parent / f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+        candidate = os.path.join(folder, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
         try:
-            return os.open(name, _FLAGS, _MODE), name
+            return os.open(candidate, _FLAGS, _MODE), candidate
         except FileExistsError:
             continue
     raise FileExistsError(f"no free temp name next to {path}")
 
 
-def _write_temp(path: Path, text: str, *, durable: bool = True) -> str:
-    path.parent.mkdir(parents=True, exist_ok=True)
+def _write_temp(path: str, text: str, *, durable: bool = True) -> str:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     fd, tmp = _temp_file(path)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -48,28 +48,30 @@ def _write_temp(path: Path, text: str, *, durable: bool = True) -> str:
     return tmp
 
 
-def write_atomic(path: Path, text: str, *, durable: bool = True) -> None:
+def write_atomic(path: str | os.PathLike[str], text: str, *, durable: bool = True) -> None:
     """Replace `path` with `text` so that readers only ever see the old or the new whole file.
 
     `durable=False` skips the fsync (~2 ms): for machine-local state the hooks rewrite on every
     turn (caches, offsets, activity times), where losing the last write in a power cut is
     harmless but a torn file is not; the replace stays atomic either way.
     """
-    tmp = _write_temp(path, text, durable=durable)
+    target = os.fspath(path)
+    tmp = _write_temp(target, text, durable=durable)
     try:
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
 
 
-def create_exclusive(path: Path, text: str) -> None:
+def create_exclusive(path: str | os.PathLike[str], text: str) -> None:
     """Create `path` atomically, failing with FileExistsError if the name is taken."""
-    tmp = _write_temp(path, text)
+    target = os.fspath(path)
+    tmp = _write_temp(target, text)
     try:
         # link() refuses to overwrite, unlike replace(): two writers can never clobber a name.
-        os.link(tmp, path)
+        os.link(tmp, target)
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

@@ -8,7 +8,7 @@ is a clear error where a person can fix it.
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import os
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
@@ -93,20 +93,21 @@ _FIELDS: dict[tuple[str, str], tuple[str, type | tuple[type, ...], float, float]
 _NUDGES = ("off", "remind", "save")
 
 
-def load_settings(path: Path) -> Settings:
+def load_settings(path: str | os.PathLike[str]) -> Settings:
     """Lenient: a missing or broken file gives the defaults; problems are listed, not raised."""
     try:
-        raw = path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as handle:
+            raw = handle.read()
     except FileNotFoundError:
         return Settings()
     except (OSError, UnicodeDecodeError) as exc:
-        return Settings(problems=(f"{path.name}: {exc}",))
+        return Settings(problems=(f"{os.path.basename(path)}: {exc}",))
     try:
         data = json.loads(raw) if raw.strip() else {}
     except ValueError as exc:
-        return Settings(problems=(f"{path.name}: not JSON ({exc})",))
+        return Settings(problems=(f"{os.path.basename(path)}: not JSON ({exc})",))
     if not isinstance(data, dict):
-        return Settings(problems=(f"{path.name}: must hold a JSON object",))
+        return Settings(problems=(f"{os.path.basename(path)}: must hold a JSON object",))
     return settings_from_dict(data)
 
 

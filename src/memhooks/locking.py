@@ -15,7 +15,6 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 
 class LockTimeoutError(TimeoutError):
@@ -53,9 +52,9 @@ def _unlock(fd: int) -> None:
 
 
 @contextmanager
-def quick_lock(path: Path, timeout: float) -> Iterator[None]:
+def quick_lock(path: str | os.PathLike[str], timeout: float) -> Iterator[None]:
     """The hooks' lock: stdlib only; raises LockTimeoutError so a hook can skip its write."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    os.makedirs(os.path.dirname(os.fspath(path)), exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         deadline = time.monotonic() + timeout
@@ -72,12 +71,12 @@ def quick_lock(path: Path, timeout: float) -> Iterator[None]:
 
 
 @contextmanager
-def command_lock(path: Path, timeout: float) -> Iterator[None]:
+def command_lock(path: str | os.PathLike[str], timeout: float) -> Iterator[None]:
     """The commands' lock: filelock, with a message to stderr before it waits."""
     from filelock import FileLock, Timeout
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(path), preserve_lock_file=True)
+    os.makedirs(os.path.dirname(os.fspath(path)), exist_ok=True)
+    lock = FileLock(os.fspath(path), preserve_lock_file=True)
     try:
         lock.acquire(timeout=0)
     except Timeout:

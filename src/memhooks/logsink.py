@@ -3,24 +3,25 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import time
-from pathlib import Path
 
 MAX_LOG_BYTES = 256_000
 
 
-def log_line(log_path: Path | None, message: str) -> None:
+def log_line(log_path: str | os.PathLike[str] | None, message: str) -> None:
     line = f"memhooks: {message}".replace("\n", " ")[:2000]
     with contextlib.suppress(Exception):
         sys.stderr.write(line + "\n")
     if log_path is None:
         return
     with contextlib.suppress(Exception):
-        if not log_path.parent.is_dir():
+        target = os.fspath(log_path)
+        if not os.path.isdir(os.path.dirname(target)):
             return  # never create a tree just to log into it
-        if log_path.exists() and log_path.stat().st_size > MAX_LOG_BYTES:
-            log_path.replace(log_path.with_name(log_path.name + ".1"))
+        if os.path.exists(target) and os.stat(target).st_size > MAX_LOG_BYTES:
+            os.replace(target, target + ".1")
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        with log_path.open("a", encoding="utf-8") as handle:
+        with open(target, "a", encoding="utf-8") as handle:
             handle.write(f"{stamp} {line}\n")

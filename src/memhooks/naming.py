@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from pathlib import Path, PurePosixPath
 
 from memhooks.categories import Category, Naming
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the Stop hook imports this module
+if TYPE_CHECKING:
+    from pathlib import Path
 
 SLUG_MAX = 60
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
@@ -65,6 +68,8 @@ def candidate_name(
 
 def contained(root: Path, relative: str) -> Path:
     """`root/relative`, refusing anything that resolves outside `root` (symlinks included)."""
+    from pathlib import PurePosixPath
+
     pure = PurePosixPath(relative.replace("\\", "/"))
     if pure.is_absolute() or ".." in pure.parts or not pure.parts or "\x00" in relative:
         raise UnsafePathError(f"path escapes the memory tree: {relative!r}")

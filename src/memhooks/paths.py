@@ -1,136 +1,180 @@
-"""Where the memory tree lives. Standard library only: the hooks import this."""
+"""Where the memory tree lives. Standard library only: the hooks import this.
+
+Hooks ask for plain strings (`paths.file("session")`), so that they never import pathlib
+(~6 ms with what it pulls in); the commands and the store use the `Path` properties.
+Both come from one table, LAYOUT.
+"""
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: Overrides the project root for tests and scripts; wins over everything else.
 ROOT_ENV = "MEMHOOKS_PROJECT_DIR"
-MEMORY_DIRNAME = Path(".claude") / "memory"
+MEMORY_DIR = (".claude", "memory")
+
+#: Every well-known file and folder of a tree, relative to `.claude/memory/`.
+LAYOUT = {
+    "index": "MEMORY.md",
+    "archive": "MEMORY-archive.md",
+    "session": "_session.json",
+    "config": "config.json",
+    "master": "master.md",
+    "gitignore": ".gitignore",
+    "context": "context",
+    "current_task": "context/current-task.md",
+    "blockers": "context/blockers.md",
+    "progress": "progress",
+    "sessions": "sessions",
+    "subagent": "subagent",
+    "checkpoints": "checkpoints",
+    "latest_checkpoint": "checkpoints/latest.md",
+    "cache": ".cache",
+    "lock": ".cache/store.lock",
+    "pending": ".cache/pending",  # journals written without touching the catalog
+    "log": ".cache/memhooks.log",
+    "catalog": ".cache/catalog.json",  # derived list of every memory with its index line
+    "search_db": ".cache/search.sqlite3",
+    "prompts": ".cache/prompts.json",  # the latest prompts, kept for PreCompact
+    "offsets": ".cache/offsets.json",  # transcript byte offsets per session
+}
 
 
-def project_root(cwd: str | None = None) -> Path:
+def project_root(cwd: str | None = None) -> str:
     """The project whose memory we use: the override, the host's project dir, the payload's cwd."""
     for candidate in (os.environ.get(ROOT_ENV), os.environ.get("CLAUDE_PROJECT_DIR"), cwd):
         if candidate:
-            return Path(candidate)
-    return Path.cwd()
+            return candidate
+    return os.getcwd()
+
+
+def _path(text: str) -> Path:
+    from pathlib import Path
+
+    return Path(text)
 
 
 class MemoryPaths:
     """Every well-known path of one memory tree (a plain class: dataclasses cost ~10 ms)."""
 
-    __slots__ = ("root",)
+    __slots__ = ("base",)
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, MemoryPaths) and other.root == self.root
-
-    def __hash__(self) -> int:
-        return hash(self.root)
-
-    def __repr__(self) -> str:
-        return f"MemoryPaths({self.root!r})"
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.base = os.fspath(root)
 
     @classmethod
-    def for_project(cls, project: Path) -> MemoryPaths:
-        return cls(project / MEMORY_DIRNAME)
+    def for_project(cls, project: str | os.PathLike[str]) -> MemoryPaths:
+        return cls(os.path.join(os.fspath(project), *MEMORY_DIR))
+
+    def file(self, name: str) -> str:
+        """A LAYOUT entry as a plain string: what the hooks use."""
+        return os.path.join(self.base, *LAYOUT[name].split("/"))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MemoryPaths) and other.base == self.base
+
+    def __hash__(self) -> int:
+        return hash(self.base)
+
+    def __repr__(self) -> str:
+        return f"MemoryPaths({self.base!r})"
+
+    @property
+    def root(self) -> Path:
+        return _path(self.base)
 
     @property
     def index(self) -> Path:
-        return self.root / "MEMORY.md"
+        return _path(self.file("index"))
 
     @property
     def archive(self) -> Path:
-        return self.root / "MEMORY-archive.md"
+        return _path(self.file("archive"))
 
     @property
     def session(self) -> Path:
-        return self.root / "_session.json"
+        return _path(self.file("session"))
 
     @property
     def config(self) -> Path:
-        return self.root / "config.json"
+        return _path(self.file("config"))
 
     @property
     def master(self) -> Path:
-        return self.root / "master.md"
+        return _path(self.file("master"))
 
     @property
     def gitignore(self) -> Path:
-        return self.root / ".gitignore"
+        return _path(self.file("gitignore"))
 
     @property
     def context(self) -> Path:
-        return self.root / "context"
+        return _path(self.file("context"))
 
     @property
     def current_task(self) -> Path:
-        return self.context / "current-task.md"
+        return _path(self.file("current_task"))
 
     @property
     def blockers(self) -> Path:
-        return self.context / "blockers.md"
+        return _path(self.file("blockers"))
 
     @property
     def progress(self) -> Path:
-        return self.root / "progress"
+        return _path(self.file("progress"))
 
     @property
     def sessions(self) -> Path:
-        return self.root / "sessions"
+        return _path(self.file("sessions"))
 
     @property
     def subagent(self) -> Path:
-        return self.root / "subagent"
+        return _path(self.file("subagent"))
 
     @property
     def checkpoints(self) -> Path:
-        return self.root / "checkpoints"
+        return _path(self.file("checkpoints"))
 
     @property
     def latest_checkpoint(self) -> Path:
-        return self.checkpoints / "latest.md"
+        return _path(self.file("latest_checkpoint"))
 
     @property
     def cache(self) -> Path:
-        return self.root / ".cache"
+        return _path(self.file("cache"))
 
     @property
     def lock(self) -> Path:
-        return self.cache / "store.lock"
+        return _path(self.file("lock"))
 
     @property
     def pending(self) -> Path:
-        """Markers for files written without touching the catalog (the Stop hook's journals)."""
-        return self.cache / "pending"
+        return _path(self.file("pending"))
 
     @property
     def log(self) -> Path:
-        return self.cache / "memhooks.log"
+        return _path(self.file("log"))
 
     @property
     def catalog(self) -> Path:
-        """Derived list of every memory with its index line: what the hooks read."""
-        return self.cache / "catalog.json"
+        return _path(self.file("catalog"))
 
     @property
     def search_db(self) -> Path:
-        return self.cache / "search.sqlite3"
+        return _path(self.file("search_db"))
 
     @property
     def prompts(self) -> Path:
-        """The latest prompts, kept by UserPromptSubmit for PreCompact."""
-        return self.cache / "prompts.json"
+        return _path(self.file("prompts"))
 
     @property
     def offsets(self) -> Path:
-        """Transcript byte offsets per session, for incremental reading."""
-        return self.cache / "offsets.json"
+        return _path(self.file("offsets"))
 
-    def relative(self, path: Path) -> str:
+    def relative(self, path: str | os.PathLike[str]) -> str:
         """A path inside the tree as the index writes it: forward slashes, relative."""
-        return path.relative_to(self.root).as_posix()
+        return os.path.relpath(os.fspath(path), self.base).replace(os.sep, "/")

@@ -141,15 +141,32 @@ def analyze(doc: IndexedDoc) -> _Analyzed:
     return fields, length
 
 
+def read_only_uri(db_file: str) -> str:
+    """A `file:` URI opening the database read-only (what Path.as_uri does, without pathlib)."""
+    absolute = os.path.abspath(db_file).replace(os.sep, "/")
+    if not absolute.startswith("/"):
+        absolute = "/" + absolute  # a Windows drive path: file:///C:/...
+    escaped = absolute.replace("%", "%25").replace("?", "%3F").replace("#", "%23")
+    return f"file://{escaped}?mode=ro"
+
+
 class SearchIndex:
     """Open lazily: constructing one touches no file, and queries never create one."""
 
-    def __init__(self, db_path: Path) -> None:
-        self.db_path = db_path
+    def __init__(self, db_path: str | os.PathLike[str]) -> None:
+        # A string, not a Path: the per-prompt hook never imports pathlib (~6 ms).
+        self.db_file = os.fspath(db_path)
         #: Why the last query returned nothing for a reason other than no match, for the log.
         self.last_error: str | None = None
         self._reader: sqlite3.Connection | None = None
         self._writer: sqlite3.Connection | None = None
+
+    @property
+    def db_path(self) -> Path:
+        """For the write paths, which run on the command path where pathlib is loaded anyway."""
+        from pathlib import Path
+
+        return Path(self.db_file)
 
     def __enter__(self) -> Self:
         return self
@@ -206,9 +223,9 @@ class SearchIndex:
     def _read_connection(self) -> sqlite3.Connection | None:
         if self._reader is not None:
             return self._reader
-        if not self.db_path.is_file():
+        if not os.path.isfile(self.db_file):
             return None
-        uri = self.db_path.absolute().as_uri() + "?mode=ro"
+        uri = read_only_uri(self.db_file)
         conn = sqlite3.connect(uri, uri=True, timeout=READ_BUSY_TIMEOUT)
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -263,7 +280,7 @@ class SearchIndex:
             prefix=self.db_path.name + ".", suffix=".tmp", dir=self.db_path.parent
         )
         os.close(fd)
-        tmp = self.db_path.parent / os.path.basename(tmp_name)  # noqa: PTH119 - str from mkstemp
+        tmp = self.db_path.parent / os.path.basename(tmp_name)
         try:
             _build(tmp_name, latest.values())
             _fsync(tmp_name)

@@ -5,6 +5,8 @@ The Stop hook appends to it; `/memory summarize` replaces the summary above it a
 
 from __future__ import annotations
 
+import os
+
 from memhooks.atomic import write_atomic
 from memhooks.clock import iso
 from memhooks.naming import session_file_stem
@@ -22,9 +24,11 @@ def journal_part(body: str) -> str:
 
 def append_journal(paths: MemoryPaths, session_id: str, entry: str) -> None:
     """Append one entry; a new file gets frontmatter and a marker so the next write indexes it."""
-    target = paths.sessions / f"{session_file_stem(session_id)}.md"
+    name = f"{session_file_stem(session_id)}.md"
+    target = os.path.join(paths.file("sessions"), name)
     try:
-        current = target.read_text(encoding="utf-8")
+        with open(target, encoding="utf-8") as handle:
+            current = handle.read()
     except FileNotFoundError:
         now = iso()
         meta = {
@@ -37,8 +41,9 @@ def append_journal(paths: MemoryPaths, session_id: str, entry: str) -> None:
             "session_id": session_id,
         }
         current = render_document(meta, f"{JOURNAL_HEADING}\n")
-        paths.pending.mkdir(parents=True, exist_ok=True)
-        (paths.pending / f"sessions__{target.name}").touch()
+        os.makedirs(paths.file("pending"), exist_ok=True)
+        with open(os.path.join(paths.file("pending"), f"sessions__{name}"), "a"):
+            pass
     if JOURNAL_HEADING not in current:
         current = current.rstrip("\n") + f"\n\n{JOURNAL_HEADING}\n"
     write_atomic(target, current.rstrip("\n") + "\n\n" + entry.strip("\n") + "\n")

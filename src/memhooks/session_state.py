@@ -7,7 +7,7 @@ other key as read, so a hook never drops what a newer version wrote.
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import os
 
 from memhooks.atomic import write_atomic
 
@@ -22,22 +22,23 @@ class StateUnreadableError(ValueError):
     """`_session.json` exists but is not a JSON object: never overwritten."""
 
 
-def read_state(path: Path) -> dict[str, Any] | None:
+def read_state(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     """None when there is no file; raises StateUnreadableError when it cannot be parsed."""
     try:
-        raw = path.read_bytes()
+        with open(path, "rb") as handle:
+            raw = handle.read()
     except FileNotFoundError:
         return None
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise StateUnreadableError(f"{path.name}: {exc}") from None
+        raise StateUnreadableError(f"{os.path.basename(path)}: {exc}") from None
     if not isinstance(data, dict):
-        raise StateUnreadableError(f"{path.name}: not a JSON object")
+        raise StateUnreadableError(f"{os.path.basename(path)}: not a JSON object")
     return data
 
 
-def is_active(path: Path) -> bool:
+def is_active(path: str | os.PathLike[str]) -> bool:
     """The hooks' first question, answered with one small read."""
     try:
         state = read_state(path)
@@ -46,7 +47,9 @@ def is_active(path: Path) -> bool:
     return bool(state and state.get("active") is True)
 
 
-def write_state(path: Path, state: dict[str, Any], *, durable: bool = True) -> None:
+def write_state(
+    path: str | os.PathLike[str], state: dict[str, Any], *, durable: bool = True
+) -> None:
     write_atomic(path, json.dumps(state, indent=2, ensure_ascii=False) + "\n", durable=durable)
 
 

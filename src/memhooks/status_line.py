@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import os
 import re
-from pathlib import Path
 
 from memhooks.paths import MemoryPaths
 
@@ -105,16 +105,16 @@ def parse_status(current_task_md: str, blockers_md: str) -> Status:
     )
 
 
-def _read(path: Path) -> str:
+def _read(path: str | os.PathLike[str]) -> str:
     try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
+        with open(path, encoding="utf-8", errors="replace") as handle:
             return handle.read(20_000)
     except OSError:
         return ""
 
 
 def read_status(paths: MemoryPaths) -> Status:
-    return parse_status(_read(paths.current_task), _read(paths.blockers))
+    return parse_status(_read(paths.file("current_task")), _read(paths.file("blockers")))
 
 
 def one_line(status: Status) -> str:

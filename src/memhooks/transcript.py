@@ -21,12 +21,12 @@ are skipped silently; a hook must never fail on a transcript.
 from __future__ import annotations
 
 import json
+import os
 import re
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from pathlib import Path
     from typing import BinaryIO, TypeAlias
 
 RECORD_TYPES = frozenset({"user", "assistant", "system"})
@@ -364,16 +364,16 @@ class _Cursor:
                 yield record
 
 
-def _start_offset(path: Path, offset: int) -> int | None:
+def _start_offset(path: str | os.PathLike[str], offset: int) -> int | None:
     try:
-        size = path.stat().st_size
+        size = os.stat(path).st_size
     except OSError:
         return None
     # A file shorter than what we already read was replaced: start again.
     return 0 if offset < 0 or offset > size else offset
 
 
-def read_new(path: Path, offset: int) -> tuple[list[Record], int]:
+def read_new(path: str | os.PathLike[str], offset: int) -> tuple[list[Record], int]:
     """Records of the whole lines after byte ``offset``, and the offset to resume from.
 
     A last line without its newline is not consumed. An offset past the end of the
@@ -384,7 +384,7 @@ def read_new(path: Path, offset: int) -> tuple[list[Record], int]:
     if start is None:
         return [], offset
     try:
-        with path.open("rb") as handle:
+        with open(path, "rb") as handle:
             handle.seek(start)
             cursor = _Cursor(handle, start)
             records = list(cursor)
@@ -393,24 +393,24 @@ def read_new(path: Path, offset: int) -> tuple[list[Record], int]:
     return records, cursor.end
 
 
-def iter_records(path: Path, offset: int = 0) -> Iterator[Record]:
+def iter_records(path: str | os.PathLike[str], offset: int = 0) -> Iterator[Record]:
     """Like ``read_new`` but streaming, for a whole big file; yields nothing if unreadable."""
     start = _start_offset(path, offset)
     if start is None:
         return
     try:
-        with path.open("rb") as handle:
+        with open(path, "rb") as handle:
             handle.seek(start)
             yield from _Cursor(handle, start)
     except OSError:
         return
 
 
-def read_tail(path: Path, max_bytes: int) -> list[Record]:
+def read_tail(path: str | os.PathLike[str], max_bytes: int) -> list[Record]:
     """Records in about the last ``max_bytes`` of the file, from its first whole line."""
     try:
-        size = path.stat().st_size
-        with path.open("rb") as handle:
+        size = os.stat(path).st_size
+        with open(path, "rb") as handle:
             start = max(0, size - max(0, max_bytes))
             if start > 0:
                 handle.seek(start - 1)

@@ -20,7 +20,7 @@ def add_json(parser: argparse.ArgumentParser) -> None:
 
 
 def memory_paths(args: argparse.Namespace) -> MemoryPaths:
-    project = Path(args.project) if getattr(args, "project", None) else project_root()
+    project = Path(args.project) if getattr(args, "project", None) else Path(project_root())
     return MemoryPaths.for_project(project.resolve())
 
 

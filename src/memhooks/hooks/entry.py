@@ -49,14 +49,14 @@ def run(event: str) -> int:
         paths = hook.memory_paths()
         if event == "SessionStart":
             _bootstrap_dependencies()
-        if not is_active(paths.session):
+        if not is_active(paths.file("session")):
             return 0  # memory never started here, or stopped: nothing to do, nothing created
         if problem:
-            log_line(paths.log, f"{event}: {problem}; skipped")
+            log_line(paths.file("log"), f"{event}: {problem}; skipped")
             return 0
-        settings = load_settings(paths.config)
+        settings = load_settings(paths.file("config"))
         for issue in settings.problems:
-            log_line(paths.log, f"{event}: config.json {issue}")
+            log_line(paths.file("log"), f"{event}: config.json {issue}")
         module = importlib.import_module(HANDLERS[event])
         handler: Handler = module.handle
         output = handler(hook, paths, settings)
@@ -64,7 +64,8 @@ def run(event: str) -> int:
             sys.stdout.write(json.dumps(output, ensure_ascii=False) + "\n")
     except BaseException as exc:  # fail open, always, even on KeyboardInterrupt
         log_line(
-            paths.log if paths else None, f"{event} hook failed open: {type(exc).__name__}: {exc}"
+            paths.file("log") if paths else None,
+            f"{event} hook failed open: {type(exc).__name__}: {exc}",
         )
     return 0
 

@@ -27,7 +27,7 @@ def touch_session(
     try:
         _touch(paths, session_id, started=started, ended_reason=ended_reason, prompt=prompt)
     except OSError as exc:  # LockTimeoutError is one too
-        log_line(paths.log, f"session activity not recorded: {exc}")
+        log_line(paths.file("log"), f"session activity not recorded: {exc}")
 
 
 def _touch(
@@ -39,8 +39,8 @@ def _touch(
     prompt: bool,
 ) -> None:
     now = iso()
-    with quick_lock(paths.lock, LOCK_TIMEOUT):
-        state = read_state(paths.session)
+    with quick_lock(paths.file("lock"), LOCK_TIMEOUT):
+        state = read_state(paths.file("session"))
         if state is None:
             return
         state["lastActivity"] = now
@@ -55,4 +55,4 @@ def _touch(
             if ended_reason is not None:
                 record["ended"] = now
                 record["end_reason"] = ended_reason
-        write_state(paths.session, state, durable=False)
+        write_state(paths.file("session"), state, durable=False)

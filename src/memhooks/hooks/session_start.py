@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from memhooks import briefing
 from memhooks.config import Settings
@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 READ_CAP = 60_000
 
 
-def read_capped(path: Path, limit: int = READ_CAP) -> str:
+def read_capped(path: str, limit: int = READ_CAP) -> str:
     try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
+        with open(path, encoding="utf-8", errors="replace") as handle:
             return handle.read(limit)
     except OSError:
         return ""
@@ -38,11 +38,12 @@ def without_frontmatter(text: str) -> str:
 
 def _newer_summaries(paths: MemoryPaths) -> int:
     try:
-        master = paths.master.stat().st_mtime
+        master = os.stat(paths.file("master")).st_mtime
     except OSError:
         master = 0.0
     try:
-        return sum(1 for p in paths.sessions.glob("*.md") if p.stat().st_mtime > master)
+        with os.scandir(paths.file("sessions")) as entries:
+            return sum(1 for e in entries if e.name.endswith(".md") and e.stat().st_mtime > master)
     except OSError:
         return 0
 
@@ -52,14 +53,14 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     source = hook.source or "startup"
     checkpoint = ""
     if source in ("compact", "resume"):
-        checkpoint = without_frontmatter(read_capped(paths.latest_checkpoint))
+        checkpoint = without_frontmatter(read_capped(paths.file("latest_checkpoint")))
     text = briefing.session_start(
         session_id=hook.session_id,
         source=source,
         status=read_status(paths),
         checkpoint=checkpoint,
-        index=read_capped(paths.index),
+        index=read_capped(paths.file("index")),
         budget=settings.session_start_chars,
-        new_summaries=_newer_summaries(paths) if paths.master.exists() else 0,
+        new_summaries=_newer_summaries(paths) if os.path.exists(paths.file("master")) else 0,
     )
     return context_output("SessionStart", text)

@@ -8,12 +8,12 @@ hook blocks (keeps Claude working to save) only when the user opted in with
 
 from __future__ import annotations
 
-import datetime as dt
 import json
-from pathlib import Path
+import os
+import time
 
 from memhooks.atomic import write_atomic
-from memhooks.clock import iso, parse_iso, utc_now
+from memhooks.clock import epoch, iso, stamp
 from memhooks.config import Settings
 from memhooks.hooks.context import HookInput
 from memhooks.journal import render_journal_entry
@@ -33,9 +33,14 @@ FIRST_READ_MAX = 2_000_000  # a resumed long session: journal only its recent ta
 MAX_OFFSETS = 200
 
 
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
 def _offsets(paths: MemoryPaths) -> dict[str, int]:
     try:
-        data = json.loads(paths.offsets.read_text(encoding="utf-8"))
+        data = json.loads(_read(paths.file("offsets")))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):
@@ -46,12 +51,12 @@ def _offsets(paths: MemoryPaths) -> dict[str, int]:
 def new_journal_text(
     hook: HookInput, settings: Settings, offsets: dict[str, int]
 ) -> tuple[str, int | None]:
-    transcript = Path(hook.transcript_path) if hook.transcript_path else None
-    if transcript is None or not transcript.is_file():
+    transcript = hook.transcript_path
+    if not transcript or not os.path.isfile(transcript):
         return "", None
     start = offsets.get(hook.session_id)
     if start is None:
-        start = max(0, transcript.stat().st_size - FIRST_READ_MAX)
+        start = max(0, os.stat(transcript).st_size - FIRST_READ_MAX)
     records, end = read_new(transcript, start)
     entry = render_journal_entry(
         records,
@@ -63,30 +68,28 @@ def new_journal_text(
 
 
 def nudge(
-    state: dict[str, Any], hook: HookInput, settings: Settings, now: dt.datetime
+    state: dict[str, Any], hook: HookInput, settings: Settings, now: float
 ) -> dict[str, Any] | None:
     """A reminder when no memory was written for a while though work goes on."""
     if settings.nudge == "off":
         return None
-    last_write = parse_iso(str(state.get("lastMemoryWrite") or state.get("started") or ""))
-    last_nudge = parse_iso(str(state.get("lastNudge") or ""))
-    if last_write is None or now - last_write < dt.timedelta(minutes=settings.stale_minutes):
+    last_write = epoch(str(state.get("lastMemoryWrite") or state.get("started") or ""))
+    last_nudge = epoch(str(state.get("lastNudge") or ""))
+    if last_write is None or now - last_write < settings.stale_minutes * 60:
         return None
-    if last_nudge is not None and now - last_nudge < dt.timedelta(
-        minutes=settings.nudge_interval_minutes
-    ):
+    if last_nudge is not None and now - last_nudge < settings.nudge_interval_minutes * 60:
         return None
-    minutes = int((now - last_write).total_seconds() // 60)
+    minutes = int((now - last_write) // 60)
     message = (
         f"memhooks: nothing was saved to .claude/memory/ for {minutes} min while work "
         "went on. Save decisions with `/memory remember …`, update the task with "
         "`memhooks task`, or run `/memory summarize`."
     )
     if settings.nudge == "save" and not hook.stop_hook_active:
-        state["lastNudge"] = iso(now)
+        state["lastNudge"] = stamp(now)
         return {"decision": "block", "reason": message + " Do that now, briefly, then stop."}
     if settings.nudge == "remind":
-        state["lastNudge"] = iso(now)
+        state["lastNudge"] = stamp(now)
         return {"systemMessage": message}
     return None
 
@@ -96,8 +99,8 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     entry, end = "", None
     if settings.capture_journal and hook.session_id:
         entry, end = new_journal_text(hook, settings, offsets)
-    now = utc_now()
-    with quick_lock(paths.lock, LOCK_TIMEOUT):
+    now = time.time()
+    with quick_lock(paths.file("lock"), LOCK_TIMEOUT):
         if entry:
             try:
                 append_journal(paths, hook.session_id, entry)
@@ -106,13 +109,13 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         if end is not None:
             offsets[hook.session_id] = end
             kept = dict(list(offsets.items())[-MAX_OFFSETS:])
-            write_atomic(paths.offsets, json.dumps(kept), durable=False)
-        state = read_state(paths.session)
+            write_atomic(paths.file("offsets"), json.dumps(kept), durable=False)
+        state = read_state(paths.file("session"))
         if state is None:
             return None
-        state["lastActivity"] = iso(now)
+        state["lastActivity"] = stamp(now)
         if hook.session_id:
-            session_record(state, hook.session_id)["last_activity"] = iso(now)
+            session_record(state, hook.session_id)["last_activity"] = stamp(now)
         output = nudge(state, hook, settings, now)
-        write_state(paths.session, state, durable=False)
+        write_state(paths.file("session"), state, durable=False)
     return output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 
 from memhooks import briefing
@@ -31,12 +32,17 @@ def is_request(prompt: str) -> bool:
     return not text.startswith(NOT_A_REQUEST) and not _SLASH_COMMAND.match(text)
 
 
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
 def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> None:
     """Keep the latest prompts for PreCompact, which can run before the transcript has them."""
     if not settings.capture_prompts or not is_request(hook.prompt):
         return
     try:
-        data = json.loads(paths.prompts.read_text(encoding="utf-8"))
+        data = json.loads(_read(paths.file("prompts")))
         kept = data if isinstance(data, list) else []
     except (OSError, ValueError):
         kept = []
@@ -48,20 +54,26 @@ def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> 
     )
     try:
         write_atomic(
-            paths.prompts, json.dumps(kept[-PROMPTS_KEPT:], ensure_ascii=False), durable=False
+            paths.file("prompts"),
+            json.dumps(kept[-PROMPTS_KEPT:], ensure_ascii=False),
+            durable=False,
         )
     except OSError as exc:  # a read-only tree or a full disk: the reminder still goes out
         from memhooks.logsink import log_line
 
-        log_line(paths.log, f"UserPromptSubmit: prompt not kept for PreCompact: {exc}")
+        log_line(paths.file("log"), f"UserPromptSubmit: prompt not kept for PreCompact: {exc}")
 
 
 def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[briefing.Pointer]:
-    if settings.max_inject <= 0 or not prompt.strip() or not paths.search_db.exists():
+    if (
+        settings.max_inject <= 0
+        or not prompt.strip()
+        or not os.path.exists(paths.file("search_db"))
+    ):
         return []
     from memhooks.search_index import SearchIndex
 
-    with SearchIndex(paths.search_db) as index:
+    with SearchIndex(paths.file("search_db")) as index:
         hits = index.query(prompt, limit=settings.max_inject, min_score=settings.min_score)
     return [briefing.Pointer(h.path, h.title, h.description) for h in hits]
 
