@@ -124,6 +124,9 @@ def hook_argv(event: str, python: str) -> list[str]:
     config = json.loads((REPO / "hooks" / "hooks.json").read_text(encoding="utf-8"))
     command = config["hooks"][event][0]["hooks"][0]["command"]
     argv = shlex.split(command.replace("${CLAUDE_PLUGIN_ROOT}", str(REPO)))
+    # `python3 … || python …`: the fallback runs only where python3 is missing (Windows).
+    if "||" in argv:
+        argv = argv[: argv.index("||")]
     if argv[0] in ("python3", "python"):
         argv[0] = python
     return argv
