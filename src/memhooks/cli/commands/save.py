@@ -187,9 +187,11 @@ def build_draft(args: argparse.Namespace) -> Draft:  # noqa: C901, PLR0912 - one
     meta.update({k: _coerce(v) for k, v in _pairs(args.field, "--field").items()})
     sections = _pairs(args.section, "--section")
     if sections:
-        heading = f"# {meta.get('title', '')}\n\n" if not draft.body.strip() else ""
-        extra = "\n\n".join(f"## {k}\n{v.strip()}" for k, v in sections.items())
-        draft.body = (heading + draft.body.strip() + "\n\n" + extra).strip()
+        heading = f"# {meta.get('title', '')}" if not draft.body.strip() else ""
+        parts = [heading, draft.body.strip()] + [
+            f"## {k}\n{v.strip()}" for k, v in sections.items()
+        ]
+        draft.body = "\n\n".join(part for part in parts if part)
     if args.source_path:
         draft.source_path = args.source_path
         meta.setdefault("path", args.source_path)
