@@ -1,0 +1,207 @@
+"""Many processes on one tree: parallel sessions' hooks, sub-agents, CLI saves, racing updaters."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memhooks import catalog as catalog_io
+from memhooks.cli.errors import Exit
+from memhooks.paths import MemoryPaths
+from memhooks.rebuild import memory_files
+from support import LAUNCHER, hook_examples, run_cli
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX process model")
+SHARED_TRANSCRIPTS = sorted(
+    (Path(__file__).resolve().parents[2] / "shared" / "e2e" / "transcripts").glob(
+        "*/transcript.jsonl"
+    )
+)
+RESULT = "The sub-agent traced the failing build to a stale lock file and removed it. " * 2
+
+
+def _spawn_hook(event: str, payload: dict[str, object]) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [sys.executable, "-S", str(LAUNCHER), "hook", event],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=os.environ.copy(),
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps({"hook_event_name": event, **payload}).encode())
+    proc.stdin.close()
+    proc.stdin = None  # communicate() would flush the closed pipe
+    return proc
+
+
+def _spawn_cli(*args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, str(LAUNCHER), *args],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=os.environ.copy(),
+    )
+
+
+def _finish(procs: list[subprocess.Popen[bytes]]) -> list[tuple[int, str, str]]:
+    results = []
+    for proc in procs:
+        out, err = proc.communicate(timeout=120)
+        results.append((proc.returncode, out.decode(), err.decode()))
+    return results
+
+
+def _consistent(root: Path) -> dict[str, object]:
+    """The catalog, the index and `rebuild --json` all agree with the files."""
+    paths = MemoryPaths(root)
+    files = {paths.relative(p) for p in memory_files(paths)}
+    cat = catalog_io.load(paths.catalog)
+    assert cat is not None
+    assert set(cat.entries) == files
+    index = (root / "MEMORY.md").read_text(encoding="utf-8") + (
+        (root / "MEMORY-archive.md").read_text(encoding="utf-8")
+        if (root / "MEMORY-archive.md").exists()
+        else ""
+    )
+    for entry in cat.active():
+        assert f"]({entry.path})" in index, entry.path
+    counts_before = cat.counts()
+    done = run_cli("rebuild", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["counts"] == counts_before
+    assert report["total"] == len(files)
+    return report
+
+
+def test_parallel_sessions_subagents_and_saves(started: Path, tmp_path: Path) -> None:
+    examples = hook_examples()
+    procs: list[subprocess.Popen[bytes]] = []
+    kinds: list[str] = []
+    for n in range(4):
+        transcript = tmp_path / f"t{n}.jsonl"
+        if SHARED_TRANSCRIPTS:
+            transcript.write_bytes(SHARED_TRANSCRIPTS[n % len(SHARED_TRANSCRIPTS)].read_bytes())
+        base = {
+            **examples.get("Stop", {}),
+            "session_id": f"session-{n}",
+            "transcript_path": str(transcript),
+        }
+        procs.append(_spawn_hook("SessionStart", {**base, "source": "startup"}))
+        procs.append(_spawn_hook("UserPromptSubmit", {**base, "prompt": f"task {n}"}))
+        procs.append(_spawn_hook("Stop", base))
+        kinds += ["hook", "hook", "hook"]
+    for n in range(8):
+        procs.append(
+            _spawn_hook(
+                "SubagentStop",
+                {
+                    "session_id": f"session-{n % 4}",
+                    "agent_id": f"agent-{n}",
+                    "agent_type": f"worker{n}",
+                    "last_assistant_message": f"Result {n}. " + RESULT,
+                },
+            )
+        )
+        kinds.append("subagent")
+    for n in range(6):
+        procs.append(
+            _spawn_cli(
+                "save",
+                "decision",
+                "--title",
+                f"Parallel decision {n}",
+                "--body",
+                f"body {n}",
+                "--json",
+            )
+        )
+        kinds.append("save")
+    results = _finish(procs)
+    for kind, (code, out, err) in zip(kinds, results, strict=True):
+        assert code == 0, (kind, err)
+        if kind != "save":
+            assert out == "" or json.loads(out)
+    saved = [
+        json.loads(out)["path"]
+        for kind, (_, out, _) in zip(kinds, results, strict=True)
+        if kind == "save"
+    ]
+    assert len(set(saved)) == 6
+    assert all((started / p).is_file() for p in saved)
+    skipped = sum(
+        1
+        for kind, (_, _, err) in zip(kinds, results, strict=True)
+        if kind == "subagent" and "lock" in err
+    )
+    agents = list((started / "subagent").glob("*.md"))
+    assert len(agents) == 8 - skipped  # a hook skips only when the lock stayed busy
+    assert skipped <= 2, [
+        err for kind, (_, _, err) in zip(kinds, results, strict=True) if kind == "subagent"
+    ]
+    report = _consistent(started)
+    assert report["counts"]["decision"] == 6  # type: ignore[index]
+    # Session bookkeeping may be skipped under contention (logged), but never corrupted.
+    sessions = json.loads((started / "_session.json").read_text(encoding="utf-8"))["sessions"]
+    assert {s["id"] for s in sessions} <= {f"session-{n}" for n in range(4)}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="SubagentStop has no idempotency key: a re-delivered event files the same result "
+    "twice (the agent_id is stored but never checked); dedupe needs a design decision",
+)
+def test_retried_subagent_stop_files_once(started: Path) -> None:
+    payload = {
+        "session_id": "s",
+        "agent_id": "agent-same",
+        "agent_type": "worker",
+        "last_assistant_message": RESULT,
+    }
+    _finish([_spawn_hook("SubagentStop", payload)])
+    _finish([_spawn_hook("SubagentStop", payload)])
+    assert len(list((started / "subagent").glob("*.md"))) == 1
+
+
+def test_retried_cli_update_does_not_duplicate(started: Path) -> None:
+    done = run_cli("save", "decision", "--title", "Retry me", "--body", "v1", "--json")
+    path = json.loads(done.stdout)["path"]
+    for _ in range(3):
+        again = run_cli("save", "decision", "--update", path, "--body", "v2", "--json")
+        assert again.returncode == 0, again.stderr
+    assert len(list((started / "decisions").glob("*.md"))) == 1
+    _consistent(started)
+
+
+def test_two_updaters_with_the_same_hash(started: Path) -> None:
+    done = run_cli("save", "decision", "--title", "Contested", "--body", "v1", "--json")
+    path = json.loads(done.stdout)["path"]
+    digest = json.loads(run_cli("show", path, "--json").stdout)["hash"]
+    for round_ in range(3):
+        # Bodies differ per round: an update that rewrites identical bytes (same body, same
+        # second) leaves the hash unchanged, and the other writer rightly proceeds.
+        body = "writer {n} round {round_}"
+        procs = [
+            _spawn_cli(
+                "save",
+                "decision",
+                "--update",
+                path,
+                "--if-hash",
+                digest,
+                "--body",
+                body.format(n=n, round_=round_),
+            )
+            for n in range(2)
+        ]
+        codes = sorted(code for code, _, _ in _finish(procs))
+        assert codes == [Exit.OK, Exit.CONFLICT]
+        digest = json.loads(run_cli("show", path, "--json").stdout)["hash"]
+    _consistent(started)
