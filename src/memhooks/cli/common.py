@@ -51,6 +51,13 @@ def settings(paths: MemoryPaths) -> Settings:
         raise UserError(str(exc), Exit.INVALID_INPUT) from None
 
 
+def open_tree(args: argparse.Namespace) -> tuple[MemoryPaths, Store]:
+    """The started tree the command works on, and its store; exit 3 when there is none."""
+    paths = memory_paths(args)
+    require_tree(paths)
+    return paths, open_store(paths)
+
+
 def open_store(paths: MemoryPaths) -> Store:
 
     return Store(paths, settings(paths))

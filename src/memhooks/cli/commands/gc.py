@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from memhooks.cli.common import add_json, memory_paths, open_store, require_tree, store_errors
+from memhooks.cli.common import add_json, open_tree, store_errors
 from memhooks.cli.errors import Exit
 from memhooks.cli.output import emit
 
@@ -23,9 +23,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    paths = memory_paths(args)
-    require_tree(paths)
-    store = open_store(paths)
+    _, store = open_tree(args)
     with store_errors():
         removed = store.gc(dry_run=args.dry_run)
     verb = "Would delete" if args.dry_run else "Deleted"

@@ -19,7 +19,7 @@ from memhooks.category_cues import (
     short_title,
     statement,
 )
-from memhooks.cli.common import add_json, memory_paths, open_store, require_tree, store_errors
+from memhooks.cli.common import add_json, open_tree, store_errors
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
 from memhooks.clock import iso
@@ -109,9 +109,7 @@ def similar(paths: MemoryPaths, text: str, category: str) -> list[dict[str, Any]
 def run(args: argparse.Namespace) -> int:
     from memhooks.cli.commands.save import Draft, render_sections, validate
 
-    paths = memory_paths(args)
-    require_tree(paths)
-    store = open_store(paths)
+    paths, store = open_tree(args)
     patterns = store.settings.redact_patterns
     text = redact(statement(" ".join(args.text)), patterns)
     if not text:

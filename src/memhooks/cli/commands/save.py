@@ -9,14 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from memhooks.categories import CATEGORIES, resolve
-from memhooks.cli.common import (
-    add_json,
-    memory_paths,
-    open_store,
-    read_stdin_text,
-    require_tree,
-    store_errors,
-)
+from memhooks.cli.common import add_json, open_tree, read_stdin_text, store_errors
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
 from memhooks.redact import redact
@@ -241,9 +234,7 @@ def validate(draft: Draft, *, partial: bool = False) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    paths = memory_paths(args)
-    require_tree(paths)
-    store = open_store(paths)
+    _, store = open_tree(args)
     draft = build_draft(args)
     patterns = store.settings.redact_patterns
     draft.body = redact(draft.body, patterns)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from memhooks.atomic import write_atomic
-from memhooks.cli.common import add_json, memory_paths, open_store, require_tree, store_errors
+from memhooks.cli.common import add_json, open_tree, store_errors
 from memhooks.cli.errors import Exit
 from memhooks.cli.output import emit
 from memhooks.redact import redact
@@ -46,9 +46,7 @@ def render_current_task(task: str, next_step: str, progress: list[str]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    paths = memory_paths(args)
-    require_tree(paths)
-    store = open_store(paths)
+    paths, store = open_tree(args)
     patterns = store.settings.redact_patterns
     changed = bool(
         args.task or args.next_step or args.progress or args.blocker or args.clear_blockers
