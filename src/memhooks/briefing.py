@@ -15,6 +15,7 @@ HOST_CAP = 10_000
 MEMORY_DIR = ".claude/memory"
 _CLOSE = "</memhooks-data>"
 MIN_INDEX_ROOM = 200  # below this an index excerpt says nothing useful
+SESSION_ID_MAX = 128  # host ids are UUIDs; anything longer is not an id
 INDEX_RESERVE = 900  # room kept for the index when a checkpoint comes first
 
 HEADER = (
@@ -45,7 +46,7 @@ def quote(source: str, text: str) -> str:
 def _plain_id(session_id: str) -> bool:
     """Only an id that cannot carry text: it is shown outside the quoted frames."""
     bare = session_id.replace("-", "").replace("_", "")
-    return 0 < len(session_id) <= 128 and bare.isascii() and bare.isalnum()
+    return 0 < len(session_id) <= SESSION_ID_MAX and bare.isascii() and bare.isalnum()
 
 
 def _fit(text: str, budget: int, what: str, where: str) -> str:
