@@ -153,11 +153,6 @@ def test_parallel_sessions_subagents_and_saves(started: Path, tmp_path: Path) ->
     assert {s["id"] for s in sessions} <= {f"session-{n}" for n in range(4)}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SubagentStop has no idempotency key: a re-delivered event files the same result "
-    "twice (the agent_id is stored but never checked); dedupe needs a design decision",
-)
 def test_retried_subagent_stop_files_once(started: Path) -> None:
     payload = {
         "session_id": "s",

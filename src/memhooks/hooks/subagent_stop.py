@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 from pathlib import Path
 
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
 MIN_RESULT_CHARS = 80
 DETAILS_CAP = 8_000
 HEAD_BYTES = 65_536
+MARKERS_KEPT = 500
 #: A skipped write loses the sub-agent's result for good, and the host gives this event
 #: 600 s: wait for parallel sessions' writers rather than skip after the hooks' usual 0.5 s.
 LOCK_TIMEOUT = 5.0
@@ -120,6 +123,41 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         "task": task or None,
         "session_id": hook.session_id or None,
     }
+    marker = claim(paths, hook.agent_id)
+    if marker == "":
+        return None  # this sub-agent's result was filed already: the event was re-delivered
     store = Store(paths, settings, hook=True, lock_timeout=LOCK_TIMEOUT)
-    store.create("subagent", meta, body, agent=hook.agent_type)
+    try:
+        store.create("subagent", meta, body, agent=hook.agent_type)
+    except BaseException:
+        if marker:
+            os.unlink(marker)  # not filed after all: a retry may file it
+        raise
     return None
+
+
+def claim(paths: MemoryPaths, agent_id: str) -> str | None:
+    """Mark `agent_id` as filed, atomically: the marker path, "" when already claimed, or None
+    when there is no usable id (then nothing can be deduplicated)."""
+    name = re.sub(r"[^A-Za-z0-9_-]", "", agent_id)[:100]
+    if not name:
+        return None
+    folder = os.path.join(paths.file("cache"), "subagents-filed")
+    os.makedirs(folder, exist_ok=True)
+    marker = os.path.join(folder, name)
+    try:
+        os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+    except FileExistsError:
+        return ""
+    _prune(folder)
+    return marker
+
+
+def _prune(folder: str) -> None:
+    """Keep the newest markers: a re-delivery comes within seconds, not after 1,000 agents."""
+    with os.scandir(folder) as entries:
+        found = [(e.stat().st_mtime, e.path) for e in entries]
+    if len(found) > MARKERS_KEPT * 2:
+        for _, old in sorted(found)[: len(found) - MARKERS_KEPT]:
+            with contextlib.suppress(OSError):
+                os.unlink(old)
