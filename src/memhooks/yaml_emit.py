@@ -18,7 +18,7 @@ _PLAIN_SAFE = re.compile(r"^[A-Za-z_./(][A-Za-z0-9 _./()+,'-]*$")
 # breaks (NEL, LS, PS); JSON's dumps leaves them raw with ensure_ascii=False.
 _NOT_YAML_PRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
 _LOOKS_TYPED = re.compile(
-    r"^(?:[-+]?[0-9][0-9_.:eE+-]*|~|null|true|false|yes|no|on|off|y|n|\.inf|\.nan)$",
+    r"^(?:[-+]?[0-9][0-9_.:eE+-]*|\.[0-9_][0-9_.eE+-]*|~|null|true|false|yes|no|on|off|y|n|\.inf|\.nan)$",
     re.IGNORECASE,
 )
 
