@@ -275,6 +275,24 @@ _RULES: tuple[_Rule, ...] = (
         _not_trivial,
     ),
     _Rule(
+        # `curl -u user:pass`, `--user user:pass`: only the user:password form, so that
+        # `git push -u origin` and `docker run -u 1000:1000` (numbers) are left alone.
+        "cli-credential",
+        _exact(rb"-(?:u|-user)[ \t=]"),
+        _Lazy(rb"(?:(?<=\s)-u|--user)[ \t=]+[^\s:\"']+:(?P<value>[^\s\"']+)"),
+        ("value",),
+        _not_trivial,
+    ),
+    _Rule(
+        # `mysql -pSECRET`: the password glued to -p, only on a mysql-family command line
+        # (`mkdir -p`, `pytest -p no:x` are not credentials).
+        "cli-credential",
+        _lit(b"mysql", b"mariadb"),
+        _Lazy(rb"(?i:\b(?:mysql|mysqldump|mysqladmin|mariadb)\b)[^\n]*?\s-p(?P<value>[^\s\"']+)"),
+        ("value",),
+        _not_trivial,
+    ),
+    _Rule(
         "secret",
         _exact(rb"--"),
         _Lazy(rb"(?i)--(?:password|passwd|secret|token|api-key|apikey)[ \t]+" + _PAIR_VALUE),
