@@ -70,6 +70,7 @@ def session_start(
     index: str,
     budget: int,
     new_summaries: int = 0,
+    cli: str = "",
 ) -> str:
     """SessionStart: id, status line, the latest checkpoint first (compact/resume), the index."""
     budget = min(budget, HOST_CAP)
@@ -80,6 +81,11 @@ def session_start(
             f"{MEMORY_DIR}/sessions/{session_id}.md)"
         )
     lines.append(f"Status: {one_line(status)}")
+    if cli:
+        lines.append(
+            f"Memory CLI (the only way to write .claude/memory/): {cli} <command> — save, task, "
+            "recall, show, retire; `--help` on each."
+        )
     if new_summaries:
         lines.append(
             f"{new_summaries} session summaries are newer than master.md: "

@@ -113,11 +113,13 @@ def install_now(*, fallback: bool = False) -> int:
             "--disable-pip-version-check",
             "--no-input",
             "--quiet",
+            "--no-warn-conflicts",  # other packages of this Python are not ours to judge
             "--target",
             str(staging),
             *REQUIREMENTS,
         ]
-        done = subprocess.run(command, check=False)
+        env = {**os.environ, "PIP_ROOT_USER_ACTION": "ignore"}  # a container's root is fine
+        done = subprocess.run(command, check=False, env=env)
         if done.returncode != 0:
             sys.stderr.write(f"memhooks: pip exited {done.returncode}\n")
             return done.returncode

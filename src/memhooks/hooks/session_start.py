@@ -27,6 +27,16 @@ def read_capped(path: str, limit: int = READ_CAP) -> str:
         return ""
 
 
+def cli_command() -> str:
+    """How Claude runs the CLI from its Bash tool, where ${CLAUDE_PLUGIN_ROOT} may not be set."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    launcher = os.path.join(os.path.dirname(os.path.dirname(package)), "hooks", "memhooks.py")
+    if not os.path.isfile(launcher):
+        return "memhooks"  # installed as a package: the console script is on PATH
+    python = "python" if os.name == "nt" else "python3"
+    return f'{python} "{launcher}"'
+
+
 def without_frontmatter(text: str) -> str:
     """The checkpoint's dating fields are for people browsing the folder, not for Claude."""
     if text.startswith("---\n"):
@@ -62,5 +72,6 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         index=read_capped(paths.file("index")),
         budget=settings.session_start_chars,
         new_summaries=_newer_summaries(paths) if os.path.exists(paths.file("master")) else 0,
+        cli=cli_command(),
     )
     return context_output("SessionStart", text)
