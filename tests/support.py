@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 LAUNCHER = REPO / "hooks" / "memhooks.py"
@@ -61,3 +63,9 @@ def hook_examples() -> dict[str, dict[str, object]]:
             examples.setdefault(record["case"], payload)
             examples.setdefault(payload["hook_event_name"], payload)
     return examples
+
+
+#: Symlinks need administrator rights (or developer mode) on Windows.
+needs_symlinks = pytest.mark.skipif(
+    sys.platform == "win32", reason="creating symlinks needs admin rights on Windows"
+)

@@ -19,7 +19,7 @@ from memhooks.cli.main import main
 from memhooks.config import Settings
 from memhooks.paths import MemoryPaths
 from memhooks.store import Store
-from support import REPO, SHARED, hook_examples, run_cli
+from support import REPO, SHARED, hook_examples, needs_symlinks, run_cli
 from test_fuzz_hooks import assert_valid_output, run_in_process
 
 TRANSCRIPTS = sorted((SHARED / "e2e" / "transcripts").glob("*/transcript.jsonl"))
@@ -163,6 +163,7 @@ def test_every_write_of_hooks_and_commands_is_inside_the_tree(
 # --------------------------------------------------------------------- symlinks and ../ paths
 
 
+@needs_symlinks
 def test_symlinked_category_folder_is_refused(started: Path, tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -176,6 +177,7 @@ def test_symlinked_category_folder_is_refused(started: Path, tmp_path: Path) -> 
     assert rebuilt.returncode == 0, rebuilt.stderr
 
 
+@needs_symlinks
 def test_symlinked_memory_file_is_refused(started: Path, tmp_path: Path) -> None:
     secret = tmp_path / "secret.md"
     secret.write_text("---\ntitle: not yours\n---\nprivate\n", encoding="utf-8")

@@ -16,6 +16,7 @@ from memhooks.naming import UnsafePathError, contained
 from memhooks.paths import MemoryPaths
 from memhooks.rebuild import scan_tree
 from memhooks.store import ConflictError, ResurrectionError, Store
+from support import needs_symlinks
 
 
 def store_for(root: Path) -> Store:
@@ -86,6 +87,7 @@ def test_hostile_source_path_stays_inside(started: Path) -> None:
     assert (started / saved.entry.path).resolve().parent == (started / "analysis").resolve()
 
 
+@needs_symlinks
 def test_contained_refuses_escapes_and_symlinks(tmp_path: Path) -> None:
     root = tmp_path / "mem"
     (root / "decisions").mkdir(parents=True)
