@@ -16,7 +16,7 @@ from memhooks.naming import UnsafePathError, contained
 from memhooks.paths import MemoryPaths
 from memhooks.rebuild import scan_tree
 from memhooks.store import ConflictError, ResurrectionError, Store
-from support import needs_symlinks
+from support import needs_symlinks, run_cli
 
 
 def store_for(root: Path) -> Store:
@@ -243,3 +243,30 @@ def test_eight_concurrent_writers_lose_nothing(started: Path) -> None:
     assert set(rebuilt.catalog.entries) == set(cat.entries)
     state = json.loads((started / "_session.json").read_text(encoding="utf-8"))
     assert state["stats"]["memories"] == 400
+
+
+def test_retention_retires_old_memories_then_gc_deletes_them(started: Path) -> None:
+    store = Store(MemoryPaths(started), Settings(categories={"runbook": {"retention_days": 7}}))
+    long_ago = dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=10)
+    old = store.create("runbook", {"title": "Old runbook"}, "", now=long_ago)
+    fresh = store.create("runbook", {"title": "Fresh runbook"}, "")
+    forever = store.create("decision", {"title": "Kept decision"}, "", now=long_ago)
+    assert store.expire(dry_run=True) == [old.entry.path]
+    assert store.expire() == [old.entry.path]
+    text = (started / old.entry.path).read_text(encoding="utf-8")
+    assert "record_status: retired" in text
+    assert "categories.runbook.retention_days" in text
+    assert fresh.entry.path in (started / "MEMORY.md").read_text(encoding="utf-8")
+    assert forever.entry.path in (started / "MEMORY.md").read_text(encoding="utf-8")
+    later = dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=31)
+    assert store.gc(now=later) == [old.entry.path]
+
+
+def test_a_disabled_category_refuses_saves(started: Path) -> None:
+    (started / "config.json").write_text(
+        json.dumps({"categories": {"preference": {"enabled": False}}}), encoding="utf-8"
+    )
+    done = run_cli("save", "preference", "--title", "Tabs")
+    assert done.returncode == 9
+    assert "categories.preference.enabled" in done.stderr
+    assert not list((started / "preferences").glob("*.md"))

@@ -241,26 +241,55 @@ class Store:
         self, relative: str, status: str, reason: str, now: dt.datetime | None = None
     ) -> Saved:
         """Retire, archive or restore: the file stays; only its lifecycle fields change."""
+        with self.locked():
+            entry, body = self._set_status(self._existing(relative), status, reason, iso(now))
+            self._after_write([entry], [], body_by_path={entry.path: body}, now=now)
+        return Saved(entry, False)
+
+    def _set_status(self, target: Path, status: str, reason: str, stamp: str) -> tuple[Entry, str]:
+        """Rewrite one file's lifecycle fields; the caller holds the lock and reindexes."""
         from memhooks.memory_file import parse_bytes
 
-        stamp = iso(now)
+        current = parse_bytes(target.read_bytes())
+        meta = dict(current.meta)
+        meta["record_status"] = status
+        if status == "retired":
+            meta.update(retired_at=stamp, retired_reason=reason)
+        elif status == "archived":
+            meta.update(archived_at=stamp, archived_reason=reason)
+        else:
+            for key in ("retired_at", "retired_reason", "archived_at", "archived_reason"):
+                meta.pop(key, None)
+            meta["updated"] = stamp
+        write_atomic(target, render_document(_ordered(meta), current.body))
+        return entry_for(self.paths.relative(target), meta, current.body), current.body
+
+    def expire(self, now: dt.datetime | None = None, *, dry_run: bool = False) -> list[str]:
+        """Retire active memories older than their category's `retention_days` (seed 003)."""
+        moment = now or utc_now()
+        expired: list[Entry] = []
         with self.locked():
-            target = self._existing(relative)
-            current = parse_bytes(target.read_bytes())
-            meta = dict(current.meta)
-            meta["record_status"] = status
-            if status == "retired":
-                meta.update(retired_at=stamp, retired_reason=reason)
-            elif status == "archived":
-                meta.update(archived_at=stamp, archived_reason=reason)
-            else:
-                for key in ("retired_at", "retired_reason", "archived_at", "archived_reason"):
-                    meta.pop(key, None)
-                meta["updated"] = stamp
-            write_atomic(target, render_document(_ordered(meta), current.body))
-            entry = entry_for(self.paths.relative(target), meta, current.body)
-            self._after_write([entry], [], body_by_path={entry.path: current.body}, now=now)
-        return Saved(entry, False)
+            cat = self._catalog()
+            for entry in cat.active():
+                days = self.settings.retention_days(entry.category)
+                written = parse_iso(entry.updated or entry.created)
+                if days and written is not None and moment - written > dt.timedelta(days=days):
+                    expired.append(entry)
+            if dry_run or not expired:
+                return [e.path for e in expired]
+            changed: list[Entry] = []
+            for entry in expired:
+                days = self.settings.retention_days(entry.category)
+                key = f"categories.{entry.category}.retention_days"
+                reason = f"Retention: not updated for {days} days ({key})"
+                with contextlib.suppress(OSError, ValueError):
+                    changed.append(
+                        self._set_status(
+                            self.paths.root / entry.path, "retired", reason, iso(moment)
+                        )[0]
+                    )
+            self._after_write(changed, [], body_by_path={}, now=moment)
+        return [e.path for e in changed]
 
     def gc(self, now: dt.datetime | None = None, *, dry_run: bool = False) -> list[str]:
         """Delete retired memories past the grace period. Archived ones are kept for good."""

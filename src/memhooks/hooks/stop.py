@@ -97,7 +97,12 @@ def nudge(
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     offsets = _offsets(paths)
     entry, end = "", None
-    if settings.capture_journal and hook.session_id:
+    if (
+        settings.capture_journal
+        and hook.session_id
+        and settings.auto_capture("session_summary")
+        and settings.category_enabled("session_summary")
+    ):
         entry, end = new_journal_text(hook, settings, offsets)
     now = time.time()
     with quick_lock(paths.file("lock"), LOCK_TIMEOUT):

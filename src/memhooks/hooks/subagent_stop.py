@@ -98,6 +98,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         not hook.agent_type
         or not settings.capture_subagents
         or not settings.auto_capture("subagent")
+        or not settings.category_enabled("subagent")
         or len(result) < MIN_RESULT_CHARS
     ):
         return None  # the compaction agent has no type; trivial outputs are not memories

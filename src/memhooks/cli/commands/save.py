@@ -236,6 +236,12 @@ def validate(draft: Draft, *, partial: bool = False) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     _, store = open_tree(args)
     draft = build_draft(args)
+    if not store.settings.category_enabled(draft.category):
+        raise UserError(
+            f"the {draft.category} category is disabled in config.json "
+            f"(categories.{draft.category}.enabled)",
+            Exit.REFUSED,
+        )
     patterns = store.settings.redact_patterns
     draft.body = redact(draft.body, patterns)
     draft.meta = {
