@@ -270,3 +270,52 @@ def test_a_disabled_category_refuses_saves(started: Path) -> None:
     assert done.returncode == 9
     assert "categories.preference.enabled" in done.stderr
     assert not list((started / "preferences").glob("*.md"))
+
+
+def test_gc_never_deletes_a_file_that_is_active_again_on_disk(started: Path) -> None:
+    """A teammate restored it and you pulled: the stale catalog must not get it deleted."""
+    store = store_for(started)
+    saved = store.create("decision", {"title": "Keep me"}, "# Keep me\n\nbody")
+    active_text = (started / saved.entry.path).read_bytes()
+    long_ago = dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=40)
+    store.set_record_status(saved.entry.path, "retired", "gone", now=long_ago)
+    (started / saved.entry.path).write_bytes(active_text)  # as `git pull` would
+    assert store.gc() == []
+    assert (started / saved.entry.path).read_bytes() == active_text
+    assert saved.entry.path in (started / "MEMORY.md").read_text(encoding="utf-8")
+
+
+def test_files_from_git_reach_the_index_and_search_on_the_next_write(started: Path) -> None:
+    store = store_for(started)
+    store.create("decision", {"title": "Local one"}, "body")
+    pulled = started / "runbooks" / "redis-failover.md"
+    pulled.write_text(
+        "---\ntitle: Redis failover\ncategory: runbook\n---\n# Redis failover\n"
+        "\n## Steps\n1. promote the replica\n",
+        encoding="utf-8",
+    )
+    gone = store.create("constraint", {"title": "Deleted upstream"}, "body")
+    (started / gone.entry.path).unlink()
+    store.create("preference", {"title": "Another local one"}, "body")
+    index = (started / "MEMORY.md").read_text(encoding="utf-8")
+    assert "runbooks/redis-failover.md" in index
+    assert gone.entry.path not in index
+    from memhooks.search_index import SearchIndex
+
+    with SearchIndex(MemoryPaths(started).search_db) as search:
+        assert [h.path for h in search.query("redis replica failover", min_score=0)][:1] == [
+            "runbooks/redis-failover.md"
+        ]
+
+
+def test_a_fresh_clone_gets_its_search_index_back_on_start(started: Path) -> None:
+    store = store_for(started)
+    store.create("runbook", {"title": "Rotate the CDN token"}, "# Rotate the CDN token\n\nask ops")
+    paths = MemoryPaths(started)
+    paths.search_db.unlink()
+    paths.catalog.unlink()  # `.cache/` is not committed
+    assert run_cli("start").returncode == 0
+    from memhooks.search_index import SearchIndex
+
+    with SearchIndex(paths.search_db) as search:
+        assert search.count() == 1

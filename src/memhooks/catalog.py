@@ -31,6 +31,7 @@ class Entry:
     retired_at: str = ""
     content_hash: str = ""
     index_archived_at: str = ""  # when the index cap first pushed it into MEMORY-archive.md
+    stamp: str = ""  # "mtime_ns:size" of the file when catalogued: a change means re-read it
 
     @property
     def active(self) -> bool:

@@ -35,7 +35,6 @@ LAYOUT = {
     "latest_checkpoint": "checkpoints/latest.md",
     "cache": ".cache",
     "lock": ".cache/store.lock",
-    "pending": ".cache/pending",  # journals written without touching the catalog
     "log": ".cache/memhooks.log",
     "catalog": ".cache/catalog.json",  # derived list of every memory with its index line
     "search_db": ".cache/search.sqlite3",
@@ -150,10 +149,6 @@ class MemoryPaths:
     @property
     def lock(self) -> Path:
         return _path(self.file("lock"))
-
-    @property
-    def pending(self) -> Path:
-        return _path(self.file("pending"))
 
     @property
     def log(self) -> Path:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memhooks.catalog import Catalog
@@ -45,7 +45,7 @@ def _check_category(meta: dict[str, object], folder_category: str) -> None:
 
 def scan_tree(paths: MemoryPaths, progress: Callable[[int, int], None] | None = None) -> ScanResult:
     from memhooks.models import parse_meta
-    from memhooks.store import entry_for
+    from memhooks.store import entry_for, file_stamp
 
     result = ScanResult()
     files = memory_files(paths)
@@ -67,7 +67,7 @@ def scan_tree(paths: MemoryPaths, progress: Callable[[int, int], None] | None = 
         except (OSError, UnparsableMemoryError, ValueError) as exc:
             result.problems.append((relative, str(exc).splitlines()[0][:300]))
             continue
-        entry = entry_for(relative, meta, raw.body)
+        entry = replace(entry_for(relative, meta, raw.body), stamp=file_stamp(path))
         result.catalog.upsert(entry)
         result.bodies[relative] = raw.body
     return result

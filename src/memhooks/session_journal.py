@@ -23,7 +23,7 @@ def journal_part(body: str) -> str:
 
 
 def append_journal(paths: MemoryPaths, session_id: str, entry: str) -> None:
-    """Append one entry; a new file gets frontmatter and a marker so the next write indexes it."""
+    """Append one entry; a new file gets frontmatter (the next command-path write indexes it)."""
     name = f"{session_file_stem(session_id)}.md"
     target = os.path.join(paths.file("sessions"), name)
     try:
@@ -41,9 +41,6 @@ def append_journal(paths: MemoryPaths, session_id: str, entry: str) -> None:
             "session_id": session_id,
         }
         current = render_document(meta, f"{JOURNAL_HEADING}\n")
-        os.makedirs(paths.file("pending"), exist_ok=True)
-        with open(os.path.join(paths.file("pending"), f"sessions__{name}"), "a"):
-            pass
     if JOURNAL_HEADING not in current:
         current = current.rstrip("\n") + f"\n\n{JOURNAL_HEADING}\n"
     write_atomic(target, current.rstrip("\n") + "\n\n" + entry.strip("\n") + "\n")

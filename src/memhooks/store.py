@@ -264,12 +264,24 @@ class Store:
         write_atomic(target, render_document(_ordered(meta), current.body))
         return entry_for(self.paths.relative(target), meta, current.body), current.body
 
+    def _still_retired(self, relative: str, before: dt.datetime) -> bool:
+        """The file itself, read again just before deleting it, says retired before `before`."""
+        from memhooks.memory_file import UnparsableMemoryError, parse_bytes
+
+        try:
+            meta = parse_bytes((self.paths.root / relative).read_bytes()).meta
+        except (OSError, UnparsableMemoryError):
+            return False  # never delete what we cannot read
+        retired = parse_iso(_text(meta.get("retired_at")))
+        return meta.get("record_status") == "retired" and retired is not None and retired <= before
+
     def expire(self, now: dt.datetime | None = None, *, dry_run: bool = False) -> list[str]:
         """Retire active memories older than their category's `retention_days` (seed 003)."""
         moment = now or utc_now()
         expired: list[Entry] = []
         with self.locked():
             cat = self._catalog()
+            self.reconcile(cat)
             for entry in cat.active():
                 days = self.settings.retention_days(entry.category)
                 written = parse_iso(entry.updated or entry.created)
@@ -298,15 +310,19 @@ class Store:
         removed: list[str] = []
         with self.locked():
             cat = self._catalog()
+            # Decide on what the files say now, not on a stale catalog (git pull, restore).
+            found, vanished, _ = self.reconcile(cat)
             for entry in list(cat.entries.values()):
                 retired = parse_iso(entry.retired_at)
                 if entry.record_status != "retired" or retired is None or moment - retired < grace:
+                    continue
+                if not self._still_retired(entry.path, moment - grace):
                     continue
                 if not dry_run:
                     with contextlib.suppress(FileNotFoundError):
                         (self.paths.root / entry.path).unlink()
                 removed.append(entry.path)
-            if removed and not dry_run:
+            if (removed or found or vanished) and not dry_run:
                 self._after_write([], removed, body_by_path={}, now=moment)
         return removed
 
@@ -356,7 +372,7 @@ class Store:
     # ------------------------------------------------------------ derived
 
     def refresh(self, now: dt.datetime | None = None) -> None:
-        """Re-render the derived files under the lock (status changes, pending files)."""
+        """Re-render the derived files under the lock (status changes, files changed on disk)."""
         with self.locked():
             self._after_write([], [], body_by_path={}, now=now)
 
@@ -395,16 +411,57 @@ class Store:
     ) -> tuple[str, ...]:
         """Still under the lock: catalog, rolling window, index, archive, search, stats."""
         cat = self._catalog()
+        changed = [replace(e, stamp=file_stamp(self.paths.root / e.path)) for e in changed]
         for entry in changed:
             cat.upsert(entry)
         for path in removed:
             cat.remove(path)
-        pending = self._take_pending(cat)
+        found, vanished, bodies = self.reconcile(cat)
         retired = self._apply_rolling_window(cat, changed, now)
         self.write_derived(cat, now=now)
-        self._update_search(changed + pending, removed, retired, body_by_path)
+        self._update_search(
+            changed + found, removed + vanished, retired, {**bodies, **body_by_path}, cat
+        )
         self.update_stats(changed, cat, now)
         return retired
+
+    def reconcile(self, cat: Catalog) -> tuple[list[Entry], list[str], dict[str, str]]:
+        """Bring the catalog in line with the files: git pulls, merges and hand edits add,
+        change and remove memory files behind our back. (Found, vanished, bodies read.)
+
+        The command path only: it lists the category folders and stats every file (~20 ms
+        at 10,000 memories); a file that does not parse is left out, never touched.
+        """
+        if self._hook:
+            return [], [], {}
+        from memhooks.memory_file import UnparsableMemoryError, parse_bytes
+        from memhooks.rebuild import memory_files
+
+        on_disk = {self.paths.relative(p): p for p in memory_files(self.paths)}
+        vanished = [path for path in cat.entries if path not in on_disk]
+        for path in vanished:
+            cat.remove(path)
+        found: list[Entry] = []
+        bodies: dict[str, str] = {}
+        for relative, target in on_disk.items():
+            stamp = file_stamp(target)
+            known = cat.entries.get(relative)
+            if known is not None and known.stamp == stamp:
+                continue
+            try:
+                raw = parse_bytes(target.read_bytes())
+            except (OSError, UnparsableMemoryError):
+                if known is not None:
+                    cat.remove(relative)
+                    vanished.append(relative)
+                continue
+            entry = replace(entry_for(relative, raw.meta, raw.body), stamp=stamp)
+            if known is not None and known.index_archived_at:
+                entry = replace(entry, index_archived_at=known.index_archived_at)
+            cat.upsert(entry)
+            found.append(entry)
+            bodies[relative] = raw.body
+        return found, vanished, bodies
 
     def write_derived(self, cat: Catalog, *, now: dt.datetime | None = None) -> None:
         state = _safe_state(self.paths.session)
@@ -423,28 +480,6 @@ class Store:
         catalog_io.save(self.paths.catalog, cat)
         write_atomic(self.paths.index, rendered.text)
         write_atomic(self.paths.archive, archive)
-
-    def _take_pending(self, cat: Catalog) -> list[Entry]:
-        """Session journals the Stop hook created without touching the catalog."""
-        folder = self.paths.pending
-        if self._hook or not folder.is_dir():
-            return []
-        from memhooks.memory_file import UnparsableMemoryError, parse_bytes
-
-        added: list[Entry] = []
-        for marker in sorted(folder.iterdir()):
-            relative = marker.name.replace("__", "/")
-            target = self.paths.root / relative
-            with contextlib.suppress(OSError, UnparsableMemoryError, UnsafePathError):
-                contained(self.paths.root, relative)
-                raw = parse_bytes(target.read_bytes())
-                if raw.meta.get("title"):
-                    entry = entry_for(relative, raw.meta, raw.body)
-                    cat.upsert(entry)
-                    added.append(entry)
-            with contextlib.suppress(OSError):
-                marker.unlink()
-        return added
 
     def _apply_rolling_window(
         self, cat: Catalog, changed: list[Entry], now: dt.datetime | None
@@ -481,6 +516,7 @@ class Store:
         removed: list[str],
         retired: tuple[str, ...],
         body_by_path: dict[str, str],
+        cat: Catalog,
     ) -> None:
         from memhooks.search_index import SearchIndex
 
@@ -496,6 +532,16 @@ class Store:
                     index.upsert(indexed_doc(entry, body))
                 for path in (*removed, *retired):
                     index.remove(path)
+                active = cat.active()
+                if not self._hook and index.count() != len(active):
+                    # A fresh clone (`.cache/` is not committed) or a damaged index: make
+                    # it again from the files, so recall and the pointers work at once.
+                    index.rebuild(
+                        indexed_doc(
+                            e, body_by_path.get(e.path) or _body_of(self.paths.root / e.path)
+                        )
+                        for e in active
+                    )
         except Exception as exc:  # the search index is derived: rebuild heals it
             from memhooks.logsink import log_line
 
@@ -560,6 +606,15 @@ def indexed_doc(entry: Entry, body: str) -> IndexedDoc:
         body=body,
         updated=entry.updated,
     )
+
+
+def file_stamp(path: Path) -> str:
+    """What says a file changed since it was catalogued: its mtime and size."""
+    try:
+        info = path.stat()
+    except OSError:
+        return ""
+    return f"{info.st_mtime_ns}:{info.st_size}"
 
 
 def _text(value: object) -> str:
