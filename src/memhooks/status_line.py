@@ -90,7 +90,8 @@ def section(markdown: str, heading: str) -> list[str]:
     return lines
 
 
-def parse_status(current_task_md: str, blockers_md: str) -> Status:
+def parse_status(current_task_md: str, blockers_md: str, *, full: bool = False) -> Status:
+    """The status as shown (clipped, three blockers), or `full` for rewriting the files."""
     task = section(current_task_md, "task")
     nxt = section(current_task_md, "next step") or section(current_task_md, "next")
     blocker_lines = [
@@ -98,6 +99,8 @@ def parse_status(current_task_md: str, blockers_md: str) -> Status:
         for line in blockers_md.splitlines()
         if not line.startswith("#") and (text := _meaningful(line))
     ]
+    if full:
+        return Status(task[0] if task else "", nxt[0] if nxt else "", tuple(blocker_lines))
     return Status(
         task=_clip(task[0]) if task else "",
         next_step=_clip(nxt[0]) if nxt else "",
@@ -113,8 +116,8 @@ def _read(path: str | os.PathLike[str]) -> str:
         return ""
 
 
-def read_status(paths: MemoryPaths) -> Status:
-    return parse_status(_read(paths.file("current_task")), _read(paths.file("blockers")))
+def read_status(paths: MemoryPaths, *, full: bool = False) -> Status:
+    return parse_status(_read(paths.file("current_task")), _read(paths.file("blockers")), full=full)
 
 
 def one_line(status: Status) -> str:

@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
                 if paths.current_task.exists()
                 else ""
             )
-            status = read_status(paths)
+            status = read_status(paths, full=True)  # never rewrite from the clipped display
             progress = section(current, "progress")
             if args.progress:
                 progress.append(redact(" ".join(args.progress.split()), patterns))
