@@ -7,6 +7,7 @@ import io
 import json
 import os
 import re
+import shutil
 import socket
 import sys
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from memhooks.cli.main import main
 from memhooks.config import Settings
 from memhooks.paths import MemoryPaths
 from memhooks.store import Store
-from support import REPO, SHARED, hook_examples, needs_symlinks, run_cli
+from support import REPO, SHARED, hook_examples, needs_symlinks, run_cli, run_hook
 from test_fuzz_hooks import assert_valid_output, run_in_process
 
 TRANSCRIPTS = sorted((SHARED / "e2e" / "transcripts").glob("*/transcript.jsonl"))
@@ -488,3 +489,30 @@ def test_yaml_tags_never_construct(started: Path, tmp_path: Path, monkeypatch) -
         _cli(argv)
     assert not (tmp_path / "PWNED").exists()
     assert evil.read_bytes() == before  # reported and skipped, never rewritten
+
+
+@needs_symlinks
+@pytest.mark.parametrize("folder", ["sessions", "checkpoints"])
+def test_hooks_do_not_write_through_a_symlinked_folder(
+    started: Path, tmp_path: Path, folder: str
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    target = started / folder
+    shutil.rmtree(target)
+    target.symlink_to(outside, target_is_directory=True)
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(
+        json.dumps({"type": "user", "message": {"role": "user", "content": "fix the build"}})
+        + "\n",
+        encoding="utf-8",
+    )
+    payload = {
+        "session_id": "s1",
+        "cwd": str(started.parent.parent),
+        "transcript_path": str(transcript),
+        "trigger": "manual",
+    }
+    for event in ("Stop", "PreCompact"):
+        assert run_hook(event, payload).returncode == 0
+    assert list(outside.iterdir()) == []

@@ -51,6 +51,16 @@ def project_root(cwd: str | None = None) -> str:
     return os.getcwd()
 
 
+def inside(base: str | os.PathLike[str], target: str | os.PathLike[str]) -> bool:
+    """`target`'s folder resolves (symlinks followed) inside `base`, and `target` itself is
+    not a symlink: the check every hook write makes, without pathlib."""
+    real_base = os.path.realpath(base)
+    folder = os.path.realpath(os.path.dirname(os.fspath(target)))
+    if os.path.islink(target):
+        return False
+    return folder == real_base or folder.startswith(real_base.rstrip(os.sep) + os.sep)
+
+
 def _path(text: str) -> Path:
     from pathlib import Path
 

@@ -9,8 +9,8 @@ import os
 
 from memhooks.atomic import write_atomic
 from memhooks.clock import iso
-from memhooks.naming import session_file_stem
-from memhooks.paths import MemoryPaths
+from memhooks.naming import UnsafePathError, session_file_stem
+from memhooks.paths import MemoryPaths, inside
 from memhooks.yaml_emit import render_document
 
 JOURNAL_HEADING = "## Automatic journal"
@@ -26,6 +26,8 @@ def append_journal(paths: MemoryPaths, session_id: str, entry: str) -> None:
     """Append one entry; a new file gets frontmatter (the next command-path write indexes it)."""
     name = f"{session_file_stem(session_id)}.md"
     target = os.path.join(paths.file("sessions"), name)
+    if not inside(paths.base, target):
+        raise UnsafePathError(f"sessions/{name} resolves outside .claude/memory/: not written")
     try:
         with open(target, encoding="utf-8") as handle:
             current = handle.read()

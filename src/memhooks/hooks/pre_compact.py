@@ -18,7 +18,8 @@ from memhooks.config import Settings
 from memhooks.extract import SessionFacts, extract_facts
 from memhooks.hooks.context import HookInput
 from memhooks.locking import quick_lock
-from memhooks.paths import MemoryPaths
+from memhooks.naming import UnsafePathError
+from memhooks.paths import MemoryPaths, inside
 from memhooks.transcript import iter_records
 from memhooks.yaml_emit import render_document
 
@@ -96,6 +97,8 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     }
     text = render_document({k: v for k, v in meta.items() if v is not None}, body)
     stamp = created.replace(":", "").replace("-", "")
+    if not inside(paths.base, paths.file("latest_checkpoint")):
+        raise UnsafePathError("checkpoints/ resolves outside .claude/memory/: not written")
     with quick_lock(paths.lock, LOCK_TIMEOUT):
         write_atomic(paths.latest_checkpoint, text)
         # The trigger names a file: only the host's two values, never a path from the payload.
