@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from support import run_cli
+from support import run_cli, run_hook
 
 CRLF_MEMORY = (
     b"---\r\ntitle: CRLF memory\r\ncategory: runbook\r\ntags: [windows]\r\n---\r\n"
@@ -49,3 +49,16 @@ def test_crlf_context_files_give_the_status_line(started: Path) -> None:
     status = json.loads(run_cli("task", "--json").stdout)
     assert status["task"] == "Port the build to Windows"
     assert status["next"] == "fix paths"
+
+
+def test_non_latin_memories_survive_a_legacy_code_page(started: Path) -> None:
+    """A Windows pipe is cp1252: the briefing must not be lost to a UnicodeEncodeError."""
+    assert run_cli("save", "decision", "--title", "中文标题 — 決定").returncode == 0
+    payload = {"session_id": "s1", "cwd": str(started.parent.parent), "source": "startup"}
+    done = run_hook("SessionStart", payload, env={"PYTHONIOENCODING": "cp1252"})
+    assert done.returncode == 0
+    text = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "中文标题 — 決定" in text
+    listed = run_cli("list", env={"PYTHONIOENCODING": "cp1252"})
+    assert listed.returncode == 0, listed.stderr
+    assert "中文标题" in listed.stdout

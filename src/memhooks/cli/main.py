@@ -98,6 +98,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args_list: list[str]) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        # Memories hold any text; a Windows console or pipe defaults to a legacy code page.
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(encoding="utf-8", errors="replace")
     from memhooks.cli.errors import Exit, UserError
 
     parser = build_parser()

@@ -61,7 +61,8 @@ def run(event: str) -> int:
         handler: Handler = module.handle
         output = handler(hook, paths, settings)
         if output:
-            sys.stdout.write(json.dumps(output, ensure_ascii=False) + "\n")
+            # ASCII JSON: a Windows pipe is cp1252, and the host decodes the escapes anyway.
+            sys.stdout.write(json.dumps(output) + "\n")
     except BaseException as exc:  # fail open, always, even on KeyboardInterrupt
         log_line(
             paths.file("log") if paths else None,
