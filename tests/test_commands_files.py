@@ -42,7 +42,7 @@ EXPECTED = {
     "stop": "Memory mode stopped. Files preserved in .claude/memory/",
     "status": "ACTIVE",
     "rebuild": "Index rebuilt. Found ",
-    "recall": ".claude/memory/",
+    "recall": 'hooks/memhooks.py" recall',  # the resolved command Claude then runs
     "summarize": "Session: ",
     "synthesize": "Synthesis material for .claude/memory/master.md",
 }
@@ -197,7 +197,15 @@ def test_commands_claude_is_told_to_run_are_allowed(path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "hostile", ["x; touch PWNED", "$(touch PWNED)", "`touch PWNED`", "a && touch PWNED"]
+    "hostile",
+    [
+        "x; touch PWNED",
+        "$(touch PWNED)",
+        "`touch PWNED`",
+        "a && touch PWNED",
+        "what's our db",
+        "x'; touch PWNED; echo '",
+    ],
 )
 def test_recall_arguments_cannot_inject_shell(hostile: str, tmp_path: Path) -> None:
     cmd = load(COMMANDS / "recall.md")
@@ -213,7 +221,11 @@ def test_recall_arguments_cannot_inject_shell(hostile: str, tmp_path: Path) -> N
 def test_recall_without_arguments_prints_the_overview(tmp_path: Path) -> None:
     env = started_project(tmp_path)
     (command,) = INJECTION.findall(expand(load(COMMANDS / "recall.md").body, ""))
-    done = shell(command, env, tmp_path)
+    how = shell(command, env, tmp_path)
+    assert how.returncode == 0, how.stderr
+    printed = how.stdout.strip()
+    assert printed == f'python3 "{REPO}/hooks/memhooks.py" recall'
+    done = shell(printed.replace(str(REPO), "${CLAUDE_PLUGIN_ROOT}"), env, tmp_path)
     assert done.returncode == 0, done.stderr
     assert "No .claude/memory/master.md yet" in done.stdout
     assert "MEMORY.md" in done.stdout

@@ -73,6 +73,22 @@ def played(
         box.mock.add(*turn.rules())
     agent_turn, in_agent = scenario.subagent_turn(project)
     box.mock.add(*agent_turn.rules(), in_agent, Rule.too_long(AUTO_PROMPT[:40]))
+    # /memory recall prints the resolved CLI; the model runs the search itself, quoting the
+    # query (the user's words never go through the command file's shell injection).
+    recall_call = scenario.Call(
+        "Bash",
+        {
+            "command": f'python3 "{box.root / "plugin-src"}/hooks/memhooks.py" recall -- '
+            f"'{RECALL_QUERY}'",
+            "description": "Search the project memory",
+        },
+        "toolu_recall_01",
+    )
+    recall_turn = scenario.Turn(
+        "memory:recall",
+        (scenario.Reply(call=recall_call), scenario.Reply(text="Recalled the audit.")),
+    )
+    box.mock.add(*recall_turn.rules())
     plan = [
         ("start", "/memory start", False),
         ("work", scenario.TASK, True),
@@ -196,7 +212,10 @@ def test_recall_command_reaches_the_model(played: Played) -> None:
     text = _model_text(played.steps["recall"])
     assert "memory:recall" in text
     assert RECALL_QUERY in text
-    assert "subagent/" in text, "the filed sub-agent audit should be recalled"
+    assert 'hooks/memhooks.py" recall' in text  # the resolved command, from `recall --how`
+    # The model's search ran for real and its result came back in the next request.
+    assert f'matching \\"{RECALL_QUERY}\\"' in text  # inside a JSON-encoded tool_result
+    assert "AUDIT-FINDING" in text, "the filed sub-agent audit should be recalled"
 
 
 def test_clear_starts_a_new_briefed_session(played: Played) -> None:

@@ -9,6 +9,7 @@ from memhooks.config import Settings
 from memhooks.hooks.context import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.hooks.records import touch_session
+from memhooks.invocation import cli_command
 from memhooks.paths import MemoryPaths
 from memhooks.status_line import read_status
 
@@ -25,16 +26,6 @@ def read_capped(path: str, limit: int = READ_CAP) -> str:
             return handle.read(limit)
     except OSError:
         return ""
-
-
-def cli_command() -> str:
-    """How Claude runs the CLI from its Bash tool, where ${CLAUDE_PLUGIN_ROOT} may not be set."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    launcher = os.path.join(os.path.dirname(os.path.dirname(package)), "hooks", "memhooks.py")
-    if not os.path.isfile(launcher):
-        return "memhooks"  # installed as a package: the console script is on PATH
-    python = "python" if os.name == "nt" else "python3"
-    return f'{python} "{launcher}"'
 
 
 def without_frontmatter(text: str) -> str:

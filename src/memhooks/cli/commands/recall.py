@@ -32,6 +32,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument("query", nargs="*", help="words to search for (none: master.md + index)")
     parser.add_argument(
+        "--how",
+        action="store_true",
+        help="print the resolved command line to run recall with (for /memory recall)",
+    )
+    parser.add_argument(
         "--limit",
         type=int,
         default=RECALL_LIMIT,
@@ -48,6 +53,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.how:
+        from memhooks.invocation import cli_command
+
+        emit({"command": f"{cli_command()} recall"}, f"{cli_command()} recall", as_json=args.json)
+        return Exit.OK
     paths = memory_paths(args)
     require_tree(paths)
     query = " ".join(args.query).strip()
