@@ -7,6 +7,7 @@ session updates the same file. The Stop hook's `## Automatic journal` in that fi
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from memhooks.cli.common import (
@@ -74,7 +75,9 @@ def resolve_session(paths: MemoryPaths, explicit: str | None) -> str:
     from memhooks.naming import UnsafePathError, session_file_stem
     from memhooks.session_state import StateUnreadableError, read_state
 
-    chosen = explicit.strip() if explicit else None
+    # The host names the running session in its environment; with parallel sessions that
+    # beats "the latest one _session.json saw".
+    chosen = (explicit or "").strip() or os.environ.get("CLAUDE_CODE_SESSION_ID", "").strip()
     if not chosen:
         try:
             state = read_state(paths.session) or {}
