@@ -329,3 +329,38 @@ def test_prompt_reminder_points_at_relevant_memories(
         ).stdout
     )
     assert "runbooks/" not in unrelated
+
+
+def test_parallel_sessions_keep_each_others_transcript_offsets(
+    started: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memhooks.config import Settings
+    from memhooks.hooks import stop
+    from memhooks.hooks.context import HookInput
+    from memhooks.paths import MemoryPaths
+
+    paths = MemoryPaths(started)
+    prompt = {"type": "user", "message": {"role": "user", "content": "fix the flaky test"}}
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.jsonl").write_text(json.dumps(prompt) + "\n", encoding="utf-8")
+
+    def hook(name: str) -> HookInput:
+        return HookInput(
+            "Stop",
+            session_id=f"session-{name}",
+            cwd=str(started.parent.parent),
+            transcript_path=str(tmp_path / f"{name}.jsonl"),
+        )
+
+    stop.handle(hook("a"), paths, Settings())
+    real = stop._offsets
+    reads: list[int] = []
+
+    def stale_first(memory: MemoryPaths) -> dict[str, int]:
+        reads.append(1)
+        return {} if len(reads) == 1 else real(memory)  # b read before a's write landed
+
+    monkeypatch.setattr(stop, "_offsets", stale_first)
+    stop.handle(hook("b"), paths, Settings())
+    offsets = json.loads((started / ".cache" / "offsets.json").read_text(encoding="utf-8"))
+    assert set(offsets) == {"session-a", "session-b"}

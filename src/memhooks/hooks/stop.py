@@ -106,14 +106,21 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         entry, end = new_journal_text(hook, settings, offsets)
     now = time.time()
     with quick_lock(paths.file("lock"), LOCK_TIMEOUT):
+        # Read the offsets again under the lock: parallel sessions' Stop hooks share the
+        # file, and a stale copy would move another session back (and journal it twice).
+        current = _offsets(paths)
+        started_at = offsets.get(hook.session_id)
+        if started_at is not None and current.get(hook.session_id, started_at) != started_at:
+            entry, end = "", None  # another Stop of this session got here first
         if entry:
             try:
                 append_journal(paths, hook.session_id, entry)
             except UnsafePathError:
                 entry = ""
         if end is not None:
-            offsets[hook.session_id] = end
-            kept = dict(list(offsets.items())[-MAX_OFFSETS:])
+            current.pop(hook.session_id, None)
+            current[hook.session_id] = end  # most recent last: the oldest are dropped first
+            kept = dict(list(current.items())[-MAX_OFFSETS:])
             write_atomic(paths.file("offsets"), json.dumps(kept), durable=False)
         state = read_state(paths.file("session"))
         if state is None:
