@@ -30,7 +30,8 @@ if _DATA:
 
 if sys.version_info < (3, 10):
     sys.stderr.write("memhooks needs Python >= 3.10; this is %s\n" % sys.version.split()[0])
-    sys.exit(0 if sys.argv[1:2] == ["hook"] else 3)
+    # Non-zero for hooks too: hooks.json then tries `python` (the host ignores the code).
+    sys.exit(11)
 
 if sys.flags.no_site and not _HOOK:
     # hooks.json runs hooks with -S (site costs ~5 ms and hooks need nothing from it);

@@ -76,6 +76,7 @@ def _rebuild_json() -> dict[str, object]:
 KILL = """
 import os, sys
 from pathlib import Path
+import filelock  # imported before os.link is patched: some filelock versions probe it on import
 from memhooks.config import Settings
 from memhooks.hooks.subagent_stop import LOCK_TIMEOUT as SUBAGENT_LOCK_TIMEOUT
 from memhooks.paths import MemoryPaths

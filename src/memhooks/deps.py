@@ -148,11 +148,18 @@ def ensure_now() -> bool:
     )
     if install_now(fallback=True) != 0:
         return False
-    path = str(target_dir(data))
+    activate(target_dir(data))
+    return not missing_modules()
+
+
+def activate(folder: Path) -> None:
+    """Make a just-installed folder importable in this process. The launcher put it on
+    sys.path before it existed, and the import system cached it as empty."""
+    path = str(folder)
     if path not in sys.path:
         sys.path.append(path)
+    sys.path_importer_cache.pop(path, None)
     importlib.invalidate_caches()
-    return not missing_modules()
 
 
 def describe() -> dict[str, object]:

@@ -17,6 +17,7 @@ class Exit(IntEnum):
     LOCKED = 8
     REFUSED = 9  # unsafe path, anti-resurrection, unreadable state file
     IO_ERROR = 10  # the file system refused: a read-only tree, a full disk, no permission
+    PYTHON_TOO_OLD = 11  # set by the launcher, which cannot import this module on old Pythons
 
 
 class UserError(Exception):

@@ -113,6 +113,9 @@ def run(args: argparse.Namespace) -> int:
     checks: list[dict[str, Any]] = []
     if args.install:
         code = deps.install_now(fallback=True)
+        data = deps.data_dir(fallback=True)
+        if code == 0 and data is not None:
+            deps.activate(deps.target_dir(data))
         _check(checks, "install", code == 0, f"pip exit code {code}")
     info = deps.describe()
     modules = info["modules"]

@@ -77,7 +77,9 @@ def resolve_session(paths: MemoryPaths, explicit: str | None) -> str:
 
     # The host names the running session in its environment; with parallel sessions that
     # beats "the latest one _session.json saw".
-    chosen = (explicit or "").strip() or os.environ.get("CLAUDE_CODE_SESSION_ID", "").strip()
+    chosen: str | None = (explicit or "").strip() or os.environ.get(
+        "CLAUDE_CODE_SESSION_ID", ""
+    ).strip()
     if not chosen:
         try:
             state = read_state(paths.session) or {}
