@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import subprocess
@@ -69,3 +70,41 @@ def hook_examples() -> dict[str, dict[str, object]]:
 needs_symlinks = pytest.mark.skipif(
     sys.platform == "win32", reason="creating symlinks needs admin rights on Windows"
 )
+
+
+def memory_snapshot(root: Path) -> dict[str, bytes]:
+    """The bytes of every memory file (category folders), by relative path."""
+    from memhooks.categories import BY_FOLDER
+
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for folder in BY_FOLDER
+        for p in sorted((root / folder).glob("*.md"))
+    }
+
+
+class FuzzCounts:
+    """Counts the fuzzers' inputs and prints them after pytest's own summary."""
+
+    def __init__(self, name: str, out: Path, counts: collections.Counter[str]) -> None:
+        self.name, self.out, self.counts = name, out, counts
+
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
+        if not self.counts:
+            return
+        total = sum(self.counts.values())
+        terminalreporter.write_sep("=", f"memhooks fuzz inputs ({self.name}): {total}")
+        for key, value in sorted(self.counts.items()):
+            terminalreporter.write_line(f"{key:45} {value:6}")
+        self.out.write_text(json.dumps(dict(self.counts), indent=2) + "\n", encoding="utf-8")
+        terminalreporter.write_line(f"written to {self.out}")
+
+
+def report_fuzz_counts(
+    config: pytest.Config, basetemp: Path, name: str, counts: collections.Counter[str]
+) -> None:
+    """Register one fuzz module's counter as a reporting plugin, once per session."""
+    plugin_name = f"memhooks-fuzz-{name}"
+    if config.pluginmanager.get_plugin(plugin_name) is None:
+        reporter = FuzzCounts(name, basetemp / f"fuzz-counts-{name}.json", counts)
+        config.pluginmanager.register(reporter, plugin_name)

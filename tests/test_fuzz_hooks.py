@@ -24,52 +24,22 @@ from hypothesis import strategies as st
 from memhooks.hooks import entry
 from memhooks.paths import MemoryPaths
 from memhooks.store import Store
-from support import SHARED, hook_examples, run_hook
+from support import SHARED, hook_examples, memory_snapshot, report_fuzz_counts, run_hook
 
 COUNTS: collections.Counter[str] = collections.Counter()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fuzz_counter(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> None:
+    report_fuzz_counts(request.config, tmp_path_factory.getbasetemp(), "hooks", COUNTS)
+
+
 HOST_CAP = 10_000
 EVENTS = ["SessionStart", "UserPromptSubmit", "PreCompact", "Stop", "SubagentStop", "SessionEnd"]
 TRANSCRIPTS = sorted((SHARED / "e2e" / "transcripts").glob("*/transcript.jsonl"))
 
 
-class _CountReporter:
-    """Prints how many inputs the fuzzers tried, after pytest's own summary."""
-
-    def __init__(self, name: str, counts: collections.Counter[str], out: Path) -> None:
-        self.name, self.counts, self.out = name, counts, out
-
-    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        if not self.counts:
-            return
-        total = sum(self.counts.values())
-        terminalreporter.write_sep("=", f"memhooks fuzz inputs ({self.name}): {total}")
-        for key, value in sorted(self.counts.items()):
-            terminalreporter.write_line(f"{key:45} {value:6}")
-        self.out.write_text(json.dumps(dict(self.counts), indent=2) + "\n", encoding="utf-8")
-        terminalreporter.write_line(f"written to {self.out}")
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _fuzz_counter(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
-    name = "memhooks-fuzz-hooks"
-    if request.config.pluginmanager.get_plugin(name) is None:
-        out = tmp_path_factory.getbasetemp() / "fuzz-counts-hooks.json"
-        request.config.pluginmanager.register(_CountReporter("hooks", COUNTS, out), name)
-    return COUNTS
-
-
 # ------------------------------------------------------------------------------ helpers
-
-
-def memory_snapshot(root: Path) -> dict[str, bytes]:
-    """The bytes of every memory file (category folders), by relative path."""
-    from memhooks.categories import BY_FOLDER
-
-    found: dict[str, bytes] = {}
-    for folder in BY_FOLDER:
-        for path in sorted((root / folder).glob("*.md")):
-            found[path.relative_to(root).as_posix()] = path.read_bytes()
-    return found
 
 
 def seed_memories(root: Path) -> dict[str, bytes]:

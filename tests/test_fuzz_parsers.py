@@ -31,48 +31,21 @@ from memhooks.paths import MemoryPaths
 from memhooks.session_state import is_active
 from memhooks.store import Store
 from memhooks.yaml_emit import render_document
-from support import SHARED
+from support import SHARED, memory_snapshot, report_fuzz_counts
 
 COUNTS: collections.Counter[str] = collections.Counter()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _fuzz_counter(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> None:
+    report_fuzz_counts(request.config, tmp_path_factory.getbasetemp(), "parsers", COUNTS)
+
+
 TRANSCRIPTS = sorted((SHARED / "e2e" / "transcripts").glob("*/transcript.jsonl"))
 REAL_LINES = [
     line for path in TRANSCRIPTS for line in path.read_bytes().splitlines()[:400] if line.strip()
 ]
 SLOW = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large]
-
-
-class _CountReporter:
-    def __init__(self, counts: collections.Counter[str], out: Path) -> None:
-        self.counts, self.out = counts, out
-
-    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
-        if not self.counts:
-            return
-        total = sum(self.counts.values())
-        terminalreporter.write_sep("=", f"memhooks fuzz inputs (parsers): {total}")
-        for key, value in sorted(self.counts.items()):
-            terminalreporter.write_line(f"{key:45} {value:6}")
-        self.out.write_text(json.dumps(dict(self.counts), indent=2) + "\n", encoding="utf-8")
-        terminalreporter.write_line(f"written to {self.out}")
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _fuzz_counter(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
-    name = "memhooks-fuzz-parsers"
-    if request.config.pluginmanager.get_plugin(name) is None:
-        out = tmp_path_factory.getbasetemp() / "fuzz-counts-parsers.json"
-        request.config.pluginmanager.register(_CountReporter(COUNTS, out), name)
-    return COUNTS
-
-
-def memory_snapshot(root: Path) -> dict[str, bytes]:
-    from memhooks.categories import BY_FOLDER
-
-    return {
-        p.relative_to(root).as_posix(): p.read_bytes()
-        for folder in BY_FOLDER
-        for p in sorted((root / folder).glob("*.md"))
-    }
 
 
 def seed(root: Path) -> dict[str, bytes]:
