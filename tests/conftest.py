@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,14 @@ def examples() -> dict[str, dict[str, object]]:
     if not found:
         pytest.skip(f"real hook payloads not found at {SHARED}/e2e (the shared/ folder)")
     return found
+
+
+@pytest.fixture
+def memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """`memhooks start` run in-process in tmp_path (stdin empty); returns the memory root."""
+    from memhooks.cli.main import main
+
+    monkeypatch.setenv("MEMHOOKS_PROJECT_DIR", str(tmp_path))
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["start"]) == 0
+    return tmp_path / ".claude" / "memory"

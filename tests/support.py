@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import io
 import json
 import os
 import subprocess
@@ -108,3 +109,20 @@ def report_fuzz_counts(
     if config.pluginmanager.get_plugin(plugin_name) is None:
         reporter = FuzzCounts(name, basetemp / f"fuzz-counts-{name}.json", counts)
         config.pluginmanager.register(reporter, plugin_name)
+
+
+def run_main(
+    capsys: pytest.CaptureFixture[str],
+    *argv: str,
+    monkeypatch: pytest.MonkeyPatch | None = None,
+    stdin: str = "",
+) -> tuple[int, str, str]:
+    """The CLI in-process: (exit code, stdout, stderr), with `stdin` when a monkeypatch is given."""
+    from memhooks.cli.main import main
+
+    if monkeypatch is not None:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    capsys.readouterr()
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err

@@ -2,29 +2,21 @@
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import pytest
 
-from memhooks.cli.main import main
+from support import run_main
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MEMHOOKS_PROJECT_DIR", str(tmp_path))
-    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    assert main(["start"]) == 0
-    return tmp_path
+def project(memory: Path) -> Path:
+    return memory.parent.parent
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
+    return run_main(capsys, *argv)
 
 
 def seed(capsys: pytest.CaptureFixture[str]) -> dict[str, str]:

@@ -2,30 +2,17 @@
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import pytest
 
 from memhooks.category_cues import guess_category, sections_for, short_title
-from memhooks.cli.main import main
-
-
-@pytest.fixture
-def memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MEMHOOKS_PROJECT_DIR", str(tmp_path))
-    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    assert main(["start"]) == 0
-    return tmp_path / ".claude" / "memory"
+from support import run_main
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
+    return run_main(capsys, *argv)
 
 
 @pytest.mark.parametrize(

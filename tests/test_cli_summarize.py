@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import pytest
 
 from memhooks.cli.main import main
+from support import run_main
 
 SUMMARY = """\
 # Fix price rounding in reports
@@ -29,12 +29,9 @@ JOURNAL = "## Automatic journal\n- 10:00 edited money.py\n- 10:05 pytest failed\
 
 
 @pytest.fixture
-def memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MEMHOOKS_PROJECT_DIR", str(tmp_path))
-    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    assert main(["start"]) == 0
-    root = tmp_path / ".claude" / "memory"
+def memory(memory: Path) -> Path:
+    """The shared started tree, with two sessions recorded."""
+    root = memory
     state = json.loads((root / "_session.json").read_text())
     state["sessions"] = [
         {"id": "newest-by-time", "last_activity": "2025-06-02T10:00:00Z"},
@@ -50,11 +47,7 @@ def run(
     *argv: str,
     stdin: str = "",
 ) -> tuple[int, str, str]:
-    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    capsys.readouterr()
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
+    return run_main(capsys, *argv, monkeypatch=monkeypatch, stdin=stdin)
 
 
 def test_material_uses_the_latest_session_and_shows_journal_checkpoint_template(

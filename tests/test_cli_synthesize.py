@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import shutil
 import subprocess
@@ -12,6 +11,7 @@ import pytest
 
 from memhooks.cli.main import main
 from memhooks.prose_format import Footer, master_problems, with_footer
+from support import run_main
 
 MASTER = """\
 # Project Memory
@@ -42,21 +42,8 @@ def session_file(root: Path, sid: str, updated: str, text: str) -> None:
     )
 
 
-@pytest.fixture
-def memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MEMHOOKS_PROJECT_DIR", str(tmp_path))
-    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    assert main(["start"]) == 0
-    return tmp_path / ".claude" / "memory"
-
-
 def run(capsys, monkeypatch, *argv: str, stdin: str = "") -> tuple[int, str, str]:
-    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
-    capsys.readouterr()
-    code = main(list(argv))
-    out = capsys.readouterr()
-    return code, out.out, out.err
+    return run_main(capsys, *argv, monkeypatch=monkeypatch, stdin=stdin)
 
 
 def test_first_material_has_everything_and_the_structure(memory: Path, capsys, monkeypatch) -> None:
