@@ -44,8 +44,8 @@ def _check_category(meta: dict[str, object], folder_category: str) -> None:
 
 
 def scan_tree(paths: MemoryPaths, progress: Callable[[int, int], None] | None = None) -> ScanResult:
+    from memhooks.memory_entry import entry_for, file_stamp
     from memhooks.models import parse_meta
-    from memhooks.store import entry_for, file_stamp
 
     result = ScanResult()
     files = memory_files(paths)

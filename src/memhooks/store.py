@@ -15,35 +15,24 @@ import contextlib
 import datetime as dt
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memhooks import catalog as catalog_io
 from memhooks.atomic import create_exclusive, write_atomic
-from memhooks.catalog import Catalog, Entry
+from memhooks.catalog import Entry
 from memhooks.categories import BY_FOLDER, BY_NAME, Category, Naming
 from memhooks.clock import iso, parse_iso, utc_now
 from memhooks.config import Settings
-from memhooks.index_render import IndexCaps, render_archive, render_index
+from memhooks.derived import DerivedFiles, StoreError
 from memhooks.locking import command_lock, quick_lock
+from memhooks.memory_entry import entry_for, ordered, text_of
 from memhooks.naming import UnsafePathError, candidate_name, contained
 from memhooks.paths import MemoryPaths
 from memhooks.session_journal import journal_part
-from memhooks.session_state import bump_stat, read_state, write_state
-from memhooks.status_line import read_status
 from memhooks.yaml_emit import render_document
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop files through this module
-if TYPE_CHECKING:
-    from memhooks.rebuild import ScanResult
-    from memhooks.search_index import IndexedDoc
-
-STAT_KEYS = {"decision": "decisions", "analysis": "analyses", "subagent": "subagentOutputs"}
-
-
-class StoreError(Exception):
-    """A write that was refused; the message says why and what to do."""
 
 
 class ConflictError(StoreError):
@@ -68,7 +57,7 @@ class Saved:
 LockFactory = Callable[[Path, float], AbstractContextManager[None]]
 
 
-class Store:
+class Store(DerivedFiles):
     def __init__(
         self,
         paths: MemoryPaths,
@@ -118,7 +107,7 @@ class Store:
                 session_id=session_id,
                 agent=agent,
             )
-            create_exclusive(target, render_document(_ordered(meta), body))
+            create_exclusive(target, render_document(ordered(meta), body))
             entry = entry_for(self.paths.relative(target), meta, body)
             retired = self._after_write([entry], [], body_by_path={entry.path: body}, now=moment)
         return Saved(entry, True, retired)
@@ -232,7 +221,7 @@ class Store:
                 or BY_FOLDER[target.relative_to(self.paths.root).parts[0]].name
             )
             new_body = current.body if body is None else body
-            write_atomic(target, render_document(_ordered(merged), new_body))
+            write_atomic(target, render_document(ordered(merged), new_body))
             entry = entry_for(self.paths.relative(target), merged, new_body)
             self._after_write([entry], [], body_by_path={entry.path: new_body}, now=now)
         return Saved(entry, False)
@@ -261,7 +250,7 @@ class Store:
             for key in ("retired_at", "retired_reason", "archived_at", "archived_reason"):
                 meta.pop(key, None)
             meta["updated"] = stamp
-        write_atomic(target, render_document(_ordered(meta), current.body))
+        write_atomic(target, render_document(ordered(meta), current.body))
         return entry_for(self.paths.relative(target), meta, current.body), current.body
 
     def _still_retired(self, relative: str, before: dt.datetime) -> bool:
@@ -272,7 +261,7 @@ class Store:
             meta = parse_bytes((self.paths.root / relative).read_bytes()).meta
         except (OSError, UnparsableMemoryError):
             return False  # never delete what we cannot read
-        retired = parse_iso(_text(meta.get("retired_at")))
+        retired = parse_iso(text_of(meta.get("retired_at")))
         return meta.get("record_status") == "retired" and retired is not None and retired <= before
 
     def expire(self, now: dt.datetime | None = None, *, dry_run: bool = False) -> list[str]:
@@ -364,313 +353,10 @@ class Store:
                 record_status="active",
             )
             body = summary_body.strip("\n") + ("\n\n" + journal if journal else "")
-            write_atomic(target, render_document(_ordered(merged), body))
+            write_atomic(target, render_document(ordered(merged), body))
             entry = entry_for(self.paths.relative(target), merged, body)
             retired = self._after_write([entry], [], body_by_path={entry.path: body}, now=now)
         return Saved(entry, created, retired)
-
-    # ------------------------------------------------------------ derived
-
-    def refresh(self, now: dt.datetime | None = None) -> None:
-        """Re-render the derived files under the lock (status changes, files changed on disk)."""
-        with self.locked():
-            self._after_write([], [], body_by_path={}, now=now)
-
-    def rebuild(self, progress: Callable[[int, int], None] | None = None) -> ScanResult:
-        """Everything derived, regenerated from the memory files alone, under the lock."""
-        from memhooks.rebuild import scan_tree
-        from memhooks.search_index import SearchIndex
-
-        with self.locked():
-            result = scan_tree(self.paths, progress)
-            self.write_derived(result.catalog)
-            with SearchIndex(self.paths.search_db) as index:
-                index.rebuild(
-                    indexed_doc(e, result.bodies.get(e.path, "")) for e in result.catalog.active()
-                )
-            self.update_stats([], result.catalog, None)
-        return result
-
-    def _catalog(self) -> Catalog:
-        loaded = catalog_io.load(self.paths.catalog)
-        if loaded is not None:
-            return loaded
-        if self._hook:
-            raise StoreError("the catalog is missing or stale; run `memhooks rebuild`")
-        from memhooks.rebuild import scan_tree
-
-        return scan_tree(self.paths).catalog
-
-    def _after_write(
-        self,
-        changed: list[Entry],
-        removed: list[str],
-        *,
-        body_by_path: dict[str, str],
-        now: dt.datetime | None,
-    ) -> tuple[str, ...]:
-        """Still under the lock: catalog, rolling window, index, archive, search, stats."""
-        cat = self._catalog()
-        changed = [replace(e, stamp=file_stamp(self.paths.root / e.path)) for e in changed]
-        for entry in changed:
-            cat.upsert(entry)
-        for path in removed:
-            cat.remove(path)
-        found, vanished, bodies = self.reconcile(cat)
-        retired = self._apply_rolling_window(cat, changed, now)
-        self.write_derived(cat, now=now)
-        self._update_search(
-            changed + found, removed + vanished, retired, {**bodies, **body_by_path}, cat
-        )
-        self.update_stats(changed, cat, now)
-        return retired
-
-    def reconcile(self, cat: Catalog) -> tuple[list[Entry], list[str], dict[str, str]]:
-        """Bring the catalog in line with the files: git pulls, merges and hand edits add,
-        change and remove memory files behind our back. (Found, vanished, bodies read.)
-
-        The command path only: it lists the category folders and stats every file (~20 ms
-        at 10,000 memories); a file that does not parse is left out, never touched.
-        """
-        if self._hook:
-            return [], [], {}
-        from memhooks.memory_file import UnparsableMemoryError, parse_bytes
-        from memhooks.rebuild import memory_files
-
-        on_disk = {self.paths.relative(p): p for p in memory_files(self.paths)}
-        vanished = [path for path in cat.entries if path not in on_disk]
-        for path in vanished:
-            cat.remove(path)
-        found: list[Entry] = []
-        bodies: dict[str, str] = {}
-        for relative, target in on_disk.items():
-            stamp = file_stamp(target)
-            known = cat.entries.get(relative)
-            if known is not None and known.stamp == stamp:
-                continue
-            try:
-                raw = parse_bytes(target.read_bytes())
-            except (OSError, UnparsableMemoryError):
-                if known is not None:
-                    cat.remove(relative)
-                    vanished.append(relative)
-                continue
-            entry = replace(entry_for(relative, raw.meta, raw.body), stamp=stamp)
-            if known is not None and known.index_archived_at:
-                entry = replace(entry, index_archived_at=known.index_archived_at)
-            cat.upsert(entry)
-            found.append(entry)
-            bodies[relative] = raw.body
-        return found, vanished, bodies
-
-    def write_derived(self, cat: Catalog, *, now: dt.datetime | None = None) -> None:
-        state = _safe_state(self.paths.session)
-        s = self.settings
-        rendered = render_index(
-            cat.active(),
-            read_status(self.paths),
-            active=bool(state.get("active")),
-            started=str(state.get("started") or ""),
-            caps=IndexCaps(s.index_max_lines, s.index_max_bytes, s.index_max_entries),
-        )
-        cat.mark_index_archived((e.path for e in rendered.cut), iso(now)[:10])
-        cut = [cat.entries[e.path] for e in rendered.cut]
-        sessions = state.get("archived_sessions")
-        archive = render_archive(cut, sessions if isinstance(sessions, list) else [])
-        catalog_io.save(self.paths.catalog, cat)
-        write_atomic(self.paths.index, rendered.text)
-        write_atomic(self.paths.archive, archive)
-
-    def _apply_rolling_window(
-        self, cat: Catalog, changed: list[Entry], now: dt.datetime | None
-    ) -> tuple[str, ...]:
-        """Seed 003: keep the newest N session summaries active, retire the oldest."""
-        if self._hook or not any(e.category == "session_summary" for e in changed):
-            return ()
-        limit = self.settings.max_retained("session_summary")
-        sessions = sorted(
-            (e for e in cat.entries.values() if e.category == "session_summary" and e.active),
-            key=lambda e: (e.created, e.path),
-        )
-        excess = sessions[: max(0, len(sessions) - (limit or len(sessions)))]
-        from memhooks.memory_file import parse_bytes
-
-        stamp = iso(now)
-        for entry in excess:
-            target = self.paths.root / entry.path
-            with contextlib.suppress(OSError, ValueError):
-                raw = parse_bytes(target.read_bytes())
-                meta = {
-                    **raw.meta,
-                    "record_status": "retired",
-                    "retired_at": stamp,
-                    "retired_reason": "Session rolling window: exceeded max_retained limit",
-                }
-                write_atomic(target, render_document(_ordered(meta), raw.body))
-                cat.upsert(replace(entry, record_status="retired", retired_at=stamp))
-        return tuple(e.path for e in excess)
-
-    def _update_search(
-        self,
-        changed: list[Entry],
-        removed: list[str],
-        retired: tuple[str, ...],
-        body_by_path: dict[str, str],
-        cat: Catalog,
-    ) -> None:
-        from memhooks.search_index import SearchIndex
-
-        try:
-            with SearchIndex(self.paths.search_db) as index:
-                for entry in changed:
-                    if not entry.active:
-                        index.remove(entry.path)
-                        continue
-                    body = body_by_path.get(entry.path)
-                    if body is None:
-                        body = _body_of(self.paths.root / entry.path)
-                    index.upsert(indexed_doc(entry, body))
-                for path in (*removed, *retired):
-                    index.remove(path)
-                active = cat.active()
-                if not self._hook and index.count() != len(active):
-                    # A fresh clone (`.cache/` is not committed) or a damaged index: make
-                    # it again from the files, so recall and the pointers work at once.
-                    index.rebuild(
-                        indexed_doc(
-                            e, body_by_path.get(e.path) or _body_of(self.paths.root / e.path)
-                        )
-                        for e in active
-                    )
-        except Exception as exc:  # the search index is derived: rebuild heals it
-            from memhooks.logsink import log_line
-
-            log_line(self.paths.log, f"search index not updated ({exc}); run `memhooks rebuild`")
-
-    def update_stats(self, changed: list[Entry], cat: Catalog, now: dt.datetime | None) -> None:
-        try:
-            state = read_state(self.paths.session)
-        except ValueError:
-            return  # never overwrite a state file we could not parse
-        if state is None:
-            return
-        for entry in changed:
-            key = STAT_KEYS.get(entry.category)
-            if key and entry.created == entry.updated and entry.active:
-                bump_stat(state, key, 0)  # ensure the key exists; counts come from the catalog
-        counts = cat.counts()
-        stats = state.setdefault("stats", {})
-        if isinstance(stats, dict):
-            stats["decisions"] = counts.get("decision", 0)
-            stats["analyses"] = counts.get("analysis", 0)
-            stats["subagentOutputs"] = counts.get("subagent", 0)
-            stats["memories"] = sum(counts.values())
-            stats["indexArchived"] = sum(
-                1 for e in cat.entries.values() if e.active and e.index_archived_at
-            )
-        if changed:
-            state["lastMemoryWrite"] = iso(now)
-        write_state(self.paths.session, state)
-
-
-def entry_for(relative: str, meta: dict[str, Any], body: str) -> Entry:
-    from memhooks.memory_file import first_heading, first_sentence
-
-    title = str(meta.get("title") or first_heading(body) or Path(relative).stem)
-    description = str(meta.get("description") or first_sentence(_strip_title(body, title)))
-    tags = meta.get("tags") or ()
-    category = str(meta.get("category") or BY_FOLDER[relative.split("/", 1)[0]].name)
-    return Entry(
-        path=relative,
-        category=category,
-        title=title,
-        description=description,
-        tags=tuple(str(t) for t in tags) if isinstance(tags, list | tuple) else (str(tags),),
-        created=_text(meta.get("created")),
-        updated=_text(meta.get("updated") or meta.get("created")),
-        record_status=str(meta.get("record_status") or "active"),
-        retired_at=_text(meta.get("retired_at")),
-    )
-
-
-def indexed_doc(entry: Entry, body: str) -> IndexedDoc:
-    """What the search index keeps of a memory."""
-    from memhooks.search_index import IndexedDoc
-
-    return IndexedDoc(
-        path=entry.path,
-        category=entry.category,
-        title=entry.title,
-        description=entry.description,
-        tags=entry.tags,
-        body=body,
-        updated=entry.updated,
-    )
-
-
-def file_stamp(path: Path) -> str:
-    """What says a file changed since it was catalogued: its mtime and size."""
-    try:
-        info = path.stat()
-    except OSError:
-        return ""
-    return f"{info.st_mtime_ns}:{info.st_size}"
-
-
-def _text(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, dt.datetime):
-        return iso(value.astimezone(dt.timezone.utc) if value.tzinfo else value)
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    return str(value)
-
-
-def _strip_title(body: str, title: str) -> str:
-    lines = body.splitlines()
-    if lines and lines[0].lstrip("#").strip() == title:
-        return "\n".join(lines[1:])
-    return body
-
-
-def _body_of(path: Path) -> str:
-    from memhooks.memory_file import parse_bytes
-
-    try:
-        return parse_bytes(path.read_bytes()).body
-    except (OSError, ValueError):
-        return ""
-
-
-def _safe_state(path: Path) -> dict[str, Any]:
-    try:
-        return read_state(path) or {}
-    except (ValueError, OSError):
-        return {}
-
-
-_KEY_ORDER = (
-    "title",
-    "category",
-    "description",
-    "created",
-    "updated",
-    "tags",
-    "status",
-    "record_status",
-)
-
-
-def _ordered(meta: dict[str, Any]) -> dict[str, Any]:
-    """Stable key order: the common fields first, then the rest as given."""
-    head = {k: meta[k] for k in _KEY_ORDER if k in meta and meta[k] is not None}
-    tail = {k: v for k, v in meta.items() if k not in head and v is not None}
-    return {**head, **tail}
-
-
-def stamp_now() -> str:
-    return iso()
 
 
 __all__ = [
@@ -680,5 +366,4 @@ __all__ = [
     "Saved",
     "Store",
     "StoreError",
-    "entry_for",
 ]
