@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from memhooks.lazy_re import LazyPattern
 from memhooks.redact import redact
 from memhooks.transcript import Record, TextBlock, ToolResult, ToolUse, Value
 
@@ -39,7 +40,7 @@ _NOT_A_PROMPT = (
     "<task-notification>",
     "<bash-",
 )
-_SYSTEM_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
+_SYSTEM_REMINDER = LazyPattern(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[`*])")
 _DECISION_MARKER = re.compile(
     r"^\W*(?:decision|decided)\W*:\s*|(?<![A-Za-z])(?-i:Decision)\W*:\s*", re.IGNORECASE
@@ -54,10 +55,10 @@ _USER_BLOCKED = re.compile(r"\bblocked (?:on|by)\b", re.IGNORECASE)
 _SELF_BLOCKED = re.compile(
     r"\b(?:I'm|I am|we're|we are|still|currently)\s+blocked\b(?:\s+(?:on|by))?", re.IGNORECASE
 )
-_TASK_ID = re.compile(r"Task #(\d+)")
-_EXIT_CODE = re.compile(r"^Exit code (\d+)$")
-_EXCEPTION_LINE = re.compile(r"^[\w.]*(?:Error|Exception|Exit)\b[^:]{0,40}:")
-_ERROR_WORDS = re.compile(
+_TASK_ID = LazyPattern(r"Task #(\d+)")
+_EXIT_CODE = LazyPattern(r"^Exit code (\d+)$")
+_EXCEPTION_LINE = LazyPattern(r"^[\w.]*(?:Error|Exception|Exit)\b[^:]{0,40}:")
+_ERROR_WORDS = LazyPattern(
     r"\b(?:error|fail(?:ed|ure|s)?|fatal|not found|no such|denied|cannot|can't|unable"
     r"|invalid|refused|panic|abort(?:ed)?)\b",
     re.IGNORECASE,

@@ -6,6 +6,7 @@ import re
 import unicodedata
 
 from memhooks.categories import Category, Naming
+from memhooks.paths import UnsafePathError, session_file_stem
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the Stop hook imports this module
 if TYPE_CHECKING:
@@ -13,11 +14,6 @@ if TYPE_CHECKING:
 
 SLUG_MAX = 60
 _NON_SLUG = re.compile(r"[^a-z0-9]+")
-_SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
-
-
-class UnsafePathError(ValueError):
-    """A name or path that would resolve outside the memory tree."""
 
 
 def slugify(text: str, *, limit: int = SLUG_MAX) -> str:
@@ -34,12 +30,6 @@ def path_slug(source_path: str) -> str:
     joined = "_".join(parts)
     safe = re.sub(r"[^A-Za-z0-9._-]+", "-", joined).strip("._-")
     return (safe[:100] or "untitled").removesuffix(".md")
-
-
-def session_file_stem(session_id: str) -> str:
-    if not _SESSION_ID.match(session_id):
-        raise UnsafePathError(f"not a session id: {session_id!r}")
-    return session_id
 
 
 def candidate_name(
@@ -79,3 +69,13 @@ def contained(root: Path, relative: str) -> Path:
     if resolved != resolved_root and resolved_root not in resolved.parents:
         raise UnsafePathError(f"path escapes the memory tree: {relative!r}")
     return target
+
+
+__all__ = [
+    "UnsafePathError",
+    "candidate_name",
+    "contained",
+    "path_slug",
+    "session_file_stem",
+    "slugify",
+]

@@ -8,6 +8,7 @@ Both come from one table, LAYOUT.
 from __future__ import annotations
 
 import os
+import re
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
@@ -41,6 +42,20 @@ LAYOUT = {
     "prompts": ".cache/prompts.json",  # the latest prompts, kept for PreCompact
     "offsets": ".cache/offsets.json",  # transcript byte offsets per session
 }
+
+
+_SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
+
+
+class UnsafePathError(ValueError):
+    """A name or path that would resolve outside the memory tree."""
+
+
+def session_file_stem(session_id: str) -> str:
+    """A host session id as a file name; anything else could name a path, so it is refused."""
+    if not _SESSION_ID.match(session_id):
+        raise UnsafePathError(f"not a session id: {session_id!r}")
+    return session_id
 
 
 def project_root(cwd: str | None = None) -> str:

@@ -9,9 +9,7 @@ import os
 
 from memhooks.atomic import write_atomic
 from memhooks.clock import iso
-from memhooks.naming import UnsafePathError, session_file_stem
-from memhooks.paths import MemoryPaths, inside
-from memhooks.yaml_emit import render_document
+from memhooks.paths import MemoryPaths, UnsafePathError, inside, session_file_stem
 
 JOURNAL_HEADING = "## Automatic journal"
 
@@ -42,6 +40,8 @@ def append_journal(paths: MemoryPaths, session_id: str, entry: str) -> None:
             "record_status": "active",
             "session_id": session_id,
         }
+        from memhooks.yaml_emit import render_document  # only for a new session's file
+
         current = render_document(meta, f"{JOURNAL_HEADING}\n")
     if JOURNAL_HEADING not in current:
         current = current.rstrip("\n") + f"\n\n{JOURNAL_HEADING}\n"

@@ -18,8 +18,7 @@ from memhooks.config import Settings
 from memhooks.hooks.context import HookInput
 from memhooks.journal import render_journal_entry
 from memhooks.locking import quick_lock
-from memhooks.naming import UnsafePathError
-from memhooks.paths import MemoryPaths
+from memhooks.paths import MemoryPaths, UnsafePathError
 from memhooks.session_journal import append_journal
 from memhooks.session_state import read_state, session_record, write_state
 from memhooks.transcript import read_new

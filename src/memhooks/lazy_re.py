@@ -1,0 +1,33 @@
+"""Regular expressions compiled on first use. Standard library only.
+
+Compiling costs 0.2-0.9 ms a pattern, and a hook process is new every time: patterns that
+only some inputs need (a failed command, a task id) should not cost every run.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+class LazyPattern:
+    __slots__ = ("_compiled", "_flags", "_source")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self._source = source
+        self._flags = flags
+        self._compiled: re.Pattern[str] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self._source, self._flags)
+        return self._compiled
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return self.compiled.match(text)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.compiled.search(text)
+
+    def sub(self, replacement: str, text: str) -> str:
+        return self.compiled.sub(replacement, text)
