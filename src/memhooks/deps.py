@@ -7,23 +7,29 @@ process and returns at once. The hot path never needs them; commands that do say
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
 import os
-import shutil
-import subprocess
 import sys
-import time
-from pathlib import Path
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SessionStart imports this module
+if TYPE_CHECKING:
+    from pathlib import Path
 
 REQUIREMENTS = ("pydantic>=2.6", "python-frontmatter>=1.1", "filelock>=3.30")
 MODULES = ("pydantic", "frontmatter", "filelock")
+MARKER = ".memhooks-deps-ok"
 STALE_INSTALL_SECONDS = 900
-_SRC = Path(__file__).resolve().parents[1]
+#: The folder holding the `memhooks` package, for the detached installer's sys.path.
+_SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def tag() -> str:
     return f"py{sys.version_info[0]}{sys.version_info[1]}"
+
+
+def _path(text: str) -> Path:
+    from pathlib import Path
+
+    return Path(text)
 
 
 def default_data_dir() -> Path:
@@ -32,19 +38,20 @@ def default_data_dir() -> Path:
     The host sets it for hooks, not for a slash command's shell injection: the installed
     plugin's data folder comes first; a checkout run by hand uses the user cache.
     """
-    config = os.environ.get("CLAUDE_CONFIG_DIR")
-    installed = (Path(config) if config else Path.home() / ".claude") / "plugins" / "data"
+    home = os.path.expanduser("~")
+    config = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude")
+    installed = _path(config) / "plugins" / "data"
     if (installed / "memory-memhooks").is_dir():
         return installed / "memory-memhooks"
-    cache = os.environ.get("XDG_CACHE_HOME")
-    return (Path(cache) if cache else Path.home() / ".cache") / "memhooks"
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
+    return _path(cache) / "memhooks"
 
 
 def data_dir(*, fallback: bool = False) -> Path | None:
     """${CLAUDE_PLUGIN_DATA}; outside Claude Code, the user cache when `fallback` is set."""
     value = os.environ.get("CLAUDE_PLUGIN_DATA")
     if value:
-        return Path(value)
+        return _path(value)
     return default_data_dir() if fallback else None
 
 
@@ -53,31 +60,45 @@ def target_dir(data: Path) -> Path:
 
 
 def marker(data: Path) -> Path:
-    return target_dir(data) / ".memhooks-deps-ok"
+    return target_dir(data) / MARKER
 
 
 def missing_modules() -> list[str]:
+    import importlib.util
+
     return [m for m in MODULES if importlib.util.find_spec(m) is None]
 
 
 def ensure_in_background() -> str:
-    """What it did, in a word: 'present', 'installing', 'started' or 'no-data-dir'."""
-    data = data_dir()
-    if data is None:
+    """What it did, in a word: 'present', 'installing', 'started' or 'no-data-dir'.
+
+    SessionStart calls this every time: the usual answer costs one stat and no imports.
+    """
+    value = os.environ.get("CLAUDE_PLUGIN_DATA")
+    if not value:
         return "no-data-dir"
-    if marker(data).exists():
+    if os.path.exists(os.path.join(value, "deps", tag(), MARKER)):
         return "present"
     if not missing_modules():
         return "present"
+    return _start_install(_path(value))
+
+
+def _start_install(data: Path) -> str:
+    import subprocess
+    import time
+
     busy = data / "deps" / ".installing"
-    with contextlib.suppress(OSError):
+    try:
         if time.time() - busy.stat().st_mtime < STALE_INSTALL_SECONDS:
             return "installing"
+    except OSError:
+        pass
     busy.parent.mkdir(parents=True, exist_ok=True)
     busy.write_text(str(os.getpid()), encoding="utf-8")
     log = (data / "deps" / "install.log").open("ab")
     code = (
-        f"import sys; sys.path.insert(0, {str(_SRC)!r}); "
+        f"import sys; sys.path.insert(0, {_SRC!r}); "
         "from memhooks.deps import install_now; sys.exit(install_now())"
     )
     kwargs: dict[str, object] = {"start_new_session": True}
@@ -97,6 +118,10 @@ def ensure_in_background() -> str:
 
 def install_now(*, fallback: bool = False) -> int:
     """Install into a fresh folder, then swap it in, so a half-done install is never used."""
+    import shutil
+    import subprocess
+    import time
+
     data = data_dir(fallback=fallback)
     if data is None:
         sys.stderr.write("memhooks: CLAUDE_PLUGIN_DATA is not set; nothing to install into\n")
@@ -123,17 +148,14 @@ def install_now(*, fallback: bool = False) -> int:
         if done.returncode != 0:
             sys.stderr.write(f"memhooks: pip exited {done.returncode}\n")
             return done.returncode
-        (staging / ".memhooks-deps-ok").write_text(
-            time.strftime("%Y-%m-%dT%H:%M:%SZ\n"), encoding="utf-8"
-        )
+        (staging / MARKER).write_text(time.strftime("%Y-%m-%dT%H:%M:%SZ\n"), encoding="utf-8")
         if final.exists():
             shutil.rmtree(final, ignore_errors=True)
         os.replace(staging, final)
         return 0
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-        with contextlib.suppress(OSError):
-            busy.unlink()
+        busy.unlink(missing_ok=True)
 
 
 def ensure_now() -> bool:
@@ -155,6 +177,8 @@ def ensure_now() -> bool:
 def activate(folder: Path) -> None:
     """Make a just-installed folder importable in this process. The launcher put it on
     sys.path before it existed, and the import system cached it as empty."""
+    import importlib
+
     path = str(folder)
     if path not in sys.path:
         sys.path.append(path)
@@ -164,6 +188,8 @@ def activate(folder: Path) -> None:
 
 def describe() -> dict[str, object]:
     """For `memhooks doctor`."""
+    import importlib.util
+
     data = data_dir(fallback=True)
     found = {m: (spec.origin if (spec := importlib.util.find_spec(m)) else None) for m in MODULES}
     info: dict[str, object] = {

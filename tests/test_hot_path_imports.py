@@ -1,0 +1,75 @@
+"""The hot path (every hook but PreCompact) never imports what would make it slow.
+
+pydantic, yaml and filelock cost ~100 ms; dataclasses, typing, pathlib, datetime,
+contextlib, tempfile, subprocess and argparse a few ms each. This checks the modules a hook
+process loads (`python -X importtime`), never how long it takes: timings are the
+benchmark's job.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support import LAUNCHER, run_cli
+
+HEAVY = {
+    "pydantic",
+    "yaml",
+    "filelock",
+    "frontmatter",
+    "dataclasses",
+    "typing",
+    "pathlib",
+    "datetime",
+    "contextlib",
+    "tempfile",
+    "subprocess",
+    "argparse",
+    "inspect",
+    "shutil",
+}
+
+
+def imported_modules(event: str, payload: dict[str, object], data: Path) -> set[str]:
+    env = {**os.environ, "CLAUDE_PLUGIN_DATA": str(data)}
+    (data / "deps" / f"py{sys.version_info[0]}{sys.version_info[1]}").mkdir(parents=True)
+    (data / "deps" / f"py{sys.version_info[0]}{sys.version_info[1]}" / ".memhooks-deps-ok").touch()
+    done = subprocess.run(
+        [sys.executable, "-S", "-X", "importtime", str(LAUNCHER), "hook", event],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert done.stdout == "" or json.loads(done.stdout)
+    return {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+
+
+@pytest.mark.parametrize("event", ["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"])
+def test_hot_path_hooks_import_nothing_heavy(started: Path, tmp_path: Path, event: str) -> None:
+    assert run_cli("save", "decision", "--title", "Use SQLite for the cache").returncode == 0
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(
+        json.dumps({"type": "user", "message": {"role": "user", "content": "cache it"}}) + "\n",
+        encoding="utf-8",
+    )
+    payload = {
+        "session_id": "s1",
+        "cwd": str(started.parent.parent),
+        "source": "compact",
+        "prompt": "where is the sqlite cache?",
+        "transcript_path": str(transcript),
+        "reason": "other",
+    }
+    loaded = imported_modules(event, payload, tmp_path / "data")
+    assert "memhooks.hooks.entry" in loaded  # the measurement saw the hook's imports
+    assert not loaded & HEAVY, sorted(loaded & HEAVY)
