@@ -20,9 +20,9 @@ from memhooks.catalog import Catalog, Entry
 from memhooks.clock import iso
 from memhooks.config import Settings
 from memhooks.index_render import IndexCaps, render_archive, render_index
-from memhooks.memory_entry import body_of, entry_for, file_stamp, indexed_doc, ordered
+from memhooks.memory_entry import body_of, file_stamp, indexed_doc, ordered
 from memhooks.paths import MemoryPaths
-from memhooks.session_state import bump_stat, read_state, write_state
+from memhooks.session_state import read_state, write_state
 from memhooks.status_line import read_status
 from memhooks.yaml_emit import render_document
 
@@ -118,8 +118,8 @@ class DerivedFiles:
         """
         if self._hook:
             return [], [], {}
-        from memhooks.memory_file import UnparsableMemoryError, parse_bytes
-        from memhooks.rebuild import memory_files
+        from memhooks.memory_file import UnparsableMemoryError
+        from memhooks.rebuild import memory_files, read_entry
 
         on_disk = {self.paths.relative(p): p for p in memory_files(self.paths)}
         vanished = [path for path in cat.entries if path not in on_disk]
@@ -133,18 +133,15 @@ class DerivedFiles:
             if known is not None and known.stamp == stamp:
                 continue
             try:
-                raw = parse_bytes(target.read_bytes())
-            except (OSError, UnparsableMemoryError):
+                entry, body = read_entry(self.paths, target, stamp)
+            except (OSError, UnparsableMemoryError, ValueError):
                 if known is not None:
                     cat.remove(relative)
                     vanished.append(relative)
                 continue
-            entry = replace(entry_for(relative, raw.meta, raw.body), stamp=stamp)
-            if known is not None and known.index_archived_at:
-                entry = replace(entry, index_archived_at=known.index_archived_at)
-            cat.upsert(entry)
+            cat.upsert(entry)  # keeps the date the index cap first archived it
             found.append(entry)
-            bodies[relative] = raw.body
+            bodies[relative] = body
         return found, vanished, bodies
 
     def write_derived(self, cat: Catalog, *, now: dt.datetime | None = None) -> None:
@@ -238,20 +235,16 @@ class DerivedFiles:
             return  # never overwrite a state file we could not parse
         if state is None:
             return
-        for entry in changed:
-            key = STAT_KEYS.get(entry.category)
-            if key and entry.created == entry.updated and entry.active:
-                bump_stat(state, key, 0)  # ensure the key exists; counts come from the catalog
         counts = cat.counts()
-        stats = state.setdefault("stats", {})
-        if isinstance(stats, dict):
-            stats["decisions"] = counts.get("decision", 0)
-            stats["analyses"] = counts.get("analysis", 0)
-            stats["subagentOutputs"] = counts.get("subagent", 0)
-            stats["memories"] = sum(counts.values())
-            stats["indexArchived"] = sum(
-                1 for e in cat.entries.values() if e.active and e.index_archived_at
-            )
+        stats = state.get("stats")
+        if not isinstance(stats, dict):
+            stats = state["stats"] = {}
+        for category, key in STAT_KEYS.items():
+            stats[key] = counts.get(category, 0)
+        stats["memories"] = sum(counts.values())
+        stats["indexArchived"] = sum(
+            1 for e in cat.entries.values() if e.active and e.index_archived_at
+        )
         if changed:
             state["lastMemoryWrite"] = iso(now)
         write_state(self.paths.session, state)

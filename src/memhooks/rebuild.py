@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from memhooks.catalog import Catalog
+from memhooks.catalog import Catalog, Entry
 from memhooks.categories import BY_FOLDER
 from memhooks.memory_file import UnparsableMemoryError, parse_bytes
 from memhooks.paths import MemoryPaths
@@ -43,31 +43,39 @@ def _check_category(meta: dict[str, object], folder_category: str) -> None:
         raise UnparsableMemoryError(f"category {meta.get('category')!r} does not match folder")
 
 
-def scan_tree(paths: MemoryPaths, progress: Callable[[int, int], None] | None = None) -> ScanResult:
+def read_entry(paths: MemoryPaths, path: Path, stamp: str | None = None) -> tuple[Entry, str]:
+    """One memory file as the catalog keeps it, and its body: what `rebuild` and the
+    write path's reconcile both read. Raises OSError, UnparsableMemoryError or ValueError
+    (an invalid frontmatter) for a file that is to be reported and left alone."""
     from memhooks.memory_entry import entry_for, file_stamp
     from memhooks.models import parse_meta
 
+    relative = paths.relative(path)
+    folder_category = BY_FOLDER[relative.split("/", 1)[0]].name
+    raw = parse_bytes(path.read_bytes())
+    meta = dict(raw.meta)
+    if meta:
+        _check_category(meta, folder_category)
+        parse_meta({**meta, "title": meta.get("title") or "untitled"}, folder_category)
+    meta.setdefault("category", folder_category)
+    if not meta.get("created"):
+        written = dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc)
+        meta["created"] = written.strftime("%Y-%m-%dT%H:%M:%SZ")
+    entry = entry_for(relative, meta, raw.body)
+    return replace(entry, stamp=stamp if stamp is not None else file_stamp(path)), raw.body
+
+
+def scan_tree(paths: MemoryPaths, progress: Callable[[int, int], None] | None = None) -> ScanResult:
     result = ScanResult()
     files = memory_files(paths)
     for number, path in enumerate(files, 1):
         if progress is not None:
             progress(number, len(files))
-        relative = paths.relative(path)
-        folder_category = BY_FOLDER[relative.split("/", 1)[0]].name
         try:
-            raw = parse_bytes(path.read_bytes())
-            meta = dict(raw.meta)
-            if meta:
-                _check_category(meta, folder_category)
-                parse_meta({**meta, "title": meta.get("title") or "untitled"}, folder_category)
-            meta.setdefault("category", folder_category)
-            if not meta.get("created"):
-                stamp = dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc)
-                meta["created"] = stamp.strftime("%Y-%m-%dT%H:%M:%SZ")
+            entry, body = read_entry(paths, path)
         except (OSError, UnparsableMemoryError, ValueError) as exc:
-            result.problems.append((relative, str(exc).splitlines()[0][:300]))
+            result.problems.append((paths.relative(path), str(exc).splitlines()[0][:300]))
             continue
-        entry = replace(entry_for(relative, meta, raw.body), stamp=file_stamp(path))
         result.catalog.upsert(entry)
-        result.bodies[relative] = raw.body
+        result.bodies[entry.path] = body
     return result

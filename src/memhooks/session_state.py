@@ -66,12 +66,3 @@ def session_record(state: dict[str, Any], session_id: str) -> dict[str, Any]:
     sessions.append(record)
     del sessions[:-MAX_SESSIONS_KEPT]
     return record
-
-
-def bump_stat(state: dict[str, Any], key: str, amount: int = 1) -> None:
-    stats = state.get("stats")
-    if not isinstance(stats, dict):
-        stats = {}
-        state["stats"] = stats
-    value = stats.get(key, 0)
-    stats[key] = (value if isinstance(value, int) and not isinstance(value, bool) else 0) + amount
