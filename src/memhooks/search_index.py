@@ -407,15 +407,7 @@ def _insert(conn: sqlite3.Connection, doc: IndexedDoc, analyzed: _Analyzed) -> N
     cursor = conn.execute(
         "INSERT INTO docs (path, category, title, description, updated, length, terms)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (
-            doc.path,
-            doc.category,
-            doc.title,
-            doc.description,
-            doc.updated,
-            analyzed[1],
-            " ".join(analyzed[0]),
-        ),
+        _doc_row(doc, analyzed),
     )
     doc_id = cursor.lastrowid
     conn.executemany(
@@ -427,6 +419,20 @@ def _insert(conn: sqlite3.Connection, doc: IndexedDoc, analyzed: _Analyzed) -> N
         [(term,) for term in analyzed[0]],
     )
     _bump_stats(conn, 1, analyzed[1])
+
+
+def _doc_row(doc: IndexedDoc, analyzed: _Analyzed) -> tuple[object, ...]:
+    """The `docs` columns after the id, as both the incremental and the bulk insert write."""
+    terms, length = analyzed
+    return (
+        doc.path,
+        doc.category,
+        doc.title,
+        doc.description,
+        doc.updated,
+        length,
+        " ".join(terms),
+    )
 
 
 def _bump_stats(conn: sqlite3.Connection, docs: int, length: float) -> None:
@@ -454,18 +460,7 @@ def _build(db_name: str, docs: Iterable[IndexedDoc]) -> None:
             analyzed = analyze(doc)
             total_length += analyzed[1]
             df.update(analyzed[0].keys())
-            doc_rows.append(
-                (
-                    doc_id,
-                    doc.path,
-                    doc.category,
-                    doc.title,
-                    doc.description,
-                    doc.updated,
-                    analyzed[1],
-                    " ".join(analyzed[0]),
-                )
-            )
+            doc_rows.append((doc_id, *_doc_row(doc, analyzed)))
             posting_rows.extend(
                 (term, doc_id, *counts, analyzed[1]) for term, counts in analyzed[0].items()
             )
