@@ -1,4 +1,5 @@
-"""Atomic file replacement: a unique temp file in the same folder, fsync, os.replace.
+"""Whole-file I/O for the tree: atomic replacement (a unique temp file in the same folder,
+fsync, os.replace) and the forgiving reads the hooks make.
 
 Temp names are made here rather than with `tempfile`, whose import costs the hooks ~5 ms:
 `O_CREAT | O_EXCL` with a random suffix gives the same uniqueness guarantee.
@@ -18,6 +19,15 @@ def _default_mode() -> int:
 
 _MODE = _default_mode()
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+
+
+def read_text(path: str | os.PathLike[str], limit: int = -1) -> str:
+    """The text of a small file, at most `limit` characters; "" when it cannot be read."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read(limit)
+    except OSError:
+        return ""
 
 
 def _discard(path: str) -> None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import os
 import re
 
+from memhooks.atomic import read_text
 from memhooks.paths import MemoryPaths
 
 CURRENT_TASK_TEMPLATE = """# Current task
@@ -36,6 +36,7 @@ COMPLETED_TEMPLATE = """# Completed
 
 _PLACEHOLDER = re.compile(r"^\(?\s*(none|none yet|n/a|-|tbd)\s*\)?\.?$", re.IGNORECASE)
 LINE_MAX = 200
+CONTEXT_CAP = 20_000  # characters read of a context file: a status needs its head only
 
 
 class Status:
@@ -108,16 +109,12 @@ def parse_status(current_task_md: str, blockers_md: str, *, full: bool = False) 
     )
 
 
-def _read(path: str | os.PathLike[str]) -> str:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read(20_000)
-    except OSError:
-        return ""
-
-
 def read_status(paths: MemoryPaths, *, full: bool = False) -> Status:
-    return parse_status(_read(paths.file("current_task")), _read(paths.file("blockers")), full=full)
+    return parse_status(
+        read_text(paths.file("current_task"), CONTEXT_CAP),
+        read_text(paths.file("blockers"), CONTEXT_CAP),
+        full=full,
+    )
 
 
 def one_line(status: Status) -> str:

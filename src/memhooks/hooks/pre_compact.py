@@ -11,7 +11,7 @@ import contextlib
 import json
 from pathlib import Path
 
-from memhooks.atomic import write_atomic
+from memhooks.atomic import read_text, write_atomic
 from memhooks.checkpoint import render_checkpoint
 from memhooks.clock import iso
 from memhooks.config import Settings
@@ -20,6 +20,7 @@ from memhooks.hooks.context import HookInput
 from memhooks.locking import quick_lock
 from memhooks.naming import UnsafePathError
 from memhooks.paths import MemoryPaths, inside
+from memhooks.status_line import CONTEXT_CAP
 from memhooks.transcript import iter_records
 from memhooks.yaml_emit import render_document
 
@@ -28,13 +29,12 @@ if TYPE_CHECKING:
     from typing import Any
 
 LOCK_TIMEOUT = 3.0
-CONTEXT_READ_CAP = 20_000
 
 
 def cached_prompts(paths: MemoryPaths, session_id: str) -> list[str]:
     """Prompts UserPromptSubmit kept: the transcript may not have the latest one yet."""
     try:
-        data = json.loads(paths.prompts.read_text(encoding="utf-8"))
+        data = json.loads(read_text(paths.file("prompts")))
     except (OSError, ValueError):
         return []
     if not isinstance(data, list):
@@ -46,14 +46,6 @@ def cached_prompts(paths: MemoryPaths, session_id: str) -> list[str]:
         and item.get("session_id") in (session_id, "")
         and item.get("prompt")
     ]
-
-
-def _read(path: Path) -> str:
-    try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            return handle.read(CONTEXT_READ_CAP)
-    except OSError:
-        return ""
 
 
 def collect(hook: HookInput, paths: MemoryPaths, settings: Settings) -> SessionFacts:
@@ -81,8 +73,8 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     created = iso()
     body = render_checkpoint(
         facts,
-        current_task_md=_read(paths.current_task),
-        blockers_md=_read(paths.blockers),
+        current_task_md=read_text(paths.file("current_task"), CONTEXT_CAP),
+        blockers_md=read_text(paths.file("blockers"), CONTEXT_CAP),
         session_id=hook.session_id,
         trigger=hook.trigger or "manual",
         created=created,

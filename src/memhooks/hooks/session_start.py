@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from memhooks import briefing
+from memhooks.atomic import read_text
 from memhooks.config import Settings
 from memhooks.hooks.context import HookInput
 from memhooks.hooks.output import context_output
@@ -18,14 +19,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 READ_CAP = 60_000
-
-
-def read_capped(path: str, limit: int = READ_CAP) -> str:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read(limit)
-    except OSError:
-        return ""
 
 
 def without_frontmatter(text: str) -> str:
@@ -54,13 +47,13 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     source = hook.source or "startup"
     checkpoint = ""
     if source in ("compact", "resume"):
-        checkpoint = without_frontmatter(read_capped(paths.file("latest_checkpoint")))
+        checkpoint = without_frontmatter(read_text(paths.file("latest_checkpoint"), READ_CAP))
     text = briefing.session_start(
         session_id=hook.session_id,
         source=source,
         status=read_status(paths),
         checkpoint=checkpoint,
-        index=read_capped(paths.file("index")),
+        index=read_text(paths.file("index"), READ_CAP),
         budget=settings.session_start_chars,
         new_summaries=_newer_summaries(paths) if os.path.exists(paths.file("master")) else 0,
         cli=cli_command(),

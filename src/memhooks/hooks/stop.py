@@ -12,7 +12,7 @@ import json
 import os
 import time
 
-from memhooks.atomic import write_atomic
+from memhooks.atomic import read_text, write_atomic
 from memhooks.clock import epoch, iso, stamp
 from memhooks.config import Settings
 from memhooks.hooks.context import HookInput
@@ -32,14 +32,9 @@ FIRST_READ_MAX = 2_000_000  # a resumed long session: journal only its recent ta
 MAX_OFFSETS = 200
 
 
-def _read(path: str) -> str:
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
-
-
 def _offsets(paths: MemoryPaths) -> dict[str, int]:
     try:
-        data = json.loads(_read(paths.file("offsets")))
+        data = json.loads(read_text(paths.file("offsets")))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):

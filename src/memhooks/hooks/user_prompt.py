@@ -7,7 +7,7 @@ import os
 import re
 
 from memhooks import briefing
-from memhooks.atomic import write_atomic
+from memhooks.atomic import read_text, write_atomic
 from memhooks.config import Settings
 from memhooks.hooks.context import HookInput
 from memhooks.hooks.output import context_output
@@ -32,17 +32,12 @@ def is_request(prompt: str) -> bool:
     return not text.startswith(NOT_A_REQUEST) and not _SLASH_COMMAND.match(text)
 
 
-def _read(path: str) -> str:
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
-
-
 def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> None:
     """Keep the latest prompts for PreCompact, which can run before the transcript has them."""
     if not settings.capture_prompts or not is_request(hook.prompt):
         return
     try:
-        data = json.loads(_read(paths.file("prompts")))
+        data = json.loads(read_text(paths.file("prompts")))
         kept = data if isinstance(data, list) else []
     except (OSError, ValueError):
         kept = []
