@@ -17,7 +17,6 @@ def touch_session(
     *,
     started: bool = False,
     ended_reason: str | None = None,
-    prompt: bool = False,
 ) -> None:
     """Record activity for a session; skipped and logged rather than wait or fail.
 
@@ -25,7 +24,7 @@ def touch_session(
     its briefing: the record is bookkeeping, the briefing is what the user needs.
     """
     try:
-        _touch(paths, session_id, started=started, ended_reason=ended_reason, prompt=prompt)
+        _touch(paths, session_id, started=started, ended_reason=ended_reason)
     except OSError as exc:  # LockTimeoutError is one too
         log_line(paths.file("log"), f"session activity not recorded: {exc}")
 
@@ -36,7 +35,6 @@ def _touch(
     *,
     started: bool,
     ended_reason: str | None,
-    prompt: bool,
 ) -> None:
     now = iso()
     with quick_lock(paths.file("lock"), LOCK_TIMEOUT):
@@ -48,9 +46,6 @@ def _touch(
             record = session_record(state, session_id)
             if started:
                 record.setdefault("started", now)
-            if prompt:
-                count = record.get("prompts", 0)
-                record["prompts"] = (count if isinstance(count, int) else 0) + 1
             record["last_activity"] = now
             if ended_reason is not None:
                 record["ended"] = now
