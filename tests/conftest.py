@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from support import SHARED, hook_examples
+from support import FIXTURES, hook_examples
 
 
 @pytest.fixture(autouse=True)
@@ -43,7 +43,7 @@ def started(project: Path) -> Path:
 def examples() -> dict[str, dict[str, object]]:
     found = hook_examples()
     if not found:
-        pytest.skip(f"real hook payloads not found at {SHARED}/e2e (the shared/ folder)")
+        pytest.fail(f"real hook payloads missing from {FIXTURES}")
     return found
 
 

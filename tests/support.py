@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
+FIXTURES = REPO / "tests" / "fixtures"
 LAUNCHER = REPO / "hooks" / "memhooks.py"
 
 
@@ -55,7 +55,7 @@ def run_hook(
 def hook_examples() -> dict[str, dict[str, object]]:
     """One real stdin payload per event, recorded from the real CLI."""
     examples: dict[str, dict[str, object]] = {}
-    path = SHARED / "e2e" / "hook_stdin_examples.jsonl"
+    path = FIXTURES / "hook_stdin_examples.jsonl"
     if not path.exists():
         return examples
     for line in path.read_text(encoding="utf-8").splitlines():

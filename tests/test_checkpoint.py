@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,11 +10,11 @@ import pytest
 from memhooks.checkpoint import MAX_CHARS, STATUS_MARKS, clip, fit_lines, render_checkpoint
 from memhooks.extract import FailedCommand, SessionFacts, Todo, extract_facts
 from memhooks.transcript import iter_records
+from support import FIXTURES
 
-TRANSCRIPTS = Path(__file__).resolve().parents[1].parent / "shared" / "e2e" / "transcripts"
+TRANSCRIPTS = FIXTURES / "transcripts"
 SESSIONS = sorted(p.name for p in TRANSCRIPTS.glob("*/")) if TRANSCRIPTS.is_dir() else []
 FILES = ["transcript_at_precompact.jsonl", "transcript.jsonl"]
-needs_fixtures = pytest.mark.skipif(not SESSIONS, reason=f"no transcripts at {TRANSCRIPTS}")
 
 CURRENT_TASK_MD = "---\ntitle: Current task\n---\n\nShip the slugs.\n\n```sh\nmake\n```\n"
 
@@ -32,7 +31,6 @@ def _render(facts: SessionFacts, **overrides: Any) -> str:
     return render_checkpoint(facts, **arguments)
 
 
-@needs_fixtures
 @pytest.mark.parametrize("name", FILES)
 @pytest.mark.parametrize("session", SESSIONS)
 def test_every_listed_fact_appears(session: str, name: str) -> None:

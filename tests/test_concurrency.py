@@ -14,14 +14,10 @@ from memhooks import catalog as catalog_io
 from memhooks.cli.errors import Exit
 from memhooks.paths import MemoryPaths
 from memhooks.rebuild import memory_files
-from support import LAUNCHER, hook_examples, run_cli
+from support import FIXTURES, LAUNCHER, hook_examples, run_cli
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX process model")
-SHARED_TRANSCRIPTS = sorted(
-    (Path(__file__).resolve().parents[2] / "shared" / "e2e" / "transcripts").glob(
-        "*/transcript.jsonl"
-    )
-)
+SHARED_TRANSCRIPTS = sorted((FIXTURES / "transcripts").glob("*/transcript.jsonl"))
 RESULT = "The sub-agent traced the failing build to a stale lock file and removed it. " * 2
 
 

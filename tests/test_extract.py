@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,18 +17,17 @@ from memhooks.extract import (
     first_error_line,
 )
 from memhooks.transcript import Record, TextBlock, ToolResult, ToolUse, iter_records
+from support import FIXTURES
 
-TRANSCRIPTS = Path(__file__).resolve().parents[1].parent / "shared" / "e2e" / "transcripts"
+TRANSCRIPTS = FIXTURES / "transcripts"
 SESSIONS = sorted(p.name for p in TRANSCRIPTS.glob("*/")) if TRANSCRIPTS.is_dir() else []
 FILES = ["transcript_at_precompact.jsonl", "transcript.jsonl"]
-needs_fixtures = pytest.mark.skipif(not SESSIONS, reason=f"no transcripts at {TRANSCRIPTS}")
 
 
 def _facts_json(session: str) -> dict[str, Any]:
     return json.loads((TRANSCRIPTS / session / "facts.json").read_text(encoding="utf-8"))
 
 
-@needs_fixtures
 @pytest.mark.parametrize("name", FILES)
 @pytest.mark.parametrize("session", SESSIONS)
 def test_every_fact_is_extracted(session: str, name: str) -> None:
@@ -49,7 +47,6 @@ def test_every_fact_is_extracted(session: str, name: str) -> None:
     )
 
 
-@needs_fixtures
 @pytest.mark.parametrize("session", SESSIONS)
 def test_precompact_snapshot_has_no_compaction_and_the_last_reply(session: str) -> None:
     expected = _facts_json(session)
@@ -59,7 +56,6 @@ def test_precompact_snapshot_has_no_compaction_and_the_last_reply(session: str) 
     assert list(facts.prompts) == expected["details"]["user_prompts"][-len(facts.prompts) :]
 
 
-@needs_fixtures
 def test_full_transcript_after_auto_compaction_reports_the_newest_reply() -> None:
     expected = _facts_json("a2-invoice-config")
     facts = extract_facts(iter_records(TRANSCRIPTS / "a2-invoice-config" / "transcript.jsonl"))

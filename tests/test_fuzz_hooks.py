@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from memhooks.hooks import entry
 from memhooks.paths import MemoryPaths
 from memhooks.store import Store
-from support import SHARED, hook_examples, memory_snapshot, report_fuzz_counts, run_hook
+from support import FIXTURES, hook_examples, memory_snapshot, report_fuzz_counts, run_hook
 
 COUNTS: collections.Counter[str] = collections.Counter()
 
@@ -36,7 +36,7 @@ def _fuzz_counter(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempP
 
 HOST_CAP = 10_000
 EVENTS = ["SessionStart", "UserPromptSubmit", "PreCompact", "Stop", "SubagentStop", "SessionEnd"]
-TRANSCRIPTS = sorted((SHARED / "e2e" / "transcripts").glob("*/transcript.jsonl"))
+TRANSCRIPTS = sorted((FIXTURES / "transcripts").glob("*/transcript.jsonl"))
 
 
 # ------------------------------------------------------------------------------ helpers

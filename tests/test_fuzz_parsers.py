@@ -31,7 +31,7 @@ from memhooks.paths import MemoryPaths
 from memhooks.session_state import is_active
 from memhooks.store import Store
 from memhooks.yaml_emit import render_document
-from support import SHARED, memory_snapshot, report_fuzz_counts
+from support import FIXTURES, memory_snapshot, report_fuzz_counts
 
 COUNTS: collections.Counter[str] = collections.Counter()
 
@@ -41,7 +41,7 @@ def _fuzz_counter(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempP
     report_fuzz_counts(request.config, tmp_path_factory.getbasetemp(), "parsers", COUNTS)
 
 
-TRANSCRIPTS = sorted((SHARED / "e2e" / "transcripts").glob("*/transcript.jsonl"))
+TRANSCRIPTS = sorted((FIXTURES / "transcripts").glob("*/transcript.jsonl"))
 REAL_LINES = [
     line for path in TRANSCRIPTS for line in path.read_bytes().splitlines()[:400] if line.strip()
 ]

@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from memhooks.checkpoint import STATUS_MARKS
-from support import LAUNCHER, SHARED, run_cli, run_hook
+from support import FIXTURES, LAUNCHER, run_cli, run_hook
 
-TRANSCRIPTS = SHARED / "e2e" / "transcripts"
+TRANSCRIPTS = FIXTURES / "transcripts"
 SESSIONS = sorted(p.name for p in TRANSCRIPTS.glob("*/")) if TRANSCRIPTS.is_dir() else []
 EVENTS = [
     "SessionStart:startup",
@@ -206,7 +206,7 @@ def test_stop_appends_the_journal_incrementally(
     examples: dict[str, dict[str, Any]], started: Path, tmp_path: Path
 ) -> None:
     if not SESSIONS:
-        pytest.skip("no transcripts in shared/")
+        pytest.fail("no transcripts in tests/fixtures/")
     project = started.parent.parent
     source = (TRANSCRIPTS / SESSIONS[0] / "transcript.jsonl").read_bytes().splitlines(True)
     transcript = tmp_path / "t.jsonl"

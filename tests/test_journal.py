@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from memhooks.journal import render_journal_entry
 from memhooks.transcript import Record, TextBlock, ToolResult, ToolUse, read_new
+from support import FIXTURES
 
-TRANSCRIPTS = Path(__file__).resolve().parents[1].parent / "shared" / "e2e" / "transcripts"
-needs_fixtures = pytest.mark.skipif(not TRANSCRIPTS.is_dir(), reason=f"no {TRANSCRIPTS}")
+TRANSCRIPTS = FIXTURES / "transcripts"
 
 
-@needs_fixtures
 def test_turn_by_turn_entries_from_a_real_session(tmp_path: Path) -> None:
     data = (TRANSCRIPTS / "a1-blog-slugs" / "transcript.jsonl").read_bytes()
     growing = tmp_path / "t.jsonl"

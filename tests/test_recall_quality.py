@@ -15,12 +15,7 @@ from types import ModuleType
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared" / "e2e" / "recall"
-
-pytestmark = pytest.mark.skipif(
-    not (SHARED / "queries.json").is_file(),
-    reason=f"the shared recall tuning set is not at {SHARED}",
-)
+SHARED = REPO / "tests" / "fixtures" / "recall"
 
 # Achieved: hit 0.967, silence 1.000, mean pointers 2.87, MRR 0.836.
 MIN_HIT = 0.93

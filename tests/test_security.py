@@ -20,10 +20,10 @@ from memhooks.cli.main import main
 from memhooks.config import Settings
 from memhooks.paths import MemoryPaths
 from memhooks.store import Store
-from support import REPO, SHARED, hook_examples, needs_symlinks, run_cli, run_hook
+from support import FIXTURES, REPO, hook_examples, needs_symlinks, run_cli, run_hook
 from test_fuzz_hooks import assert_valid_output, run_in_process
 
-TRANSCRIPTS = sorted((SHARED / "e2e" / "transcripts").glob("*/transcript.jsonl"))
+TRANSCRIPTS = sorted((FIXTURES / "transcripts").glob("*/transcript.jsonl"))
 EVENTS = ["SessionStart", "UserPromptSubmit", "PreCompact", "Stop", "SubagentStop", "SessionEnd"]
 HOSTILE_IDS = ["../../../../tmp/evil", "..", "a/../../b", "/abs/path", "x\ny", "s\x00id", "."]
 RESULT = "The sub-agent read the parser and found three bugs in the tokenizer, all fixed. " * 2

@@ -19,10 +19,10 @@ from memhooks.transcript import (
     read_new,
     read_tail,
 )
+from support import FIXTURES
 
-TRANSCRIPTS = Path(__file__).resolve().parents[1].parent / "shared" / "e2e" / "transcripts"
+TRANSCRIPTS = FIXTURES / "transcripts"
 SESSIONS = sorted(p.name for p in TRANSCRIPTS.glob("*/")) if TRANSCRIPTS.is_dir() else []
-needs_fixtures = pytest.mark.skipif(not SESSIONS, reason=f"no transcripts at {TRANSCRIPTS}")
 
 
 def _line(obj: object) -> bytes:
@@ -33,7 +33,6 @@ def _prompt(text: str, uuid: str = "u1") -> dict[str, object]:
     return {"type": "user", "uuid": uuid, "message": {"role": "user", "content": text}}
 
 
-@needs_fixtures
 @pytest.mark.parametrize("session", SESSIONS)
 def test_real_transcript_keeps_exactly_the_conversation_records(session: str) -> None:
     path = TRANSCRIPTS / session / "transcript.jsonl"
@@ -60,7 +59,6 @@ def test_real_transcript_keeps_exactly_the_conversation_records(session: str) ->
     )
 
 
-@needs_fixtures
 @pytest.mark.parametrize("session", SESSIONS)
 def test_reading_a_growing_file_in_steps_equals_reading_it_at_once(
     session: str, tmp_path: Path

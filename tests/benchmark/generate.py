@@ -123,7 +123,7 @@ class Corpus:
     @classmethod
     def load(cls, shared: Path | None, seed: int = 7) -> Corpus:
         corpus = cls()
-        tree = shared / "e2e" / "recall" / "tree" / ".claude" / "memory" if shared else None
+        tree = shared / "recall" / "tree" / ".claude" / "memory" if shared else None
         if tree is not None and tree.is_dir():
             for path in sorted(tree.rglob("*.md")):
                 corpus._add_memory(path.read_text(encoding="utf-8"))
@@ -189,14 +189,14 @@ def load_prompts(shared: Path | None) -> list[str]:
     if shared is None:
         return []
     prompts: list[str] = []
-    recall = shared / "e2e" / "recall"
+    recall = shared / "recall"
     for name in ("queries.json", "unrelated.json"):
         try:
             data = json.loads((recall / name).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
         prompts.extend(d["prompt"] for d in data if isinstance(d, dict) and d.get("prompt"))
-    for path in sorted((shared / "e2e" / "transcripts").glob("*/prompts.txt")):
+    for path in sorted((shared / "transcripts").glob("*/prompts.txt")):
         prompts.extend(
             line.strip()
             for line in path.read_text(encoding="utf-8").splitlines()
@@ -336,7 +336,7 @@ def load_episodes(shared: Path | None) -> list[list[str]]:
     if shared is None:
         return []
     episodes = []
-    for path in sorted((shared / "e2e" / "transcripts").glob("*/transcript.jsonl")):
+    for path in sorted((shared / "transcripts").glob("*/transcript.jsonl")):
         lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         if lines:
             episodes.append(lines)

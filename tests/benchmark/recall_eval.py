@@ -33,7 +33,7 @@ sys.path.insert(0, str(REPO / "src"))
 from memhooks import ranking  # noqa: E402 - after the path setup above
 from memhooks.search_index import IndexedDoc, SearchIndex  # noqa: E402
 
-DEFAULT_SHARED = REPO.parent / "shared" / "e2e" / "recall"
+DEFAULT_SHARED = REPO / "tests" / "fixtures" / "recall"
 MAX_INJECT = 5
 BM25_FLOORS = (0.0, 10.0)
 SPLIT_SEEDS = tuple(range(10))

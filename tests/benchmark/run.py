@@ -64,7 +64,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "a pyenv shim would add ~100 ms to every call)",
     )
     parser.add_argument("--bench-dir", type=Path, default=REPO / ".bench")
-    parser.add_argument("--shared", type=Path, default=REPO.parent / "shared")
+    parser.add_argument("--shared", type=Path, default=REPO / "tests" / "fixtures")
     parser.add_argument("--sizes", help="memory counts, comma-separated")
     parser.add_argument(
         "--transcript-mb", help="transcript sizes in MB (10^6 bytes), comma-separated"
@@ -140,7 +140,7 @@ def hooks_json_python() -> str:
 def load_payloads(shared: Path) -> dict[str, dict[str, Any]]:
     """The real payload shapes by case name, with built-in stand-ins when shared/ is absent."""
     payloads: dict[str, dict[str, Any]] = {}
-    path = shared / "e2e" / "hook_stdin_examples.jsonl"
+    path = shared / "hook_stdin_examples.jsonl"
     if path.is_file():
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
