@@ -49,6 +49,9 @@ class MemoryMeta(BaseModel):
     archived_at: Timestamp | None = None
     archived_reason: str | None = None
     related_files: list[str] | None = None
+    #: Code this memory cites, `path:start-end#hash` (see memhooks.citations); the store
+    #: adds the body's `path:line` references and the hashes at save time.
+    cites: list[str] | None = None
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     schema_version: int | None = None
 
