@@ -12,6 +12,7 @@ from memhooks.categories import CATEGORIES, resolve
 from memhooks.cli.common import add_json, open_tree, read_stdin_text, store_errors
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
+from memhooks.consolidate import refresh_if_old
 from memhooks.redact import redact
 
 SECTIONS = {
@@ -234,7 +235,7 @@ def validate(draft: Draft, *, partial: bool = False) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    _, store = open_tree(args)
+    paths, store = open_tree(args)
     draft = build_draft(args)
     if not store.settings.category_enabled(draft.category):
         raise UserError(
@@ -260,6 +261,7 @@ def run(args: argparse.Namespace) -> int:
             meta = validate(draft)
             saved = store.create(draft.category, meta, draft.body, source_path=draft.source_path)
     entry = saved.entry
+    refresh_if_old(paths)
     verb = "Saved" if saved.created else "Updated"
     text = f"{verb} {entry.category}: .claude/memory/{entry.path} — {entry.title}"
     for path in saved.retired_by_window:
