@@ -12,7 +12,6 @@ from memhooks.categories import CATEGORIES, resolve
 from memhooks.cli.common import add_json, open_tree, read_stdin_text, store_errors
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
-from memhooks.consolidate import refresh_if_old
 from memhooks.redact import redact
 
 SECTIONS = {
@@ -261,6 +260,8 @@ def run(args: argparse.Namespace) -> int:
             meta = validate(draft)
             saved = store.create(draft.category, meta, draft.body, source_path=draft.source_path)
     entry = saved.entry
+    from memhooks.consolidate import refresh_if_old
+
     refresh_if_old(paths)
     verb = "Saved" if saved.created else "Updated"
     text = f"{verb} {entry.category}: .claude/memory/{entry.path} — {entry.title}"
