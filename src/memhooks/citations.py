@@ -18,7 +18,7 @@ import re
 
 #: `path/to/file.ext:12` or `:12-20`; not part of a URL or a longer word.
 CITE = re.compile(
-    r"(?<![\w/.:@-])((?:[\w.-]+/)*[\w-][\w.-]*\.[A-Za-z0-9]{1,10}):(\d{1,6})(?:-(\d{1,6}))?(?![\w:/-])"
+    r"(?<![\w/.:@-])((?:[\w.-]+/)*[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,9}):(\d{1,6})(?:-(\d{1,6}))?(?![\w:/-])"
 )
 STORED = re.compile(
     r"^(?P<path>[^#\s]+):(?P<start>\d{1,6})(?:-(?P<end>\d{1,6}))?(?:#(?P<hash>[0-9a-f]{6,64}))?$"
