@@ -287,3 +287,24 @@ def test_session_start_is_silent_without_a_summary(started: Path) -> None:
 
     assert consolidation_note.line(str(started), today="2030-01-01") == ""
     assert consolidation_note.with_note("a\n\nb", str(started), 100) == "a\n\nb"
+
+
+def test_session_start_hook_shows_the_line_once(
+    planted: tuple[Path, str],
+    capsys: pytest.CaptureFixture[str],
+    examples: dict[str, dict[str, object]],
+) -> None:
+    from support import run_hook
+
+    root, _ = planted
+    assert main_ok(capsys, "consolidate")
+    project = root.parent.parent
+    payload = {**examples["SessionStart"], "source": "startup", "cwd": str(project)}
+    contexts = []
+    for _ in range(2):
+        done = run_hook("SessionStart", payload, env={"MEMHOOKS_PROJECT_DIR": str(project)})
+        assert done.returncode == 0
+        contexts.append(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
+    assert "Consolidation: 4 proposal(s)" in contexts[0]
+    assert len(contexts[0]) <= 10_000
+    assert "Consolidation:" not in contexts[1]

@@ -278,8 +278,8 @@ def _dates(m: Memory) -> list[Action]:
         return []
     diff = "".join(
         difflib.unified_diff(
-            m.body.splitlines(keepends=True),
-            new_body.splitlines(keepends=True),
+            (m.body.rstrip("\n") + "\n").splitlines(keepends=True),
+            (new_body.rstrip("\n") + "\n").splitlines(keepends=True),
             f"a/{m.path}",
             f"b/{m.path}",
             n=0,
