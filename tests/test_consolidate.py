@@ -183,7 +183,7 @@ def test_proposes_exactly_the_planted_actions(
     assert "src/billing.py" in stale["reason"]
 
 
-def test_apply_then_restore_undoes_each_retirement(
+def test_apply_then_restore_and_undo_take_each_back(
     planted: tuple[Path, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     root, _cited = planted
@@ -224,11 +224,17 @@ def test_apply_then_restore_undoes_each_retirement(
     for path in reasons:
         assert main_ok(capsys, "restore", path)
         assert "record_status: active" in (root / path).read_text(encoding="utf-8")
+    freeze = "constraints/public-api-freeze.md"
+    assert f"memhooks consolidate --undo {freeze}" in log
+    assert main_ok(capsys, "consolidate", "--undo", freeze)
+    undone = (root / freeze).read_text(encoding="utf-8")
+    assert undone.split("\n---\n", 1)[1] == before.split("\n---\n", 1)[1]
     code, out, _ = run_main(capsys, "consolidate", "--json")
     assert {a["kind"] for a in json.loads(out)["actions"]} == {
         "duplicate",
         "superseded",
         "contradiction",
+        "relative_date",
     }
 
 
@@ -308,3 +314,18 @@ def test_session_start_hook_shows_the_line_once(
     assert "Consolidation: 4 proposal(s)" in contexts[0]
     assert len(contexts[0]) <= 10_000
     assert "Consolidation:" not in contexts[1]
+
+
+def test_undo_refuses_when_the_rewritten_line_changed(
+    planted: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, _ = planted
+    freeze = root / "constraints/public-api-freeze.md"
+    assert main_ok(capsys, "consolidate", "--apply")
+    freeze.write_text(freeze.read_text().replace("legal agreed", "counsel agreed"))
+    code, _, err = run_main(capsys, "consolidate", "--undo", "constraints/public-api-freeze.md")
+    assert code != 0
+    assert "changed since consolidation rewrote it" in err
+    code, _, err = run_main(capsys, "consolidate", "--undo", "runbooks/rotate-cdn-token.md")
+    assert code != 0
+    assert "no rewrite" in err

@@ -12,6 +12,8 @@ from memhooks.cli.output import emit
 
 if TYPE_CHECKING:
     from memhooks.consolidate import Action
+    from memhooks.paths import MemoryPaths
+    from memhooks.store import Store
 
 PREFIX = ".claude/memory/"
 
@@ -32,6 +34,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--apply", action="store_true", help="carry out the retirements and date rewrites"
     )
+    parser.add_argument(
+        "--undo",
+        metavar="PATH",
+        help="take back the last logged rewrite (relative dates) of this memory; "
+        "a retirement is undone with `memhooks restore PATH`",
+    )
     add_json(parser)
     parser.set_defaults(func=run)
 
@@ -40,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
     from memhooks import consolidate
 
     paths, store = open_tree(args)
+    if args.undo:
+        return _undo(args, paths, store)
     actions = consolidate.analyse(paths)
     done: list[Action] = []
     if args.apply:
@@ -56,6 +66,25 @@ def run(args: argparse.Namespace) -> int:
             "done": [a.as_json() for a in done],
         },
         _text(actions, done, applied=args.apply),
+        as_json=args.json,
+    )
+    return Exit.OK
+
+
+def _undo(args: argparse.Namespace, paths: MemoryPaths, store: Store) -> int:
+    from memhooks.consolidate import LOG
+    from memhooks.consolidation_undo import undo
+
+    relative = str(args.undo).removeprefix(PREFIX)
+    try:
+        log = (paths.root / LOG).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        log = ""
+    with store_errors():
+        diff = undo(store, relative, log)
+    emit(
+        {"undone": relative, "diff": diff},
+        f"Undid the consolidation rewrite of {PREFIX}{relative}:\n{diff.rstrip()}",
         as_json=args.json,
     )
     return Exit.OK
