@@ -150,3 +150,28 @@ def test_pointer_says_stale_after_the_cited_code_changed(
     _code, out, _ = run_main(capsys, "status", "--json")
     assert json.loads(out)["stale"] == 1
     assert "Stale: 1 memories" in run_main(capsys, "status")[1]
+
+
+def test_save_takes_cites_from_a_field(
+    started: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = started.parent.parent
+    (project / "lib").mkdir()
+    (project / "lib" / "q.sql").write_text(CODE)
+    code, out, err = run_main(
+        capsys,
+        "save",
+        "runbook",
+        "--title",
+        "Slow report query",
+        "--body",
+        "Add the index first.",
+        "--field",
+        "cites=lib/q.sql:4-5, lib/missing.sql:1",
+        "--json",
+        monkeypatch=monkeypatch,
+    )
+    assert code == 0, err
+    text = (started / json.loads(out)["path"]).read_text()
+    assert 'cites: ["lib/q.sql:4-5#' in text
+    assert "missing.sql" not in text  # a file that does not exist is not recorded

@@ -62,6 +62,13 @@ class MemoryMeta(BaseModel):
             raise ValueError("must be a single line")
         return value
 
+    @field_validator("cites", mode="before")
+    @classmethod
+    def _cites(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [c.strip() for c in value.replace(",", " ").split() if c.strip()]
+        return value
+
     @field_validator("tags", mode="before")
     @classmethod
     def _tags(cls, value: object) -> object:
