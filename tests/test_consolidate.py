@@ -329,3 +329,15 @@ def test_undo_refuses_when_the_rewritten_line_changed(
     code, _, err = run_main(capsys, "consolidate", "--undo", "runbooks/rotate-cdn-token.md")
     assert code != 0
     assert "no rewrite" in err
+
+
+def test_a_save_refreshes_an_old_summary(
+    planted: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    root, _ = planted
+    summary = root / consolidate.SUMMARY
+    summary.unlink(missing_ok=True)
+    assert main_ok(capsys, "remember", "--new", "we always run the linters before pushing")
+    data = json.loads(summary.read_text(encoding="utf-8"))
+    assert data["pending"] == 4
+    assert data["kinds"]["contradiction"] == 1

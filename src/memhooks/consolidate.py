@@ -47,6 +47,7 @@ SUBJECT_SHARE = 0.5
 DUPLICATE_SHARE = 0.6
 LOG = "consolidation.log.md"
 SUMMARY = ".cache/consolidation.json"
+REFRESH_MAX = 500  # memories: above this, a save does not refresh the summary
 READ_CAP = 512_000
 REVERSAL = re.compile(
     r"\b(instead of|no longer|replaces?|replaced|reverses?|reversed|reverts?|reverted|"
@@ -390,7 +391,16 @@ def write_summary(
 
 
 def refresh_if_old(paths: MemoryPaths, hours: float = 24.0) -> None:
-    """Recompute the summary when it is older than `hours` (after a save); never raises."""
+    """Recompute the summary when it is older than `hours` (after a save); never raises.
+
+    Skipped on trees of more than REFRESH_MAX memories, where reading every file would slow
+    a save down by seconds: there `memhooks consolidate` refreshes it.
+    """
+    from memhooks import catalog as catalog_io
+
+    cat = catalog_io.load(paths.catalog)
+    if cat is None or len(cat.entries) > REFRESH_MAX:
+        return
     try:
         data = json.loads((paths.root / SUMMARY).read_text(encoding="utf-8"))
         computed = parse_iso(str(data.get("computed") or ""))
