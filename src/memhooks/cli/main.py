@@ -29,6 +29,8 @@ COMMAND_MODULES = (
     "synthesize",
     "remember",
     "forget",
+    "export",
+    "import_cmd",
     "demo",
 )
 
