@@ -33,6 +33,8 @@ VERBS = {
     "recall",
     "remember",
     "forget",
+    "export",
+    "import",
 }
 INJECTION = re.compile(r"!`([^`]+)`")
 FENCED = re.compile(r"^```[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)

@@ -176,25 +176,23 @@ def _members(stream: IO[bytes]) -> dict[str, bytes]:
 
 
 def _open_members(path: Path) -> dict[str, bytes]:
-    try:
-        size = path.stat().st_size
-        if not path.is_file():
-            raise BundleError(f"{path} is not a file")
-        if size > MAX_BUNDLE_BYTES:
-            raise BundleError(
-                f"{path} is {size:,} bytes; a bundle may be at most {MAX_BUNDLE_BYTES:,}",
-                unsafe=True,
-            )
-        with path.open("rb") as handle:
-            if handle.read(2) != b"\x1f\x8b":
-                raise BundleError(f"{path} is not a .tar.gz bundle made by `memhooks export`")
-            handle.seek(0)
+    size = path.stat().st_size
+    if not path.is_file():
+        raise BundleError(f"{path} is not a file")
+    if size > MAX_BUNDLE_BYTES:
+        raise BundleError(
+            f"{path} is {size:,} bytes; a bundle may be at most {MAX_BUNDLE_BYTES:,}",
+            unsafe=True,
+        )
+    with path.open("rb") as handle:
+        if handle.read(2) != b"\x1f\x8b":
+            raise BundleError(f"{path} is not a .tar.gz bundle made by `memhooks export`")
+        handle.seek(0)
+        try:
             with gzip.GzipFile(fileobj=handle, mode="rb") as gz:
                 return _members(_Capped(gz, MAX_UNPACKED_BYTES))  # type: ignore[arg-type]
-    except BundleError:
-        raise
-    except (tarfile.TarError, EOFError, OSError, zlib.error) as exc:
-        raise BundleError(f"{path} is damaged: {_first_line(exc)}") from None
+        except (tarfile.TarError, EOFError, OSError, zlib.error) as exc:
+            raise BundleError(f"{path} is damaged: {_first_line(exc)}") from None
 
 
 def _first_line(exc: BaseException) -> str:

@@ -119,7 +119,10 @@ class Store(DerivedFiles):
         with self.locked():
             entries = [self._write_new(item, now) for item in items]
             retired = self._after_write(
-                entries, [], body_by_path={e.path: i.body for e, i in zip(entries, items)}, now=now
+                entries,
+                [],
+                body_by_path={e.path: i.body for e, i in zip(entries, items, strict=True)},
+                now=now,
             )
         return [Saved(entry, True, retired) for entry in entries]
 

@@ -56,6 +56,17 @@ def identity(meta: dict[str, Any], body: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _redact_field(key: str, value: object, patterns: Sequence[str]) -> object:
+    """A frontmatter value, redacted with its key in view: `password: hunter2` is a secret
+    where `hunter2` alone is just a word."""
+    if isinstance(value, str):
+        prefix = f"{key}: "
+        paired = redact(prefix + value, patterns)
+        if paired.startswith(prefix):
+            return paired[len(prefix) :]
+    return _redact_value(value, patterns)
+
+
 def _redact_value(value: object, patterns: Sequence[str]) -> object:
     if isinstance(value, str):
         return redact(value, patterns)
@@ -94,7 +105,7 @@ def clean(
     for key, value in (defaults or {}).items():
         if value and not meta.get(key):
             meta[key] = value
-    redacted_meta = {k: _redact_value(v, patterns) for k, v in meta.items()}
+    redacted_meta = {k: _redact_field(k, v, patterns) for k, v in meta.items()}
     body = redact(raw.body, patterns)
     changed = sum(1 for k in meta if redacted_meta[k] != meta[k]) + (body != raw.body)
     try:
@@ -128,7 +139,7 @@ def select(paths: MemoryPaths, selection: Selection) -> tuple[list[str], list[tu
     for entry in sorted(scan.catalog.entries.values(), key=lambda e: e.path):
         if entry.category not in selection.categories:
             continue
-        if selection.state != "all" and entry.record_status != selection.state:
+        if selection.state not in ("all", entry.record_status):
             continue
         if selection.query_paths is not None and entry.path not in selection.query_paths:
             continue
@@ -197,7 +208,7 @@ def existing_identities(paths: MemoryPaths, patterns: Sequence[str]) -> dict[str
     return found
 
 
-def plan_import(  # noqa: PLR0913 - the plan needs the whole context of the import
+def plan_import(
     paths: MemoryPaths,
     files: dict[str, bytes],
     *,

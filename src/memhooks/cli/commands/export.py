@@ -70,16 +70,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def _categories(args: argparse.Namespace) -> tuple[str, ...]:
     if not args.category:
         return KNOWLEDGE + (SESSION_CATEGORIES if args.sessions else ())
-    chosen: list[str] = []
-    for name in args.category:
-        try:
-            chosen.append(resolve(name).name)
-        except KeyError:
-            names = ", ".join(c.name for c in CATEGORIES)
-            raise UserError(
-                f"unknown category {name!r}; use one of: {names}", Exit.INVALID_INPUT
-            ) from None
+    unknown = [name for name in args.category if _known(name) is None]
+    if unknown:
+        names = ", ".join(c.name for c in CATEGORIES)
+        raise UserError(f"unknown category {unknown[0]!r}; use one of: {names}", Exit.INVALID_INPUT)
+    chosen = [str(_known(name)) for name in args.category]
     return tuple(dict.fromkeys(chosen))
+
+
+def _known(name: str) -> str | None:
+    try:
+        return resolve(name).name
+    except KeyError:
+        return None
 
 
 def _output(args: argparse.Namespace, paths: MemoryPaths, project: str, stamp: str) -> Path:
@@ -94,9 +97,7 @@ def _output(args: argparse.Namespace, paths: MemoryPaths, project: str, stamp: s
     resolved = out.resolve()
     root = paths.root.resolve()
     if resolved == root or root in resolved.parents:
-        raise UserError(
-            f"{out} is inside {PREFIX}; write the bundle somewhere else", Exit.REFUSED
-        )
+        raise UserError(f"{out} is inside {PREFIX}; write the bundle somewhere else", Exit.REFUSED)
     return out
 
 

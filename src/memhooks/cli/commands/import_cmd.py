@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one report, several ou
     if to_write and not args.dry_run:
         with store_errors():
             saved = store.create_many([item.memory for item in to_write if item.memory])
-        for item, done in zip(to_write, saved):
+        for item, done in zip(to_write, saved, strict=True):
             item.target = done.entry.path
     flagged = [item for item in plan if item.action in FLAGGED]
     counts = {
@@ -154,7 +154,8 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one report, several ou
     )
     if flagged:
         raise UserError(
-            f"{len(flagged)} near-duplicate(s) flagged and not copied: "
+            f"{len(flagged)} {'memory' if len(flagged) == 1 else 'memories'} flagged and not "
+            "copied (near-duplicates, or names a different memory has): "
             + ", ".join(item.path for item in flagged),
             Exit.CONFLICT,
         )
