@@ -116,14 +116,15 @@ class Store(DerivedFiles):
         An item with `name` keeps that file name when it is free (an import keeps the
         source's names, so the index lines match); otherwise it is named as `create` names.
         """
+        entries: list[Entry] = []
         with self.locked():
-            entries = [self._write_new(item, now) for item in items]
-            retired = self._after_write(
-                entries,
-                [],
-                body_by_path={e.path: i.body for e, i in zip(entries, items, strict=True)},
-                now=now,
-            )
+            try:
+                for item in items:
+                    entries.append(self._write_new(item, now))  # noqa: PERF401 - keep what was written if one fails
+            finally:
+                # Even when one write fails, the files already written reach the index.
+                bodies = {e.path: i.body for e, i in zip(entries, items, strict=False)}
+                retired = self._after_write(entries, [], body_by_path=bodies, now=now)
         return [Saved(entry, True, retired) for entry in entries]
 
     def _write_new(

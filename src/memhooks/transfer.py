@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from memhooks.categories import BY_FOLDER
+from memhooks.categories import BY_FOLDER, Naming
 from memhooks.models import PROVENANCE_KEYS
 from memhooks.paths import MemoryPaths
 from memhooks.redact import redact
@@ -243,10 +243,13 @@ def plan_import(
             item.detail = f"the {memory.category} category is disabled in config.json"
             continue
         name_free = not (paths.root / path).exists() and path not in taken
-        if path not in forced:
+        renamable = BY_FOLDER[path.split("/", 1)[0]].naming is not Naming.SESSION_ID
+        if path not in forced or not (name_free or renamable):
             if not name_free:
                 item.action, item.target = "name-taken", path
-                item.detail = "a different memory already has this file name"
+                item.detail = "a different memory already has this file name" + (
+                    "" if renamable else " (a session file keeps its session id: merge by hand)"
+                )
                 continue
             text = f"{title} {memory.meta.get('description') or ''}"
             close = similar(paths, text, memory.category)
