@@ -605,3 +605,33 @@ def test_the_frontmatter_model_accepts_provenance() -> None:
     assert "imported_from" in type(meta).model_fields
     with pytest.raises(ValueError, match="single line"):
         parse_meta({"title": "T", "category": "runbook", "imported_from": "a\nb"})
+
+
+def test_an_import_updates_the_derived_files_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memhooks.store import Store
+
+    source = start(tmp_path, "alpha")
+    fill(source)
+    bundle = tmp_path / "b.tar.gz"
+    assert export(source, bundle) == 0
+    target = start(tmp_path, "beta")
+    calls: list[int] = []
+    original = Store._after_write
+
+    def counting(self: Store, changed: list[object], *args: object, **kwargs: object) -> object:
+        calls.append(len(changed))
+        return original(self, changed, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "_after_write", counting)
+    assert cli(target, "import", str(bundle)) == 0
+    assert calls == [6]
+    from memhooks import catalog
+
+    loaded = catalog.load(mem(target) / ".cache" / "catalog.json")
+    assert loaded is not None
+    assert len(loaded.active()) == 6
+    capsys.readouterr()
+    assert cli(target, "recall", "CDN token") == 0
+    assert "runbooks/rotate-the-cdn-token.md" in capsys.readouterr().out  # searchable at once
