@@ -31,7 +31,8 @@ MAX_BUNDLE_BYTES = 64 * 1024 * 1024
 MAX_UNPACKED_BYTES = 128 * 1024 * 1024
 MAX_MEMBER_BYTES = 4 * 1024 * 1024
 MAX_MEMBERS = 10_001  # 10,000 memories and the manifest
-_NAME = re.compile(r"^[^./\\\x00-\x1f][^/\\\x00-\x1f]*\.md$")
+#: A plain file name: no separator, no leading dot, nothing Windows reads specially.
+_NAME = re.compile(r'^[^./\\\x00-\x1f:*?"<>|][^/\\\x00-\x1f:*?"<>|]*\.md$')
 
 
 class BundleError(Exception):
