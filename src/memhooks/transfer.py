@@ -259,7 +259,8 @@ def plan_import(
                 continue
         present[key] = path
         name = path.split("/", 1)[1] if name_free else None
-        taken.add(path if name_free else "")
+        if name_free:
+            taken.add(path)
         meta = {
             **memory.meta,
             "imported_from": source_project,
