@@ -75,7 +75,7 @@ needs_symlinks = pytest.mark.skipif(
 
 def memory_snapshot(root: Path) -> dict[str, bytes]:
     """The bytes of every memory file (category folders), by relative path."""
-    from memhooks.categories import BY_FOLDER
+    from memhooks.store.categories import BY_FOLDER
 
     return {
         p.relative_to(root).as_posix(): p.read_bytes()

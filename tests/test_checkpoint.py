@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from memhooks.checkpoint import MAX_CHARS, STATUS_MARKS, clip, fit_lines, render_checkpoint
-from memhooks.extract import FailedCommand, SessionFacts, Todo, extract_facts
-from memhooks.transcript import iter_records
+from memhooks.restore.checkpoint import MAX_CHARS, STATUS_MARKS, clip, fit_lines, render_checkpoint
+from memhooks.restore.extract import FailedCommand, SessionFacts, Todo, extract_facts
+from memhooks.restore.transcript import iter_records
 from support import FIXTURES
 
 TRANSCRIPTS = FIXTURES / "transcripts"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memhooks import citation_check, citations
+from memhooks.recall import citation_check, citations
 from support import run_hook, run_main
 
 CODE = "\n".join(f"line {n}" for n in range(1, 101)) + "\n"

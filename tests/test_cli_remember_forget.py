@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.category_cues import guess_category, sections_for, short_title
+from memhooks.curate.category_guess import guess_category, sections_for, short_title
 from support import run_main
 
 

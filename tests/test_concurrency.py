@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from memhooks import catalog as catalog_io
 from memhooks.cli.errors import Exit
-from memhooks.paths import MemoryPaths
-from memhooks.rebuild import memory_files
+from memhooks.store import catalog as catalog_io
+from memhooks.store.paths import MemoryPaths
+from memhooks.store.scan import memory_files
 from support import FIXTURES, LAUNCHER, hook_examples, run_cli
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX process model")

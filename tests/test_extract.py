@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from memhooks.extract import (
+from memhooks.restore.extract import (
     FailedCommand,
     SessionFacts,
     Todo,
@@ -16,7 +16,7 @@ from memhooks.extract import (
     find_decisions,
     first_error_line,
 )
-from memhooks.transcript import Record, TextBlock, ToolResult, ToolUse, iter_records
+from memhooks.restore.transcript import Record, TextBlock, ToolResult, ToolUse, iter_records
 from support import FIXTURES
 
 TRANSCRIPTS = FIXTURES / "transcripts"

@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from memhooks import transcript
 from memhooks.cli.errors import Exit
 from memhooks.cli.main import main
-from memhooks.config import Settings
 from memhooks.hooks.subagent_stop import LOCK_TIMEOUT as SUBAGENT_LOCK_TIMEOUT
-from memhooks.paths import MemoryPaths
-from memhooks.store import Store
+from memhooks.restore import transcript
+from memhooks.store.config import Settings
+from memhooks.store.paths import MemoryPaths
+from memhooks.store.writer import Store
 from support import LAUNCHER, hook_examples, run_cli
 from test_fuzz_hooks import assert_valid_output, memory_snapshot, run_in_process, seed_memories
 
@@ -77,10 +77,10 @@ KILL = """
 import os, sys
 from pathlib import Path
 import filelock  # imported before os.link is patched: some filelock versions probe it on import
-from memhooks.config import Settings
+from memhooks.store.config import Settings
 from memhooks.hooks.subagent_stop import LOCK_TIMEOUT as SUBAGENT_LOCK_TIMEOUT
-from memhooks.paths import MemoryPaths
-from memhooks.store import Store
+from memhooks.store.paths import MemoryPaths
+from memhooks.store.writer import Store
 
 def die(*args, **kwargs):
     os._exit(9)
@@ -136,7 +136,7 @@ def test_unwritable_tree_hooks_fail_open(
     if code == errno.ENOSPC:
         monkeypatch.setattr(os, "fsync", _raise(code))  # the data did not fit
     else:
-        monkeypatch.setattr("memhooks.atomic._temp_file", _raise(code))
+        monkeypatch.setattr("memhooks.store.atomic._temp_file", _raise(code))
     for event in (
         "SessionStart",
         "UserPromptSubmit",
@@ -159,7 +159,7 @@ def test_unwritable_tree_cli_fails_clearly(
     if code == errno.ENOSPC:
         monkeypatch.setattr(os, "fsync", _raise(code))
     else:
-        monkeypatch.setattr("memhooks.atomic._temp_file", _raise(code))
+        monkeypatch.setattr("memhooks.store.atomic._temp_file", _raise(code))
     exit_code, err = _cli(["save", "decision", "--title", "Nope", "--body", "x"])
     lines = err.strip().splitlines()
     assert exit_code == Exit.IO_ERROR, err
@@ -174,7 +174,7 @@ def test_session_start_still_briefs_when_the_tree_is_read_only(
     started: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seed_memories(started)
-    monkeypatch.setattr("memhooks.atomic._temp_file", _raise(errno.EROFS))
+    monkeypatch.setattr("memhooks.store.atomic._temp_file", _raise(errno.EROFS))
     code, out, err = run_in_process("SessionStart", _payload("SessionStart", source="startup"))
     data = assert_valid_output(code, out, err)
     assert data is not None
@@ -186,7 +186,7 @@ def test_session_start_still_briefs_when_the_tree_is_read_only(
 HOLD = """
 import sys, time
 from pathlib import Path
-from memhooks.locking import quick_lock
+from memhooks.store.locking import quick_lock
 with quick_lock(Path(sys.argv[1]), 5):
     print("locked", flush=True)
     if sys.argv[2] == "die":
@@ -239,10 +239,12 @@ def test_live_lock_briefing_still_arrives(held_lock: Path) -> None:
 def test_live_lock_cli_waits_then_fails_with_exit_8(
     held_lock: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memhooks import locking
+    from memhooks.store import locking
 
     real = locking.command_lock
-    monkeypatch.setattr("memhooks.store.command_lock", lambda path, _timeout: real(path, 0.3))
+    monkeypatch.setattr(
+        "memhooks.store.writer.command_lock", lambda path, _timeout: real(path, 0.3)
+    )
     begin = time.monotonic()
     code, err = _cli(["save", "decision", "--title", "Blocked", "--body", "x"])
     assert code == Exit.LOCKED

@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memhooks.hooks import entry
-from memhooks.paths import MemoryPaths
-from memhooks.store import Store
+from memhooks.store.paths import MemoryPaths
+from memhooks.store.writer import Store
 from support import FIXTURES, hook_examples, memory_snapshot, report_fuzz_counts, run_hook
 
 COUNTS: collections.Counter[str] = collections.Counter()
@@ -53,7 +53,7 @@ def seed_memories(root: Path) -> dict[str, bytes]:
 
 
 def _settings():
-    from memhooks.config import Settings
+    from memhooks.store.config import Settings
 
     return Settings()
 

@@ -21,16 +21,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memhooks import transcript
 from memhooks.cli.errors import Exit
 from memhooks.cli.main import main
-from memhooks.config import load_settings, validate_config
-from memhooks.extract import extract_facts
-from memhooks.memory_file import UnparsableMemoryError, parse_bytes, parse_text
-from memhooks.paths import MemoryPaths
-from memhooks.session_state import is_active
-from memhooks.store import Store
-from memhooks.yaml_emit import render_document
+from memhooks.restore import transcript
+from memhooks.restore.extract import extract_facts
+from memhooks.store.config import load_settings, validate_config
+from memhooks.store.memory_file import UnparsableMemoryError, parse_bytes, parse_text
+from memhooks.store.paths import MemoryPaths
+from memhooks.store.session_state import is_active
+from memhooks.store.writer import Store
+from memhooks.store.yaml_emit import render_document
 from support import FIXTURES, memory_snapshot, report_fuzz_counts
 
 COUNTS: collections.Counter[str] = collections.Counter()
@@ -49,7 +49,7 @@ SLOW = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.d
 
 
 def seed(root: Path) -> dict[str, bytes]:
-    from memhooks.config import Settings
+    from memhooks.store.config import Settings
 
     store = Store(MemoryPaths(root), Settings())
     store.create("decision", {"title": "Use SQLite"}, "# Use SQLite\n\nOne file.")

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from memhooks.checkpoint import STATUS_MARKS
+from memhooks.restore.checkpoint import STATUS_MARKS
 from support import FIXTURES, LAUNCHER, run_cli, run_hook
 
 TRANSCRIPTS = FIXTURES / "transcripts"
@@ -334,10 +334,10 @@ def test_prompt_reminder_points_at_relevant_memories(
 def test_parallel_sessions_keep_each_others_transcript_offsets(
     started: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memhooks.config import Settings
     from memhooks.hooks import stop
-    from memhooks.hooks.context import HookInput
-    from memhooks.paths import MemoryPaths
+    from memhooks.hooks.event import HookInput
+    from memhooks.store.config import Settings
+    from memhooks.store.paths import MemoryPaths
 
     paths = MemoryPaths(started)
     prompt = {"type": "user", "message": {"role": "user", "content": "fix the flaky test"}}

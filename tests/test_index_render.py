@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from memhooks.catalog import Entry
-from memhooks.index_render import IndexCaps, pointer_line, render_archive, render_index
-from memhooks.status_line import Status
+from memhooks.store.catalog import Entry
+from memhooks.store.context_files import Status
+from memhooks.store.index_render import IndexCaps, pointer_line, render_archive, render_index
 
 CATEGORIES = [
     "decision",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memhooks.journal import render_journal_entry
-from memhooks.transcript import Record, TextBlock, ToolResult, ToolUse, read_new
+from memhooks.restore.journal_entry import render_journal_entry
+from memhooks.restore.transcript import Record, TextBlock, ToolResult, ToolUse, read_new
 from support import FIXTURES
 
 TRANSCRIPTS = FIXTURES / "transcripts"

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from memhooks import ranking
+from memhooks.recall import ranking
 
 
 def posting(doc: int, title: int = 0, body: int = 0, length: float = 10.0) -> ranking.Posting:

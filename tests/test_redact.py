@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memhooks.redact import MARKER_PREFIX, redact
+from memhooks.text.redact import MARKER_PREFIX, redact
 
 # Assembled from pieces so that no scanner mistakes this file for a leak.
 _GH = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from memhooks.redact import MARKER_PREFIX, redact
+from memhooks.text.redact import MARKER_PREFIX, redact
 
 _GH = "ghp_" + "R4nd0mT0k3nV4lu3Xy2Wq8Zp1Lm5Nb7Kc3Jd9"
 _GHS = "ghs_" + "16C7e42F292c6912E7710c838347Ae178B4a"

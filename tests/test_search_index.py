@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from memhooks import ranking, search_index
-from memhooks.search_index import Hit, IndexedDoc, SearchIndex
+from memhooks.recall import ranking, search_index
+from memhooks.recall.search_index import Hit, IndexedDoc, SearchIndex
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -17,9 +17,9 @@ import pytest
 
 from memhooks.cli.errors import Exit
 from memhooks.cli.main import main
-from memhooks.config import Settings
-from memhooks.paths import MemoryPaths
-from memhooks.store import Store
+from memhooks.store.config import Settings
+from memhooks.store.paths import MemoryPaths
+from memhooks.store.writer import Store
 from support import FIXTURES, REPO, hook_examples, needs_symlinks, run_cli, run_hook
 from test_fuzz_hooks import assert_valid_output, run_in_process
 

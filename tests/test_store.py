@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from memhooks import catalog as catalog_io
-from memhooks.config import Settings
-from memhooks.naming import UnsafePathError, contained
-from memhooks.paths import MemoryPaths
-from memhooks.rebuild import scan_tree
-from memhooks.store import ConflictError, ResurrectionError, Store
+from memhooks.store import catalog as catalog_io
+from memhooks.store.config import Settings
+from memhooks.store.naming import UnsafePathError, contained
+from memhooks.store.paths import MemoryPaths
+from memhooks.store.scan import scan_tree
+from memhooks.store.writer import ConflictError, ResurrectionError, Store
 from support import needs_symlinks, run_cli
 
 
@@ -42,7 +42,7 @@ def test_create_writes_file_index_catalog_and_search(started: Path) -> None:
     cat = catalog_io.load(MemoryPaths(started).catalog)
     assert cat is not None
     assert saved.entry.path in cat.entries
-    from memhooks.search_index import SearchIndex
+    from memhooks.recall.search_index import SearchIndex
 
     with SearchIndex(MemoryPaths(started).search_db) as index_db:
         assert index_db.count() == 1
@@ -300,7 +300,7 @@ def test_files_from_git_reach_the_index_and_search_on_the_next_write(started: Pa
     index = (started / "MEMORY.md").read_text(encoding="utf-8")
     assert "runbooks/redis-failover.md" in index
     assert gone.entry.path not in index
-    from memhooks.search_index import SearchIndex
+    from memhooks.recall.search_index import SearchIndex
 
     with SearchIndex(MemoryPaths(started).search_db) as search:
         assert [h.path for h in search.query("redis replica failover", min_score=0)][:1] == [
@@ -315,7 +315,7 @@ def test_a_fresh_clone_gets_its_search_index_back_on_start(started: Path) -> Non
     paths.search_db.unlink()
     paths.catalog.unlink()  # `.cache/` is not committed
     assert run_cli("start").returncode == 0
-    from memhooks.search_index import SearchIndex
+    from memhooks.recall.search_index import SearchIndex
 
     with SearchIndex(paths.search_db) as search:
         assert search.count() == 1

@@ -3,7 +3,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memhooks import terms
+from memhooks.recall import tokenize as terms
 
 
 def test_identifiers_split_into_parts() -> None:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memhooks.transcript import (
+from memhooks.restore.transcript import (
     Record,
     TextBlock,
     ToolResult,

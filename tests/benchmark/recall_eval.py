@@ -30,8 +30,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "src"))
 
-from memhooks import ranking  # noqa: E402 - after the path setup above
-from memhooks.search_index import IndexedDoc, SearchIndex  # noqa: E402
+from memhooks.recall import ranking  # noqa: E402 - after the path setup above
+from memhooks.recall.search_index import IndexedDoc, SearchIndex  # noqa: E402
 
 DEFAULT_SHARED = REPO / "tests" / "fixtures" / "recall"
 MAX_INJECT = 5

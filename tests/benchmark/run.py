@@ -228,7 +228,7 @@ def setup_plugin_data(data: Path, python: str) -> str:
         return f"{target} (cached)"
     probe = (
         f"import json, sys; sys.path.insert(0, {str(REPO / 'src')!r})\n"
-        "import filelock, frontmatter, yaml, annotated_types, memhooks.models\n"
+        "import filelock, frontmatter, yaml, annotated_types, memhooks.store.models\n"
         "tops = {}\n"
         "for name, mod in list(sys.modules.items()):\n"
         "    f = getattr(mod, '__file__', None) or ''\n"

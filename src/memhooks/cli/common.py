@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from memhooks.cli.errors import Exit, UserError
-from memhooks.config import Settings, validate_config
-from memhooks.paths import MemoryPaths, project_root
-from memhooks.store import Store
+from memhooks.store.config import Settings, validate_config
+from memhooks.store.paths import MemoryPaths, project_root
+from memhooks.store.writer import Store
 
 
 def add_json(parser: argparse.ArgumentParser) -> None:
@@ -66,10 +66,10 @@ def open_store(paths: MemoryPaths) -> Store:
 @contextlib.contextmanager
 def store_errors() -> Iterator[None]:
     """Turn the store's refusals into exit codes."""
-    from memhooks.locking import LockTimeoutError
-    from memhooks.naming import UnsafePathError
-    from memhooks.session_state import StateUnreadableError
-    from memhooks.store import ConflictError, NotFoundError, ResurrectionError, StoreError
+    from memhooks.store.locking import LockTimeoutError
+    from memhooks.store.naming import UnsafePathError
+    from memhooks.store.session_state import StateUnreadableError
+    from memhooks.store.writer import ConflictError, NotFoundError, ResurrectionError, StoreError
 
     try:
         yield

@@ -77,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _failure(exc: Exception) -> tuple[str, int]:
     """The message and exit code of a refusal, or of a file system error (read-only, full)."""
     from memhooks.cli.errors import Exit, UserError
-    from memhooks.locking import LockTimeoutError
+    from memhooks.store.locking import LockTimeoutError
 
     if isinstance(exc, UserError):
         return str(exc), exc.code

@@ -10,19 +10,19 @@ import importlib
 import json
 import sys
 
-from memhooks.config import load_settings
-from memhooks.hooks.context import HookInput
+from memhooks.hooks.event import HookInput
 from memhooks.hooks.stdin import read_payload
-from memhooks.logsink import log_line
-from memhooks.session_state import is_active
+from memhooks.store.config import load_settings
+from memhooks.store.logsink import log_line
+from memhooks.store.session_state import is_active
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from memhooks.config import Settings
-    from memhooks.paths import MemoryPaths
+    from memhooks.store.config import Settings
+    from memhooks.store.paths import MemoryPaths
 
     Handler = Callable[[HookInput, MemoryPaths, Settings], dict[str, Any] | None]
 
@@ -73,7 +73,7 @@ def run(event: str) -> int:
 
 def _bootstrap_dependencies() -> None:
     try:
-        from memhooks.deps import ensure_in_background
+        from memhooks.install.deps import ensure_in_background
 
         ensure_in_background()
     except Exception as exc:

@@ -11,18 +11,18 @@ import contextlib
 import json
 from pathlib import Path
 
-from memhooks.atomic import read_text, write_atomic
-from memhooks.checkpoint import render_checkpoint
-from memhooks.clock import iso
-from memhooks.config import Settings
-from memhooks.extract import SessionFacts, extract_facts
-from memhooks.hooks.context import HookInput
-from memhooks.locking import quick_lock
-from memhooks.naming import UnsafePathError
-from memhooks.paths import MemoryPaths, inside
-from memhooks.status_line import CONTEXT_CAP
-from memhooks.transcript import iter_records
-from memhooks.yaml_emit import render_document
+from memhooks.hooks.event import HookInput
+from memhooks.restore.checkpoint import render_checkpoint
+from memhooks.restore.extract import SessionFacts, extract_facts
+from memhooks.restore.transcript import iter_records
+from memhooks.store.atomic import read_text, write_atomic
+from memhooks.store.config import Settings
+from memhooks.store.context_files import CONTEXT_CAP
+from memhooks.store.locking import quick_lock
+from memhooks.store.naming import UnsafePathError
+from memhooks.store.paths import MemoryPaths, inside
+from memhooks.store.yaml_emit import render_document
+from memhooks.text.clock import iso
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:

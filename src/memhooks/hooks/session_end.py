@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from memhooks.config import Settings
-from memhooks.hooks.context import HookInput
-from memhooks.hooks.records import touch_session
-from memhooks.paths import MemoryPaths
+from memhooks.hooks.event import HookInput
+from memhooks.hooks.session_record import touch_session
+from memhooks.store.config import Settings
+from memhooks.store.paths import MemoryPaths
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:

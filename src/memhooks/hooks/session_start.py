@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import os
 
-from memhooks import briefing, consolidation_note
-from memhooks.atomic import read_text
-from memhooks.config import Settings
-from memhooks.hooks.context import HookInput
+from memhooks.curate import pending_note as consolidation_note
+from memhooks.hooks.event import HookInput
 from memhooks.hooks.output import context_output
-from memhooks.hooks.records import touch_session
-from memhooks.invocation import cli_command
-from memhooks.paths import MemoryPaths
-from memhooks.status_line import read_status
+from memhooks.hooks.session_record import touch_session
+from memhooks.install.invocation import cli_command
+from memhooks.restore import briefing
+from memhooks.store.atomic import read_text
+from memhooks.store.config import Settings
+from memhooks.store.context_files import read_status
+from memhooks.store.paths import MemoryPaths
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:

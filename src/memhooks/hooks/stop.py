@@ -12,16 +12,16 @@ import json
 import os
 import time
 
-from memhooks.atomic import read_text, write_atomic
-from memhooks.clock import epoch, iso, stamp
-from memhooks.config import Settings
-from memhooks.hooks.context import HookInput
-from memhooks.journal import render_journal_entry
-from memhooks.locking import quick_lock
-from memhooks.paths import MemoryPaths, UnsafePathError
-from memhooks.session_journal import append_journal
-from memhooks.session_state import read_state, session_record, write_state
-from memhooks.transcript import read_new
+from memhooks.hooks.event import HookInput
+from memhooks.restore.journal_entry import render_journal_entry
+from memhooks.restore.transcript import read_new
+from memhooks.store.atomic import read_text, write_atomic
+from memhooks.store.config import Settings
+from memhooks.store.locking import quick_lock
+from memhooks.store.paths import MemoryPaths, UnsafePathError
+from memhooks.store.session_journal import append_journal
+from memhooks.store.session_state import read_state, session_record, write_state
+from memhooks.text.clock import epoch, iso, stamp
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:

@@ -8,12 +8,12 @@ import os
 import re
 from pathlib import Path
 
-from memhooks.clock import iso
-from memhooks.config import Settings
-from memhooks.hooks.context import HookInput
-from memhooks.paths import MemoryPaths
-from memhooks.redact import redact
-from memhooks.store import Store
+from memhooks.hooks.event import HookInput
+from memhooks.store.config import Settings
+from memhooks.store.paths import MemoryPaths
+from memhooks.store.writer import Store
+from memhooks.text.clock import iso
+from memhooks.text.redact import redact
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:

@@ -6,14 +6,15 @@ import json
 import os
 import re
 
-from memhooks import briefing, citation_check
-from memhooks.atomic import read_text, write_atomic
-from memhooks.config import Settings
-from memhooks.hooks.context import HookInput
+from memhooks.hooks.event import HookInput
 from memhooks.hooks.output import context_output
-from memhooks.paths import MemoryPaths
-from memhooks.redact import redact
-from memhooks.status_line import read_status
+from memhooks.recall import citation_check
+from memhooks.restore import briefing
+from memhooks.store.atomic import read_text, write_atomic
+from memhooks.store.config import Settings
+from memhooks.store.context_files import read_status
+from memhooks.store.paths import MemoryPaths
+from memhooks.text.redact import redact
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> 
             durable=False,
         )
     except OSError as exc:  # a read-only tree or a full disk: the reminder still goes out
-        from memhooks.logsink import log_line
+        from memhooks.store.logsink import log_line
 
         log_line(paths.file("log"), f"UserPromptSubmit: prompt not kept for PreCompact: {exc}")
 
@@ -66,7 +67,7 @@ def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[briefi
         or not os.path.exists(paths.file("search_db"))
     ):
         return []
-    from memhooks.search_index import SearchIndex
+    from memhooks.recall.search_index import SearchIndex
 
     with SearchIndex(paths.file("search_db")) as index:
         hits = index.query(prompt, limit=settings.max_inject, min_score=settings.min_score)

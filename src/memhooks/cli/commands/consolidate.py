@@ -11,9 +11,9 @@ from memhooks.cli.errors import Exit
 from memhooks.cli.output import emit
 
 if TYPE_CHECKING:
-    from memhooks.consolidate import Action
-    from memhooks.paths import MemoryPaths
-    from memhooks.store import Store
+    from memhooks.curate.consolidate import Action
+    from memhooks.store.paths import MemoryPaths
+    from memhooks.store.writer import Store
 
 PREFIX = ".claude/memory/"
 
@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from memhooks import consolidate
+    from memhooks.curate import consolidate
 
     paths, store = open_tree(args)
     if args.undo:
@@ -72,8 +72,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _undo(args: argparse.Namespace, paths: MemoryPaths, store: Store) -> int:
-    from memhooks.consolidate import LOG
-    from memhooks.consolidation_undo import undo
+    from memhooks.curate.consolidate import LOG
+    from memhooks.curate.undo import undo
 
     relative = str(args.undo).removeprefix(PREFIX)
     try:

@@ -26,8 +26,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_with(argv: list[str]) -> int:
-    from memhooks import deps
     from memhooks.demo import run_demo
+    from memhooks.install import deps
 
     if not deps.ensure_now():
         sys.stderr.write("memhooks: could not install the dependencies; see `memhooks doctor`\n")

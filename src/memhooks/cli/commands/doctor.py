@@ -6,13 +6,13 @@ import argparse
 import json
 from typing import Any
 
-from memhooks import catalog as catalog_io
-from memhooks import deps
 from memhooks.cli.common import add_json, memory_paths
 from memhooks.cli.errors import Exit
 from memhooks.cli.output import emit
-from memhooks.locking import LockTimeoutError, quick_lock
-from memhooks.paths import MemoryPaths
+from memhooks.install import deps
+from memhooks.store import catalog as catalog_io
+from memhooks.store.locking import LockTimeoutError, quick_lock
+from memhooks.store.paths import MemoryPaths
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -39,9 +39,9 @@ def _check(checks: list[dict[str, Any]], name: str, ok: bool, detail: str, fix: 
 def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
     from pydantic import ValidationError
 
-    from memhooks.config import validate_config
-    from memhooks.models import SessionState
-    from memhooks.rebuild import memory_files
+    from memhooks.store.config import validate_config
+    from memhooks.store.models import SessionState
+    from memhooks.store.scan import memory_files
 
     try:
         SessionState.model_validate_json(paths.session.read_bytes())
@@ -84,7 +84,7 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
         _check(checks, "MEMORY.md", True, f"{lines} lines, {size:,} bytes")
     except OSError:
         _check(checks, "MEMORY.md", False, "missing", "run `memhooks rebuild`")
-    from memhooks.search_index import SearchIndex
+    from memhooks.recall.search_index import SearchIndex
 
     with SearchIndex(paths.search_db) as index:
         indexed = index.count()

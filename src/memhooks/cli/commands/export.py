@@ -7,13 +7,13 @@ import os
 from pathlib import Path
 
 from memhooks import __version__
-from memhooks.categories import CATEGORIES, resolve
 from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
-from memhooks.clock import epoch, iso, parse_iso
-from memhooks.paths import MemoryPaths
-from memhooks.transfer import KNOWLEDGE, SESSION_CATEGORIES
+from memhooks.store.categories import CATEGORIES, resolve
+from memhooks.store.paths import MemoryPaths
+from memhooks.text.clock import epoch, iso, parse_iso
+from memhooks.transfer.plan import KNOWLEDGE, SESSION_CATEGORIES
 
 PREFIX = ".claude/memory/"
 
@@ -86,7 +86,7 @@ def _known(name: str) -> str | None:
 
 
 def _output(args: argparse.Namespace, paths: MemoryPaths, project: str, stamp: str) -> Path:
-    from memhooks.naming import slugify
+    from memhooks.store.naming import slugify
 
     out = args.out or Path(f"memhooks-{slugify(project)}-{stamp[:10]}-{stamp[11:19]}.tar.gz")
     out = out.expanduser()
@@ -102,11 +102,11 @@ def _output(args: argparse.Namespace, paths: MemoryPaths, project: str, stamp: s
 
 
 def run(args: argparse.Namespace) -> int:
-    from memhooks.atomic import write_atomic
-    from memhooks.bundle import pack, sha256
-    from memhooks.derived import safe_state
-    from memhooks.models import BundleFile, BundleManifest
-    from memhooks.transfer import InvalidMemoryError, Selection, clean, matching, select
+    from memhooks.store.atomic import write_atomic
+    from memhooks.store.derived import safe_state
+    from memhooks.store.models import BundleFile, BundleManifest
+    from memhooks.transfer.bundle import pack, sha256
+    from memhooks.transfer.plan import InvalidMemoryError, Selection, clean, matching, select
 
     paths, store = open_tree(args)
     since = None
@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     files: dict[str, bytes] = {}
     redacted: dict[str, int] = {}
     skipped = [{"path": p, "reason": why} for p, why in problems]
-    from memhooks.rebuild import read_entry
+    from memhooks.store.scan import read_entry
 
     for relative in chosen:
         target = paths.root / relative
@@ -212,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _category(relative: str) -> str:
-    from memhooks.categories import BY_FOLDER
+    from memhooks.store.categories import BY_FOLDER
 
     return BY_FOLDER[relative.split("/", 1)[0]].name
 

@@ -13,7 +13,7 @@ from typing import Any
 from memhooks.cli.common import add_json, memory_paths, open_store, require_tree, store_errors
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
-from memhooks.paths import MemoryPaths
+from memhooks.store.paths import MemoryPaths
 
 PREFIX = ".claude/memory/"
 FORGET_FLOOR = 1.0
@@ -42,7 +42,7 @@ def _as_path(paths: MemoryPaths, target: str) -> str | None:
     relative = target.strip().removeprefix(PREFIX)
     if not relative.endswith(".md") or " " in relative:
         return None
-    from memhooks.naming import UnsafePathError, contained
+    from memhooks.store.naming import UnsafePathError, contained
 
     try:
         path = contained(paths.root, relative)
@@ -54,7 +54,7 @@ def _as_path(paths: MemoryPaths, target: str) -> str | None:
 
 
 def _search(paths: MemoryPaths, query: str) -> list[Any]:
-    from memhooks.search_index import SearchIndex
+    from memhooks.recall.search_index import SearchIndex
 
     if not paths.search_db.exists():
         raise UserError(

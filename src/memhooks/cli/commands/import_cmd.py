@@ -1,6 +1,6 @@
 """`memhooks import FILE`: bring the memories of an export bundle into this project.
 
-Everything is checked before anything is written: the bundle (see `memhooks.bundle`), the
+Everything is checked before anything is written: the bundle (see `memhooks.transfer.bundle`), the
 manifest, and each file with the model `memhooks save` validates with. A refusal is one line
 and leaves the tree as it was. Then, under the store lock, the new memories are written and
 the derived files updated once.
@@ -58,10 +58,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:  # noqa: C901 - one report, several outcomes
-    from memhooks.bundle import BundleError, read_bundle
-    from memhooks.categories import CATEGORIES
-    from memhooks.clock import iso
-    from memhooks.transfer import FLAGGED, InvalidMemoryError, plan_import
+    from memhooks.store.categories import CATEGORIES
+    from memhooks.text.clock import iso
+    from memhooks.transfer.bundle import BundleError, read_bundle
+    from memhooks.transfer.plan import FLAGGED, InvalidMemoryError, plan_import
 
     paths, store = open_tree(args)
     if not args.file.exists():

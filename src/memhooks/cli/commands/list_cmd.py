@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 from dataclasses import asdict
 
-from memhooks import catalog as catalog_io
-from memhooks.categories import resolve
 from memhooks.cli.common import add_json, memory_paths, require_tree
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit, table
+from memhooks.store import catalog as catalog_io
+from memhooks.store.categories import resolve
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

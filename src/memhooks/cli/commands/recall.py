@@ -7,8 +7,8 @@ import argparse
 from memhooks.cli.common import add_json, memory_paths, require_tree
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
-from memhooks.material import read_text
-from memhooks.paths import MemoryPaths
+from memhooks.restore.summary_material import read_text
+from memhooks.store.paths import MemoryPaths
 
 #: Lower than the per-prompt hook's floor (ranking.DEFAULT_FLOOR): the user asked, so a weak
 #: match is worth a line, but a score this low still means no rare word in common.
@@ -54,7 +54,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.how:
-        from memhooks.invocation import cli_command
+        from memhooks.install.invocation import cli_command
 
         emit({"command": f"{cli_command()} recall"}, f"{cli_command()} recall", as_json=args.json)
         return Exit.OK
@@ -97,7 +97,7 @@ def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
 
 
 def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json: bool) -> int:
-    from memhooks.search_index import SearchIndex
+    from memhooks.recall.search_index import SearchIndex
 
     hits = []
     problem = None

@@ -1,7 +1,7 @@
 """`memhooks remember TEXT…`: seed 003's "remember that …", filed in the right category.
 
 The category comes from --category or from plain cues in the text (see
-`memhooks.category_cues`). Before creating anything, the search index is asked for a similar
+`memhooks.curate.category_guess`). Before creating anything, the search index is asked for a similar
 memory of the same category: if one is close, nothing is written until the caller chooses
 `--update PATH` (add to it) or `--new` (file a separate memory).
 """
@@ -11,23 +11,23 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from memhooks.categories import resolve
-from memhooks.category_cues import (
+from memhooks.cli.common import add_json, open_tree, store_errors
+from memhooks.cli.errors import Exit, UserError
+from memhooks.cli.output import emit
+from memhooks.curate.category_guess import (
     INITIAL_FIELDS,
     guess_category,
     sections_for,
     short_title,
     statement,
 )
-from memhooks.cli.common import add_json, open_tree, store_errors
-from memhooks.cli.errors import Exit, UserError
-from memhooks.cli.output import emit
-from memhooks.clock import iso
-from memhooks.paths import MemoryPaths
-from memhooks.redact import redact
+from memhooks.store.categories import resolve
+from memhooks.store.paths import MemoryPaths
+from memhooks.text.clock import iso
+from memhooks.text.redact import redact
 
 if TYPE_CHECKING:
-    from memhooks.store import Store
+    from memhooks.store.writer import Store
 
 PREFIX = ".claude/memory/"
 #: Same-category hits scoring at least the hook's floor and sharing at least this share of
@@ -81,9 +81,9 @@ def similar(paths: MemoryPaths, text: str, category: str) -> list[dict[str, Any]
     """Same-category memories close enough to be the same thing, best first."""
     if not paths.search_db.exists():
         return []
-    from memhooks import ranking
-    from memhooks.search_index import SearchIndex
-    from memhooks.terms import query_terms, tokens
+    from memhooks.recall import ranking
+    from memhooks.recall.search_index import SearchIndex
+    from memhooks.recall.tokenize import query_terms, tokens
 
     wanted = set(query_terms(text))
     if not wanted:
@@ -108,7 +108,7 @@ def similar(paths: MemoryPaths, text: str, category: str) -> list[dict[str, Any]
 
 def run(args: argparse.Namespace) -> int:
     from memhooks.cli.commands.save import Draft, render_sections, validate
-    from memhooks.consolidate import refresh_if_old
+    from memhooks.curate.consolidate import refresh_if_old
 
     paths, store = open_tree(args)
     patterns = store.settings.redact_patterns

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memhooks.categories import CATEGORIES, resolve
 from memhooks.cli.common import add_json, open_tree, read_stdin_text, store_errors
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
-from memhooks.redact import redact
+from memhooks.store.categories import CATEGORIES, resolve
+from memhooks.text.redact import redact
 
 SECTIONS = {
     "decision": ("Context", "Decision", "Alternatives Considered", "Consequences"),
@@ -125,7 +125,7 @@ def draft_from_stdin(category: str, text: str) -> Draft:
                 str(data.get("title", "")), {str(k): str(v) for k, v in sections.items()}
             )
         return Draft(category, data, body, source)
-    from memhooks.memory_file import UnparsableMemoryError, parse_text
+    from memhooks.store.memory_file import UnparsableMemoryError, parse_text
 
     try:
         raw = parse_text(text)
@@ -189,7 +189,7 @@ def build_draft(args: argparse.Namespace) -> Draft:  # noqa: C901, PLR0912 - one
         draft.source_path = args.source_path
         meta.setdefault("path", args.source_path)
     if not meta.get("title"):
-        from memhooks.memory_file import first_heading
+        from memhooks.store.memory_file import first_heading
 
         heading_title = first_heading(draft.body)
         if heading_title:
@@ -214,7 +214,7 @@ def validate(draft: Draft, *, partial: bool = False) -> dict[str, Any]:
     """The frontmatter as the category's model accepts it (a partial one for updates)."""
     from pydantic import ValidationError
 
-    from memhooks.models import meta_to_dict, parse_meta
+    from memhooks.store.models import meta_to_dict, parse_meta
 
     probe = dict(draft.meta)
     if partial:
@@ -260,7 +260,7 @@ def run(args: argparse.Namespace) -> int:
             meta = validate(draft)
             saved = store.create(draft.category, meta, draft.body, source_path=draft.source_path)
     entry = saved.entry
-    from memhooks.consolidate import refresh_if_old
+    from memhooks.curate.consolidate import refresh_if_old
 
     refresh_if_old(paths)
     verb = "Saved" if saved.created else "Updated"

@@ -6,7 +6,7 @@ import argparse
 
 from memhooks.cli.common import add_json, open_tree, store_errors
 from memhooks.cli.errors import Exit, UserError
-from memhooks.memory_file import UnparsableMemoryError
+from memhooks.store.memory_file import UnparsableMemoryError
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -6,20 +6,20 @@ import argparse
 import subprocess
 from pathlib import Path
 
-from memhooks.atomic import write_atomic
-from memhooks.categories import CATEGORIES
 from memhooks.cli.common import add_json, memory_paths, open_store, settings, store_errors
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
-from memhooks.clock import iso
-from memhooks.paths import MemoryPaths
-from memhooks.session_state import StateUnreadableError, read_state, write_state
-from memhooks.status_line import (
+from memhooks.store.atomic import write_atomic
+from memhooks.store.categories import CATEGORIES
+from memhooks.store.context_files import (
     ACTIVE_TEMPLATE,
     BLOCKERS_TEMPLATE,
     COMPLETED_TEMPLATE,
     CURRENT_TASK_TEMPLATE,
 )
+from memhooks.store.paths import MemoryPaths
+from memhooks.store.session_state import StateUnreadableError, read_state, write_state
+from memhooks.text.clock import iso
 
 CONFIRMATION = "Infinite memory mode active. I'll manage my context autonomously."
 GITIGNORE = """# memhooks: derived and machine-local files (rebuild with `memhooks rebuild`)

@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from memhooks import catalog as catalog_io
-from memhooks.categories import CATEGORIES
 from memhooks.cli.common import add_json, memory_paths
 from memhooks.cli.errors import Exit
 from memhooks.cli.output import emit
-from memhooks.paths import MemoryPaths
-from memhooks.session_state import StateUnreadableError, read_state
-from memhooks.status_line import one_line, read_status
+from memhooks.store import catalog as catalog_io
+from memhooks.store.categories import CATEGORIES
+from memhooks.store.context_files import one_line, read_status
+from memhooks.store.paths import MemoryPaths
+from memhooks.store.session_state import StateUnreadableError, read_state
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,7 +45,7 @@ def index_health(paths: MemoryPaths) -> dict[str, Any]:
 
 def stale_memories(paths: MemoryPaths, active: list[str]) -> dict[str, list[str]]:
     """{memory: files} for the memories whose cited code changed (cached verdicts)."""
-    from memhooks.citation_check import stale_of
+    from memhooks.recall.citation_check import stale_of
 
     try:
         return stale_of(paths.base, active)

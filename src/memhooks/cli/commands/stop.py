@@ -7,8 +7,8 @@ import argparse
 from memhooks.cli.common import add_json, open_tree, store_errors
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
-from memhooks.clock import iso
-from memhooks.session_state import StateUnreadableError, read_state, write_state
+from memhooks.store.session_state import StateUnreadableError, read_state, write_state
+from memhooks.text.clock import iso
 
 CONFIRMATION = "Memory mode stopped. Files preserved in .claude/memory/"
 

@@ -20,9 +20,7 @@ from memhooks.cli.common import (
 )
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
-from memhooks.material import SUMMARY_BUDGET, Pack, latest_session_id, read_text
-from memhooks.paths import MemoryPaths
-from memhooks.prose_format import (
+from memhooks.restore.summary_format import (
     SUMMARY_TEMPLATE,
     summary_description,
     summary_problems,
@@ -30,8 +28,10 @@ from memhooks.prose_format import (
     tracking_labels,
     without_journal,
 )
-from memhooks.redact import redact
-from memhooks.session_journal import JOURNAL_HEADING
+from memhooks.restore.summary_material import SUMMARY_BUDGET, Pack, latest_session_id, read_text
+from memhooks.store.paths import MemoryPaths
+from memhooks.store.session_journal import JOURNAL_HEADING
+from memhooks.text.redact import redact
 
 PREFIX = ".claude/memory/"
 DESCRIPTION_MAX = 200
@@ -72,8 +72,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def resolve_session(paths: MemoryPaths, explicit: str | None) -> str:
-    from memhooks.naming import UnsafePathError, session_file_stem
-    from memhooks.session_state import StateUnreadableError, read_state
+    from memhooks.store.naming import UnsafePathError, session_file_stem
+    from memhooks.store.session_state import StateUnreadableError, read_state
 
     # The host names the running session in its environment; with parallel sessions that
     # beats "the latest one _session.json saw".
@@ -113,7 +113,7 @@ def _split(path_text: str | None) -> tuple[str, str]:
     """(summary, journal) of a session file's body."""
     if path_text is None:
         return "", ""
-    from memhooks.memory_file import UnparsableMemoryError, parse_text
+    from memhooks.store.memory_file import UnparsableMemoryError, parse_text
 
     try:
         body = parse_text(path_text).body
@@ -165,7 +165,7 @@ def _save(paths: MemoryPaths, session_id: str, *, as_json: bool) -> int:
         raise UserError("no summary on stdin: pipe the markdown in (a heredoc works)")
     meta_in: dict[str, Any] = {}
     if text.lstrip().startswith("---"):
-        from memhooks.memory_file import UnparsableMemoryError, parse_text
+        from memhooks.store.memory_file import UnparsableMemoryError, parse_text
 
         try:
             raw = parse_text(text.lstrip())
@@ -216,7 +216,7 @@ def _save(paths: MemoryPaths, session_id: str, *, as_json: bool) -> int:
 def _validated(meta: dict[str, Any]) -> dict[str, Any]:
     from pydantic import ValidationError
 
-    from memhooks.models import meta_to_dict, parse_meta
+    from memhooks.store.models import meta_to_dict, parse_meta
 
     if isinstance(meta.get("description"), str) and len(meta["description"]) > DESCRIPTION_MAX:
         meta["description"] = meta["description"][: DESCRIPTION_MAX - 1].rstrip() + "…"

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import difflib
 
-from memhooks.atomic import write_atomic
 from memhooks.cli.common import (
     add_json,
     memory_paths,
@@ -22,11 +21,18 @@ from memhooks.cli.common import (
 )
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
-from memhooks.clock import iso
-from memhooks.material import DEFAULT_BUDGET, doc_files, memories, read_text, synthesis_material
-from memhooks.paths import MemoryPaths
-from memhooks.prose_format import MASTER_TEMPLATE, Footer, master_problems, with_footer
-from memhooks.redact import redact
+from memhooks.restore.summary_format import MASTER_TEMPLATE, Footer, master_problems, with_footer
+from memhooks.restore.summary_material import (
+    DEFAULT_BUDGET,
+    doc_files,
+    memories,
+    read_text,
+    synthesis_material,
+)
+from memhooks.store.atomic import write_atomic
+from memhooks.store.paths import MemoryPaths
+from memhooks.text.clock import iso
+from memhooks.text.redact import redact
 
 PREFIX = ".claude/memory/"
 PREVIOUS = "master.previous.md"

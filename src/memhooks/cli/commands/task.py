@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from memhooks.atomic import write_atomic
 from memhooks.cli.common import add_json, open_tree, store_errors
 from memhooks.cli.errors import Exit
 from memhooks.cli.output import emit
-from memhooks.redact import redact
-from memhooks.status_line import BLOCKERS_TEMPLATE, one_line, read_status, section
+from memhooks.store.atomic import write_atomic
+from memhooks.store.context_files import BLOCKERS_TEMPLATE, one_line, read_status, section
+from memhooks.text.redact import redact
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -1,0 +1,53 @@
+"""Small state updates the hooks make to `_session.json`, under the hooks' quick lock."""
+
+from __future__ import annotations
+
+from memhooks.store.locking import quick_lock
+from memhooks.store.logsink import log_line
+from memhooks.store.paths import MemoryPaths
+from memhooks.store.session_state import read_state, session_record, write_state
+from memhooks.text.clock import iso
+
+LOCK_TIMEOUT = 0.3
+
+
+def touch_session(
+    paths: MemoryPaths,
+    session_id: str,
+    *,
+    started: bool = False,
+    ended_reason: str | None = None,
+) -> None:
+    """Record activity for a session; skipped and logged rather than wait or fail.
+
+    A lock another writer holds, a read-only tree or a full disk must not cost SessionStart
+    its briefing: the record is bookkeeping, the briefing is what the user needs.
+    """
+    try:
+        _touch(paths, session_id, started=started, ended_reason=ended_reason)
+    except OSError as exc:  # LockTimeoutError is one too
+        log_line(paths.file("log"), f"session activity not recorded: {exc}")
+
+
+def _touch(
+    paths: MemoryPaths,
+    session_id: str,
+    *,
+    started: bool,
+    ended_reason: str | None,
+) -> None:
+    now = iso()
+    with quick_lock(paths.file("lock"), LOCK_TIMEOUT):
+        state = read_state(paths.file("session"))
+        if state is None:
+            return
+        state["lastActivity"] = now
+        if session_id:
+            record = session_record(state, session_id)
+            if started:
+                record.setdefault("started", now)
+            record["last_activity"] = now
+            if ended_reason is not None:
+                record["ended"] = now
+                record["end_reason"] = ended_reason
+        write_state(paths.file("session"), state, durable=False)

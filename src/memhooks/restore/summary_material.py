@@ -1,0 +1,257 @@
+"""What Claude reads before it writes a session summary or master.md. Read-only.
+
+`summarize --material` and `synthesize --material` print what is gathered here; nothing in
+this module writes a file. Every piece is capped, and the whole within a character budget,
+so that the output stays readable in one go.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memhooks.store.paths import MemoryPaths
+from memhooks.store.session_journal import JOURNAL_HEADING
+from memhooks.text.clock import iso, parse_iso
+
+DEFAULT_BUDGET = 40_000
+SUMMARY_BUDGET = 30_000
+PIECE_CAP = 8_000
+GIT_TIMEOUT_S = 10.0
+GIT_MAX_COMMITS = 200
+DOC_FOLDERS = ("docs", "_docs")
+DOC_FILES_MAX = 200
+
+
+@dataclass(frozen=True)
+class Piece:
+    heading: str
+    text: str
+
+
+@dataclass
+class Pack:
+    """Pieces in order of priority, each capped, the whole within `budget` characters."""
+
+    budget: int
+    pieces: list[Piece] = field(default_factory=list)
+    omitted: list[str] = field(default_factory=list)
+    used: int = 0
+
+    def add(
+        self, heading: str, text: str, *, cap: int = PIECE_CAP, keep_tail: bool = False
+    ) -> bool:
+        text = text.strip("\n")
+        if not text.strip():
+            return False
+        room = min(cap, self.budget - self.used - len(heading) - 8)
+        if room < min(400, len(text)):
+            self.omitted.append(heading)
+            return False
+        if len(text) > room:
+            note = f"[… {len(text) - room + 40:,} characters cut …]"
+            text = (
+                (note + "\n" + text[-(room - 40) :])
+                if keep_tail
+                else (text[: room - 40] + "\n" + note)
+            )
+        self.pieces.append(Piece(heading, text))
+        self.used += len(heading) + len(text) + 8
+        return True
+
+    def render(self) -> str:
+        parts = [f"=== {p.heading} ===\n\n{p.text}" for p in self.pieces]
+        if self.omitted:
+            parts.append(
+                "=== Left out (over the budget; read them if you need them) ===\n\n"
+                + "\n".join(f"- {h}" for h in self.omitted)
+            )
+        return "\n\n".join(parts)
+
+
+def read_text(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def latest_session_id(state: dict[str, Any]) -> str | None:
+    """The session seen most recently in `_session.json` (its last activity, then list order)."""
+    sessions = state.get("sessions")
+    if not isinstance(sessions, list):
+        return None
+    best: tuple[str, int] | None = None
+    chosen: str | None = None
+    for position, record in enumerate(sessions):
+        if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+            continue
+        moment = str(record.get("last_activity") or record.get("started") or "")
+        key = (moment, position)
+        if best is None or key >= best:
+            best, chosen = key, record["id"]
+    return chosen
+
+
+# ------------------------------------------------------------------ synthesis
+
+
+def since_last_synthesis(paths: MemoryPaths, master_text: str | None) -> dt.datetime | None:
+    """master.md's footer date, else its mtime; None when there is no master.md."""
+    if master_text is None:
+        return None
+    from memhooks.restore.summary_format import last_synthesized
+
+    written = parse_iso(last_synthesized(master_text) or "")
+    if written is not None:
+        return written
+    try:
+        return dt.datetime.fromtimestamp(paths.master.stat().st_mtime, tz=dt.timezone.utc)
+    except OSError:
+        return None
+
+
+def _changed_at(path: Path, meta: dict[str, Any]) -> dt.datetime:
+    stamped = parse_iso(str(meta.get("updated") or meta.get("created") or ""))
+    try:
+        mtime = dt.datetime.fromtimestamp(path.stat().st_mtime, tz=dt.timezone.utc)
+    except OSError:
+        mtime = dt.datetime.min.replace(tzinfo=dt.timezone.utc)
+    # A git checkout resets mtimes to now; the frontmatter date survives it.
+    return stamped or mtime
+
+
+@dataclass(frozen=True)
+class MemoryDoc:
+    path: str
+    meta: dict[str, Any]
+    body: str
+    changed: dt.datetime
+
+
+def memories(paths: MemoryPaths, folder: str) -> list[MemoryDoc]:
+    """Active memories in one folder, oldest change first; unparsable files are skipped."""
+    from memhooks.store.memory_file import UnparsableMemoryError, parse_bytes
+
+    out: list[MemoryDoc] = []
+    base = paths.root / folder
+    if not base.is_dir():
+        return out
+    for path in sorted(base.glob("*.md")):
+        try:
+            raw = parse_bytes(path.read_bytes())
+        except (OSError, UnparsableMemoryError):
+            continue
+        if str(raw.meta.get("record_status") or "active") != "active":
+            continue
+        out.append(MemoryDoc(paths.relative(path), raw.meta, raw.body, _changed_at(path, raw.meta)))
+    out.sort(key=lambda d: (d.changed, d.path))
+    return out
+
+
+def doc_files(project: Path, since: dt.datetime | None) -> list[Path]:
+    found: list[Path] = []
+    for name in DOC_FOLDERS:
+        base = project / name
+        if not base.is_dir():
+            continue
+        for path in sorted(base.rglob("*.md"))[:DOC_FILES_MAX]:
+            try:
+                mtime = dt.datetime.fromtimestamp(path.stat().st_mtime, tz=dt.timezone.utc)
+            except OSError:
+                continue
+            if since is None or mtime > since:
+                found.append(path)
+    return found
+
+
+def git_log(project: Path, since: dt.datetime | None) -> str | None:
+    """One line per commit since `since`; None when this is not a git work tree or git fails."""
+    argv = [
+        "git",
+        "-C",
+        str(project),
+        "log",
+        f"--max-count={GIT_MAX_COMMITS}",
+        "--date=short",
+        "--pretty=format:%h %ad %s",
+    ]
+    if since is not None:
+        argv.append(f"--since={iso(since)}")
+    try:
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=GIT_TIMEOUT_S, check=False
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0:
+        return None
+    return done.stdout.strip()
+
+
+@dataclass
+class SynthesisMaterial:
+    previous: str | None
+    since: dt.datetime | None
+    pack: Pack
+    sessions: int
+    docs: int
+    git: str | None
+
+
+def synthesis_material(
+    paths: MemoryPaths, project: Path, budget: int = DEFAULT_BUDGET
+) -> SynthesisMaterial:
+    previous = read_text(paths.master)
+    since = since_last_synthesis(paths, previous)
+    pack = Pack(budget)
+    if previous is not None:
+        pack.add("Previous master.md (update it; keep what still holds)", previous, cap=budget // 2)
+
+    def new(doc: MemoryDoc) -> bool:
+        return since is None or doc.changed > since
+
+    sessions = [d for d in memories(paths, "sessions") if new(d)]
+    for doc in reversed(sessions):  # newest first, so the budget drops the oldest
+        at = doc.body.find(JOURNAL_HEADING)
+        summary = (doc.body[:at] if at >= 0 else doc.body).strip()
+        # A session nobody summarised still has its journal: better than nothing.
+        text = summary or doc.body[max(at, 0) :].strip()
+        pack.add(f"Session summary: {doc.path} ({iso(doc.changed)})", text, cap=PIECE_CAP)
+    checkpoint = read_text(paths.latest_checkpoint)
+    if checkpoint and (since is None or _mtime(paths.latest_checkpoint) > since):
+        pack.add("Latest checkpoint: checkpoints/latest.md", checkpoint, cap=PIECE_CAP // 2)
+    for doc in reversed([d for d in memories(paths, "decisions") if new(d)]):
+        pack.add(f"Decision: {doc.path}", doc.body, cap=PIECE_CAP // 2)
+    others = [
+        d
+        for folder in ("constraints", "tech-debt", "preferences", "runbooks", "subagent")
+        for d in memories(paths, folder)
+        if new(d)
+    ]
+    if others:
+        lines = [
+            f"- {d.path} — {d.meta.get('title') or Path(d.path).stem}"
+            + (f": {d.meta['description']}" if d.meta.get("description") else "")
+            for d in others
+        ]
+        pack.add("Other memories changed since (titles only)", "\n".join(lines), cap=PIECE_CAP)
+    docs = doc_files(project, since)
+    for path in docs:
+        doc_text = read_text(path)
+        if doc_text:
+            pack.add(f"Doc: {path.relative_to(project).as_posix()}", doc_text, cap=PIECE_CAP // 2)
+    log = git_log(project, since)
+    if log:
+        pack.add("git log since the last synthesis", log, cap=PIECE_CAP)
+    return SynthesisMaterial(previous, since, pack, len(sessions), len(docs), log)
+
+
+def _mtime(path: Path) -> dt.datetime:
+    try:
+        return dt.datetime.fromtimestamp(path.stat().st_mtime, tz=dt.timezone.utc)
+    except OSError:
+        return dt.datetime.min.replace(tzinfo=dt.timezone.utc)

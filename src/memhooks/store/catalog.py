@@ -1,0 +1,106 @@
+"""The catalog: a derived list of every memory with what its index line needs.
+
+`.cache/catalog.json` is written under the store lock by the write path and by `rebuild`,
+and read by whoever renders the index. It never holds anything the files do not: `rebuild`
+makes it again from the files alone. Standard library only (SubagentStop files through it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from memhooks.store.atomic import write_atomic
+
+CATALOG_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Entry:
+    path: str  # relative to the memory root, forward slashes
+    category: str
+    title: str
+    description: str = ""
+    tags: tuple[str, ...] = ()
+    created: str = ""
+    updated: str = ""
+    record_status: str = "active"
+    retired_at: str = ""
+    content_hash: str = ""
+    index_archived_at: str = ""  # when the index cap first pushed it into MEMORY-archive.md
+    stamp: str = ""  # "mtime_ns:size" of the file when catalogued: a change means re-read it
+
+    @property
+    def active(self) -> bool:
+        return self.record_status == "active"
+
+    def sort_key(self) -> tuple[str, str, str]:
+        return (self.updated or self.created, self.created, self.path)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Entry:
+        fields = {
+            k: str(v) for k, v in data.items() if k in cls.__dataclass_fields__ and k != "tags"
+        }
+        tags = tuple(str(t) for t in data.get("tags", ()) or ())
+        return cls(**fields, tags=tags)
+
+
+@dataclass
+class Catalog:
+    entries: dict[str, Entry] = field(default_factory=dict)
+
+    def upsert(self, entry: Entry) -> None:
+        old = self.entries.get(entry.path)
+        if old is not None and old.index_archived_at and not entry.index_archived_at:
+            entry = replace(entry, index_archived_at=old.index_archived_at)
+        self.entries[entry.path] = entry
+
+    def remove(self, path: str) -> None:
+        self.entries.pop(path, None)
+
+    def active(self) -> list[Entry]:
+        """Active memories, newest first."""
+        return sorted(
+            (e for e in self.entries.values() if e.active), key=Entry.sort_key, reverse=True
+        )
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for entry in self.entries.values():
+            if entry.active:
+                out[entry.category] = out.get(entry.category, 0) + 1
+        return out
+
+    def mark_index_archived(self, paths: Iterable[str], when: str) -> None:
+        for path in paths:
+            entry = self.entries.get(path)
+            if entry is not None and not entry.index_archived_at:
+                self.entries[path] = replace(entry, index_archived_at=when)
+
+
+def load(path: Path) -> Catalog | None:
+    """None when missing or unreadable: the caller rebuilds it from the files."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("version") != CATALOG_VERSION:
+            return None
+        entries = [Entry.from_dict(e) for e in data["entries"]]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return Catalog({e.path: e for e in entries})
+
+
+def save(path: Path, catalog: Catalog) -> None:
+    entries = [asdict(e) for e in sorted(catalog.entries.values(), key=lambda e: e.path)]
+    write_atomic(
+        path,
+        json.dumps(
+            {"version": CATALOG_VERSION, "entries": entries},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        ),
+    )

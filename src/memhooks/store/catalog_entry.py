@@ -1,0 +1,104 @@
+"""What the catalog and the search index keep of one memory file. Standard library only."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from memhooks.store.catalog import Entry
+from memhooks.store.categories import BY_FOLDER
+from memhooks.text.clock import iso
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop files through this module
+if TYPE_CHECKING:
+    from memhooks.recall.search_index import IndexedDoc
+
+
+def entry_for(relative: str, meta: dict[str, Any], body: str) -> Entry:
+    from memhooks.store.memory_file import first_heading, first_sentence
+
+    title = str(meta.get("title") or first_heading(body) or Path(relative).stem)
+    description = str(meta.get("description") or first_sentence(_strip_title(body, title)))
+    tags = meta.get("tags") or ()
+    category = str(meta.get("category") or BY_FOLDER[relative.split("/", 1)[0]].name)
+    return Entry(
+        path=relative,
+        category=category,
+        title=title,
+        description=description,
+        tags=tuple(str(t) for t in tags) if isinstance(tags, list | tuple) else (str(tags),),
+        created=text_of(meta.get("created")),
+        updated=text_of(meta.get("updated") or meta.get("created")),
+        record_status=str(meta.get("record_status") or "active"),
+        retired_at=text_of(meta.get("retired_at")),
+    )
+
+
+def indexed_doc(entry: Entry, body: str) -> IndexedDoc:
+    """What the search index keeps of a memory."""
+    from memhooks.recall.search_index import IndexedDoc
+
+    return IndexedDoc(
+        path=entry.path,
+        category=entry.category,
+        title=entry.title,
+        description=entry.description,
+        tags=entry.tags,
+        body=body,
+        updated=entry.updated,
+    )
+
+
+def file_stamp(path: Path) -> str:
+    """What says a file changed since it was catalogued: its mtime and size."""
+    try:
+        info = path.stat()
+    except OSError:
+        return ""
+    return f"{info.st_mtime_ns}:{info.st_size}"
+
+
+def text_of(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        return iso(value.astimezone(dt.timezone.utc) if value.tzinfo else value)
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def _strip_title(body: str, title: str) -> str:
+    lines = body.splitlines()
+    if lines and lines[0].lstrip("#").strip() == title:
+        return "\n".join(lines[1:])
+    return body
+
+
+def body_of(path: Path) -> str:
+    from memhooks.store.memory_file import parse_bytes
+
+    try:
+        return parse_bytes(path.read_bytes()).body
+    except (OSError, ValueError):
+        return ""
+
+
+KEY_ORDER = (
+    "title",
+    "category",
+    "description",
+    "created",
+    "updated",
+    "tags",
+    "status",
+    "record_status",
+)
+
+
+def ordered(meta: dict[str, Any]) -> dict[str, Any]:
+    """Stable key order: the common fields first, then the rest as given."""
+    head = {k: meta[k] for k in KEY_ORDER if k in meta and meta[k] is not None}
+    tail = {k: v for k, v in meta.items() if k not in head and v is not None}
+    return {**head, **tail}

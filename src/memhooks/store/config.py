@@ -1,0 +1,161 @@
+"""Settings from `config.json`, with the documented defaults.
+
+Hooks read the file with `load_settings` (standard library, lenient: a bad key is logged and
+its default used). Commands validate it strictly with `validate_config` (pydantic), so a typo
+is a clear error where a person can fix it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from typing import Any
+
+HOST_CONTEXT_CAP = 10_000
+SESSION_RETENTION_DEFAULT = 5
+
+
+class Settings:
+    """Resolved settings. Class attributes are the defaults; an instance overrides some.
+
+    A plain class rather than a dataclass: the hooks build one on every run.
+    """
+
+    index_max_lines: int = 200
+    index_max_bytes: int = 25_000
+    index_max_entries: int | None = None
+    session_start_chars: int = 9_000
+    prompt_chars: int = 1_500
+    max_inject: int = 5
+    min_score: float | None = None
+    grace_period_days: int = 30
+    anti_resurrection_hours: int = 24
+    checkpoints_keep: int = 10
+    stale_minutes: int = 30
+    nudge: str = "remind"
+    nudge_interval_minutes: int = 60
+    capture_subagents: bool = True
+    capture_journal: bool = True
+    capture_prompts: bool = True
+    redact_patterns: tuple[str, ...] = ()
+    categories: dict[str, dict[str, Any]] = {}  # noqa: RUF012 - read-only, never mutated
+    problems: tuple[str, ...] = ()
+
+    def __init__(self, **values: object) -> None:
+        for name, value in values.items():
+            if not hasattr(Settings, name) or name.startswith("_"):
+                raise TypeError(f"unknown setting {name!r}")
+            setattr(self, name, value)
+
+    def __repr__(self) -> str:
+        return f"Settings({vars(self)!r})"
+
+    def category_enabled(self, name: str) -> bool:
+        return bool(self.categories.get(name, {}).get("enabled", True))
+
+    def auto_capture(self, name: str) -> bool:
+        return bool(self.categories.get(name, {}).get("auto_capture", True))
+
+    def max_retained(self, name: str) -> int | None:
+        value = self.categories.get(name, {}).get("max_retained")
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+        return SESSION_RETENTION_DEFAULT if name == "session_summary" else None
+
+    def retention_days(self, name: str) -> int:
+        value = self.categories.get(name, {}).get("retention_days")
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value
+        return 90 if name == "session_summary" else 0
+
+
+# (section, key) -> (Settings field, expected type, lower bound, upper bound)
+_FIELDS: dict[tuple[str, str], tuple[str, type | tuple[type, ...], float, float]] = {
+    ("index", "max_lines"): ("index_max_lines", int, 20, 10_000),
+    ("index", "max_bytes"): ("index_max_bytes", int, 2_000, 1_000_000),
+    ("index", "max_entries"): ("index_max_entries", int, 1, 1e9),
+    ("briefing", "session_start_chars"): ("session_start_chars", int, 500, HOST_CONTEXT_CAP),
+    ("briefing", "prompt_chars"): ("prompt_chars", int, 100, HOST_CONTEXT_CAP),
+    ("retrieval", "max_inject"): ("max_inject", int, 0, 20),
+    ("retrieval", "min_score"): ("min_score", (int, float), 0, 1e9),
+    ("delete", "grace_period_days"): ("grace_period_days", int, 0, 1e9),
+    ("delete", "anti_resurrection_hours"): ("anti_resurrection_hours", int, 0, 1e9),
+    ("checkpoints", "keep"): ("checkpoints_keep", int, 1, 1_000),
+    ("stop", "stale_minutes"): ("stale_minutes", int, 1, 1e9),
+    ("stop", "nudge_interval_minutes"): ("nudge_interval_minutes", int, 1, 1e9),
+    ("capture", "subagents"): ("capture_subagents", bool, 0, 1),
+    ("capture", "journal"): ("capture_journal", bool, 0, 1),
+    ("capture", "prompts"): ("capture_prompts", bool, 0, 1),
+}
+_NUDGES = ("off", "remind", "save")
+
+
+def load_settings(path: str | os.PathLike[str]) -> Settings:
+    """Lenient: a missing or broken file gives the defaults; problems are listed, not raised."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            raw = handle.read()
+    except FileNotFoundError:
+        return Settings()
+    except (OSError, UnicodeDecodeError) as exc:
+        return Settings(problems=(f"{os.path.basename(path)}: {exc}",))
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+    except ValueError as exc:
+        return Settings(problems=(f"{os.path.basename(path)}: not JSON ({exc})",))
+    if not isinstance(data, dict):
+        return Settings(problems=(f"{os.path.basename(path)}: must hold a JSON object",))
+    return settings_from_dict(data)
+
+
+def settings_from_dict(data: dict[str, Any]) -> Settings:
+    values: dict[str, Any] = {}
+    problems: list[str] = []
+    for (section, key), (name, kind, low, high) in _FIELDS.items():
+        block = data.get(section)
+        if not isinstance(block, dict) or key not in block:
+            continue
+        value = block[key]
+        if value is None and name in ("index_max_entries", "min_score"):
+            continue
+        ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+        if not ok or (kind is not bool and not low <= value <= high):
+            problems.append(f"{section}.{key}: ignored bad value {value!r}")
+            continue
+        values[name] = value
+    stop = data.get("stop")
+    if isinstance(stop, dict) and "nudge" in stop:
+        if stop["nudge"] in _NUDGES:
+            values["nudge"] = stop["nudge"]
+        else:
+            problems.append(f"stop.nudge: ignored bad value {stop['nudge']!r}")
+    redact = data.get("redact")
+    if isinstance(redact, dict) and isinstance(redact.get("extra_patterns"), list):
+        values["redact_patterns"] = tuple(p for p in redact["extra_patterns"] if isinstance(p, str))
+    categories = data.get("categories")
+    if isinstance(categories, dict):
+        values["categories"] = {
+            k: v for k, v in categories.items() if isinstance(k, str) and isinstance(v, dict)
+        }
+    return Settings(**values, problems=tuple(problems))
+
+
+def validate_config(data: object) -> Settings:
+    """Strict: raises ValueError with every problem, for the commands and `doctor`."""
+    from pydantic import ValidationError
+
+    from memhooks.store.models import ConfigModel
+
+    try:
+        ConfigModel.model_validate(data)
+    except ValidationError as exc:
+        lines = [
+            f"{'.'.join(str(p) for p in err['loc']) or '(root)'}: {err['msg']}"
+            for err in exc.errors()
+        ]
+        raise ValueError("config.json: " + "; ".join(lines)) from None
+    assert isinstance(data, dict)  # noqa: S101 - ConfigModel accepted it, so it is an object
+    return settings_from_dict(data)

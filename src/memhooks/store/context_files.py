@@ -1,0 +1,125 @@
+"""Task, next step and blockers from `context/`: one short line each. Standard library only."""
+
+from __future__ import annotations
+
+import re
+
+from memhooks.store.atomic import read_text
+from memhooks.store.paths import MemoryPaths
+
+CURRENT_TASK_TEMPLATE = """# Current task
+
+## Task
+(none yet)
+
+## Next step
+(none yet)
+
+## Progress
+(none yet)
+"""
+
+BLOCKERS_TEMPLATE = """# Blockers
+
+(none)
+"""
+
+ACTIVE_TEMPLATE = """# Active work
+
+(none yet)
+"""
+
+COMPLETED_TEMPLATE = """# Completed
+
+(none yet)
+"""
+
+_PLACEHOLDER = re.compile(r"^\(?\s*(none|none yet|n/a|-|tbd)\s*\)?\.?$", re.IGNORECASE)
+LINE_MAX = 200
+CONTEXT_CAP = 20_000  # characters read of a context file: a status needs its head only
+
+
+class Status:
+    """Slotted rather than a dataclass: the hooks import this on every prompt."""
+
+    __slots__ = ("blockers", "next_step", "task")
+
+    def __init__(self, task: str = "", next_step: str = "", blockers: tuple[str, ...] = ()) -> None:
+        self.task = task
+        self.next_step = next_step
+        self.blockers = blockers
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Status) and (self.task, self.next_step, self.blockers) == (
+            other.task,
+            other.next_step,
+            other.blockers,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.task, self.next_step, self.blockers))
+
+    def __repr__(self) -> str:
+        return f"Status({self.task!r}, {self.next_step!r}, {self.blockers!r})"
+
+    @property
+    def empty(self) -> bool:
+        return not (self.task or self.next_step or self.blockers)
+
+
+def _clip(text: str, limit: int = LINE_MAX) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _meaningful(line: str) -> str:
+    stripped = re.sub(r"^[-*+]\s+(\[[ xX~]\]\s+)?|^\d+\.\s+", "", line.strip())
+    return "" if not stripped or _PLACEHOLDER.match(stripped) else stripped
+
+
+def section(markdown: str, heading: str) -> list[str]:
+    """Meaningful lines under `## heading` (case-insensitive) up to the next heading."""
+    lines: list[str] = []
+    inside = False
+    for line in markdown.splitlines():
+        if line.startswith("#"):
+            title = line.lstrip("#").strip().lower()
+            inside = title == heading.lower()
+            continue
+        if inside and (text := _meaningful(line)):
+            lines.append(text)
+    return lines
+
+
+def parse_status(current_task_md: str, blockers_md: str, *, full: bool = False) -> Status:
+    """The status as shown (clipped, three blockers), or `full` for rewriting the files."""
+    task = section(current_task_md, "task")
+    nxt = section(current_task_md, "next step") or section(current_task_md, "next")
+    blocker_lines = [
+        text
+        for line in blockers_md.splitlines()
+        if not line.startswith("#") and (text := _meaningful(line))
+    ]
+    if full:
+        return Status(task[0] if task else "", nxt[0] if nxt else "", tuple(blocker_lines))
+    return Status(
+        task=_clip(task[0]) if task else "",
+        next_step=_clip(nxt[0]) if nxt else "",
+        blockers=tuple(_clip(b, 120) for b in blocker_lines[:3]),
+    )
+
+
+def read_status(paths: MemoryPaths, *, full: bool = False) -> Status:
+    return parse_status(
+        read_text(paths.file("current_task"), CONTEXT_CAP),
+        read_text(paths.file("blockers"), CONTEXT_CAP),
+        full=full,
+    )
+
+
+def one_line(status: Status) -> str:
+    blockers = "; ".join(status.blockers) if status.blockers else "none"
+    return (
+        f"task: {status.task or '(not set)'} | next: {status.next_step or '(not set)'}"
+        f" | blockers: {blockers}"
+    )

@@ -1,0 +1,68 @@
+"""`_session.json` as plain JSON, for the hooks; the commands validate it with `SessionState`.
+
+Hooks change only the keys they own (lastActivity, sessions, stats counters) and keep every
+other key as read, so a hook never drops what a newer version wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from memhooks.store.atomic import write_atomic
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from typing import Any
+
+MAX_SESSIONS_KEPT = 50
+
+
+class StateUnreadableError(ValueError):
+    """`_session.json` exists but is not a JSON object: never overwritten."""
+
+
+def read_state(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """None when there is no file; raises StateUnreadableError when it cannot be parsed."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except FileNotFoundError:
+        return None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise StateUnreadableError(f"{os.path.basename(path)}: {exc}") from None
+    if not isinstance(data, dict):
+        raise StateUnreadableError(f"{os.path.basename(path)}: not a JSON object")
+    return data
+
+
+def is_active(path: str | os.PathLike[str]) -> bool:
+    """The hooks' first question, answered with one small read."""
+    try:
+        state = read_state(path)
+    except (StateUnreadableError, OSError):
+        return False
+    return bool(state and state.get("active") is True)
+
+
+def write_state(
+    path: str | os.PathLike[str], state: dict[str, Any], *, durable: bool = True
+) -> None:
+    write_atomic(path, json.dumps(state, indent=2, ensure_ascii=False) + "\n", durable=durable)
+
+
+def session_record(state: dict[str, Any], session_id: str) -> dict[str, Any]:
+    """The record for one session id, created at the end of the list when new."""
+    sessions = state.get("sessions")
+    if not isinstance(sessions, list):
+        sessions = []
+        state["sessions"] = sessions
+    for record in sessions:
+        if isinstance(record, dict) and record.get("id") == session_id:
+            return record
+    record = {"id": session_id}
+    sessions.append(record)
+    del sessions[:-MAX_SESSIONS_KEPT]
+    return record
