@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.cli.errors import Exit
+from memhooks.errors import Exit
 from memhooks.store import catalog as catalog_io
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.scan import memory_files

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.cli.errors import Exit
 from memhooks.cli.main import main
+from memhooks.errors import Exit
 from memhooks.hooks.subagent_stop import LOCK_TIMEOUT as SUBAGENT_LOCK_TIMEOUT
 from memhooks.restore import transcript
 from memhooks.store.config import Settings

@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memhooks.cli.errors import Exit
 from memhooks.cli.main import main
+from memhooks.errors import Exit
 from memhooks.restore import transcript
 from memhooks.restore.extract import extract_facts
 from memhooks.store.config import load_settings, validate_config

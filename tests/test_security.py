@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.cli.errors import Exit
 from memhooks.cli.main import main
+from memhooks.errors import Exit
 from memhooks.store.config import Settings
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.writer import Store

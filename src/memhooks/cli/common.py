@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-from memhooks.cli.errors import Exit, UserError
+from memhooks.errors import Exit, UserError
 from memhooks.store.config import Settings, validate_config
 from memhooks.store.paths import MemoryPaths, project_root
 from memhooks.store.writer import Store
@@ -61,28 +59,6 @@ def open_tree(args: argparse.Namespace) -> tuple[MemoryPaths, Store]:
 def open_store(paths: MemoryPaths) -> Store:
 
     return Store(paths, settings(paths))
-
-
-@contextlib.contextmanager
-def store_errors() -> Iterator[None]:
-    """Turn the store's refusals into exit codes."""
-    from memhooks.store.locking import LockTimeoutError
-    from memhooks.store.naming import UnsafePathError
-    from memhooks.store.session_state import StateUnreadableError
-    from memhooks.store.writer import ConflictError, NotFoundError, ResurrectionError, StoreError
-
-    try:
-        yield
-    except ConflictError as exc:
-        raise UserError(str(exc), Exit.CONFLICT) from None
-    except NotFoundError as exc:
-        raise UserError(str(exc), Exit.NOT_FOUND) from None
-    except (ResurrectionError, UnsafePathError, StateUnreadableError) as exc:
-        raise UserError(str(exc), Exit.REFUSED) from None
-    except LockTimeoutError as exc:
-        raise UserError(str(exc), Exit.LOCKED) from None
-    except StoreError as exc:
-        raise UserError(str(exc), Exit.REFUSED) from None
 
 
 def read_stdin_text() -> str:

@@ -76,13 +76,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _failure(exc: Exception) -> tuple[str, int]:
     """The message and exit code of a refusal, or of a file system error (read-only, full)."""
-    from memhooks.cli.errors import Exit, UserError
-    from memhooks.store.locking import LockTimeoutError
+    from memhooks.errors import Exit, MemhooksError
 
-    if isinstance(exc, UserError):
+    if isinstance(exc, MemhooksError):
         return str(exc), exc.code
-    if isinstance(exc, LockTimeoutError):
-        return str(exc), Exit.LOCKED
     return f"the memory tree could not be read or written: {exc}", Exit.IO_ERROR
 
 
@@ -107,7 +104,7 @@ def _dispatch(args_list: list[str]) -> int:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(encoding="utf-8", errors="replace")
-    from memhooks.cli.errors import Exit, UserError
+    from memhooks.errors import Exit, MemhooksError
 
     parser = build_parser()
     args = parser.parse_args(args_list)
@@ -116,7 +113,7 @@ def _dispatch(args_list: list[str]) -> int:
         return Exit.USAGE
     try:
         return int(args.func(args))
-    except (UserError, OSError) as exc:
+    except (MemhooksError, OSError) as exc:
         message, code = _failure(exc)
         # One line, whatever the message quotes (a path argument may hold a newline).
         sys.stderr.write("memhooks: " + " ".join(message.split()) + "\n")

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from memhooks.errors import Exit, MemhooksError
 from memhooks.store import catalog as catalog_io
 from memhooks.store.atomic import write_atomic
 from memhooks.store.catalog import Catalog, Entry
@@ -33,8 +34,10 @@ if TYPE_CHECKING:
 STAT_KEYS = {"decision": "decisions", "analysis": "analyses", "subagent": "subagentOutputs"}
 
 
-class StoreError(Exception):
+class StoreError(MemhooksError):
     """A write that was refused; the message says why and what to do."""
+
+    code = Exit.REFUSED
 
 
 def safe_state(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -14,13 +14,17 @@ import os
 import sys
 import time
 
+from memhooks.errors import Exit, MemhooksError
+
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the hooks import this module
 if TYPE_CHECKING:
     from typing import Any
 
 
-class LockTimeoutError(TimeoutError):
+class LockTimeoutError(MemhooksError, TimeoutError):
     """Another writer held the store lock for longer than we were willing to wait."""
+
+    code = Exit.LOCKED
 
 
 def _try_lock(fd: int) -> bool:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import re
 
+from memhooks.errors import MemhooksError
+
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from pathlib import Path
@@ -47,7 +49,7 @@ LAYOUT = {
 _SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
 
 
-class UnsafePathError(ValueError):
+class UnsafePathError(MemhooksError, ValueError):
     """A name or path that would resolve outside the memory tree."""
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 
+from memhooks.errors import MemhooksError
 from memhooks.store.atomic import write_atomic
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 MAX_SESSIONS_KEPT = 50
 
 
-class StateUnreadableError(ValueError):
+class StateUnreadableError(MemhooksError, ValueError):
     """`_session.json` exists but is not a JSON object: never overwritten."""
 
 

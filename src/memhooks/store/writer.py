@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memhooks.errors import Exit
 from memhooks.recall import citations
 from memhooks.store.atomic import create_exclusive, write_atomic
 from memhooks.store.catalog import Entry
@@ -39,13 +40,15 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop files through th
 class ConflictError(StoreError):
     """Optimistic concurrency: the file changed since the caller read it."""
 
+    code = Exit.CONFLICT
+
 
 class ResurrectionError(StoreError):
     """A retired slug cannot be created again so soon."""
 
 
 class NotFoundError(StoreError):
-    pass
+    code = Exit.NOT_FOUND
 
 
 @dataclass(frozen=True)

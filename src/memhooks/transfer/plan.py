@@ -90,7 +90,7 @@ def clean(
     Raises InvalidMemoryError naming `relative`.
     """
     from memhooks.cli.commands.save import Draft, validate
-    from memhooks.cli.errors import UserError
+    from memhooks.errors import UserError
     from memhooks.store.memory_file import UnparsableMemoryError, parse_bytes
 
     category = BY_FOLDER[relative.split("/", 1)[0]].name

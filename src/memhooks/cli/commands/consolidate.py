@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from memhooks.cli.common import add_json, open_tree, store_errors
-from memhooks.cli.errors import Exit
+from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
+from memhooks.errors import Exit
 
 if TYPE_CHECKING:
     from memhooks.curate.consolidate import Action
@@ -53,8 +53,7 @@ def run(args: argparse.Namespace) -> int:
     actions = consolidate.analyse(paths)
     done: list[Action] = []
     if args.apply:
-        with store_errors():
-            done = consolidate.apply(store, actions)
+        done = consolidate.apply(store, actions)
         left = [a for a in actions if a not in done]
         consolidate.write_summary(paths, left)
     else:
@@ -80,8 +79,7 @@ def _undo(args: argparse.Namespace, paths: MemoryPaths, store: Store) -> int:
         log = (paths.root / LOG).read_text(encoding="utf-8")
     except FileNotFoundError:
         log = ""
-    with store_errors():
-        diff = undo(store, relative, log)
+    diff = undo(store, relative, log)
     emit(
         {"undone": relative, "diff": diff},
         f"Undid the consolidation rewrite of {PREFIX}{relative}:\n{diff.rstrip()}",

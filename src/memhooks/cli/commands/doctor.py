@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 from memhooks.cli.common import add_json, memory_paths
-from memhooks.cli.errors import Exit
 from memhooks.cli.output import emit
+from memhooks.errors import Exit
 from memhooks.install import deps
 from memhooks.store import catalog as catalog_io
 from memhooks.store.locking import LockTimeoutError, quick_lock

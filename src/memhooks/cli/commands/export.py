@@ -8,8 +8,8 @@ from pathlib import Path
 
 from memhooks import __version__
 from memhooks.cli.common import add_json, open_tree
-from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
+from memhooks.errors import Exit, UserError
 from memhooks.store.categories import CATEGORIES, resolve
 from memhooks.store.paths import MemoryPaths
 from memhooks.text.clock import epoch, iso, parse_iso

@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from memhooks.cli.common import add_json, memory_paths, open_store, require_tree, store_errors
-from memhooks.cli.errors import Exit, UserError
+from memhooks.cli.common import add_json, memory_paths, open_store, require_tree
 from memhooks.cli.output import emit
+from memhooks.errors import Exit, UserError
 from memhooks.store.paths import MemoryPaths
 
 PREFIX = ".claude/memory/"
@@ -80,8 +80,7 @@ def run(args: argparse.Namespace) -> int:
             )
         relative, others = hits[0].path, hits[1:]
     store = open_store(paths)
-    with store_errors():
-        meta, _body, _digest = store.read(relative)
+    meta, _body, _digest = store.read(relative)
     title = str(meta.get("title") or relative)
     description = str(meta.get("description") or "")
     status = str(meta.get("record_status") or "active")
@@ -108,8 +107,7 @@ def run(args: argparse.Namespace) -> int:
         emit(data, "\n".join(lines), as_json=args.json)
         return Exit.OK
     reason = " ".join((args.reason or DEFAULT_REASON).split())
-    with store_errors():
-        saved = store.set_record_status(relative, "retired", reason)
+    saved = store.set_record_status(relative, "retired", reason)
     data.update(retired=True, record_status=saved.entry.record_status, reason=reason)
     emit(
         data,

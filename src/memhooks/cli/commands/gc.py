@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from memhooks.cli.common import add_json, open_tree, store_errors
-from memhooks.cli.errors import Exit
+from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
+from memhooks.errors import Exit
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,9 +27,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     _, store = open_tree(args)
-    with store_errors():
-        expired = store.expire(dry_run=args.dry_run)
-        removed = store.gc(dry_run=args.dry_run)
+    expired = store.expire(dry_run=args.dry_run)
+    removed = store.gc(dry_run=args.dry_run)
     retire, delete = ("Would retire", "Would delete") if args.dry_run else ("Retired", "Deleted")
     lines = [f"{retire} (retention): {p}" for p in expired]
     lines += [f"{delete}: {p}" for p in removed]

@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from memhooks.cli.common import add_json, open_tree, store_errors
-from memhooks.cli.errors import Exit, UserError
+from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
+from memhooks.errors import Exit, UserError
 
 PREFIX = ".claude/memory/"
 VERBS = {
@@ -94,8 +94,7 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one report, several ou
         raise UserError(f"--keep-both {unknown[0]}: the bundle holds no such memory", Exit.USAGE)
     to_write = [item for item in plan if item.memory is not None]
     if to_write and not args.dry_run:
-        with store_errors():
-            saved = store.create_many([item.memory for item in to_write if item.memory])
+        saved = store.create_many([item.memory for item in to_write if item.memory])
         for item, done in zip(to_write, saved, strict=True):
             item.target = done.entry.path
     flagged = [item for item in plan if item.action in FLAGGED]

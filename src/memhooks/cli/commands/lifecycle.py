@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import argparse
 
-from memhooks.cli.common import add_json, open_tree, store_errors
-from memhooks.cli.errors import Exit
+from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
+from memhooks.errors import Exit
 
 VERBS = {
     "retire": ("retired", "take a memory out of the index (GC deletes it after the grace period)"),
@@ -31,8 +31,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     _, store = open_tree(args)
     relative = args.path.removeprefix(".claude/memory/")
-    with store_errors():
-        saved = store.set_record_status(relative, args.state, getattr(args, "reason", ""))
+    saved = store.set_record_status(relative, args.state, getattr(args, "reason", ""))
     emit(
         {"path": saved.entry.path, "record_status": saved.entry.record_status},
         f"{args.verb.capitalize()}d: .claude/memory/{saved.entry.path}".replace("eed:", "ed:"),

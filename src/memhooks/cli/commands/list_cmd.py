@@ -6,8 +6,8 @@ import argparse
 from dataclasses import asdict
 
 from memhooks.cli.common import add_json, memory_paths, require_tree
-from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit, table
+from memhooks.errors import Exit, UserError
 from memhooks.store import catalog as catalog_io
 from memhooks.store.categories import resolve
 

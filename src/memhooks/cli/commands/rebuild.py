@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from memhooks.cli.common import add_json, open_tree, store_errors
-from memhooks.cli.errors import Exit
+from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import Progress, emit
+from memhooks.errors import Exit
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,8 +24,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     paths, store = open_tree(args)
-    with store_errors():
-        result = store.rebuild(Progress("rebuild"))
+    result = store.rebuild(Progress("rebuild"))
     counts = result.counts()
     skipped = [{"path": p, "reason": why} for p, why in result.problems]
     text = (

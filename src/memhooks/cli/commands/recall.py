@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from memhooks.cli.common import add_json, memory_paths, require_tree
-from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
+from memhooks.errors import Exit, UserError
 from memhooks.restore.summary_material import read_text
 from memhooks.store.paths import MemoryPaths
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from memhooks.cli.common import add_json, open_tree, store_errors
-from memhooks.cli.errors import Exit, UserError
+from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.curate.category_guess import (
     INITIAL_FIELDS,
@@ -21,6 +20,7 @@ from memhooks.curate.category_guess import (
     short_title,
     statement,
 )
+from memhooks.errors import Exit, UserError
 from memhooks.store.categories import resolve
 from memhooks.store.paths import MemoryPaths
 from memhooks.text.clock import iso
@@ -144,8 +144,7 @@ def run(args: argparse.Namespace) -> int:
     if args.tags:
         meta["tags"] = [t.strip() for t in args.tags.split(",") if t.strip()]
     draft = Draft(category, meta, render_sections(title, sections_for(category, text)))
-    with store_errors():
-        saved = store.create(category, validate(draft), draft.body)
+    saved = store.create(category, validate(draft), draft.body)
     refresh_if_old(paths)
     entry = saved.entry
     emit(
@@ -166,19 +165,18 @@ def run(args: argparse.Namespace) -> int:
 
 def _update(args: argparse.Namespace, store: Store, text: str) -> int:
     relative = str(args.update).removeprefix(PREFIX)
-    with store_errors():
-        meta, body, digest = store.read(relative)
-        addition = f"## Update {iso()[:10]}\n{text}"
-        changes: dict[str, Any] = {}
-        if args.title:
-            changes["title"] = args.title
-        from memhooks.cli.commands.save import Draft, validate
+    meta, body, digest = store.read(relative)
+    addition = f"## Update {iso()[:10]}\n{text}"
+    changes: dict[str, Any] = {}
+    if args.title:
+        changes["title"] = args.title
+    from memhooks.cli.commands.save import Draft, validate
 
-        category = str(meta.get("category") or "decision")
-        changes = validate(Draft(category, changes), partial=True)
-        saved = store.update(
-            relative, changes, body.rstrip("\n") + "\n\n" + addition + "\n", expected_hash=digest
-        )
+    category = str(meta.get("category") or "decision")
+    changes = validate(Draft(category, changes), partial=True)
+    saved = store.update(
+        relative, changes, body.rstrip("\n") + "\n\n" + addition + "\n", expected_hash=digest
+    )
     entry = saved.entry
     emit(
         {

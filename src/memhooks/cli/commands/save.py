@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memhooks.cli.common import add_json, open_tree, read_stdin_text, store_errors
-from memhooks.cli.errors import Exit, UserError
+from memhooks.cli.common import add_json, open_tree, read_stdin_text
 from memhooks.cli.output import emit
+from memhooks.errors import Exit, UserError
 from memhooks.store.categories import CATEGORIES, resolve
 from memhooks.text.redact import redact
 
@@ -247,18 +247,17 @@ def run(args: argparse.Namespace) -> int:
     draft.meta = {
         k: redact(v, patterns) if isinstance(v, str) else v for k, v in draft.meta.items()
     }
-    with store_errors():
-        if args.update:
-            meta = validate(draft, partial=True)
-            saved = store.update(
-                args.update,
-                meta,
-                draft.body if draft.body.strip() else None,
-                expected_hash=args.if_hash,
-            )
-        else:
-            meta = validate(draft)
-            saved = store.create(draft.category, meta, draft.body, source_path=draft.source_path)
+    if args.update:
+        meta = validate(draft, partial=True)
+        saved = store.update(
+            args.update,
+            meta,
+            draft.body if draft.body.strip() else None,
+            expected_hash=args.if_hash,
+        )
+    else:
+        meta = validate(draft)
+        saved = store.create(draft.category, meta, draft.body, source_path=draft.source_path)
     entry = saved.entry
     from memhooks.curate.consolidate import refresh_if_old
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from memhooks.cli.common import add_json, open_tree, store_errors
-from memhooks.cli.errors import Exit, UserError
+from memhooks.cli.common import add_json, open_tree
+from memhooks.errors import Exit, UserError
 from memhooks.store.memory_file import UnparsableMemoryError
 
 
@@ -25,11 +25,10 @@ def run(args: argparse.Namespace) -> int:
 
     _, store = open_tree(args)
     relative = args.path.removeprefix(".claude/memory/")
-    with store_errors():
-        try:
-            meta, body, digest = store.read(relative)
-        except UnparsableMemoryError as exc:
-            raise UserError(f"{relative} does not parse: {exc}", Exit.REFUSED) from None
+    try:
+        meta, body, digest = store.read(relative)
+    except UnparsableMemoryError as exc:
+        raise UserError(f"{relative} does not parse: {exc}", Exit.REFUSED) from None
     head = "\n".join(f"{k}: {v}" for k, v in meta.items())
     emit(
         {"path": relative, "hash": digest, "meta": meta, "body": body},

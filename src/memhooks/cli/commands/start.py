@@ -6,9 +6,9 @@ import argparse
 import subprocess
 from pathlib import Path
 
-from memhooks.cli.common import add_json, memory_paths, open_store, settings, store_errors
-from memhooks.cli.errors import Exit, UserError
+from memhooks.cli.common import add_json, memory_paths, open_store, settings
 from memhooks.cli.output import emit
+from memhooks.errors import Exit, UserError
 from memhooks.store.atomic import write_atomic
 from memhooks.store.categories import CATEGORIES
 from memhooks.store.context_files import (
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     created = create_tree(paths)
     now = iso()
     store = open_store(paths)
-    with store_errors(), store.locked():
+    with store.locked():
         try:
             state = read_state(paths.session) or {}
         except StateUnreadableError as exc:
@@ -101,8 +101,7 @@ def run(args: argparse.Namespace) -> int:
             "stats", {"decisions": 0, "analyses": 0, "indexArchived": 0, "subagentOutputs": 0}
         )
         write_state(paths.session, state)
-    with store_errors():
-        store.refresh()
+    store.refresh()
     data = {
         "active": True,
         "already_active": was_active,

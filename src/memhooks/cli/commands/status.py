@@ -6,8 +6,8 @@ import argparse
 from typing import Any
 
 from memhooks.cli.common import add_json, memory_paths
-from memhooks.cli.errors import Exit
 from memhooks.cli.output import emit
+from memhooks.errors import Exit
 from memhooks.store import catalog as catalog_io
 from memhooks.store.categories import CATEGORIES
 from memhooks.store.context_files import one_line, read_status

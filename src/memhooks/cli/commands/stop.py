@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from memhooks.cli.common import add_json, open_tree, store_errors
-from memhooks.cli.errors import Exit, UserError
+from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
+from memhooks.errors import Exit, UserError
 from memhooks.store.session_state import StateUnreadableError, read_state, write_state
 from memhooks.text.clock import iso
 
@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     paths, store = open_tree(args)
     now = iso()
-    with store_errors(), store.locked():
+    with store.locked():
         try:
             state = read_state(paths.session) or {}
         except StateUnreadableError as exc:
@@ -49,8 +49,7 @@ def run(args: argparse.Namespace) -> int:
         state["stopped"] = now
         state["lastActivity"] = now
         write_state(paths.session, state)
-    with store_errors():
-        store.refresh()
+    store.refresh()
     data = {
         "active": False,
         "was_active": was_active,

@@ -16,10 +16,9 @@ from memhooks.cli.common import (
     open_store,
     read_stdin_text,
     require_tree,
-    store_errors,
 )
-from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
+from memhooks.errors import Exit, UserError
 from memhooks.restore.summary_format import (
     SUMMARY_TEMPLATE,
     summary_description,
@@ -188,8 +187,7 @@ def _save(paths: MemoryPaths, session_id: str, *, as_json: bool) -> int:
     }
     meta = {k: redact(v, patterns) if isinstance(v, str) else v for k, v in meta.items()}
     meta = _validated(meta)
-    with store_errors():
-        saved = store.write_session_file(session_id, meta, body)
+    saved = store.write_session_file(session_id, meta, body)
     entry = saved.entry
     verb = "Saved" if saved.created else "Updated"
     text_out = f"{verb} the session summary: {PREFIX}{entry.path} — {entry.title}"

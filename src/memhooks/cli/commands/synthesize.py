@@ -17,10 +17,9 @@ from memhooks.cli.common import (
     open_store,
     read_stdin_text,
     require_tree,
-    store_errors,
 )
-from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
+from memhooks.errors import Exit, UserError
 from memhooks.restore.summary_format import MASTER_TEMPLATE, Footer, master_problems, with_footer
 from memhooks.restore.summary_material import (
     DEFAULT_BUDGET,
@@ -129,7 +128,7 @@ def _save(paths: MemoryPaths, *, as_json: bool) -> int:
         Footer(iso(), f"{sessions} conversations, {docs} docs"),
     )
     previous_path = paths.cache / PREVIOUS
-    with store_errors(), store.locked():
+    with store.locked():
         old = read_text(paths.master)
         if old is not None:
             write_atomic(previous_path, old)

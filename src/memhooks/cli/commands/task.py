@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from memhooks.cli.common import add_json, open_tree, store_errors
-from memhooks.cli.errors import Exit
+from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
+from memhooks.errors import Exit
 from memhooks.store.atomic import write_atomic
 from memhooks.store.context_files import BLOCKERS_TEMPLATE, one_line, read_status, section
 from memhooks.text.redact import redact
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         args.task or args.next_step or args.progress or args.blocker or args.clear_blockers
     )
     if changed:
-        with store_errors(), store.locked():
+        with store.locked():
             current = (
                 paths.current_task.read_text(encoding="utf-8")
                 if paths.current_task.exists()
@@ -76,8 +76,7 @@ def run(args: argparse.Namespace) -> int:
                     else BLOCKERS_TEMPLATE.split("\n\n", 1)[1]
                 ),
             )
-        with store_errors():
-            store.refresh()
+        store.refresh()
     status = read_status(paths)
     emit(
         {"task": status.task, "next": status.next_step, "blockers": list(status.blockers)},
