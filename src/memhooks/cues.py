@@ -1,0 +1,209 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""Cue phrases of real sessions, and the small text helpers that apply them. Pure, stdlib only.
+
+The lists hold how people and Claude actually say things ("I'll go with X rather than Y
+because", "don't touch deploy/", "Sentry access is sorted", "This one is expected to fail"),
+not the wording of any one fixture. Each pattern is compiled on first use: PreCompact is the
+only hook that needs them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memhooks.lazy_re import LazyPattern
+
+# -- sentences and words ------------------------------------------------------------------
+
+#: People type "fine. btw we're in a freeze": a user's sentence may start in lower case.
+_USER_SPLIT = LazyPattern(r"(?<=[.!?])\s+(?=\S)|\n+")
+_CLAUDE_SPLIT = LazyPattern(r"(?<=[.!?])\s+(?=[A-Z\"'(\[`*])|\n+")
+_WORD = LazyPattern(r"[a-z0-9_]+")
+_CAMEL = LazyPattern(r"([a-z0-9])([A-Z])")
+_LIST_MARK = LazyPattern(r"^\s*(?:[-*+]|\d+[.)]|\([a-z0-9]\))\s+")
+
+STOPWORDS = frozenset(
+    """a an the and or but if then than so to of in on at by for from with without into onto
+    is are was were be been being am do does did done have has had it its this that these those
+    i we you he she they me us him her them my our your their mine ours not no yes ok okay
+    will would can could should shall may might must just also still only very too more most
+    all any some each every one two there here what which who whom when where why how as up
+    out over under again once about after before because since while until yet now new get
+    got let lets ll d s t re ve m""".split()
+)
+
+
+def sentences(text: str, *, from_user: bool) -> list[str]:
+    """``text`` cut into sentences (and lines); list marks and emphasis stripped."""
+    splitter = _USER_SPLIT if from_user else _CLAUDE_SPLIT
+    out = []
+    for piece in splitter.compiled.split(text):
+        piece = _LIST_MARK.sub("", piece).strip().strip("*_").strip()
+        if piece:
+            out.append(piece)
+    return out
+
+
+def paragraphs(text: str) -> list[str]:
+    return [part.strip() for part in re.split(r"\n\s*\n", text) if part.strip()]
+
+
+def words(text: str) -> set[str]:
+    """Content words, lower case, camelCase split, a plural ``s`` dropped."""
+    found = set()
+    for word in _WORD.compiled.findall(_CAMEL.sub(r"\1 \2", text).lower()):
+        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+            word = word[:-1]
+        if len(word) > 1 and word not in STOPWORDS:
+            found.add(word)
+    return found
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+# -- blockers and their resolution --------------------------------------------------------
+
+BLOCKED = LazyPattern(
+    r"\b(?:blocked (?:on|by)|(?:I'm|I am|we're|we are|still|currently) blocked)\b"
+    r"|^\W*(?:blocker|blocked)\W*:",
+    re.IGNORECASE,
+)
+#: "approved", "sorted", "works now": said after a blocker, they settle it.
+RESOLVED = LazyPattern(
+    r"\b(?:sorted|approved|unblocked|no longer blocked|not blocked any ?more|resolved"
+    r"|came through|got (?:access|approval|the go-ahead|merged|rotated|granted)|granted"
+    r"|is (?:done|in|merged|fixed|live|back|cleared|rotated|through)|are (?:done|in|merged|back)"
+    r"|has (?:landed|shipped|been (?:approved|merged|fixed|rotated|granted|done|sorted))"
+    r"|works now|working now|all clear|good to go|green light|go-ahead)\b",
+    re.IGNORECASE,
+)
+#: "can't tag until X is done" states a condition, not a resolution.
+CONDITIONAL = LazyPattern(r"\b(?:until|once|unless|if|when|whether|as soon as)\b", re.IGNORECASE)
+
+# -- decisions and reversals --------------------------------------------------------------
+
+_CHOICE_VERB = (
+    r"(?:use|keep|go with|stick with|stay with|switch(?: to)?|move|put|key|hand-roll|write"
+    r"|make|drop|install|save|store|pin|emit|build|take|adopt|prefer|pick|choose|leave|replace"
+    r"|split|cache|add|print|return|rename|run|fix|do|treat|model|send|skip|remove|limit)"
+)
+#: Always a decision: "I chose … over …", "we'll go with …", "Decision: …".
+DECISION_STRONG = LazyPattern(
+    r"^\W*(?:decision|decided)\W*:|(?<![A-Za-z])(?-i:Decision)\W*:"
+    r"|\b(?:I|we) (?:chose|picked|went with|opted for|settled on)\b"
+    r"|\b(?:I|we)(?:'ve| have)? (?:chosen|decided)\b"
+    r"|\b(?:I'm|I am|we're|we are) going with\b"
+    r"|\b(?:let's|let us|I'll|I will|we'll|we will|I'd|I would|we'd) "
+    r"(?:go with|stick with|stay with|keep|use|switch to|settle on|opt for)\b",
+    re.IGNORECASE,
+)
+#: A decision when the sentence also gives a choice or a reason (CHOICE).
+DECISION_WEAK = LazyPattern(
+    r"\b(?:let's|let us|I'll|I will|we'll|we will|I'd|I would|I'm going to|we're going to)"
+    r"(?:\s+\w+){0,2}?\s+" + _CHOICE_VERB + r"\b"
+    r"|\b(?:I|we) (?:now )?(?:build|use|keep|make|store|pass|put|key|emit|write)\b",
+    re.IGNORECASE,
+)
+CHOICE = LazyPattern(
+    r"\b(?:rather than|instead|over|because|since|for now|in the meantime|meanwhile"
+    r"|so (?:that|they|it|we)|which means)\b|^(?:OK|Okay|Right|Good|Fine|Then|So)?,? ?then,? I'll",
+    re.IGNORECASE,
+)
+#: "X over Y since …", "rather than Y, …", "instead of Y": Y is the alternative turned down.
+REJECTED_ALTERNATIVE = LazyPattern(
+    r"\b(?:over|rather than|instead of)\s+(.{3,120}?)(?=\s*(?:,|;|:|\.|\bsince\b|\bbecause\b"
+    r"|\bso\b|\bas\b|\bwhich\b|\bfor\b|$))",
+    re.IGNORECASE,
+)
+SUBORDINATE = LazyPattern(r"\W*(?:before|if|when|once|after|until|unless|whether)\b", re.I)
+#: A decision kept only until something else happens.
+PROVISIONAL = LazyPattern(
+    r"\b(?:for now|in the meantime|meanwhile|until then|as a stopgap|temporarily"
+    r"|as a workaround|for the time being)\b",
+    re.IGNORECASE,
+)
+#: Claude taking back its own last choice.
+SELF_REVERSAL = LazyPattern(
+    r"\b(?:revers(?:e|ing) (?:that|my|the) (?:choice|decision)|scratch that|on second thought"
+    r"|I was wrong about|taking that back|undo(?:ing)? that (?:choice|decision))\b",
+    re.IGNORECASE,
+)
+#: A user's answer that turns down what Claude just proposed.
+USER_REJECTS = LazyPattern(
+    r"^\W*(?:no\b|nope\b|nah\b|hm+,? no\b|wait,? no\b|actually,? no\b|not like that\b"
+    r"|let's not\b|please don't\b|don't do that\b|scratch that\b|instead\b)"
+    r"|\b(?:won't work|wouldn't work|doesn't work for|not like that|let's not|rather not)\b",
+    re.IGNORECASE,
+)
+#: A decision that replaces something, without naming it ("Let's use NDJSON instead").
+INSTEAD = LazyPattern(r"\binstead\b(?! of)", re.IGNORECASE)
+_NEGATION = frozenset({"not", "never", "no", "yet"})
+
+
+def says_resolved(sentence: str) -> bool:
+    """A sentence that settles something: a cue not negated ("isn't approved yet") and not a
+    condition ("can't tag until X is done")."""
+    match = RESOLVED.search(sentence)
+    if match is None or CONDITIONAL.search(sentence):
+        return False
+    before = sentence[: match.start()].lower().split()[-2:]
+    return not any(word in _NEGATION or word.endswith("n't") for word in before)
+
+# -- the user's constraints ---------------------------------------------------------------
+
+CONSTRAINT = LazyPattern(
+    r"\b(?:don't|do not|never|please don't|must not|mustn't|shouldn't|can't) "
+    r"(?:touch|change|modify|edit|rename|delete|remove|add|use|introduce|commit|push|deploy"
+    r"|break|bump|upgrade|reformat)\b"
+    r"|\b(?:leave|keep)\b[^.]{0,60}\b(?:alone|untouched|as (?:it is|they are|is)|exactly as"
+    r"|unchanged|intact|stable|the same|backwards?[- ]compatible)\b"
+    r"|\b(?:must|has to|have to|needs to|need to|should) (?:stay|remain|be kept|keep)\b"
+    r"|\bstay out of\b|\bhands off\b|\b(?:only|just) (?:the )?(?:stdlib|standard library)\b"
+    r"|\bno (?:new )?(?:dependencies|deps|migrations?|migration files|new files)\b"
+    r"|\b(?:code|migration|release|deploy(?:ment)?|merge) freeze\b"
+    r"|\bwithout (?:adding|changing|touching|breaking)\b|\bpublic API\b",
+    re.IGNORECASE,
+)
+
+# -- plans, next steps, questions ---------------------------------------------------------
+
+NEXT = LazyPattern(
+    r"\bnext,? (?:I'll|I will|we'll|we will|I'm going to|up)\b|\bI'll\b[^.?!]{3,120}\bnext\W*$"
+    r"|\bthe next step (?:is|will be)\b|\bnext step\W*:|^\W*next\W*:|\bafter that,? (?:I'll|we'll)\b",
+    re.IGNORECASE,
+)
+PLAN_HEAD = LazyPattern(r"^\W*(?:the )?plan\W*:?\W*$|^\W*(?:here's|here is) (?:the|my) plan\b", re.I)
+PLAN_ITEM = LazyPattern(r"^\s*(?:\d+[.)]|[-*])\s+(.+)$")
+#: Status lines Claude writes at the end of a turn ("- In progress: …", "- Open: …").
+STATUS_LABEL = LazyPattern(
+    r"^\W*(in progress|now|working on|currently|next|next step|next steps|open|still open"
+    r"|still failing|failing|waiting on you|waiting on|question)\s*\**:\**\s*(.+)$",
+    re.IGNORECASE,
+)
+WAITING = LazyPattern(
+    r"\buntil you (?:answer|confirm|decide|reply|say|tell|choose|pick|let me know|get back)"
+    r"|\b(?:your|you and \w+'s|your and \w+'s) call\b|\blet me know (?:which|whether|if)\b"
+    r"|\bwaiting (?:on|for) (?:you|your)\b",
+    re.IGNORECASE,
+)
+OPTION = LazyPattern(r"^\s*(?:\([a-z0-9]\)|[a-z0-9]\)|option [a-z0-9]\W)\s*\S", re.IGNORECASE)
+APPROVAL = LazyPattern(
+    r"^\W*(?:yes|yep|yeah|yup|ok|okay|sure|go ahead|do it|sounds good|lgtm|fine|please do"
+    r"|agreed|makes sense|ship it|go for it|perfect|great)\b",
+    re.IGNORECASE,
+)
+
+# -- failures -------------------------------------------------------------------------------
+
+INTENDED_FAILURE = LazyPattern(
+    r"\b(?:expected to fail|expect(?:ing)? (?:it|this|them|the \w+) to fail|should fail"
+    r"|is supposed to fail|meant to fail|fails? on purpose|deliberately fail\w*"
+    r"|(?:should|must|will) (?:exit|return) (?:with )?(?:non-?zero|[1-9]\d*)"
+    r"|as (?:expected|intended)|reproduced)\b",
+    re.IGNORECASE,
+)
+FAILURE_WORDS = LazyPattern(
+    r"\b(?:fail\w*|error\w*|still|broken|red|lint\w*|warning\w*|panic\w*)\b", re.IGNORECASE
+)

@@ -1,0 +1,373 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""What is still live in a session: blockers, decisions, constraints, the plan. Pure, stdlib only.
+
+``LiveTracker`` is fed the genuine prompts and Claude's text in order, and at the end
+replays what it saw:
+
+- a blocker is *resolved* by a later sentence that says so ("approved", "sorted", "no longer
+  blocked") and shares a rare word with it (an id, a name: "OPS-2291", "Sentry");
+- a decision is *superseded* when a later one turns its alternative down ("X over Y"), when
+  the user's next prompt rejects it ("no, not like that", "switch to …"), when Claude takes
+  it back ("I'm reversing that choice"), or, made "for now" while blocked, when the blocker
+  resolves;
+- an assistant sentence that restates a user's blocker is not a second blocker;
+- the goal is the first request, whole; "next" is Claude's latest "next I'll …" of the last
+  two turns; a question in Claude's final reply that no prompt answered is waiting on the user.
+
+Rare = weighted by how few of the session's prompts and candidate sentences hold the word,
+so "pnpm" in a pnpm session links nothing while "corepack" does.
+"""
+
+from __future__ import annotations
+
+import math
+
+from memhooks import cues
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Link = Callable[[set[str], set[str]], float]
+
+#: item kinds the replay tracks
+BLOCKER, DECISION = "blocker", "decision"
+MAX_TRACKED = 200
+RARE_LINK = 2.0  # summed rarity of shared words that ties two sentences together
+REJECT_LINK = 1.0  # a user's rejection of the reply just before it needs less
+GOAL_LIMIT = 1500
+_NEXT_TURNS = 2  # a "next I'll …" older than this many prompts is likely done
+_PLAN_TURNS = 3
+
+
+class Item:
+    """A blocker or decision as tracked; ``status`` is ``open`` or why it is not."""
+
+    __slots__ = (
+        "from_user",
+        "kind",
+        "provisional",
+        "rejected",
+        "replaces",
+        "status",
+        "text",
+        "turn",
+        "words",
+    )
+
+    def __init__(self, kind: str, text: str, turn: int, *, from_user: bool) -> None:
+        self.kind = kind
+        self.text = text
+        self.turn = turn
+        self.from_user = from_user
+        self.status = "open"
+        self.words = cues.words(text)
+        self.provisional = kind == DECISION and cues.PROVISIONAL.search(text) is not None
+        alternative = cues.REJECTED_ALTERNATIVE.search(text) if kind == DECISION else None
+        self.rejected = cues.words(alternative.group(1)) if alternative else set()
+        #: words of what this decision replaces without naming it (see LiveTracker.reply)
+        self.replaces: set[str] = set()
+
+
+class LiveState:
+    """The tracker's answer, plain data."""
+
+    __slots__ = (
+        "blockers",
+        "constraints",
+        "decisions",
+        "goal",
+        "in_progress",
+        "next_steps",
+        "open_notes",
+        "plan",
+        "proposal",
+        "resolved_blockers",
+        "superseded_decisions",
+        "waiting",
+    )
+
+    def __init__(self) -> None:
+        self.goal = ""
+        self.in_progress: list[str] = []
+        self.next_steps: list[str] = []
+        self.plan: list[str] = []
+        self.proposal = ""
+        self.waiting: list[str] = []
+        self.open_notes: list[str] = []
+        self.blockers: list[str] = []
+        self.resolved_blockers: list[str] = []
+        self.decisions: list[str] = []
+        self.superseded_decisions: list[str] = []
+        self.constraints: list[str] = []
+
+
+class _Event:
+    __slots__ = ("item", "kind", "text", "turn")
+
+    def __init__(self, kind: str, turn: int, text: str = "", item: Item | None = None) -> None:
+        self.kind = kind  # "item", "resolve", "reject", "self_reversal"
+        self.turn = turn
+        self.text = text
+        self.item = item
+
+
+class LiveTracker:
+    def __init__(self) -> None:
+        self.turn = 0  # prompts seen so far; Claude's text belongs to the latest one
+        self.goal = ""
+        self.latest_prompt = ""
+        self.events: list[_Event] = []
+        self.constraints: dict[str, None] = {}
+        self.next_seen: list[tuple[int, str]] = []
+        self.plan: tuple[int, list[str]] = (0, [])
+        self.replies: dict[int, list[str]] = {}  # the last few turns' text
+        self.documents: list[set[str]] = []  # for rarity
+        self.last_reply = ""
+        self.answered = True  # a prompt came after Claude's last text
+        self.rejected_turn = 0  # the turn whose prompt turned Claude's proposal down
+
+    # -- feeding -----------------------------------------------------------------------
+
+    def prompt(self, text: str) -> None:
+        self.turn += 1
+        if not self.goal:
+            self.goal = text
+        self.latest_prompt = text
+        self.answered = True
+        self.documents.append(cues.words(text))
+        self.replies = {t: r for t, r in self.replies.items() if t >= self.turn - _PLAN_TURNS}
+        self.rejected_turn = self.turn if cues.USER_REJECTS.search(text) else 0
+        if self.rejected_turn:
+            self.events.append(_Event("reject", self.turn, text))
+        parts = cues.sentences(text, from_user=True)
+        for index, sentence in enumerate(parts):
+            if _settles(sentence):
+                self.events.append(_Event("resolve", self.turn, sentence))
+            elif cues.BLOCKED.search(sentence):
+                # "I'm blocked on X though." says little alone: the next sentence says why.
+                if len(sentence) < 80 and index + 1 < len(parts):
+                    sentence = f"{sentence} {parts[index + 1]}"
+                self._item(BLOCKER, sentence, from_user=True)
+            elif cues.CONSTRAINT.search(sentence):
+                self._remember(self.constraints, sentence)
+            if cues.DECISION_STRONG.search(sentence):
+                self._item(DECISION, sentence, from_user=True)
+
+    def reply(self, text: str) -> None:
+        if not self.turn:
+            return
+        self.replies.setdefault(self.turn, []).append(text)
+        self.last_reply = text
+        self.answered = False
+        self._plan(text)
+        for sentence in cues.sentences(text, from_user=False):
+            if cues.NEXT.search(sentence):
+                self.next_seen = [*self.next_seen[-9:], (self.turn, sentence)]
+            reversal = cues.SELF_REVERSAL.search(sentence) is not None
+            if reversal:
+                self.events.append(_Event("self_reversal", self.turn, sentence))
+            if _settles(sentence):
+                self.events.append(_Event("resolve", self.turn, sentence))
+            elif cues.BLOCKED.search(sentence):
+                self._item(BLOCKER, sentence, from_user=False)
+            elif _is_decision(sentence):
+                item = self._item(DECISION, sentence, from_user=False)
+                # "no, not like that" → "Let's use B instead": B replaces what it is closest to.
+                if not reversal and self.rejected_turn == self.turn and cues.INSTEAD.search(sentence):
+                    item.replaces = cues.words(self.latest_prompt) | item.words
+
+    def _item(self, kind: str, text: str, *, from_user: bool) -> Item:
+        text = cues.one_line(text)
+        item = Item(kind, text, self.turn, from_user=from_user)
+        self.documents.append(item.words)
+        self.events.append(_Event("item", self.turn, text, item))
+        if len(self.events) > MAX_TRACKED * 4:
+            del self.events[: len(self.events) - MAX_TRACKED * 4]
+        return item
+
+    def _remember(self, ordered: dict[str, None], sentence: str) -> None:
+        ordered.pop(sentence, None)
+        ordered[cues.one_line(sentence)] = None
+        while len(ordered) > MAX_TRACKED:
+            del ordered[next(iter(ordered))]
+
+    def _plan(self, text: str) -> None:
+        lines = text.splitlines()
+        for index, line in enumerate(lines):
+            if cues.PLAN_HEAD.match(line):
+                items = []
+                for following in lines[index + 1 :]:
+                    if not following.strip():
+                        if items:
+                            break
+                        continue
+                    match = cues.PLAN_ITEM.match(following)
+                    if match is None:
+                        break
+                    items.append(cues.one_line(match.group(1)))
+                if items:
+                    self.plan = (self.turn, items[:8])
+
+    # -- replay --------------------------------------------------------------------------
+
+    def _rarity(self) -> dict[str, float]:
+        counts: dict[str, int] = {}
+        for document in self.documents:
+            for word in document:
+                counts[word] = counts.get(word, 0) + 1
+        total = max(len(self.documents), 1)
+        return {word: math.log((total + 1) / count) for word, count in counts.items()}
+
+    def finish(self) -> LiveState:
+        rarity = self._rarity()
+
+        def link(a: set[str], b: set[str]) -> float:
+            return sum(rarity.get(word, 0.0) for word in a & b)
+
+        items: list[Item] = []
+        for event in self.events:
+            if event.kind == "item" and event.item is not None:
+                self._add(event.item, items, link)
+            elif event.kind == "resolve":
+                self._resolve(event, items, link)
+            elif event.kind == "reject":
+                self._reject(event, items, link)
+            elif event.kind == "self_reversal":
+                earlier = [i for i in items if i.kind == DECISION and i.status == "open"]
+                earlier = [i for i in earlier if i.text != event.text]
+                if earlier:
+                    earlier[-1].status = "superseded"
+        state = LiveState()
+        state.goal = self.goal
+        state.constraints = list(self.constraints)
+        for item in items:
+            target = {
+                (BLOCKER, "open"): state.blockers,
+                (BLOCKER, "resolved"): state.resolved_blockers,
+                (DECISION, "open"): state.decisions,
+                (DECISION, "superseded"): state.superseded_decisions,
+            }.get((item.kind, item.status))
+            if target is not None and item.text not in target:
+                target.append(item.text)
+        self._now_and_next(state, self.last_reply, answered=self.answered)
+        return state
+
+    def _add(self, item: Item, items: list[Item], link: Link) -> None:
+        if item.kind == BLOCKER and not item.from_user:
+            # Claude restating a blocker ("still blocked on product") is not a new one.
+            for other in items:
+                if other.kind == BLOCKER and link(item.words, other.words) >= RARE_LINK:
+                    return
+        if item.kind == DECISION:
+            live = [o for o in items if o.kind == DECISION and o.status == "open"]
+            for other in live:
+                if other.text == item.text:
+                    other.status = "duplicate"
+                elif item.rejected and _covers(item.rejected, other.words):
+                    other.status = "superseded"
+            closest = max(live, key=lambda o: link(item.replaces, o.words), default=None)
+            if item.replaces and closest and link(item.replaces, closest.words) >= RARE_LINK:
+                closest.status = "superseded"
+        items.append(item)
+
+    def _resolve(self, event: _Event, items: list[Item], link: Link) -> None:
+        said = cues.words(event.text)
+        for blocker in items:
+            if blocker.kind != BLOCKER or blocker.status != "open" or blocker.turn > event.turn:
+                continue
+            if link(said, blocker.words) >= RARE_LINK:
+                blocker.status = "resolved"
+                # What was decided "for now" because of it goes with it.
+                for decision in items:
+                    if (
+                        decision.kind == DECISION
+                        and decision.provisional
+                        and decision.status == "open"
+                        and decision.turn == blocker.turn
+                    ):
+                        decision.status = "superseded"
+
+    def _reject(self, event: _Event, items: list[Item], link: Link) -> None:
+        said = cues.words(event.text)
+        for decision in items:
+            if decision.kind != DECISION or decision.status != "open" or decision.from_user:
+                continue
+            # The user answers the reply just before: only its decisions are turned down.
+            if decision.turn == event.turn - 1 and (
+                link(said, decision.words) >= REJECT_LINK
+            ):
+                decision.status = "superseded"
+
+    def _now_and_next(self, state: LiveState, final_reply: str, *, answered: bool) -> None:
+        recent = [s for t, s in self.next_seen if t > self.turn - _NEXT_TURNS]
+        state.next_steps = recent[-2:]
+        if self.plan[1] and self.plan[0] > self.turn - _PLAN_TURNS:
+            state.plan = self.plan[1]
+        for line in final_reply.splitlines():
+            label = cues.STATUS_LABEL.match(line)
+            if label is None:
+                continue
+            kind, text = label.group(1).lower(), cues.one_line(label.group(2))
+            if kind.startswith("next"):
+                state.next_steps.append(text)
+            elif kind in ("open", "still open", "still failing", "failing"):
+                state.open_notes.append(text)
+            elif kind in ("waiting on you", "waiting on", "question"):
+                state.waiting.append(text)
+            else:
+                state.in_progress.append(text)
+        state.next_steps = list(dict.fromkeys(state.next_steps))
+        if not answered and final_reply:
+            state.waiting += _questions(final_reply)
+        elif answered and cues.APPROVAL.search(self.latest_prompt):
+            state.proposal = _proposal(self.replies.get(self.turn - 1, []))
+
+
+def _settles(sentence: str) -> bool:
+    """Says a blocker is gone; a sentence still saying "blocked" is one, unless "no longer"."""
+    if not cues.says_resolved(sentence):
+        return False
+    lowered = sentence.lower()
+    return cues.BLOCKED.search(sentence) is None or "no longer" in lowered or "unblocked" in lowered
+
+
+def _is_decision(sentence: str) -> bool:
+    if sentence.endswith("?") or cues.SUBORDINATE.match(sentence):
+        return False  # "Before I build that, one question, because …" decides nothing
+    if cues.DECISION_STRONG.search(sentence):
+        return True
+    return bool(cues.DECISION_WEAK.search(sentence) and cues.CHOICE.search(sentence))
+
+
+def _covers(rejected: set[str], words: set[str]) -> bool:
+    shared = rejected & words
+    return len(shared) >= 2 or (len(shared) == len(rejected) and bool(shared))
+
+
+def _questions(reply: str) -> list[str]:
+    """What Claude asked at the end of its reply, with the options it offered."""
+    tail = cues.paragraphs(reply)[-3:]
+    found: list[str] = []
+    for paragraph in tail:
+        for line in paragraph.splitlines():
+            if cues.OPTION.match(line):
+                found.append(cues.one_line(line))
+        for sentence in cues.sentences(paragraph, from_user=False):
+            if sentence.endswith("?") or cues.WAITING.search(sentence):
+                found.append(cues.one_line(sentence))
+    asked = any(text.endswith("?") for text in found)
+    return list(dict.fromkeys(found)) if asked or any(cues.WAITING.search(t) for t in found) else []
+
+
+def _proposal(replies: list[str]) -> str:
+    """The proposal the user just said yes to: the last paragraph of substance before the
+    question that asked for it."""
+    if not replies:
+        return ""
+    for paragraph in reversed(cues.paragraphs(replies[-1])):
+        kept = [s for s in cues.sentences(paragraph, from_user=False) if not s.endswith("?")]
+        text = " ".join(kept)
+        if len(text) >= 60:
+            return cues.one_line(text)
+    return ""
