@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import re
 
+from memhooks.checkpoint_marks import HOST_KEPT_HEADING, without_host_kept
 from memhooks.redact import redact
+
+__all__ = ["HOST_KEPT_HEADING", "MAX_CHARS", "clip", "fit_lines", "render_checkpoint"]
+__all__ += ["without_host_kept"]
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
@@ -45,9 +49,6 @@ _PROPOSAL_LIMIT = 500
 _ITEM_LIMIT = 320
 _TODO_LIMIT = 160
 
-#: Everything from this heading on is what the host keeps verbatim after a compaction: the
-#: file keeps it for people, the SessionStart briefing leaves it out.
-HOST_KEPT_HEADING = "## Last assistant message (the host keeps it verbatim; not re-injected)"
 
 
 def clip(text: str, limit: int) -> str:
@@ -287,9 +288,3 @@ def render_checkpoint(
         last = clip(facts.last_assistant_message, _LAST_MESSAGE_BUDGET)
         text += f"\n{HOST_KEPT_HEADING}\n\n{last}\n"
     return text
-
-
-def without_host_kept(checkpoint: str) -> str:
-    """The checkpoint as injected: what the host keeps verbatim is left out."""
-    at = checkpoint.find(HOST_KEPT_HEADING)
-    return checkpoint[:at].rstrip() + "\n" if at >= 0 else checkpoint
