@@ -99,6 +99,8 @@ DECISION_STRONG = LazyPattern(
     r"(?:go with|stick with|stay with|keep|use|switch to|settle on|opt for)\b",
     re.IGNORECASE,
 )
+#: Someone saying what they will do: with a reversal cue, what replaces the old choice.
+INTENT = LazyPattern(r"\b(?:let's|let us|I'll|I will|we'll|we will|I'm going to)\b", re.I)
 #: A decision when the sentence also gives a choice or a reason (CHOICE).
 DECISION_WEAK = LazyPattern(
     r"\b(?:let's|let us|I'll|I will|we'll|we will|I'd|I would|I'm going to|we're going to)"

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 BLOCKER, DECISION = "blocker", "decision"
 MAX_TRACKED = 200
 RARE_LINK = 2.0  # summed rarity of shared words that ties two sentences together
+#: Rarity is measured as if a session had at least this many prompts and items: in a short
+#: one every word is "common", yet "OPS-2291" in two sentences still ties them.
+MIN_DOCUMENTS = 20
 REJECT_LINK = 1.0  # a user's rejection of the reply just before it needs less
 GOAL_LIMIT = 1500
 _NEXT_TURNS = 2  # a "next I'll …" older than this many prompts is likely done
@@ -171,7 +174,7 @@ class LiveTracker:
                 self.events.append(_Event("resolve", self.turn, sentence))
             elif cues.BLOCKED.search(sentence):
                 self._item(BLOCKER, sentence, from_user=False)
-            elif _is_decision(sentence):
+            elif _is_decision(sentence) or (reversal and cues.INTENT.search(sentence)):
                 item = self._item(DECISION, sentence, from_user=False)
                 # "no, not like that" → "Let's use B instead": B replaces what it is closest to.
                 if not reversal and self.rejected_turn == self.turn and cues.INSTEAD.search(sentence):
@@ -216,7 +219,7 @@ class LiveTracker:
         for document in self.documents:
             for word in document:
                 counts[word] = counts.get(word, 0) + 1
-        total = max(len(self.documents), 1)
+        total = max(len(self.documents), MIN_DOCUMENTS)
         return {word: math.log((total + 1) / count) for word, count in counts.items()}
 
     def finish(self) -> LiveState:
