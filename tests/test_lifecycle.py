@@ -43,7 +43,8 @@ def test_an_unrelated_resolution_leaves_the_blocker_open() -> None:
         ("user", "I'm blocked on the mobile team for the deploy (MOB-1184)."),
         ("user", "Sentry access is sorted."),
     )
-    assert state.blockers and not state.resolved_blockers
+    assert state.blockers
+    assert not state.resolved_blockers
 
 
 def test_claude_restating_a_blocker_is_not_a_second_one() -> None:
@@ -86,7 +87,10 @@ def test_the_user_rejecting_a_proposal_and_claude_reversing_itself() -> None:
         ("user", "no, not like that. they read stdin line by line, an array is useless"),
         ("claude", "Let's use NDJSON instead: one object per line and no enclosing array."),
         ("user", "ok and the ordering"),
-        ("claude", "I chose Meta.ordering on the model over per-view ordering, since it is one place."),
+        (
+            "claude",
+            "I chose Meta.ordering on the model over per-view ordering, since it is one place.",
+        ),
         ("user", "we're in a migration freeze"),
         ("claude", "So I'm reversing that choice: let's order in the querysets instead."),
     )
@@ -103,7 +107,8 @@ def test_a_for_now_decision_goes_with_its_blocker() -> None:
         ("user", "pnpm/action-setup got approved on the allowlist, switch to it"),
     )
     assert state.decisions == []
-    assert state.superseded_decisions and state.resolved_blockers
+    assert state.superseded_decisions
+    assert state.resolved_blockers
 
 
 def test_constraints_said_in_passing() -> None:
@@ -184,7 +189,12 @@ def _result(n: int, text: str, *, error: bool) -> Record:
             "toolUseResult": text,
             "message": {
                 "content": [
-                    {"type": "tool_result", "tool_use_id": f"t{n}", "content": text, "is_error": error}
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": f"t{n}",
+                        "content": text,
+                        "is_error": error,
+                    }
                 ]
             },
         }

@@ -13,7 +13,7 @@ import pytest
 
 from memhooks import __version__
 from memhooks.hooks.entry import HANDLERS
-from support import run_cli, REPO
+from support import REPO, run_cli
 
 HOOKS = json.loads((REPO / "hooks" / "hooks.json").read_text(encoding="utf-8"))["hooks"]
 

@@ -24,7 +24,8 @@ MIN_RECALL = 0.95  # overall gated recall over the messy sessions
 def load_eval() -> ModuleType:
     path = REPO / "tests" / "benchmark" / "restore_eval.py"
     spec = importlib.util.spec_from_file_location("restore_eval", path)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["restore_eval"] = module
     spec.loader.exec_module(module)

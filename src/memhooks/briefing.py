@@ -145,9 +145,7 @@ def session_start(
     return text[:budget]
 
 
-def prompt_reminder(
-    *, status: Status | None, pointers: Sequence[Pointer], budget: int
-) -> str:
+def prompt_reminder(*, status: Status | None, pointers: Sequence[Pointer], budget: int) -> str:
     """UserPromptSubmit: the status line when there is one to give (``status`` None: not this
     time), then the few most relevant memories, within budget; '' when there is neither."""
     budget = min(budget, HOST_CAP)

@@ -42,13 +42,13 @@ _SETTLED_BUDGET = 1100
 _LAST_MESSAGE_BUDGET = 1200
 _CONTEXT_BUDGET = 700
 
+_UNCOMMITTED_SHOWN = 12
 _GOAL_LIMIT = 1200
 _LATEST_PROMPT_LIMIT = 700
 _INSTRUCTIONS_LIMIT = 240
 _PROPOSAL_LIMIT = 500
 _ITEM_LIMIT = 320
 _TODO_LIMIT = 160
-
 
 
 def clip(text: str, limit: int) -> str:
@@ -227,8 +227,9 @@ def _workspace_line(branch: str, uncommitted: Sequence[str]) -> str:
     if branch:
         parts.append(f"Branch `{clip(branch, 120)}`")
     if uncommitted:
-        shown = ", ".join(f"`{clip(path, 120)}`" for path in uncommitted[:12])
-        more = f" (+{len(uncommitted) - 12} more)" if len(uncommitted) > 12 else ""
+        shown = ", ".join(f"`{clip(path, 120)}`" for path in uncommitted[:_UNCOMMITTED_SHOWN])
+        extra = len(uncommitted) - _UNCOMMITTED_SHOWN
+        more = f" (+{extra} more)" if extra > 0 else ""
         parts.append(f"uncommitted: {shown}{more}")
     return ("; ".join(parts) + ".") if parts else ""
 

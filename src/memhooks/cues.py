@@ -20,6 +20,7 @@ _USER_SPLIT = LazyPattern(r"(?<=[.!?])\s+(?=\S)|\n+")
 _CLAUDE_SPLIT = LazyPattern(r"(?<=[.!?])\s+(?=[A-Z\"'(\[`*])|\n+")
 _WORD = LazyPattern(r"[a-z0-9_]+")
 _CAMEL = LazyPattern(r"([a-z0-9])([A-Z])")
+_SHORTEST_PLURAL = 3  # "bus" stays, "cursors" becomes "cursor"
 _LIST_MARK = LazyPattern(r"^\s*(?:[-*+]|\d+[.)]|\([a-z0-9]\))\s+")
 
 STOPWORDS = frozenset(
@@ -29,19 +30,18 @@ STOPWORDS = frozenset(
     will would can could should shall may might must just also still only very too more most
     all any some each every one two there here what which who whom when where why how as up
     out over under again once about after before because since while until yet now new get
-    got let lets ll d s t re ve m""".split()
+    got let lets ll d s t re ve m""".split()  # noqa: SIM905 - a word list reads best as text
 )
 
 
 def sentences(text: str, *, from_user: bool) -> list[str]:
     """``text`` cut into sentences (and lines); list marks and emphasis stripped."""
     splitter = _USER_SPLIT if from_user else _CLAUDE_SPLIT
-    out = []
-    for piece in splitter.compiled.split(text):
-        piece = _LIST_MARK.sub("", piece).strip().strip("*_").strip()
-        if piece:
-            out.append(piece)
-    return out
+    pieces = (
+        _LIST_MARK.sub("", piece).strip().strip("*_").strip()
+        for piece in splitter.compiled.split(text)
+    )
+    return [piece for piece in pieces if piece]
 
 
 def paragraphs(text: str) -> list[str]:
@@ -51,9 +51,9 @@ def paragraphs(text: str) -> list[str]:
 def words(text: str) -> set[str]:
     """Content words, lower case, camelCase split, a plural ``s`` dropped."""
     found = set()
-    for word in _WORD.compiled.findall(_CAMEL.sub(r"\1 \2", text).lower()):
-        if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-            word = word[:-1]
+    for raw in _WORD.compiled.findall(_CAMEL.sub(r"\1 \2", text).lower()):
+        plural = len(raw) > _SHORTEST_PLURAL and raw.endswith("s") and not raw.endswith("ss")
+        word = raw[:-1] if plural else raw
         if len(word) > 1 and word not in STOPWORDS:
             found.add(word)
     return found
@@ -100,7 +100,7 @@ DECISION_STRONG = LazyPattern(
     re.IGNORECASE,
 )
 #: Someone saying what they will do: with a reversal cue, what replaces the old choice.
-INTENT = LazyPattern(r"\b(?:let's|let us|I'll|I will|we'll|we will|I'm going to)\b", re.I)
+INTENT = LazyPattern(r"\b(?:let's|let us|I'll|I will|we'll|we will|I'm going to)\b", re.IGNORECASE)
 #: A decision when the sentence also gives a choice or a reason (CHOICE).
 DECISION_WEAK = LazyPattern(
     r"\b(?:let's|let us|I'll|I will|we'll|we will|I'd|I would|I'm going to|we're going to)"
@@ -119,7 +119,7 @@ REJECTED_ALTERNATIVE = LazyPattern(
     r"|\bso\b|\bas\b|\bwhich\b|\bfor\b|$))",
     re.IGNORECASE,
 )
-SUBORDINATE = LazyPattern(r"\W*(?:before|if|when|once|after|until|unless|whether)\b", re.I)
+SUBORDINATE = LazyPattern(r"\W*(?:before|if|when|once|after|until|unless|whether)\b", re.IGNORECASE)
 #: A decision kept only until something else happens.
 PROVISIONAL = LazyPattern(
     r"\b(?:for now|in the meantime|meanwhile|until then|as a stopgap|temporarily"
@@ -153,6 +153,7 @@ def says_resolved(sentence: str) -> bool:
     before = sentence[: match.start()].lower().split()[-2:]
     return not any(word in _NEGATION or word.endswith("n't") for word in before)
 
+
 # -- the user's constraints ---------------------------------------------------------------
 
 CONSTRAINT = LazyPattern(
@@ -173,10 +174,13 @@ CONSTRAINT = LazyPattern(
 
 NEXT = LazyPattern(
     r"\bnext,? (?:I'll|I will|we'll|we will|I'm going to|up)\b|\bI'll\b[^.?!]{3,120}\bnext\W*$"
-    r"|\bthe next step (?:is|will be)\b|\bnext step\W*:|^\W*next\W*:|\bafter that,? (?:I'll|we'll)\b",
+    r"|\bthe next step (?:is|will be)\b|\bnext step\W*:|^\W*next\W*:"
+    r"|\bafter that,? (?:I'll|we'll)\b",
     re.IGNORECASE,
 )
-PLAN_HEAD = LazyPattern(r"^\W*(?:the )?plan\W*:?\W*$|^\W*(?:here's|here is) (?:the|my) plan\b", re.I)
+PLAN_HEAD = LazyPattern(
+    r"^\W*(?:the )?plan\W*:?\W*$|^\W*(?:here's|here is) (?:the|my) plan\b", re.IGNORECASE
+)
 PLAN_ITEM = LazyPattern(r"^\s*(?:\d+[.)]|[-*])\s+(.+)$")
 #: Status lines Claude writes at the end of a turn ("- In progress: …", "- Open: …").
 STATUS_LABEL = LazyPattern(

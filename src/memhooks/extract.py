@@ -121,7 +121,7 @@ class FailedCommand(Value):
     def replace(self, **changes: object) -> FailedCommand:
         values = {name: getattr(self, name) for name in self.__slots__}
         values.update(changes)
-        return FailedCommand(**values)  # type: ignore[arg-type]
+        return FailedCommand(**values)
 
 
 _LIVE_FIELDS = (
@@ -563,9 +563,7 @@ class _Collector:
             return
         prompt = prompt_text(record)
         if prompt is not None:
-            if self.live is not None:
-                self.live.prompt(prompt)
-            self.add_prompt(prompt)
+            self.new_prompt(prompt)
             return
         for block in record.blocks:
             if isinstance(block, ToolUse):
@@ -577,6 +575,12 @@ class _Collector:
         text = assistant_text(record)
         if text:
             self.reply(text)
+
+    def new_prompt(self, prompt: str) -> None:
+        """A prompt read from the transcript: every one counts as a turn, repeats too."""
+        if self.live is not None:
+            self.live.prompt(prompt)
+        self.add_prompt(prompt)
 
     def add_prompt(self, prompt: str) -> None:
         self.goal = self.goal or prompt
@@ -628,9 +632,9 @@ class _Collector:
             if isinstance(command, str) and command.strip():
                 self.bash_calls[block.id] = command.strip()
                 description = block.input.get("description")
-                if isinstance(description, str) and INTENDED_FAILURE.search(description):
-                    self.intended_calls.add(block.id)
-                elif INTENDED_FAILURE.search(self.recent_text):
+                if (
+                    isinstance(description, str) and INTENDED_FAILURE.search(description)
+                ) or INTENDED_FAILURE.search(self.recent_text):
                     self.intended_calls.add(block.id)
         elif block.name in _AGENT_TOOLS:
             self.agent_calls.add(block.id)
@@ -732,9 +736,7 @@ def _merge_prompts(collector: _Collector, extra_prompts: Sequence[str]) -> None:
     for extra in extra_prompts:
         prompt = clean_prompt(extra) if isinstance(extra, str) else None
         if prompt is not None and prompt not in collector.seen_prompts:
-            if collector.live is not None:
-                collector.live.prompt(prompt)
-            collector.add_prompt(prompt)
+            collector.new_prompt(prompt)
 
 
 def extract_facts(

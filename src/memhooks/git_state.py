@@ -13,6 +13,7 @@ import subprocess
 
 TIMEOUT = 0.8
 MAX_FILES = 50
+_STATUS_COLUMNS = 3  # "XY " before each path
 _SAFE_CONFIG = ("-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false")
 
 
@@ -44,10 +45,9 @@ def parse_status(output: str) -> tuple[str, list[str]]:
     for line in output.splitlines():
         if line.startswith("## "):
             head = line[3:].split("...", 1)[0].strip()
-            if head.startswith("No commits yet on "):
-                head = head[len("No commits yet on ") :]
+            head = head.removeprefix("No commits yet on ")
             branch = "" if head.startswith("HEAD (no branch)") else head
-        elif len(line) > 3 and len(paths) < MAX_FILES:
+        elif len(line) > _STATUS_COLUMNS and len(paths) < MAX_FILES:
             path = line[3:].split(" -> ")[-1].strip().strip('"')
             paths.append(f"{path} ({line[:2].strip() or '?'})")
     return branch, paths

@@ -38,7 +38,9 @@ RARE_LINK = 2.0  # summed rarity of shared words that ties two sentences togethe
 #: one every word is "common", yet "OPS-2291" in two sentences still ties them.
 MIN_DOCUMENTS = 20
 REJECT_LINK = 1.0  # a user's rejection of the reply just before it needs less
-GOAL_LIMIT = 1500
+SHORT_BLOCKER = 80  # characters: a blocker sentence this short takes the next one along
+PROPOSAL_MIN = 60  # characters of substance that make a paragraph a proposal
+MIN_SHARED = 2  # words a turned-down alternative must share with a decision it retires
 _NEXT_TURNS = 2  # a "next I'll …" older than this many prompts is likely done
 _PLAN_TURNS = 3
 
@@ -149,9 +151,9 @@ class LiveTracker:
                 self.events.append(_Event("resolve", self.turn, sentence))
             elif cues.BLOCKED.search(sentence):
                 # "I'm blocked on X though." says little alone: the next sentence says why.
-                if len(sentence) < 80 and index + 1 < len(parts):
-                    sentence = f"{sentence} {parts[index + 1]}"
-                self._item(BLOCKER, sentence, from_user=True)
+                short = len(sentence) < SHORT_BLOCKER and index + 1 < len(parts)
+                said = f"{sentence} {parts[index + 1]}" if short else sentence
+                self._item(BLOCKER, said, from_user=True)
             elif cues.CONSTRAINT.search(sentence):
                 self._remember(self.constraints, sentence)
             if cues.DECISION_STRONG.search(sentence):
@@ -177,7 +179,11 @@ class LiveTracker:
             elif _is_decision(sentence) or (reversal and cues.INTENT.search(sentence)):
                 item = self._item(DECISION, sentence, from_user=False)
                 # "no, not like that" → "Let's use B instead": B replaces what it is closest to.
-                if not reversal and self.rejected_turn == self.turn and cues.INSTEAD.search(sentence):
+                if (
+                    not reversal
+                    and self.rejected_turn == self.turn
+                    and cues.INSTEAD.search(sentence)
+                ):
                     item.replaces = cues.words(self.latest_prompt) | item.words
 
     def _item(self, kind: str, text: str, *, from_user: bool) -> Item:
@@ -199,7 +205,7 @@ class LiveTracker:
         lines = text.splitlines()
         for index, line in enumerate(lines):
             if cues.PLAN_HEAD.match(line):
-                items = []
+                items: list[str] = []
                 for following in lines[index + 1 :]:
                     if not following.strip():
                         if items:
@@ -297,9 +303,7 @@ class LiveTracker:
             if decision.kind != DECISION or decision.status != "open" or decision.from_user:
                 continue
             # The user answers the reply just before: only its decisions are turned down.
-            if decision.turn == event.turn - 1 and (
-                link(said, decision.words) >= REJECT_LINK
-            ):
+            if decision.turn == event.turn - 1 and (link(said, decision.words) >= REJECT_LINK):
                 decision.status = "superseded"
 
     def _now_and_next(self, state: LiveState, final_reply: str, *, answered: bool) -> None:
@@ -345,7 +349,7 @@ def _is_decision(sentence: str) -> bool:
 
 def _covers(rejected: set[str], words: set[str]) -> bool:
     shared = rejected & words
-    return len(shared) >= 2 or (len(shared) == len(rejected) and bool(shared))
+    return len(shared) >= MIN_SHARED or (len(shared) == len(rejected) and bool(shared))
 
 
 def _questions(reply: str) -> list[str]:
@@ -353,12 +357,12 @@ def _questions(reply: str) -> list[str]:
     tail = cues.paragraphs(reply)[-3:]
     found: list[str] = []
     for paragraph in tail:
-        for line in paragraph.splitlines():
-            if cues.OPTION.match(line):
-                found.append(cues.one_line(line))
-        for sentence in cues.sentences(paragraph, from_user=False):
-            if sentence.endswith("?") or cues.WAITING.search(sentence):
-                found.append(cues.one_line(sentence))
+        found += [cues.one_line(line) for line in paragraph.splitlines() if cues.OPTION.match(line)]
+        found += [
+            cues.one_line(sentence)
+            for sentence in cues.sentences(paragraph, from_user=False)
+            if sentence.endswith("?") or cues.WAITING.search(sentence)
+        ]
     asked = any(text.endswith("?") for text in found)
     return list(dict.fromkeys(found)) if asked or any(cues.WAITING.search(t) for t in found) else []
 
@@ -371,6 +375,6 @@ def _proposal(replies: list[str]) -> str:
     for paragraph in reversed(cues.paragraphs(replies[-1])):
         kept = [s for s in cues.sentences(paragraph, from_user=False) if not s.endswith("?")]
         text = " ".join(kept)
-        if len(text) >= 60:
+        if len(text) >= PROPOSAL_MIN:
             return cues.one_line(text)
     return ""

@@ -28,7 +28,7 @@ def frontmatter_session(text: str) -> str:
     if not text.startswith("---\n"):
         return ""
     end = text.find("\n---\n", 4)
-    match = _SESSION_LINE.search(text[: end if end >= 0 else 0])
+    match = _SESSION_LINE.search(text[: max(end, 0)])
     return match.group(1) if match else ""
 
 
@@ -55,12 +55,18 @@ def prune_sessions(folder: str, keep: int) -> None:
     """Keep the `keep` most recently written session checkpoints."""
     try:
         with os.scandir(folder) as entries:
-            files = [e for e in entries if e.name.endswith(".md") and e.is_file(follow_symlinks=False)]
+            files = [
+                e for e in entries if e.name.endswith(".md") and e.is_file(follow_symlinks=False)
+            ]
             stamped = sorted(files, key=lambda e: e.stat(follow_symlinks=False).st_mtime)
     except OSError:
         return
     for entry in stamped[: max(0, len(stamped) - keep)]:
-        try:
-            os.unlink(entry.path)
-        except OSError:
-            pass
+        _discard(entry.path)
+
+
+def _discard(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

@@ -45,7 +45,8 @@ PLACEHOLDER = re.compile(r"\(not set\)|\(none yet\)|No memories yet|\(none\)", r
 def load_scorer() -> ModuleType:
     path = FIXTURES / "transcripts2" / "score_briefing.py"
     spec = importlib.util.spec_from_file_location("score_briefing", path)
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
