@@ -167,6 +167,7 @@ def _is_open(failed: FailedCommand) -> bool:
 
 def _failed_section(facts: SessionFacts) -> str:
     lines = [_failed_line(f, open_failure=True) for f in facts.failed_commands if _is_open(f)]
+    lines += [f"- Reported by the user: {_item(text)}" for text in facts.live.reported_failures]
     lines += [f"- Reported by Claude as open: {_item(note)}" for note in facts.live.open_notes]
     return _section("Open failures", fit_lines(lines, _FAILED_BUDGET, keep="last"))
 
@@ -187,6 +188,9 @@ def _settled_section(facts: SessionFacts) -> str:
     live = facts.live
     lines = [f"- Resolved blocker: {_item(text, 240)}" for text in live.resolved_blockers]
     lines += [f"- Superseded decision: {_item(text, 240)}" for text in live.superseded_decisions]
+    lines += [
+        f"- Fixed (the user said so later): {_item(text, 240)}" for text in live.fixed_reports
+    ]
     lines += [
         _failed_line(failed, open_failure=False)
         for failed in facts.failed_commands

@@ -70,9 +70,17 @@ BLOCKED = LazyPattern(
     r"|^\W*(?:blocker|blocked)\W*:",
     re.IGNORECASE,
 )
+#: How people say they are stuck without the word "blocked" (said by the user).
+USER_BLOCKED = LazyPattern(
+    r"\b(?:waiting (?:on|for) (?!you\b|the (?:tests?|build|run|CI)\b)[\w@.-]+(?: \w+){0,3} to"
+    r"|stuck (?:on|until)|on hold (?:until|for)|held up (?:by|on)|can't \w+(?: [\w.-]+){0,4} until)\b",
+    re.IGNORECASE,
+)
 #: "approved", "sorted", "works now": said after a blocker, they settle it.
 RESOLVED = LazyPattern(
     r"\b(?:sorted|approved|unblocked|no longer blocked|not blocked any ?more|resolved"
+    r"|signed off|sign-off came|confirmed|gave (?:us|me) (?:access|the go-ahead)"
+    r"|got back to (?:us|me)|we're good|we are good|green-lit"
     r"|came through|got (?:access|approval|the go-ahead|merged|rotated|granted)|granted"
     r"|is (?:done|in|merged|fixed|live|back|cleared|rotated|through)|are (?:done|in|merged|back)"
     r"|has (?:landed|shipped|been (?:approved|merged|fixed|rotated|granted|done|sorted))"
@@ -109,13 +117,13 @@ DECISION_WEAK = LazyPattern(
     re.IGNORECASE,
 )
 CHOICE = LazyPattern(
-    r"\b(?:rather than|instead|over|because|since|for now|in the meantime|meanwhile"
+    r"\b(?:rather than|instead|over(?! to\b)|because|since|for now|in the meantime|meanwhile"
     r"|so (?:that|they|it|we)|which means)\b|^(?:OK|Okay|Right|Good|Fine|Then|So)?,? ?then,? I'll",
     re.IGNORECASE,
 )
 #: "X over Y since …", "rather than Y, …", "instead of Y": Y is the alternative turned down.
 REJECTED_ALTERNATIVE = LazyPattern(
-    r"\b(?:over|rather than|instead of)\s+(.{3,120}?)(?=\s*(?:,|;|:|\.|\bsince\b|\bbecause\b"
+    r"\b(?:over(?! to\b)|rather than|instead of)\s+(.{3,120}?)(?=\s*(?:,|;|:|\.|\bsince\b|\bbecause\b"
     r"|\bso\b|\bas\b|\bwhich\b|\bfor\b|$))",
     re.IGNORECASE,
 )
@@ -137,6 +145,25 @@ USER_REJECTS = LazyPattern(
     r"^\W*(?:no\b|nope\b|nah\b|hm+,? no\b|wait,? no\b|actually,? no\b|not like that\b"
     r"|let's not\b|please don't\b|don't do that\b|scratch that\b|instead\b)"
     r"|\b(?:won't work|wouldn't work|doesn't work for|not like that|let's not|rather not)\b",
+    re.IGNORECASE,
+)
+#: A user's own new choice that replaces an earlier one ("actually, switch to B").
+USER_SWITCH = LazyPattern(
+    r"^\W*(?:actually,?\s+|ok,?\s+|okay,?\s+|hmm,?\s+)?(?:let's |please )?(?:switch|change|move"
+    r"|go) (?:it |this |that |them |everything )?(?:to|with|over to)\b|\b(?:use|do|try|go with)"
+    r" [^.]{1,60}? instead\b|\blet's not\b|\bactually,? (?:let's|use|we'll|we should)\b",
+    re.IGNORECASE,
+)
+#: What a user reports as broken ("e2e failed though: ERR_…").
+USER_FAILURE = LazyPattern(
+    r"\b(?:failed|fails|failing|is red|went red|broke|is broken|crash(?:es|ed)|errored"
+    r"|errors out)\b",
+    re.IGNORECASE,
+)
+#: ... and as working again.
+PASSES = LazyPattern(
+    r"\b(?:passes|passed|passing|green|fixed|works now|working now|succeeded|is clean"
+    r"|went through)\b",
     re.IGNORECASE,
 )
 #: A decision that replaces something, without naming it ("Let's use NDJSON instead").
@@ -174,8 +201,9 @@ CONSTRAINT = LazyPattern(
 
 NEXT = LazyPattern(
     r"\bnext,? (?:I'll|I will|we'll|we will|I'm going to|up)\b|\bI'll\b[^.?!]{3,120}\bnext\W*$"
-    r"|\bthe next step (?:is|will be)\b|\bnext step\W*:|^\W*next\W*:"
-    r"|\bafter that,? (?:I'll|we'll)\b",
+    r"|\bthe next step (?:is|will be)\b|\bnext step\W*:|^\W*next\W*:|\bnext,? I'd\b"
+    r"|\bafter that,? (?:I'll|we'll)\b|\b(?:the )?remaining steps? (?:is|are)\b"
+    r"|\bwhat's left (?:is|:)|\bleft to do\b",
     re.IGNORECASE,
 )
 PLAN_HEAD = LazyPattern(
@@ -184,8 +212,15 @@ PLAN_HEAD = LazyPattern(
 PLAN_ITEM = LazyPattern(r"^\s*(?:\d+[.)]|[-*])\s+(.+)$")
 #: Status lines Claude writes at the end of a turn ("- In progress: …", "- Open: …").
 STATUS_LABEL = LazyPattern(
-    r"^\W*(in progress|now|working on|currently|next|next step|next steps|open|still open"
-    r"|still failing|failing|waiting on you|waiting on|question)\s*\**:\**\s*(.+)$",
+    r"^\W*(in progress|now|working on|currently|next|next step|next steps|remaining|left"
+    r"|to do|todo|open|still open|still failing|failing|waiting on you|waiting on|question)"
+    r"\s*\**:\**\s*(.+)$",
+    re.IGNORECASE,
+)
+#: Claude saying what it is in the middle of.
+DOING = LazyPattern(
+    r"\b(?:I'm (?:now |currently |still )?(?:working on|in the middle of)|currently working on"
+    r"|right now I'm)\b",
     re.IGNORECASE,
 )
 WAITING = LazyPattern(
@@ -207,7 +242,8 @@ INTENDED_FAILURE = LazyPattern(
     r"\b(?:expected to fail|expect(?:ing)? (?:it|this|them|the \w+) to fail|should fail"
     r"|is supposed to fail|meant to fail|fails? on purpose|deliberately fail\w*"
     r"|(?:should|must|will) (?:exit|return) (?:with )?(?:non-?zero|[1-9]\d*)"
-    r"|as (?:expected|intended)|reproduced)\b",
+    r"|as (?:expected|intended)|reproduced|(?:the )?(?:behaviou?r|result) we want(?:ed)?"
+    r"|(?:that's|which is) what we want(?:ed)?|as it should)\b",
     re.IGNORECASE,
 )
 FAILURE_WORDS = LazyPattern(

@@ -134,6 +134,8 @@ _LIVE_FIELDS = (
     "constraints",
     "resolved_blockers",
     "superseded_decisions",
+    "reported_failures",
+    "fixed_reports",
 )
 
 
@@ -159,6 +161,9 @@ class LiveFacts(Value):
     constraints: tuple[str, ...]
     resolved_blockers: tuple[str, ...]
     superseded_decisions: tuple[str, ...]
+    #: failures the user reported (a CI job, a pasted log), still open / said to pass since
+    reported_failures: tuple[str, ...]
+    fixed_reports: tuple[str, ...]
 
 
 _FACT_FIELDS = (
@@ -727,6 +732,8 @@ def _live_facts(state: LiveState, patterns: Sequence[str]) -> LiveFacts:
         constraints=clean(state.constraints),
         resolved_blockers=clean(state.resolved_blockers),
         superseded_decisions=clean(state.superseded_decisions),
+        reported_failures=clean(state.reported_failures),
+        fixed_reports=clean(state.fixed_reports),
     )
 
 

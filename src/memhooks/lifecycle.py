@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     Link = Callable[[set[str], set[str]], float]
 
 #: item kinds the replay tracks
-BLOCKER, DECISION = "blocker", "decision"
+BLOCKER, DECISION, FAILURE = "blocker", "decision", "failure"
 MAX_TRACKED = 200
 RARE_LINK = 2.0  # summed rarity of shared words that ties two sentences together
 #: Rarity is measured as if a session had at least this many prompts and items: in a short
@@ -87,6 +87,8 @@ class LiveState:
         "open_notes",
         "plan",
         "proposal",
+        "fixed_reports",
+        "reported_failures",
         "resolved_blockers",
         "superseded_decisions",
         "waiting",
@@ -105,6 +107,9 @@ class LiveState:
         self.decisions: list[str] = []
         self.superseded_decisions: list[str] = []
         self.constraints: list[str] = []
+        #: failures the user reported (a CI job, a pasted log), open and fixed since
+        self.reported_failures: list[str] = []
+        self.fixed_reports: list[str] = []
 
 
 class _Event:
@@ -125,6 +130,7 @@ class LiveTracker:
         self.events: list[_Event] = []
         self.constraints: dict[str, None] = {}
         self.next_seen: list[tuple[int, str]] = []
+        self.doing_seen: list[tuple[int, str]] = []
         self.plan: tuple[int, list[str]] = (0, [])
         self.replies: dict[int, list[str]] = {}  # the last few turns' text
         self.documents: list[set[str]] = []  # for rarity
@@ -146,17 +152,29 @@ class LiveTracker:
         if self.rejected_turn:
             self.events.append(_Event("reject", self.turn, text))
         parts = cues.sentences(text, from_user=True)
+        taken = -1  # a sentence already joined to the one before it
         for index, sentence in enumerate(parts):
+            if index == taken:
+                continue
+            # "I'm blocked on X though." says little alone: the next sentence says why.
+            short = len(sentence) < SHORT_BLOCKER and index + 1 < len(parts)
+            joined = f"{sentence} {parts[index + 1]}" if short else sentence
             if _settles(sentence):
                 self.events.append(_Event("resolve", self.turn, sentence))
-            elif cues.BLOCKED.search(sentence):
-                # "I'm blocked on X though." says little alone: the next sentence says why.
-                short = len(sentence) < SHORT_BLOCKER and index + 1 < len(parts)
-                said = f"{sentence} {parts[index + 1]}" if short else sentence
-                self._item(BLOCKER, said, from_user=True)
+            elif cues.BLOCKED.search(sentence) or cues.USER_BLOCKED.search(sentence):
+                self._item(BLOCKER, joined, from_user=True)
+                taken = index + 1 if short else taken
             elif cues.CONSTRAINT.search(sentence):
                 self._remember(self.constraints, sentence)
-            if cues.DECISION_STRONG.search(sentence):
+            elif self.turn > 1 and _reports_failure(sentence):  # the first states the goal
+                self._item(FAILURE, joined, from_user=True)
+                taken = index + 1 if short else taken
+            if _passes(sentence):
+                self.events.append(_Event("passes", self.turn, sentence))
+            if cues.USER_SWITCH.search(sentence):
+                item = self._item(DECISION, sentence, from_user=True)
+                item.replaces = item.words
+            elif cues.DECISION_STRONG.search(sentence):
                 self._item(DECISION, sentence, from_user=True)
 
     def reply(self, text: str) -> None:
@@ -169,6 +187,8 @@ class LiveTracker:
         for sentence in cues.sentences(text, from_user=False):
             if cues.NEXT.search(sentence):
                 self.next_seen = [*self.next_seen[-9:], (self.turn, sentence)]
+            if cues.DOING.search(sentence):
+                self.doing_seen = [*self.doing_seen[-4:], (self.turn, sentence)]
             reversal = cues.SELF_REVERSAL.search(sentence) is not None
             if reversal:
                 self.events.append(_Event("self_reversal", self.turn, sentence))
@@ -176,7 +196,9 @@ class LiveTracker:
                 self.events.append(_Event("resolve", self.turn, sentence))
             elif cues.BLOCKED.search(sentence):
                 self._item(BLOCKER, sentence, from_user=False)
-            elif _is_decision(sentence) or (reversal and cues.INTENT.search(sentence)):
+            elif cues.NEXT.search(sentence) is None and (
+                _is_decision(sentence) or (reversal and cues.INTENT.search(sentence))
+            ):
                 item = self._item(DECISION, sentence, from_user=False)
                 # "no, not like that" → "Let's use B instead": B replaces what it is closest to.
                 if (
@@ -240,6 +262,12 @@ class LiveTracker:
                 self._add(event.item, items, link)
             elif event.kind == "resolve":
                 self._resolve(event, items, link)
+            elif event.kind == "passes":
+                said = cues.words(event.text)
+                for failure in items:
+                    if failure.kind == FAILURE and failure.status == "open":
+                        if failure.turn < event.turn and link(said, failure.words) >= RARE_LINK:
+                            failure.status = "fixed"
             elif event.kind == "reject":
                 self._reject(event, items, link)
             elif event.kind == "self_reversal":
@@ -256,6 +284,8 @@ class LiveTracker:
                 (BLOCKER, "resolved"): state.resolved_blockers,
                 (DECISION, "open"): state.decisions,
                 (DECISION, "superseded"): state.superseded_decisions,
+                (FAILURE, "open"): state.reported_failures,
+                (FAILURE, "fixed"): state.fixed_reports,
             }.get((item.kind, item.status))
             if target is not None and item.text not in target:
                 target.append(item.text)
@@ -309,6 +339,7 @@ class LiveTracker:
     def _now_and_next(self, state: LiveState, final_reply: str, *, answered: bool) -> None:
         recent = [s for t, s in self.next_seen if t > self.turn - _NEXT_TURNS]
         state.next_steps = recent[-2:]
+        state.in_progress = [s for t, s in self.doing_seen if t > self.turn - _NEXT_TURNS][-1:]
         if self.plan[1] and self.plan[0] > self.turn - _PLAN_TURNS:
             state.plan = self.plan[1]
         for line in final_reply.splitlines():
@@ -316,7 +347,7 @@ class LiveTracker:
             if label is None:
                 continue
             kind, text = label.group(1).lower(), cues.one_line(label.group(2))
-            if kind.startswith("next"):
+            if kind.startswith("next") or kind in ("remaining", "left", "to do", "todo"):
                 state.next_steps.append(text)
             elif kind in ("open", "still open", "still failing", "failing"):
                 state.open_notes.append(text)
@@ -329,6 +360,23 @@ class LiveTracker:
             state.waiting += _questions(final_reply)
         elif answered and cues.APPROVAL.search(self.latest_prompt):
             state.proposal = _proposal(self.replies.get(self.turn - 1, []))
+
+
+def _reports_failure(sentence: str) -> bool:
+    lowered = sentence.lower()
+    return bool(cues.USER_FAILURE.search(sentence)) and not (
+        cues.INTENDED_FAILURE.search(sentence) or "?" in lowered or _passes(sentence)
+    )
+
+
+def _passes(sentence: str) -> bool:
+    match = cues.PASSES.search(sentence)
+    if match is None or cues.CONDITIONAL.search(sentence):
+        return False
+    before = sentence[: match.start()].lower().split()[-2:]
+    return not any(
+        word in ("not", "never", "no", "still") or word.endswith("n't") for word in before
+    )
 
 
 def _settles(sentence: str) -> bool:
