@@ -73,7 +73,8 @@ BLOCKED = LazyPattern(
 #: How people say they are stuck without the word "blocked" (said by the user).
 USER_BLOCKED = LazyPattern(
     r"\b(?:waiting (?:on|for) (?!you\b|the (?:tests?|build|run|CI)\b)[\w@.-]+(?: \w+){0,3} to"
-    r"|stuck (?:on|until)|on hold (?:until|for)|held up (?:by|on)|can't \w+(?: [\w.-]+){0,4} until)\b",
+    r"|stuck (?:on|until)|on hold (?:until|for)|held up (?:by|on)"
+    r"|can't \w+(?: [\w.-]+){0,4} until)\b",
     re.IGNORECASE,
 )
 #: "approved", "sorted", "works now": said after a blocker, they settle it.
@@ -123,8 +124,8 @@ CHOICE = LazyPattern(
 )
 #: "X over Y since …", "rather than Y, …", "instead of Y": Y is the alternative turned down.
 REJECTED_ALTERNATIVE = LazyPattern(
-    r"\b(?:over(?! to\b)|rather than|instead of)\s+(.{3,120}?)(?=\s*(?:,|;|:|\.|\bsince\b|\bbecause\b"
-    r"|\bso\b|\bas\b|\bwhich\b|\bfor\b|$))",
+    r"\b(?:over(?! to\b)|rather than|instead of)\s+(.{3,120}?)"
+    r"(?=\s*(?:,|;|:|\.|\bsince\b|\bbecause\b|\bso\b|\bas\b|\bwhich\b|\bfor\b|$))",
     re.IGNORECASE,
 )
 SUBORDINATE = LazyPattern(r"\W*(?:before|if|when|once|after|until|unless|whether)\b", re.IGNORECASE)

@@ -81,13 +81,13 @@ class LiveState:
         "blockers",
         "constraints",
         "decisions",
+        "fixed_reports",
         "goal",
         "in_progress",
         "next_steps",
         "open_notes",
         "plan",
         "proposal",
-        "fixed_reports",
         "reported_failures",
         "resolved_blockers",
         "superseded_decisions",
@@ -159,23 +159,30 @@ class LiveTracker:
             # "I'm blocked on X though." says little alone: the next sentence says why.
             short = len(sentence) < SHORT_BLOCKER and index + 1 < len(parts)
             joined = f"{sentence} {parts[index + 1]}" if short else sentence
-            if _settles(sentence):
-                self.events.append(_Event("resolve", self.turn, sentence))
-            elif cues.BLOCKED.search(sentence) or cues.USER_BLOCKED.search(sentence):
-                self._item(BLOCKER, joined, from_user=True)
-                taken = index + 1 if short else taken
-            elif cues.CONSTRAINT.search(sentence):
-                self._remember(self.constraints, sentence)
-            elif self.turn > 1 and _reports_failure(sentence):  # the first states the goal
-                self._item(FAILURE, joined, from_user=True)
-                taken = index + 1 if short else taken
-            if _passes(sentence):
-                self.events.append(_Event("passes", self.turn, sentence))
-            if cues.USER_SWITCH.search(sentence):
-                item = self._item(DECISION, sentence, from_user=True)
-                item.replaces = item.words
-            elif cues.DECISION_STRONG.search(sentence):
-                self._item(DECISION, sentence, from_user=True)
+            if self._user_sentence(sentence, joined) and short:
+                taken = index + 1
+
+    def _user_sentence(self, sentence: str, joined: str) -> bool:
+        """File one sentence of a prompt; True when ``joined`` (it and the next) was used."""
+        used = False
+        if _settles(sentence):
+            self.events.append(_Event("resolve", self.turn, sentence))
+        elif cues.BLOCKED.search(sentence) or cues.USER_BLOCKED.search(sentence):
+            self._item(BLOCKER, joined, from_user=True)
+            used = True
+        elif cues.CONSTRAINT.search(sentence):
+            self._remember(self.constraints, sentence)
+        elif self.turn > 1 and _reports_failure(sentence):  # the first prompt states the goal
+            self._item(FAILURE, joined, from_user=True)
+            used = True
+        if _passes(sentence):
+            self.events.append(_Event("passes", self.turn, sentence))
+        if cues.USER_SWITCH.search(sentence):
+            item = self._item(DECISION, sentence, from_user=True)
+            item.replaces = item.words
+        elif cues.DECISION_STRONG.search(sentence):
+            self._item(DECISION, sentence, from_user=True)
+        return used
 
     def reply(self, text: str) -> None:
         if not self.turn:
@@ -258,23 +265,7 @@ class LiveTracker:
 
         items: list[Item] = []
         for event in self.events:
-            if event.kind == "item" and event.item is not None:
-                self._add(event.item, items, link)
-            elif event.kind == "resolve":
-                self._resolve(event, items, link)
-            elif event.kind == "passes":
-                said = cues.words(event.text)
-                for failure in items:
-                    if failure.kind == FAILURE and failure.status == "open":
-                        if failure.turn < event.turn and link(said, failure.words) >= RARE_LINK:
-                            failure.status = "fixed"
-            elif event.kind == "reject":
-                self._reject(event, items, link)
-            elif event.kind == "self_reversal":
-                earlier = [i for i in items if i.kind == DECISION and i.status == "open"]
-                earlier = [i for i in earlier if i.text != event.text]
-                if earlier:
-                    earlier[-1].status = "superseded"
+            self._replay(event, items, link)
         state = LiveState()
         state.goal = self.goal
         state.constraints = list(self.constraints)
@@ -291,6 +282,29 @@ class LiveTracker:
                 target.append(item.text)
         self._now_and_next(state, self.last_reply, answered=self.answered)
         return state
+
+    def _replay(self, event: _Event, items: list[Item], link: Link) -> None:
+        if event.kind == "item" and event.item is not None:
+            self._add(event.item, items, link)
+        elif event.kind == "resolve":
+            self._resolve(event, items, link)
+        elif event.kind == "passes":
+            said = cues.words(event.text)
+            for failure in items:
+                if (
+                    failure.kind == FAILURE
+                    and failure.status == "open"
+                    and failure.turn < event.turn
+                    and link(said, failure.words) >= RARE_LINK
+                ):
+                    failure.status = "fixed"
+        elif event.kind == "reject":
+            self._reject(event, items, link)
+        elif event.kind == "self_reversal":
+            earlier = [i for i in items if i.kind == DECISION and i.status == "open"]
+            earlier = [i for i in earlier if i.text != event.text]
+            if earlier:
+                earlier[-1].status = "superseded"
 
     def _add(self, item: Item, items: list[Item], link: Link) -> None:
         if item.kind == BLOCKER and not item.from_user:
