@@ -34,12 +34,17 @@ def load_eval() -> ModuleType:
 
 EVAL = load_eval()
 SCORER = EVAL.load_scorer()
-MESSY = sorted(p for p in (FIXTURES / "transcripts2").glob("*/") if (p / "facts2.json").is_file())
+MESSY = sorted(
+    p
+    for name in ("transcripts2", "transcripts3")
+    for p in (FIXTURES / name).glob("*/")
+    if (p / "facts2.json").is_file()
+)
 TIDY = sorted(p for p in (FIXTURES / "transcripts").glob("*/") if (p / "facts.json").is_file())
 
 
 def test_the_sets_are_there() -> None:
-    assert len(MESSY) >= 3
+    assert len(MESSY) >= 4
     assert len(TIDY) >= 3
 
 

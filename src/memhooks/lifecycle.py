@@ -369,11 +369,17 @@ class LiveTracker:
                 state.waiting.append(text)
             else:
                 state.in_progress.append(text)
-        state.next_steps = list(dict.fromkeys(state.next_steps))
+        state.next_steps = list(dict.fromkeys(_unlabelled(step) for step in state.next_steps))
         if not answered and final_reply:
             state.waiting += _questions(final_reply)
         elif answered and cues.APPROVAL.search(self.latest_prompt):
             state.proposal = _proposal(self.replies.get(self.turn - 1, []))
+
+
+def _unlabelled(step: str) -> str:
+    """ "Next: do X" and a status line "- Next: do X" are the same step."""
+    match = cues.STATUS_LABEL.match(step)
+    return cues.one_line(match.group(2)) if match else step
 
 
 def _reports_failure(sentence: str) -> bool:

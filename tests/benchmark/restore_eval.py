@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python tests/benchmark/restore_eval.py [--json] [DIR ...]
 
-For each session folder (default: tests/fixtures/transcripts2/* and transcripts/*) it plays
+For each session folder (default: tests/fixtures/transcripts2/*, transcripts3/* and transcripts/*) it plays
 what the hooks do: PreCompact extracts the checkpoint from `transcript_at_precompact.jsonl`
 (with the prompts UserPromptSubmit cached, from `hooks.jsonl`, and the payload's
 `custom_instructions`), then SessionStart(compact) renders the briefing with no status set by
@@ -36,7 +36,7 @@ from memhooks.status_line import Status  # noqa: E402
 from memhooks.transcript import iter_records  # noqa: E402
 
 FIXTURES = REPO / "tests" / "fixtures"
-SETS = ("transcripts2", "transcripts")
+SETS = ("transcripts2", "transcripts3", "transcripts")
 BUDGET = 9_000
 PROMPTS_KEPT = 5
 PLACEHOLDER = re.compile(r"\(not set\)|\(none yet\)|No memories yet|\(none\)", re.IGNORECASE)
