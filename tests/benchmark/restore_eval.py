@@ -3,8 +3,8 @@
 Usage: .venv/bin/python tests/benchmark/restore_eval.py [--json] [DIR ...]
 
 For each session folder (default: tests/fixtures/transcripts2/*, transcripts3/* and
-transcripts/*) it plays what the hooks do: PreCompact extracts the checkpoint from `transcript_at_precompact.jsonl`
-(with the prompts UserPromptSubmit cached, from `hooks.jsonl`, and the payload's
+transcripts/*) it plays what the hooks do: PreCompact extracts the checkpoint from
+`transcript_at_precompact.jsonl` (with the prompts UserPromptSubmit cached, from `hooks.jsonl`, and the payload's
 `custom_instructions`), then SessionStart(compact) renders the briefing with no status set by
 hand and an empty index. It then reports:
 
