@@ -4,9 +4,9 @@ Usage: .venv/bin/python tests/benchmark/restore_eval.py [--json] [DIR ...]
 
 For each session folder (default: tests/fixtures/transcripts2/*, transcripts3/* and
 transcripts/*) it plays what the hooks do: PreCompact extracts the checkpoint from
-`transcript_at_precompact.jsonl` (with the prompts UserPromptSubmit cached, from `hooks.jsonl`, and the payload's
-`custom_instructions`), then SessionStart(compact) renders the briefing with no status set by
-hand and an empty index. It then reports:
+`transcript_at_precompact.jsonl` (with the prompts UserPromptSubmit cached, from
+`hooks.jsonl`, and the payload's `custom_instructions`), then SessionStart(compact) renders
+the briefing with no status set by hand and an empty index. It then reports:
 
 - gated live recall (goal, now, next, waiting_on_user, open_blockers, live_decisions,
   user_constraints, open_failures) and the stale fragments presented as current, with
