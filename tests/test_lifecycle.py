@@ -239,3 +239,43 @@ def test_failures_fixed_meant_and_open() -> None:
     assert "./tool --bogus" not in open_part
     assert "Expected to fail (a deliberate check): `./tool --bogus`" in text
     assert "Fixed, passes now: `pytest -q`" in text
+
+
+def test_a_temporary_constraint_goes_with_its_blocker() -> None:
+    state = track(
+        ("user", "add the export"),
+        (
+            "user",
+            "I'm blocked on Sam for the field names, he is out with the rest of the dashboards "
+            "team this week. And don't touch the output format yet.",
+        ),
+        ("user", "Sam confirmed the field names: path, hits. go ahead"),
+    )
+    assert state.constraints == []
+    assert state.lifted_constraints == ["And don't touch the output format yet."]
+    assert state.resolved_blockers
+
+
+def test_the_goal_keeps_its_instruction_but_not_a_blocker_settled_since() -> None:
+    state = track(
+        ("user", "Migrate the cron jobs to systemd timers. I'm blocked on INFRA-88 for root."),
+        ("user", "INFRA-88 is done, I have root now"),
+    )
+    assert state.goal.startswith("Migrate the cron jobs to systemd timers.")
+    assert "INFRA-88" not in state.goal
+    assert state.resolved_blockers
+
+
+def test_a_recent_plan_with_a_step_done_and_claude_changing_its_mind() -> None:
+    state = track(
+        ("user", "speed up the build"),
+        ("claude", "Let's use ccache for the C files, because most rebuilds touch one file."),
+        ("claude", "Plan:\n1. Add ccache\n2. Measure a rebuild"),
+        ("user", "ok"),
+        ("claude", "Step 1 is done. On reflection, let's use sccache instead of ccache."),
+    )
+    assert state.plan == ["Add ccache (done)", "Measure a rebuild"]
+    assert any("sccache" in d for d in state.decisions)
+    assert state.superseded_decisions == [
+        "Let's use ccache for the C files, because most rebuilds touch one file."
+    ]

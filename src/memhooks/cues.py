@@ -129,6 +129,12 @@ REJECTED_ALTERNATIVE = LazyPattern(
     re.IGNORECASE,
 )
 SUBORDINATE = LazyPattern(r"\W*(?:before|if|when|once|after|until|unless|whether)\b", re.IGNORECASE)
+#: "Step 2 is done": a plan step that is finished.
+STEP_DONE = LazyPattern(
+    r"\bstep (\d+) (?:is|was|'s) (?:now )?(?:done|finished|complete|in)\b", re.IGNORECASE
+)
+#: A constraint that holds only for a while ("so don't wire it up yet").
+TEMPORARY = LazyPattern(r"\b(?:yet|for now|until|meanwhile|in the meantime)\b", re.IGNORECASE)
 #: A decision kept only until something else happens.
 PROVISIONAL = LazyPattern(
     r"\b(?:for now|in the meantime|meanwhile|until then|as a stopgap|temporarily"
@@ -138,7 +144,8 @@ PROVISIONAL = LazyPattern(
 #: Claude taking back its own last choice.
 SELF_REVERSAL = LazyPattern(
     r"\b(?:revers(?:e|ing) (?:that|my|the) (?:choice|decision)|scratch that|on second thought"
-    r"|I was wrong about|taking that back|undo(?:ing)? that (?:choice|decision))\b",
+    r"|on reflection|change of plan|I was wrong about|taking that back"
+    r"|undo(?:ing)? that (?:choice|decision))\b",
     re.IGNORECASE,
 )
 #: A user's answer that turns down what Claude just proposed.

@@ -136,6 +136,7 @@ _LIVE_FIELDS = (
     "superseded_decisions",
     "reported_failures",
     "fixed_reports",
+    "lifted_constraints",
 )
 
 
@@ -164,6 +165,8 @@ class LiveFacts(Value):
     #: failures the user reported (a CI job, a pasted log), still open / said to pass since
     reported_failures: tuple[str, ...]
     fixed_reports: tuple[str, ...]
+    #: constraints that held only until a blocker went away ("so don't wire it up yet")
+    lifted_constraints: tuple[str, ...]
 
 
 _FACT_FIELDS = (
@@ -734,6 +737,7 @@ def _live_facts(state: LiveState, patterns: Sequence[str]) -> LiveFacts:
         superseded_decisions=clean(state.superseded_decisions),
         reported_failures=clean(state.reported_failures),
         fixed_reports=clean(state.fixed_reports),
+        lifted_constraints=clean(state.lifted_constraints),
     )
 
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     Link = Callable[[set[str], set[str]], float]
 
 #: item kinds the replay tracks
-BLOCKER, DECISION, FAILURE = "blocker", "decision", "failure"
+BLOCKER, DECISION, FAILURE, CONSTRAINT = "blocker", "decision", "failure", "constraint"
 MAX_TRACKED = 200
 RARE_LINK = 2.0  # summed rarity of shared words that ties two sentences together
 #: Rarity is measured as if a session had at least this many prompts and items: in a short
@@ -67,7 +67,9 @@ class Item:
         self.from_user = from_user
         self.status = "open"
         self.words = cues.words(text)
-        self.provisional = kind == DECISION and cues.PROVISIONAL.search(text) is not None
+        self.provisional = (kind == DECISION and cues.PROVISIONAL.search(text) is not None) or (
+            kind == CONSTRAINT and cues.TEMPORARY.search(text) is not None
+        )
         alternative = cues.REJECTED_ALTERNATIVE.search(text) if kind == DECISION else None
         self.rejected = cues.words(alternative.group(1)) if alternative else set()
         #: words of what this decision replaces without naming it (see LiveTracker.reply)
@@ -84,6 +86,7 @@ class LiveState:
         "fixed_reports",
         "goal",
         "in_progress",
+        "lifted_constraints",
         "next_steps",
         "open_notes",
         "plan",
@@ -107,6 +110,8 @@ class LiveState:
         self.decisions: list[str] = []
         self.superseded_decisions: list[str] = []
         self.constraints: list[str] = []
+        #: constraints that held only until a blocker went away ("don't wire it up yet")
+        self.lifted_constraints: list[str] = []
         #: failures the user reported (a CI job, a pasted log), open and fixed since
         self.reported_failures: list[str] = []
         self.fixed_reports: list[str] = []
@@ -128,10 +133,10 @@ class LiveTracker:
         self.goal = ""
         self.latest_prompt = ""
         self.events: list[_Event] = []
-        self.constraints: dict[str, None] = {}
         self.next_seen: list[tuple[int, str]] = []
         self.doing_seen: list[tuple[int, str]] = []
         self.plan: tuple[int, list[str]] = (0, [])
+        self.steps_done: set[int] = set()
         self.replies: dict[int, list[str]] = {}  # the last few turns' text
         self.documents: list[set[str]] = []  # for rarity
         self.last_reply = ""
@@ -171,7 +176,7 @@ class LiveTracker:
             self._item(BLOCKER, joined, from_user=True)
             used = True
         elif cues.CONSTRAINT.search(sentence):
-            self._remember(self.constraints, sentence)
+            self._item(CONSTRAINT, sentence, from_user=True)
         elif self.turn > 1 and _reports_failure(sentence):  # the first prompt states the goal
             self._item(FAILURE, joined, from_user=True)
             used = True
@@ -192,28 +197,30 @@ class LiveTracker:
         self.answered = False
         self._plan(text)
         for sentence in cues.sentences(text, from_user=False):
-            if cues.NEXT.search(sentence):
-                self.next_seen = [*self.next_seen[-9:], (self.turn, sentence)]
-            if cues.DOING.search(sentence):
-                self.doing_seen = [*self.doing_seen[-4:], (self.turn, sentence)]
-            reversal = cues.SELF_REVERSAL.search(sentence) is not None
-            if reversal:
-                self.events.append(_Event("self_reversal", self.turn, sentence))
-            if _settles(sentence):
-                self.events.append(_Event("resolve", self.turn, sentence))
-            elif cues.BLOCKED.search(sentence):
-                self._item(BLOCKER, sentence, from_user=False)
-            elif cues.NEXT.search(sentence) is None and (
-                _is_decision(sentence) or (reversal and cues.INTENT.search(sentence))
-            ):
-                item = self._item(DECISION, sentence, from_user=False)
-                # "no, not like that" → "Let's use B instead": B replaces what it is closest to.
-                if (
-                    not reversal
-                    and self.rejected_turn == self.turn
-                    and cues.INSTEAD.search(sentence)
-                ):
-                    item.replaces = cues.words(self.latest_prompt) | item.words
+            self._claude_sentence(sentence)
+
+    def _claude_sentence(self, sentence: str) -> None:
+        if cues.NEXT.search(sentence):
+            self.next_seen = [*self.next_seen[-9:], (self.turn, sentence)]
+        if cues.DOING.search(sentence):
+            self.doing_seen = [*self.doing_seen[-4:], (self.turn, sentence)]
+        reversal = cues.SELF_REVERSAL.search(sentence) is not None
+        if reversal:
+            self.events.append(_Event("self_reversal", self.turn, sentence))
+        if _settles(sentence):
+            self.events.append(_Event("resolve", self.turn, sentence))
+        elif cues.BLOCKED.search(sentence):
+            self._item(BLOCKER, sentence, from_user=False)
+        elif cues.NEXT.search(sentence) is None and (
+            _is_decision(sentence) or (reversal and cues.INTENT.search(sentence))
+        ):
+            item = self._item(DECISION, sentence, from_user=False)
+            # "Let's use B instead" replaces what it is closest to; after "no, not like
+            # that" the user's words say what that was.
+            if not reversal and cues.INSTEAD.search(sentence):
+                item.replaces = item.words
+                if self.rejected_turn == self.turn:
+                    item.replaces |= cues.words(self.latest_prompt)
 
     def _item(self, kind: str, text: str, *, from_user: bool) -> Item:
         text = cues.one_line(text)
@@ -223,12 +230,6 @@ class LiveTracker:
         if len(self.events) > MAX_TRACKED * 4:
             del self.events[: len(self.events) - MAX_TRACKED * 4]
         return item
-
-    def _remember(self, ordered: dict[str, None], sentence: str) -> None:
-        ordered.pop(sentence, None)
-        ordered[cues.one_line(sentence)] = None
-        while len(ordered) > MAX_TRACKED:
-            del ordered[next(iter(ordered))]
 
     def _plan(self, text: str) -> None:
         lines = text.splitlines()
@@ -246,6 +247,9 @@ class LiveTracker:
                     items.append(cues.one_line(match.group(1)))
                 if items:
                     self.plan = (self.turn, items[:8])
+                    self.steps_done = set()
+        for match in cues.STEP_DONE.compiled.finditer(text):
+            self.steps_done.add(int(match.group(1)))
 
     # -- replay --------------------------------------------------------------------------
 
@@ -267,14 +271,17 @@ class LiveTracker:
         for event in self.events:
             self._replay(event, items, link)
         state = LiveState()
-        state.goal = self.goal
-        state.constraints = list(self.constraints)
+        state.goal = _goal_without(
+            self.goal, [i.text for i in items if i.turn == 1 and i.status != "open"]
+        )
         for item in items:
             target = {
                 (BLOCKER, "open"): state.blockers,
                 (BLOCKER, "resolved"): state.resolved_blockers,
                 (DECISION, "open"): state.decisions,
                 (DECISION, "superseded"): state.superseded_decisions,
+                (CONSTRAINT, "open"): state.constraints,
+                (CONSTRAINT, "superseded"): state.lifted_constraints,
                 (FAILURE, "open"): state.reported_failures,
                 (FAILURE, "fixed"): state.fixed_reports,
             }.get((item.kind, item.status))
@@ -317,7 +324,7 @@ class LiveTracker:
             for other in live:
                 if other.text == item.text:
                     other.status = "duplicate"
-                elif item.rejected and _covers(item.rejected, other.words):
+                elif item.rejected and _covers(item.rejected, other.words, link):
                     other.status = "superseded"
             closest = max(live, key=lambda o: link(item.replaces, o.words), default=None)
             if item.replaces and closest and link(item.replaces, closest.words) >= RARE_LINK:
@@ -331,10 +338,10 @@ class LiveTracker:
                 continue
             if link(said, blocker.words) >= RARE_LINK:
                 blocker.status = "resolved"
-                # What was decided "for now" because of it goes with it.
+                # What was decided "for now", or held "until" then, because of it goes with it.
                 for decision in items:
                     if (
-                        decision.kind == DECISION
+                        decision.kind in (DECISION, CONSTRAINT)
                         and decision.provisional
                         and decision.status == "open"
                         and decision.turn == blocker.turn
@@ -351,11 +358,15 @@ class LiveTracker:
                 decision.status = "superseded"
 
     def _now_and_next(self, state: LiveState, final_reply: str, *, answered: bool) -> None:
-        recent = [s for t, s in self.next_seen if t > self.turn - _NEXT_TURNS]
-        state.next_steps = recent[-2:]
+        recent = [(t, s) for t, s in self.next_seen if t > self.turn - _NEXT_TURNS]
+        newest = max((t for t, _ in recent), default=0)
+        state.next_steps = [s for t, s in recent if t == newest][-2:]
         state.in_progress = [s for t, s in self.doing_seen if t > self.turn - _NEXT_TURNS][-1:]
         if self.plan[1] and self.plan[0] > self.turn - _PLAN_TURNS:
-            state.plan = self.plan[1]
+            state.plan = [
+                f"{step} (done)" if n in self.steps_done else step
+                for n, step in enumerate(self.plan[1], 1)
+            ]
         for line in final_reply.splitlines():
             label = cues.STATUS_LABEL.match(line)
             if label is None:
@@ -374,6 +385,19 @@ class LiveTracker:
             state.waiting += _questions(final_reply)
         elif answered and cues.APPROVAL.search(self.latest_prompt):
             state.proposal = _proposal(self.replies.get(self.turn - 1, []))
+
+
+def _goal_without(goal: str, settled: list[str]) -> str:
+    """The first request whole, but for what it said that is settled since (a blocker it
+    mentioned that was resolved): that is listed with the settled items instead."""
+    if not settled:
+        return goal
+    kept = [
+        sentence
+        for sentence in cues.sentences(goal, from_user=True)
+        if not any(cues.one_line(sentence) in text for text in settled)
+    ]
+    return " ".join(kept) + " [part settled since: see below]"
 
 
 def _unlabelled(step: str) -> str:
@@ -415,9 +439,10 @@ def _is_decision(sentence: str) -> bool:
     return bool(cues.DECISION_WEAK.search(sentence) and cues.CHOICE.search(sentence))
 
 
-def _covers(rejected: set[str], words: set[str]) -> bool:
+def _covers(rejected: set[str], words: set[str], link: Link) -> bool:
+    """A decision names the alternative a later one turned down: most of its words, rare."""
     shared = rejected & words
-    return len(shared) >= MIN_SHARED or (len(shared) == len(rejected) and bool(shared))
+    return len(shared) >= min(MIN_SHARED, len(rejected)) and link(rejected, words) >= RARE_LINK
 
 
 def _questions(reply: str) -> list[str]:
