@@ -113,7 +113,7 @@ INTENT = LazyPattern(r"\b(?:let's|let us|I'll|I will|we'll|we will|I'm going to)
 #: A decision when the sentence also gives a choice or a reason (CHOICE).
 DECISION_WEAK = LazyPattern(
     r"\b(?:let's|let us|I'll|I will|we'll|we will|I'd|I would|I'm going to|we're going to)"
-    r"(?:\s+\w+){0,2}?\s+" + _CHOICE_VERB + r"\b"
+    r"(?:\s+(?:just|also|now|then|instead|simply))?\s+[a-z][\w-]+\b"
     r"|\b(?:I|we) (?:now )?(?:build|use|keep|make|store|pass|put|key|emit|write)\b",
     re.IGNORECASE,
 )
@@ -126,6 +126,11 @@ CHOICE = LazyPattern(
 REJECTED_ALTERNATIVE = LazyPattern(
     r"\b(?:over(?! to\b)|rather than|instead of)\s+(.{3,120}?)"
     r"(?=\s*(?:,|;|:|\.|\bsince\b|\bbecause\b|\bso\b|\bas\b|\bwhich\b|\bfor\b|$))",
+    re.IGNORECASE,
+)
+#: "I'll start with the tests", "let me check": steps of work, not choices.
+STEP_TALK = LazyPattern(
+    r"\b(?:I'll|I will|let's|let me|we'll) (?:start|begin|first|look|check|read|run|try|see)\b",
     re.IGNORECASE,
 )
 SUBORDINATE = LazyPattern(r"\W*(?:before|if|when|once|after|until|unless|whether)\b", re.IGNORECASE)
@@ -198,7 +203,9 @@ CONSTRAINT = LazyPattern(
     r"|\b(?:leave|keep)\b[^.]{0,60}\b(?:alone|untouched|as (?:it is|they are|is)|exactly as"
     r"|unchanged|intact|stable|the same|backwards?[- ]compatible)\b"
     r"|\b(?:must|has to|have to|needs to|need to|should) (?:stay|remain|be kept|keep)\b"
-    r"|\bstay out of\b|\bhands off\b|\b(?:only|just) (?:the )?(?:stdlib|standard library)\b"
+    r"|\bstay out of\b|\bhands off\b|\b(?:only|just) (?:use )?(?:the )?(?:stdlib|standard library)\b"
+    r"|\b(?:stdlib|standard[- ]library)[- ]only\b"
+    r"|\bno (?:third-party|external|extra) (?:deps|dependencies|packages|libraries)\b"
     r"|\bno (?:new )?(?:dependencies|deps|migrations?|migration files|new files)\b"
     r"|\b(?:code|migration|release|deploy(?:ment)?|merge) freeze\b"
     r"|\bwithout (?:adding|changing|touching|breaking)\b|\bpublic API\b",

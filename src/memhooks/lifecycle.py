@@ -327,7 +327,9 @@ class LiveTracker:
                 elif item.rejected and _covers(item.rejected, other.words, link):
                     other.status = "superseded"
             closest = max(live, key=lambda o: link(item.replaces, o.words), default=None)
-            if item.replaces and closest and link(item.replaces, closest.words) >= RARE_LINK:
+            # The user saying "let's not …, use B instead" is explicit: a weaker tie will do.
+            needed = REJECT_LINK if item.from_user else RARE_LINK
+            if item.replaces and closest and link(item.replaces, closest.words) >= needed:
                 closest.status = "superseded"
         items.append(item)
 
@@ -432,7 +434,11 @@ def _settles(sentence: str) -> bool:
 
 
 def _is_decision(sentence: str) -> bool:
-    if sentence.endswith("?") or cues.SUBORDINATE.match(sentence):
+    if (
+        sentence.endswith("?")
+        or cues.SUBORDINATE.match(sentence)
+        or cues.STEP_TALK.search(sentence)
+    ):
         return False  # "Before I build that, one question, because …" decides nothing
     if cues.DECISION_STRONG.search(sentence):
         return True
