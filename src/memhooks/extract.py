@@ -610,11 +610,11 @@ class _Collector:
         else:
             self.replies = [*self.replies[-MAX_REPLIES:], text]
             self.reply_open = True
-        self.recent_text = text
-        if self.awaiting_note:
-            self.note_failure(self.awaiting_note, text)
-            self.awaiting_note = ""
         if self.live is not None:
+            self.recent_text = text
+            if self.awaiting_note:
+                self.note_failure(self.awaiting_note, text)
+                self.awaiting_note = ""
             self.live.reply(text)
             return
         for decision in find_decisions(text):
@@ -639,10 +639,7 @@ class _Collector:
             command = block.input.get("command")
             if isinstance(command, str) and command.strip():
                 self.bash_calls[block.id] = command.strip()
-                description = block.input.get("description")
-                if (
-                    isinstance(description, str) and INTENDED_FAILURE.search(description)
-                ) or INTENDED_FAILURE.search(self.recent_text):
+                if self.live is not None and self.meant_to_fail(block):
                     self.intended_calls.add(block.id)
         elif block.name in _AGENT_TOOLS:
             self.agent_calls.add(block.id)
@@ -681,6 +678,13 @@ class _Collector:
         self.awaiting_note = command
         if len(self.failures) > MAX_ITEMS:
             del self.failures[next(iter(self.failures))]
+
+    def meant_to_fail(self, block: ToolUse) -> bool:
+        """The call's description or Claude's words before it say it should fail."""
+        description = block.input.get("description")
+        if isinstance(description, str) and INTENDED_FAILURE.search(description):
+            return True
+        return INTENDED_FAILURE.search(self.recent_text) is not None
 
     def note_failure(self, command: str, text: str) -> None:
         """Claude's comment on a failure: the sentences naming it; "as expected" marks it meant."""
