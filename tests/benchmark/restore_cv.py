@@ -14,7 +14,9 @@ picks the best grid point on one set and reports its score on the other:
 - transcripts (3 tidy sessions, facts.json only): score = share of the old facts in the
   briefing.
 
-Ties are broken towards the shipped values, so "tuned on A" differs only where A prefers it.
+Many grid points tie at the best score of a set; for each pair the table gives how many, and
+the worst and the mean score on the other set over all of them (no tie-break towards the
+shipped values), then which values of each setting are optimal on each set.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ sys.path.insert(0, str(REPO / "tests" / "benchmark"))
 import restore_eval  # noqa: E402 - after the path setup above
 
 from memhooks import lifecycle  # noqa: E402
+from memhooks.transcript import iter_records  # noqa: E402
 
 GRID = {
     "RARE_LINK": (1.0, 1.5, 2.0, 3.0, 4.0),
@@ -48,12 +51,11 @@ def _cached_records(path: object) -> list[object]:
     """Each transcript parsed once: the grid replays only the extraction."""
     key = str(path)
     if key not in _RECORDS:
-        _RECORDS[key] = list(_iter_records(path))  # type: ignore[arg-type]
+        _RECORDS[key] = list(iter_records(path))  # type: ignore[arg-type]
     return _RECORDS[key]
 
 
-_iter_records = restore_eval.iter_records
-restore_eval.iter_records = _cached_records  # type: ignore[assignment]
+restore_eval.__dict__["iter_records"] = _cached_records
 SETS = ("transcripts2", "transcripts3", "transcripts")
 
 
@@ -101,31 +103,49 @@ def main() -> int:
     shipped_index = points.index(SHIPPED)
     rows = []
     for tuned_on, measured_on in itertools.permutations(SETS, 2):
-        best = max(range(len(points)), key=lambda i: (scores[tuned_on][i], -distance(points[i])))
+        top = max(scores[tuned_on])
+        optimal = [i for i in range(len(points)) if scores[tuned_on][i] == top]
+        best = max(optimal, key=lambda i: -distance(points[i]))
+        other = [scores[measured_on][i] for i in optimal]
         rows.append(
             {
                 "tuned_on": tuned_on,
                 "measured_on": measured_on,
+                "optimal_points": len(optimal),
+                "score_tuned_set": round(top, 3),
                 "chosen": {n: points[best][n] for n in names if points[best][n] != SHIPPED[n]},
-                "score_tuned_set": round(scores[tuned_on][best], 3),
-                "score_other_set": round(scores[measured_on][best], 3),
-                "shipped_on_other_set": round(scores[measured_on][shipped_index], 3),
+                "chosen_on_other_set": round(scores[measured_on][best], 3),
+                "other_set_min_over_optimal": round(min(other), 3),
+                "other_set_mean_over_optimal": round(sum(other) / len(other), 3),
             }
         )
+    ranges = {
+        name: {
+            n: sorted(
+                {points[i][n] for i in range(len(points)) if scores[name][i] == max(scores[name])}
+            )
+            for n in names
+        }
+        for name in SETS
+    }
     if args.json:
-        print(json.dumps({"shipped": SHIPPED, "rows": rows}, indent=2))
+        print(json.dumps({"shipped": SHIPPED, "rows": rows, "optimal_ranges": ranges}, indent=2))
         return 0
     print(f"shipped: {SHIPPED}; {len(points)} grid points")
-    print("| tuned on | measured on | chosen (differs from shipped) | on tuned | on other |")
+    print(
+        "| tuned on | best there | points at best | measured on | "
+        "min / mean there over those points |"
+    )
     print("| --- | --- | --- | --- | --- |")
     for row in rows:
-        chosen = ", ".join(f"{k}={v}" for k, v in row["chosen"].items()) or "= shipped"  # type: ignore[attr-defined]
         print(
-            f"| {row['tuned_on']} | {row['measured_on']} | {chosen} | "
-            f"{row['score_tuned_set']} | {row['score_other_set']} |"
+            f"| {row['tuned_on']} | {row['score_tuned_set']} | {row['optimal_points']} | "
+            f"{row['measured_on']} | {row['other_set_min_over_optimal']} / "
+            f"{row['other_set_mean_over_optimal']} |"
         )
     for name in SETS:
         print(f"shipped values on {name}: {round(scores[name][shipped_index], 3)}")
+        print(f"  values optimal on {name}: {ranges[name]}")
     return 0
 
 
