@@ -93,11 +93,6 @@ CONDITIONAL = LazyPattern(r"\b(?:until|once|unless|if|when|whether|as soon as)\b
 
 # -- decisions and reversals --------------------------------------------------------------
 
-_CHOICE_VERB = (
-    r"(?:use|keep|go with|stick with|stay with|switch(?: to)?|move|put|key|hand-roll|write"
-    r"|make|drop|install|save|store|pin|emit|build|take|adopt|prefer|pick|choose|leave|replace"
-    r"|split|cache|add|print|return|rename|run|fix|do|treat|model|send|skip|remove|limit)"
-)
 #: Always a decision: "I chose … over …", "we'll go with …", "Decision: …".
 DECISION_STRONG = LazyPattern(
     r"^\W*(?:decision|decided)\W*:|(?<![A-Za-z])(?-i:Decision)\W*:"

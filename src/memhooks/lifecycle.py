@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 #: item kinds the replay tracks
 BLOCKER, DECISION, FAILURE, CONSTRAINT = "blocker", "decision", "failure", "constraint"
 MAX_TRACKED = 200
+MAX_DOCUMENTS = 4000  # prompts and items kept for rarity: a bound for very long sessions
 RARE_LINK = 2.0  # summed rarity of shared words that ties two sentences together
 #: Rarity is measured as if a session had at least this many prompts and items: in a short
 #: one every word is "common", yet "OPS-2291" in two sentences still ties them.
@@ -151,7 +152,7 @@ class LiveTracker:
             self.goal = text
         self.latest_prompt = text
         self.answered = True
-        self.documents.append(cues.words(text))
+        self.documents = [*self.documents[-MAX_DOCUMENTS:], cues.words(text)]
         self.replies = {t: r for t, r in self.replies.items() if t >= self.turn - _PLAN_TURNS}
         self.rejected_turn = self.turn if cues.USER_REJECTS.search(text) else 0
         if self.rejected_turn:
