@@ -50,35 +50,77 @@ def paragraphs(text: str) -> list[str]:
 
 def words(text: str) -> set[str]:
     """Content words, lower case, camelCase split, a plural ``s`` dropped."""
-    found = set()
-    for raw in _WORD.compiled.findall(_CAMEL.sub(r"\1 \2", text).lower()):
-        plural = len(raw) > _SHORTEST_PLURAL and raw.endswith("s") and not raw.endswith("ss")
-        word = raw[:-1] if plural else raw
-        if len(word) > 1 and word not in STOPWORDS:
-            found.add(word)
-    return found
+    raw = set(_WORD.compiled.findall(_CAMEL.sub(r"\1 \2", text).lower()))
+    found = {
+        word[:-1] if len(word) > _SHORTEST_PLURAL and word[-1] == "s" and word[-2] != "s" else word
+        for word in raw
+    }
+    return {word for word in found if len(word) > 1} - STOPWORDS
 
 
 def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+class Cue(LazyPattern):
+    """A pattern with the words it cannot match without, tested first as a set: PreCompact
+    reads thousands of sentences of a long session, most hold none of a pattern's words, and
+    the regular expressions are what would make a 50 MB session slow."""
+
+    __slots__ = ("need",)
+
+    def __init__(self, source: str, flags: int, keys: tuple[str, ...]) -> None:
+        super().__init__(source, flags)
+        self.need = frozenset(keys)
+
+    def search(self, text: str, toks: frozenset[str] | None = None) -> re.Match[str] | None:
+        """``toks``: ``tokens(text)`` when the caller already has them."""
+        if self.need.isdisjoint(tokens(text) if toks is None else toks):
+            return None
+        return super().search(text)
+
+
+_TOKEN = LazyPattern(r"[a-z0-9']+")
+
+
+def tokens(text: str) -> frozenset[str]:
+    """The lower-case words of ``text`` (hyphens split), for ``Cue.search``."""
+    return frozenset(_TOKEN.compiled.findall(text.lower()))
+
+
+# The words each pattern below needs, lower case: a sentence without them cannot match.
+NEXT_KEYS = ("next", "remaining", "left", "after")
+DOING_KEYS = ("working", "middle", "currently", "right")
+REVERSAL_KEYS = (
+    "reverse", "reversing", "scratch", "second", "reflection", "change", "wrong", "taking",
+    "undo", "undoing",
+)  # fmt: skip
+RESOLVED_KEYS = (
+    "sorted", "approved", "approval", "unblocked", "longer", "resolved", "signed", "sign",
+    "confirmed", "gave", "got", "good", "green", "came", "granted", "done", "merged", "fixed",
+    "live", "back", "cleared", "rotated", "through", "landed", "shipped", "works", "working",
+    "clear", "ahead", "in",
+)  # fmt: skip
+
+
 # -- blockers and their resolution --------------------------------------------------------
 
-BLOCKED = LazyPattern(
+BLOCKED = Cue(
     r"\b(?:blocked (?:on|by)|(?:I'm|I am|we're|we are|still|currently) blocked)\b"
     r"|^\W*(?:blocker|blocked)\W*:",
     re.IGNORECASE,
+    keys=("blocked", "blocker"),
 )
 #: How people say they are stuck without the word "blocked" (said by the user).
-USER_BLOCKED = LazyPattern(
+USER_BLOCKED = Cue(
     r"\b(?:waiting (?:on|for) (?!you\b|the (?:tests?|build|run|CI)\b)[\w@.-]+(?: \w+){0,3} to"
     r"|stuck (?:on|until)|on hold (?:until|for)|held up (?:by|on)"
     r"|can't \w+(?: [\w.-]+){0,4} until)\b",
     re.IGNORECASE,
+    keys=("waiting", "stuck", "hold", "held", "until"),
 )
 #: "approved", "sorted", "works now": said after a blocker, they settle it.
-RESOLVED = LazyPattern(
+RESOLVED = Cue(
     r"\b(?:sorted|approved|unblocked|no longer blocked|not blocked any ?more|resolved"
     r"|signed off|sign-off came|confirmed|gave (?:us|me) (?:access|the go-ahead)"
     r"|got back to (?:us|me)|we're good|we are good|green-lit"
@@ -87,6 +129,7 @@ RESOLVED = LazyPattern(
     r"|has (?:landed|shipped|been (?:approved|merged|fixed|rotated|granted|done|sorted))"
     r"|works now|working now|all clear|good to go|green light|go-ahead)\b",
     re.IGNORECASE,
+    keys=RESOLVED_KEYS,
 )
 #: "can't tag until X is done" states a condition, not a resolution.
 CONDITIONAL = LazyPattern(r"\b(?:until|once|unless|if|when|whether|as soon as)\b", re.IGNORECASE)
@@ -94,7 +137,7 @@ CONDITIONAL = LazyPattern(r"\b(?:until|once|unless|if|when|whether|as soon as)\b
 # -- decisions and reversals --------------------------------------------------------------
 
 #: Always a decision: "I chose … over …", "we'll go with …", "Decision: …".
-DECISION_STRONG = LazyPattern(
+DECISION_STRONG = Cue(
     r"^\W*(?:decision|decided)\W*:|(?<![A-Za-z])(?-i:Decision)\W*:"
     r"|\b(?:I|we) (?:chose|picked|went with|opted for|settled on)\b"
     r"|\b(?:I|we)(?:'ve| have)? (?:chosen|decided)\b"
@@ -102,31 +145,86 @@ DECISION_STRONG = LazyPattern(
     r"|\b(?:let's|let us|I'll|I will|we'll|we will|I'd|I would|we'd) "
     r"(?:go with|stick with|stay with|keep|use|switch to|settle on|opt for)\b",
     re.IGNORECASE,
+    keys=(
+        "decision",
+        "decided",
+        "chose",
+        "chosen",
+        "picked",
+        "went",
+        "opted",
+        "settled",
+        "settle",
+        "going",
+        "go",
+        "stick",
+        "stay",
+        "keep",
+        "use",
+        "switch",
+        "opt",
+    ),
 )
 #: Someone saying what they will do: with a reversal cue, what replaces the old choice.
 INTENT = LazyPattern(r"\b(?:let's|let us|I'll|I will|we'll|we will|I'm going to)\b", re.IGNORECASE)
 #: A decision when the sentence also gives a choice or a reason (CHOICE).
-DECISION_WEAK = LazyPattern(
+DECISION_WEAK = Cue(
     r"\b(?:let's|let us|I'll|I will|we'll|we will|I'd|I would|I'm going to|we're going to)"
     r"(?:\s+(?:just|also|now|then|instead|simply))?\s+[a-z][\w-]+\b"
     r"|\b(?:I|we) (?:now )?(?:build|use|keep|make|store|pass|put|key|emit|write)\b",
     re.IGNORECASE,
+    keys=(
+        "let's",
+        "let",
+        "i'll",
+        "will",
+        "we'll",
+        "i'd",
+        "would",
+        "we'd",
+        "going",
+        "build",
+        "use",
+        "keep",
+        "make",
+        "store",
+        "pass",
+        "put",
+        "key",
+        "emit",
+        "write",
+    ),
 )
-CHOICE = LazyPattern(
+CHOICE = Cue(
     r"\b(?:rather than|instead|over(?! to\b)|because|since|for now|in the meantime|meanwhile"
     r"|so (?:that|they|it|we)|which means)\b|^(?:OK|Okay|Right|Good|Fine|Then|So)?,? ?then,? I'll",
     re.IGNORECASE,
+    keys=(
+        "rather",
+        "instead",
+        "over",
+        "because",
+        "since",
+        "now",
+        "meantime",
+        "meanwhile",
+        "so",
+        "which",
+        "then",
+    ),
 )
 #: "X over Y since …", "rather than Y, …", "instead of Y": Y is the alternative turned down.
-REJECTED_ALTERNATIVE = LazyPattern(
+REJECTED_ALTERNATIVE = Cue(
     r"\b(?:over(?! to\b)|rather than|instead of)\s+(.{3,120}?)"
     r"(?=\s*(?:,|;|:|\.|\bsince\b|\bbecause\b|\bso\b|\bas\b|\bwhich\b|\bfor\b|$))",
     re.IGNORECASE,
+    keys=("over", "rather", "instead"),
 )
 #: "I'll start with the tests", "let me check": steps of work, not choices.
-STEP_TALK = LazyPattern(
+STEP_TALK = Cue(
     r"\b(?:I'll|I will|let's|let me|we'll) (?:start|begin|first|look|check|read|run|try|see)\b",
     re.IGNORECASE,
+    keys=("start", "begin", "first", "look", "check", "read", "run", "try", "see"),
 )
 SUBORDINATE = LazyPattern(r"\W*(?:before|if|when|once|after|until|unless|whether)\b", re.IGNORECASE)
 #: "Step 2 is done": a plan step that is finished.
@@ -134,55 +232,106 @@ STEP_DONE = LazyPattern(
     r"\bstep (\d+) (?:is|was|'s) (?:now )?(?:done|finished|complete|in)\b", re.IGNORECASE
 )
 #: A constraint that holds only for a while ("so don't wire it up yet").
-TEMPORARY = LazyPattern(r"\b(?:yet|for now|until|meanwhile|in the meantime)\b", re.IGNORECASE)
+TEMPORARY = Cue(
+    r"\b(?:yet|for now|until|meanwhile|in the meantime)\b",
+    re.IGNORECASE,
+    keys=("yet", "now", "until", "meanwhile", "meantime"),
+)
 #: A decision kept only until something else happens.
-PROVISIONAL = LazyPattern(
+PROVISIONAL = Cue(
     r"\b(?:for now|in the meantime|meanwhile|until then|as a stopgap|temporarily"
     r"|as a workaround|for the time being)\b",
     re.IGNORECASE,
+    keys=("now", "meantime", "meanwhile", "then", "stopgap", "temporarily", "workaround", "being"),
 )
 #: Claude taking back its own last choice.
-SELF_REVERSAL = LazyPattern(
+SELF_REVERSAL = Cue(
     r"\b(?:revers(?:e|ing) (?:that|my|the) (?:choice|decision)|scratch that|on second thought"
     r"|on reflection|change of plan|I was wrong about|taking that back"
     r"|undo(?:ing)? that (?:choice|decision))\b",
     re.IGNORECASE,
+    keys=REVERSAL_KEYS,
 )
 #: A user's answer that turns down what Claude just proposed.
-USER_REJECTS = LazyPattern(
+USER_REJECTS = Cue(
     r"^\W*(?:no\b|nope\b|nah\b|hm+,? no\b|wait,? no\b|actually,? no\b|not like that\b"
     r"|let's not\b|please don't\b|don't do that\b|scratch that\b|instead\b)"
     r"|\b(?:won't work|wouldn't work|doesn't work for|not like that|let's not|rather not)\b",
     re.IGNORECASE,
+    keys=(
+        "no",
+        "nope",
+        "nah",
+        "hm",
+        "hmm",
+        "hmmm",
+        "wait",
+        "actually",
+        "not",
+        "let's",
+        "please",
+        "don't",
+        "scratch",
+        "instead",
+        "won't",
+        "wouldn't",
+        "doesn't",
+        "rather",
+    ),
 )
 #: A user's own new choice that replaces an earlier one ("actually, switch to B").
-USER_SWITCH = LazyPattern(
+USER_SWITCH = Cue(
     r"^\W*(?:actually,?\s+|ok,?\s+|okay,?\s+|hmm,?\s+)?(?:let's |please )?(?:switch|change|move"
     r"|go) (?:it |this |that |them |everything )?(?:to|with|over to)\b|\b(?:use|do|try|go with)"
     r" [^.]{1,60}? instead\b|\blet's not\b|\bactually,? (?:let's|use|we'll|we should)\b",
     re.IGNORECASE,
+    keys=("switch", "change", "move", "go", "instead", "let's", "actually"),
 )
 #: What a user reports as broken ("e2e failed though: ERR_…").
-USER_FAILURE = LazyPattern(
+USER_FAILURE = Cue(
     r"\b(?:failed|fails|failing|is red|went red|broke|is broken|crash(?:es|ed)|errored"
     r"|errors out)\b",
     re.IGNORECASE,
+    keys=(
+        "failed",
+        "fails",
+        "failing",
+        "red",
+        "broke",
+        "broken",
+        "crashes",
+        "crashed",
+        "errored",
+        "errors",
+    ),
 )
 #: ... and as working again.
-PASSES = LazyPattern(
+PASSES = Cue(
     r"\b(?:passes|passed|passing|green|fixed|works now|working now|succeeded|is clean"
     r"|went through)\b",
     re.IGNORECASE,
+    keys=(
+        "passes",
+        "passed",
+        "passing",
+        "green",
+        "fixed",
+        "works",
+        "working",
+        "succeeded",
+        "clean",
+        "went",
+    ),
 )
 #: A decision that replaces something, without naming it ("Let's use NDJSON instead").
 INSTEAD = LazyPattern(r"\binstead\b(?! of)", re.IGNORECASE)
 _NEGATION = frozenset({"not", "never", "no", "yet"})
 
 
-def says_resolved(sentence: str) -> bool:
+def says_resolved(sentence: str, toks: frozenset[str] | None = None) -> bool:
     """A sentence that settles something: a cue not negated ("isn't approved yet") and not a
     condition ("can't tag until X is done")."""
-    match = RESOLVED.search(sentence)
+    match = RESOLVED.search(sentence, toks)
     if match is None or CONDITIONAL.search(sentence):
         return False
     before = sentence[: match.start()].lower().split()[-2:]
@@ -191,7 +340,7 @@ def says_resolved(sentence: str) -> bool:
 
 # -- the user's constraints ---------------------------------------------------------------
 
-CONSTRAINT = LazyPattern(
+CONSTRAINT = Cue(
     r"\b(?:don't|do not|never|please don't|must not|mustn't|shouldn't|can't) "
     r"(?:touch|change|modify|edit|rename|delete|remove|add|use|introduce|commit|push|deploy"
     r"|break|bump|upgrade|reformat)\b"
@@ -206,16 +355,44 @@ CONSTRAINT = LazyPattern(
     r"|\b(?:code|migration|release|deploy(?:ment)?|merge) freeze\b"
     r"|\bwithout (?:adding|changing|touching|breaking)\b|\bpublic API\b",
     re.IGNORECASE,
+    keys=(
+        "don't",
+        "do",
+        "never",
+        "please",
+        "must",
+        "mustn't",
+        "shouldn't",
+        "can't",
+        "leave",
+        "keep",
+        "has",
+        "have",
+        "needs",
+        "need",
+        "should",
+        "stay",
+        "hands",
+        "only",
+        "just",
+        "stdlib",
+        "standard",
+        "no",
+        "freeze",
+        "without",
+        "public",
+    ),
 )
 
 # -- plans, next steps, questions ---------------------------------------------------------
 
-NEXT = LazyPattern(
+NEXT = Cue(
     r"\bnext,? (?:I'll|I will|we'll|we will|I'm going to|up)\b|\bI'll\b[^.?!]{3,120}\bnext\W*$"
     r"|\bthe next step (?:is|will be)\b|\bnext step\W*:|^\W*next\W*:|\bnext,? I'd\b"
     r"|\bafter that,? (?:I'll|we'll)\b|\b(?:the )?remaining steps? (?:is|are)\b"
     r"|\bwhat's left (?:is|:)|\bleft to do\b",
     re.IGNORECASE,
+    keys=NEXT_KEYS,
 )
 PLAN_HEAD = LazyPattern(
     r"^\W*(?:the )?plan\W*:?\W*$|^\W*(?:here's|here is) (?:the|my) plan\b", re.IGNORECASE
@@ -229,10 +406,11 @@ STATUS_LABEL = LazyPattern(
     re.IGNORECASE,
 )
 #: Claude saying what it is in the middle of.
-DOING = LazyPattern(
+DOING = Cue(
     r"\b(?:I'm (?:now |currently |still )?(?:working on|in the middle of)|currently working on"
     r"|right now I'm)\b",
     re.IGNORECASE,
+    keys=DOING_KEYS,
 )
 WAITING = LazyPattern(
     r"\buntil you (?:answer|confirm|decide|reply|say|tell|choose|pick|let me know|get back)"
@@ -249,13 +427,30 @@ APPROVAL = LazyPattern(
 
 # -- failures -------------------------------------------------------------------------------
 
-INTENDED_FAILURE = LazyPattern(
+INTENDED_FAILURE = Cue(
     r"\b(?:expected to fail|expect(?:ing)? (?:it|this|them|the \w+) to fail|should fail"
     r"|is supposed to fail|meant to fail|fails? on purpose|deliberately fail\w*"
     r"|(?:should|must|will) (?:exit|return) (?:with )?(?:non-?zero|[1-9]\d*)"
     r"|as (?:expected|intended)|reproduced|(?:the )?(?:behaviou?r|result) we want(?:ed)?"
     r"|(?:that's|which is) what we want(?:ed)?|as it should)\b",
     re.IGNORECASE,
+    keys=(
+        "fail",
+        "fails",
+        "expected",
+        "expect",
+        "expecting",
+        "should",
+        "supposed",
+        "meant",
+        "deliberately",
+        "exit",
+        "return",
+        "intended",
+        "reproduced",
+        "want",
+        "wanted",
+    ),
 )
 FAILURE_WORDS = LazyPattern(
     r"\b(?:fail\w*|error\w*|still|broken|red|lint\w*|warning\w*|panic\w*)\b", re.IGNORECASE

@@ -171,22 +171,23 @@ class LiveTracker:
     def _user_sentence(self, sentence: str, joined: str) -> bool:
         """File one sentence of a prompt; True when ``joined`` (it and the next) was used."""
         used = False
-        if _settles(sentence):
+        toks = cues.tokens(sentence)
+        if _settles(sentence, toks):
             self.events.append(_Event("resolve", self.turn, sentence))
-        elif cues.BLOCKED.search(sentence) or cues.USER_BLOCKED.search(sentence):
+        elif cues.BLOCKED.search(sentence, toks) or cues.USER_BLOCKED.search(sentence, toks):
             self._item(BLOCKER, joined, from_user=True)
             used = True
-        elif cues.CONSTRAINT.search(sentence):
+        elif cues.CONSTRAINT.search(sentence, toks):
             self._item(CONSTRAINT, sentence, from_user=True)
-        elif self.turn > 1 and _reports_failure(sentence):  # the first prompt states the goal
+        elif self.turn > 1 and _reports_failure(sentence, toks):  # the first prompt states the goal
             self._item(FAILURE, joined, from_user=True)
             used = True
-        if _passes(sentence):
+        if _passes(sentence, toks):
             self.events.append(_Event("passes", self.turn, sentence))
-        if cues.USER_SWITCH.search(sentence):
+        if cues.USER_SWITCH.search(sentence, toks):
             item = self._item(DECISION, sentence, from_user=True)
             item.replaces = item.words
-        elif cues.DECISION_STRONG.search(sentence):
+        elif cues.DECISION_STRONG.search(sentence, toks):
             self._item(DECISION, sentence, from_user=True)
         return used
 
@@ -201,19 +202,21 @@ class LiveTracker:
             self._claude_sentence(sentence)
 
     def _claude_sentence(self, sentence: str) -> None:
-        if cues.NEXT.search(sentence):
+        toks = cues.tokens(sentence)
+        is_next = cues.NEXT.search(sentence, toks) is not None
+        if is_next:
             self.next_seen = [*self.next_seen[-9:], (self.turn, sentence)]
-        if cues.DOING.search(sentence):
+        if cues.DOING.search(sentence, toks):
             self.doing_seen = [*self.doing_seen[-4:], (self.turn, sentence)]
-        reversal = cues.SELF_REVERSAL.search(sentence) is not None
+        reversal = cues.SELF_REVERSAL.search(sentence, toks) is not None
         if reversal:
             self.events.append(_Event("self_reversal", self.turn, sentence))
-        if _settles(sentence):
+        if _settles(sentence, toks):
             self.events.append(_Event("resolve", self.turn, sentence))
-        elif cues.BLOCKED.search(sentence):
+        elif cues.BLOCKED.search(sentence, toks):
             self._item(BLOCKER, sentence, from_user=False)
-        elif cues.NEXT.search(sentence) is None and (
-            _is_decision(sentence) or (reversal and cues.INTENT.search(sentence))
+        elif not is_next and (
+            _is_decision(sentence, toks) or (reversal and cues.INTENT.search(sentence))
         ):
             item = self._item(DECISION, sentence, from_user=False)
             # "Let's use B instead" replaces what it is closest to; after "no, not like
@@ -233,6 +236,12 @@ class LiveTracker:
         return item
 
     def _plan(self, text: str) -> None:
+        lowered = text.lower()
+        if "step" in lowered:
+            for match in cues.STEP_DONE.compiled.finditer(text):
+                self.steps_done.add(int(match.group(1)))
+        if "plan" not in lowered:
+            return
         lines = text.splitlines()
         for index, line in enumerate(lines):
             if cues.PLAN_HEAD.match(line):
@@ -249,8 +258,6 @@ class LiveTracker:
                 if items:
                     self.plan = (self.turn, items[:8])
                     self.steps_done = set()
-        for match in cues.STEP_DONE.compiled.finditer(text):
-            self.steps_done.add(int(match.group(1)))
 
     # -- replay --------------------------------------------------------------------------
 
@@ -325,13 +332,19 @@ class LiveTracker:
             for other in live:
                 if other.text == item.text:
                     other.status = "duplicate"
-                elif item.rejected and _covers(item.rejected, other.words, link):
+            for other in live if item.rejected else ():
+                if (
+                    other.status == "open"
+                    and not item.rejected.isdisjoint(other.words)
+                    and _covers(item.rejected, other.words, link)
+                ):
                     other.status = "superseded"
-            closest = max(live, key=lambda o: link(item.replaces, o.words), default=None)
-            # The user saying "let's not …, use B instead" is explicit: a weaker tie will do.
-            needed = REJECT_LINK if item.from_user else RARE_LINK
-            if item.replaces and closest and link(item.replaces, closest.words) >= needed:
-                closest.status = "superseded"
+            if item.replaces:
+                closest = max(live, key=lambda o: link(item.replaces, o.words), default=None)
+                # The user saying "let's not …, use B instead" is explicit: a weaker tie will do.
+                needed = REJECT_LINK if item.from_user else RARE_LINK
+                if closest and link(item.replaces, closest.words) >= needed:
+                    closest.status = "superseded"
         items.append(item)
 
     def _resolve(self, event: _Event, items: list[Item], link: Link) -> None:
@@ -409,15 +422,14 @@ def _unlabelled(step: str) -> str:
     return cues.one_line(match.group(2)) if match else step
 
 
-def _reports_failure(sentence: str) -> bool:
-    lowered = sentence.lower()
-    return bool(cues.USER_FAILURE.search(sentence)) and not (
-        cues.INTENDED_FAILURE.search(sentence) or "?" in lowered or _passes(sentence)
+def _reports_failure(sentence: str, toks: frozenset[str]) -> bool:
+    return bool(cues.USER_FAILURE.search(sentence, toks)) and not (
+        cues.INTENDED_FAILURE.search(sentence, toks) or "?" in sentence or _passes(sentence, toks)
     )
 
 
-def _passes(sentence: str) -> bool:
-    match = cues.PASSES.search(sentence)
+def _passes(sentence: str, toks: frozenset[str]) -> bool:
+    match = cues.PASSES.search(sentence, toks)
     if match is None or cues.CONDITIONAL.search(sentence):
         return False
     before = sentence[: match.start()].lower().split()[-2:]
@@ -426,24 +438,27 @@ def _passes(sentence: str) -> bool:
     )
 
 
-def _settles(sentence: str) -> bool:
+def _settles(sentence: str, toks: frozenset[str]) -> bool:
     """Says a blocker is gone; a sentence still saying "blocked" is one, unless "no longer"."""
-    if not cues.says_resolved(sentence):
+    if not cues.says_resolved(sentence, toks):
         return False
     lowered = sentence.lower()
-    return cues.BLOCKED.search(sentence) is None or "no longer" in lowered or "unblocked" in lowered
+    blocked = cues.BLOCKED.search(sentence, toks) is not None
+    return not blocked or "no longer" in lowered or "unblocked" in lowered
 
 
-def _is_decision(sentence: str) -> bool:
-    if (
+def _is_decision(sentence: str, toks: frozenset[str]) -> bool:
+    strong = cues.DECISION_STRONG.search(sentence, toks) is not None
+    if not strong and not (
+        cues.CHOICE.search(sentence, toks) and cues.DECISION_WEAK.search(sentence, toks)
+    ):
+        return False
+    return not (
+        # "Before I build that, one question, because …" decides nothing, nor does a step.
         sentence.endswith("?")
         or cues.SUBORDINATE.match(sentence)
-        or cues.STEP_TALK.search(sentence)
-    ):
-        return False  # "Before I build that, one question, because …" decides nothing
-    if cues.DECISION_STRONG.search(sentence):
-        return True
-    return bool(cues.DECISION_WEAK.search(sentence) and cues.CHOICE.search(sentence))
+        or cues.STEP_TALK.search(sentence, toks)
+    )
 
 
 def _covers(rejected: set[str], words: set[str], link: Link) -> bool:
