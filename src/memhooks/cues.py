@@ -136,6 +136,10 @@ CONDITIONAL = LazyPattern(r"\b(?:until|once|unless|if|when|whether|as soon as)\b
 
 # -- decisions and reversals --------------------------------------------------------------
 
+#: "Decision: …" as a line of its own (what old turns are read for).
+DECISION_MARKER = LazyPattern(
+    r"^\W*(?:decision|decided)\W*:|(?<![A-Za-z])(?-i:Decision)\W*:", re.IGNORECASE
+)
 #: Always a decision: "I chose … over …", "we'll go with …", "Decision: …".
 DECISION_STRONG = Cue(
     r"^\W*(?:decision|decided)\W*:|(?<![A-Za-z])(?-i:Decision)\W*:"

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 #: item kinds the replay tracks
 BLOCKER, DECISION, FAILURE, CONSTRAINT = "blocker", "decision", "failure", "constraint"
 MAX_TRACKED = 200
+MAX_DECISIONS = 100  # like the extractor's other lists: the newest are kept
+FULL_TURNS = 60  # Claude's text of this many last turns is read with every cue
 MAX_DOCUMENTS = 4000  # prompts and items kept for rarity: a bound for very long sessions
 RARE_LINK = 2.0  # summed rarity of shared words that ties two sentences together
 #: Rarity is measured as if a session had at least this many prompts and items: in a short
@@ -55,6 +57,7 @@ class Item:
         "provisional",
         "rejected",
         "replaces",
+        "replacing",
         "status",
         "text",
         "turn",
@@ -67,14 +70,25 @@ class Item:
         self.turn = turn
         self.from_user = from_user
         self.status = "open"
+        # Filled by prepare(), only for the items the replay keeps.
+        self.words: set[str] = set()
+        self.provisional = False
+        self.rejected: set[str] = set()
+        #: words of what this decision replaces without naming it (_claude_sentence);
+        #: ``replacing`` asks prepare() to add the decision's own words
+        self.replaces: set[str] = set()
+        self.replacing = False
+
+    def prepare(self) -> None:
+        text, kind = self.text, self.kind
         self.words = cues.words(text)
         self.provisional = (kind == DECISION and cues.PROVISIONAL.search(text) is not None) or (
             kind == CONSTRAINT and cues.TEMPORARY.search(text) is not None
         )
         alternative = cues.REJECTED_ALTERNATIVE.search(text) if kind == DECISION else None
         self.rejected = cues.words(alternative.group(1)) if alternative else set()
-        #: words of what this decision replaces without naming it (see LiveTracker.reply)
-        self.replaces: set[str] = set()
+        if self.replacing:
+            self.replaces |= self.words
 
 
 class LiveState:
@@ -143,10 +157,34 @@ class LiveTracker:
         self.last_reply = ""
         self.answered = True  # a prompt came after Claude's last text
         self.rejected_turn = 0  # the turn whose prompt turned Claude's proposal down
+        self.fed: list[tuple[bool, str]] = []  # (from the user, text), in order
+        self.prompts_fed = 0
 
     # -- feeding -----------------------------------------------------------------------
+    # What is fed is kept and read at finish(), when the number of turns is known: Claude's
+    # text of the last FULL_TURNS turns gets every cue, older text only the explicit forms
+    # ("Decision: …", "blocked"), which keeps PreCompact flat on a 50 MB session.
 
     def prompt(self, text: str) -> None:
+        self.fed.append((True, text))
+        self.prompts_fed += 1
+
+    def reply(self, text: str) -> None:
+        if self.prompts_fed:
+            self.fed.append((False, text))
+
+    def _read_fed(self) -> None:
+        full_from = self.prompts_fed - FULL_TURNS
+        for from_user, text in self.fed:
+            if from_user:
+                self._prompt(text)
+            elif self.turn > full_from:
+                self._reply(text)
+            else:
+                self._reply_explicit(text)
+        self.fed = []
+
+    def _prompt(self, text: str) -> None:
         self.turn += 1
         if not self.goal:
             self.goal = text
@@ -185,15 +223,29 @@ class LiveTracker:
         if _passes(sentence, toks):
             self.events.append(_Event("passes", self.turn, sentence))
         if cues.USER_SWITCH.search(sentence, toks):
-            item = self._item(DECISION, sentence, from_user=True)
-            item.replaces = item.words
+            self._item(DECISION, sentence, from_user=True).replacing = True
         elif cues.DECISION_STRONG.search(sentence, toks):
             self._item(DECISION, sentence, from_user=True)
         return used
 
-    def reply(self, text: str) -> None:
-        if not self.turn:
+    def _reply_explicit(self, text: str) -> None:
+        """An old turn's text: only "Decision: …" lines and sentences saying "blocked"."""
+        self.last_reply = text
+        self.answered = False
+        lowered = text.lower()
+        if "decision" not in lowered and "block" not in lowered:
             return
+        for line in text.splitlines():
+            if cues.DECISION_MARKER.search(line):
+                self._item(DECISION, line, from_user=False)
+            elif "block" in line.lower():
+                for sentence in cues.sentences(line, from_user=False):
+                    if _settles(sentence, cues.tokens(sentence)):
+                        self.events.append(_Event("resolve", self.turn, sentence))
+                    elif cues.BLOCKED.search(sentence):
+                        self._item(BLOCKER, sentence, from_user=False)
+
+    def _reply(self, text: str) -> None:
         self.replies.setdefault(self.turn, []).append(text)
         self.last_reply = text
         self.answered = False
@@ -222,14 +274,13 @@ class LiveTracker:
             # "Let's use B instead" replaces what it is closest to; after "no, not like
             # that" the user's words say what that was.
             if not reversal and cues.INSTEAD.search(sentence):
-                item.replaces = item.words
+                item.replacing = True
                 if self.rejected_turn == self.turn:
-                    item.replaces |= cues.words(self.latest_prompt)
+                    item.replaces = cues.words(self.latest_prompt)
 
     def _item(self, kind: str, text: str, *, from_user: bool) -> Item:
         text = cues.one_line(text)
         item = Item(kind, text, self.turn, from_user=from_user)
-        self.documents.append(item.words)
         self.events.append(_Event("item", self.turn, text, item))
         if len(self.events) > MAX_TRACKED * 4:
             del self.events[: len(self.events) - MAX_TRACKED * 4]
@@ -245,21 +296,19 @@ class LiveTracker:
         lines = text.splitlines()
         for index, line in enumerate(lines):
             if cues.PLAN_HEAD.match(line):
-                items: list[str] = []
-                for following in lines[index + 1 :]:
-                    if not following.strip():
-                        if items:
-                            break
-                        continue
-                    match = cues.PLAN_ITEM.match(following)
-                    if match is None:
-                        break
-                    items.append(cues.one_line(match.group(1)))
+                items = _plan_items(lines[index + 1 :])
                 if items:
                     self.plan = (self.turn, items[:8])
                     self.steps_done = set()
 
     # -- replay --------------------------------------------------------------------------
+
+    def _keep_newest_decisions(self) -> None:
+        """A session of hundreds of "Decision:" lines keeps its newest MAX_DECISIONS."""
+        decisions = [e for e in self.events if e.item is not None and e.item.kind == DECISION]
+        if len(decisions) > MAX_DECISIONS:
+            dropped = {id(e) for e in decisions[:-MAX_DECISIONS]}
+            self.events = [e for e in self.events if id(e) not in dropped]
 
     def _rarity(self) -> dict[str, float]:
         counts: dict[str, int] = {}
@@ -270,6 +319,12 @@ class LiveTracker:
         return {word: math.log((total + 1) / count) for word, count in counts.items()}
 
     def finish(self) -> LiveState:
+        self._read_fed()
+        self._keep_newest_decisions()
+        for event in self.events:
+            if event.item is not None:
+                event.item.prepare()
+                self.documents.append(event.item.words)
         rarity = self._rarity()
 
         def link(a: set[str], b: set[str]) -> float:
@@ -328,23 +383,7 @@ class LiveTracker:
                 if other.kind == BLOCKER and link(item.words, other.words) >= RARE_LINK:
                     return
         if item.kind == DECISION:
-            live = [o for o in items if o.kind == DECISION and o.status == "open"]
-            for other in live:
-                if other.text == item.text:
-                    other.status = "duplicate"
-            for other in live if item.rejected else ():
-                if (
-                    other.status == "open"
-                    and not item.rejected.isdisjoint(other.words)
-                    and _covers(item.rejected, other.words, link)
-                ):
-                    other.status = "superseded"
-            if item.replaces:
-                closest = max(live, key=lambda o: link(item.replaces, o.words), default=None)
-                # The user saying "let's not …, use B instead" is explicit: a weaker tie will do.
-                needed = REJECT_LINK if item.from_user else RARE_LINK
-                if closest and link(item.replaces, closest.words) >= needed:
-                    closest.status = "superseded"
+            _add_decision(item, items, link)
         items.append(item)
 
     def _resolve(self, event: _Event, items: list[Item], link: Link) -> None:
@@ -401,6 +440,43 @@ class LiveTracker:
             state.waiting += _questions(final_reply)
         elif answered and cues.APPROVAL.search(self.latest_prompt):
             state.proposal = _proposal(self.replies.get(self.turn - 1, []))
+
+
+def _add_decision(item: Item, items: list[Item], link: Link) -> None:
+    """A new decision retires a duplicate, the ones naming what it turned down, and the one
+    closest to what it replaces."""
+    live = [o for o in items if o.kind == DECISION and o.status == "open"]
+    for other in live:
+        if other.text == item.text:
+            other.status = "duplicate"
+    for other in live if item.rejected else ():
+        if (
+            other.status == "open"
+            and not item.rejected.isdisjoint(other.words)
+            and _covers(item.rejected, other.words, link)
+        ):
+            other.status = "superseded"
+    if item.replaces:
+        closest = max(live, key=lambda o: link(item.replaces, o.words), default=None)
+        # The user saying "let's not …, use B instead" is explicit: a weaker tie will do.
+        needed = REJECT_LINK if item.from_user else RARE_LINK
+        if closest and link(item.replaces, closest.words) >= needed:
+            closest.status = "superseded"
+
+
+def _plan_items(lines: list[str]) -> list[str]:
+    """The numbered or bulleted lines right under a "Plan:" heading."""
+    items: list[str] = []
+    for line in lines:
+        if not line.strip():
+            if items:
+                break
+            continue
+        item = cues.PLAN_ITEM.match(line)
+        if item is None:
+            break
+        items.append(cues.one_line(item.group(1)))
+    return items
 
 
 def _goal_without(goal: str, settled: list[str]) -> str:
