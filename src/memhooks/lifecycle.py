@@ -159,6 +159,7 @@ class LiveTracker:
         self.rejected_turn = 0  # the turn whose prompt turned Claude's proposal down
         self.fed: list[tuple[bool, str]] = []  # (from the user, text), in order
         self.prompts_fed = 0
+        self.full_from = 0  # turns after this one are read with every cue
 
     # -- feeding -----------------------------------------------------------------------
     # What is fed is kept and read at finish(), when the number of turns is known: Claude's
@@ -174,7 +175,7 @@ class LiveTracker:
             self.fed.append((False, text))
 
     def _read_fed(self) -> None:
-        full_from = self.prompts_fed - FULL_TURNS
+        full_from = self.full_from = self.prompts_fed - FULL_TURNS
         for from_user, text in self.fed:
             if from_user:
                 self._prompt(text)
@@ -190,9 +191,11 @@ class LiveTracker:
             self.goal = text
         self.latest_prompt = text
         self.answered = True
-        self.documents = [*self.documents[-MAX_DOCUMENTS:], cues.words(text)]
+        recent = self.turn > self.full_from
+        if recent:  # rarity is measured over the recent turns and the items
+            self.documents = [*self.documents[-MAX_DOCUMENTS:], cues.words(text)]
         self.replies = {t: r for t, r in self.replies.items() if t >= self.turn - _PLAN_TURNS}
-        self.rejected_turn = self.turn if cues.USER_REJECTS.search(text) else 0
+        self.rejected_turn = self.turn if recent and cues.USER_REJECTS.search(text) else 0
         if self.rejected_turn:
             self.events.append(_Event("reject", self.turn, text))
         parts = cues.sentences(text, from_user=True)
@@ -217,10 +220,11 @@ class LiveTracker:
             used = True
         elif cues.CONSTRAINT.search(sentence, toks):
             self._item(CONSTRAINT, sentence, from_user=True)
-        elif self.turn > 1 and _reports_failure(sentence, toks):  # the first prompt states the goal
+        elif self.turn > 1 and self.turn > self.full_from and _reports_failure(sentence, toks):
+            # (the first prompt states the goal; failures reported long ago are history)
             self._item(FAILURE, joined, from_user=True)
             used = True
-        if _passes(sentence, toks):
+        if self.turn > self.full_from and _passes(sentence, toks):
             self.events.append(_Event("passes", self.turn, sentence))
         if cues.USER_SWITCH.search(sentence, toks):
             self._item(DECISION, sentence, from_user=True).replacing = True
