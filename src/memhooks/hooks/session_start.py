@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from memhooks import briefing
+from memhooks import briefing, consolidation_note
 from memhooks.atomic import read_text
 from memhooks.checkpoint_marks import without_host_kept
 from memhooks.config import Settings
@@ -64,4 +64,5 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         cli=cli_command(),
         checkpoint_source=f"{briefing.MEMORY_DIR}/{where}",
     )
+    text = consolidation_note.with_note(text, paths.base, min(settings.session_start_chars, 10_000))
     return context_output("SessionStart", text)
