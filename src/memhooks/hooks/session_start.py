@@ -10,10 +10,13 @@ from memhooks.hooks.output import context_output
 from memhooks.hooks.session_record import touch_session
 from memhooks.install.invocation import cli_command
 from memhooks.restore import briefing
+from memhooks.restore.checkpoint_marks import without_host_kept
+from memhooks.restore.session_checkpoint import read_session_checkpoint
 from memhooks.store.atomic import read_text
 from memhooks.store.config import Settings
 from memhooks.store.context_files import read_status
 from memhooks.store.paths import MemoryPaths
+from memhooks.store.reminder_state import reset_reminder
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
@@ -46,9 +49,11 @@ def _newer_summaries(paths: MemoryPaths) -> int:
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     touch_session(paths, hook.session_id, started=True)
     source = hook.source or "startup"
-    checkpoint = ""
+    checkpoint, where = "", ""
     if source in ("compact", "resume"):
-        checkpoint = without_frontmatter(read_text(paths.file("latest_checkpoint"), READ_CAP))
+        checkpoint, where = read_session_checkpoint(paths, hook.session_id)
+        checkpoint = without_host_kept(without_frontmatter(checkpoint))
+    reset_reminder(paths, hook.session_id)
     text = briefing.session_start(
         session_id=hook.session_id,
         source=source,
@@ -58,6 +63,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         budget=settings.session_start_chars,
         new_summaries=_newer_summaries(paths) if os.path.exists(paths.file("master")) else 0,
         cli=cli_command(),
+        checkpoint_source=f"{briefing.MEMORY_DIR}/{where}",
     )
     text = consolidation_note.with_note(text, paths.base, min(settings.session_start_chars, 10_000))
     return context_output("SessionStart", text)

@@ -14,6 +14,7 @@ from memhooks.store.atomic import read_text, write_atomic
 from memhooks.store.config import Settings
 from memhooks.store.context_files import read_status
 from memhooks.store.paths import MemoryPaths
+from memhooks.store.reminder_state import should_remind
 from memhooks.text.redact import redact
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
@@ -78,7 +79,9 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     remember_prompt(paths, hook, settings)
     pointers = relevant(paths, hook.prompt, settings) if is_request(hook.prompt) else []
     pointers = citation_check.mark_stale(paths.base, pointers)
+    status = read_status(paths)
+    remind = should_remind(paths, hook.session_id, briefing.status_text(status))
     text = briefing.prompt_reminder(
-        status=read_status(paths), pointers=pointers, budget=settings.prompt_chars
+        status=status if remind else None, pointers=pointers, budget=settings.prompt_chars
     )
     return context_output("UserPromptSubmit", text)
