@@ -253,6 +253,20 @@ def test_stop_nudges_when_memory_is_stale(
     assert blocked["decision"] == "block"
 
 
+def test_doctor_is_clean_after_a_stop_nudge(
+    examples: dict[str, dict[str, Any]], started: Path
+) -> None:
+    """The Stop hook writes `lastNudge`; the model of `_session.json` must know it."""
+    state = json.loads((started / "_session.json").read_text(encoding="utf-8"))
+    state["lastMemoryWrite"] = "2020-01-01T00:00:00Z"
+    (started / "_session.json").write_text(json.dumps(state), encoding="utf-8")
+    payload = payload_for(examples, "Stop", started.parent.parent)
+    assert parse_output(run_hook("Stop", payload).stdout) is not None  # nudged
+    assert "lastNudge" in json.loads((started / "_session.json").read_text(encoding="utf-8"))
+    doctor = run_cli("doctor", cwd=started.parent.parent)
+    assert "[FIX] _session.json" not in doctor.stdout, doctor.stdout
+
+
 def test_subagent_stop_files_the_result(examples: dict[str, dict[str, Any]], started: Path) -> None:
     project = started.parent.parent
     result = "The auth module stores tokens in localStorage. " * 5

@@ -72,8 +72,10 @@ class Settings:
         return 90 if name == "session_summary" else 0
 
 
-# (section, key) -> (Settings field, expected type, lower bound, upper bound)
-_FIELDS: dict[tuple[str, str], tuple[str, type | tuple[type, ...], float, float]] = {
+#: `config.json`'s settings, described once: (section, key) -> (Settings field, expected type,
+#: lower bound, upper bound). The defaults are `Settings`' class attributes; `models.ConfigModel`
+#: takes its bounds and defaults from here, and a parity test holds the two readers equal.
+FIELDS: dict[tuple[str, str], tuple[str, type | tuple[type, ...], float, float]] = {
     ("index", "max_lines"): ("index_max_lines", int, 20, 10_000),
     ("index", "max_bytes"): ("index_max_bytes", int, 2_000, 1_000_000),
     ("index", "max_entries"): ("index_max_entries", int, 1, 1e9),
@@ -90,7 +92,7 @@ _FIELDS: dict[tuple[str, str], tuple[str, type | tuple[type, ...], float, float]
     ("capture", "journal"): ("capture_journal", bool, 0, 1),
     ("capture", "prompts"): ("capture_prompts", bool, 0, 1),
 }
-_NUDGES = ("off", "remind", "save")
+NUDGES = ("off", "remind", "save")
 
 
 def load_settings(path: str | os.PathLike[str]) -> Settings:
@@ -114,7 +116,7 @@ def load_settings(path: str | os.PathLike[str]) -> Settings:
 def settings_from_dict(data: dict[str, Any]) -> Settings:
     values: dict[str, Any] = {}
     problems: list[str] = []
-    for (section, key), (name, kind, low, high) in _FIELDS.items():
+    for (section, key), (name, kind, low, high) in FIELDS.items():
         block = data.get(section)
         if not isinstance(block, dict) or key not in block:
             continue
@@ -128,7 +130,7 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
         values[name] = value
     stop = data.get("stop")
     if isinstance(stop, dict) and "nudge" in stop:
-        if stop["nudge"] in _NUDGES:
+        if stop["nudge"] in NUDGES:
             values["nudge"] = stop["nudge"]
         else:
             problems.append(f"stop.nudge: ignored bad value {stop['nudge']!r}")

@@ -12,7 +12,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
-SCHEMA_VERSION = 1
+from memhooks.store.config import FIELDS, Settings
+from memhooks.store.session_state import SCHEMA_VERSION
+
 TITLE_MAX = 120
 DESCRIPTION_MAX = 200
 PROVENANCE_MAX = 300
@@ -226,6 +228,7 @@ class SessionState(BaseModel):
     branch: str | None = None
     lastActivity: str | None = None  # noqa: N815 - seed 000's field name
     lastMemoryWrite: str | None = None  # noqa: N815 - matches seed 000's naming
+    lastNudge: str | None = None  # noqa: N815 - the Stop hook's last reminder
     stats: SessionStats = Field(default_factory=SessionStats)
     sessions: list[SessionRecord] = Field(default_factory=list)
     task: str | None = None
@@ -236,20 +239,29 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+def _setting(section: str, key: str) -> Any:  # noqa: ANN401 - a pydantic FieldInfo
+    """The field for `section.key`, with the default and bounds the hooks' reader uses."""
+    name, kind, low, high = FIELDS[(section, key)]
+    default = getattr(Settings, name)
+    if kind is bool:
+        return Field(default=default)
+    return Field(default=default, ge=low, le=high)
+
+
 class IndexSettings(_Strict):
-    max_lines: int = Field(default=200, ge=20, le=10_000)
-    max_bytes: int = Field(default=25_000, ge=2_000, le=1_000_000)
-    max_entries: int | None = Field(default=None, ge=1)
+    max_lines: int = _setting("index", "max_lines")
+    max_bytes: int = _setting("index", "max_bytes")
+    max_entries: int | None = _setting("index", "max_entries")
 
 
 class BriefingSettings(_Strict):
-    session_start_chars: int = Field(default=9_000, ge=500, le=10_000)
-    prompt_chars: int = Field(default=1_500, ge=100, le=10_000)
+    session_start_chars: int = _setting("briefing", "session_start_chars")
+    prompt_chars: int = _setting("briefing", "prompt_chars")
 
 
 class RetrievalSettings(_Strict):
-    max_inject: int = Field(default=5, ge=0, le=20)
-    min_score: float | None = Field(default=None, ge=0.0)
+    max_inject: int = _setting("retrieval", "max_inject")
+    min_score: float | None = _setting("retrieval", "min_score")
 
 
 class CategorySettings(_Strict):
@@ -260,24 +272,24 @@ class CategorySettings(_Strict):
 
 
 class DeleteSettings(_Strict):
-    grace_period_days: int = Field(default=30, ge=0)
-    anti_resurrection_hours: int = Field(default=24, ge=0)
+    grace_period_days: int = _setting("delete", "grace_period_days")
+    anti_resurrection_hours: int = _setting("delete", "anti_resurrection_hours")
 
 
 class CheckpointSettings(_Strict):
-    keep: int = Field(default=10, ge=1, le=1_000)
+    keep: int = _setting("checkpoints", "keep")
 
 
 class StopSettings(_Strict):
-    stale_minutes: int = Field(default=30, ge=1)
+    stale_minutes: int = _setting("stop", "stale_minutes")
     nudge: Literal["off", "remind", "save"] = "remind"
-    nudge_interval_minutes: int = Field(default=60, ge=1)
+    nudge_interval_minutes: int = _setting("stop", "nudge_interval_minutes")
 
 
 class CaptureSettings(_Strict):
-    subagents: bool = True
-    journal: bool = True
-    prompts: bool = True
+    subagents: bool = _setting("capture", "subagents")
+    journal: bool = _setting("capture", "journal")
+    prompts: bool = _setting("capture", "prompts")
 
 
 class RedactSettings(_Strict):

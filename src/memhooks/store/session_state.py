@@ -17,6 +17,34 @@ if TYPE_CHECKING:
     from typing import Any
 
 MAX_SESSIONS_KEPT = 50
+SCHEMA_VERSION = 1
+
+#: Every top-level key of `_session.json` and its default: the hooks write only these.
+#: `models.SessionState` is held equal to this (names and defaults) by a parity test.
+KEYS: dict[str, object] = {
+    "version": SCHEMA_VERSION,
+    "active": False,
+    "started": None,
+    "stopped": None,
+    "project": None,
+    "branch": None,
+    "lastActivity": None,
+    "lastMemoryWrite": None,
+    "lastNudge": None,
+    "stats": {},
+    "sessions": [],
+    "task": None,
+    "archived_sessions": [],
+}
+#: The keys of one record in `sessions` (`models.SessionRecord`).
+RECORD_KEYS: dict[str, object] = {
+    "id": None,
+    "started": None,
+    "ended": None,
+    "end_reason": None,
+    "last_activity": None,
+    "prompts": 0,
+}
 
 
 class StateUnreadableError(MemhooksError, ValueError):

@@ -1,0 +1,99 @@
+"""Each persisted file is described once: the hooks' stdlib readers equal the pydantic models."""
+
+from __future__ import annotations
+
+from typing import Any, get_args
+
+import pytest
+from pydantic import ValidationError
+
+from memhooks.store.config import FIELDS, NUDGES, Settings, settings_from_dict
+from memhooks.store.models import ConfigModel, SessionRecord, SessionState, StopSettings
+from memhooks.store.session_state import KEYS, RECORD_KEYS
+
+
+def _candidates(kind: object, low: float, high: float) -> list[Any]:
+    if kind is bool:
+        return [True, False, 0, 1, "yes", None]
+    values: list[Any] = [low, high, low - 1, high + 1, 1e10, -1, "5", True, None, 2.5]
+    return values
+
+
+def _strict_accepts(data: dict[str, Any]) -> bool:
+    try:
+        ConfigModel.model_validate(data)
+    except ValidationError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize(("section", "key"), sorted(FIELDS))
+def test_config_field_defaults_agree(section: str, key: str) -> None:
+    name = FIELDS[(section, key)][0]
+    model_default = getattr(getattr(ConfigModel(), section), key)
+    assert model_default == getattr(Settings, name)
+    assert settings_from_dict({}).__getattribute__(name) == model_default
+
+
+@pytest.mark.parametrize(("section", "key"), sorted(FIELDS))
+def test_strict_and_lenient_config_readers_accept_the_same_values(section: str, key: str) -> None:
+    _, kind, low, high = FIELDS[(section, key)]
+    for value in _candidates(kind, low, high):
+        lenient = settings_from_dict({section: {key: value}})
+        strict = _strict_accepts({section: {key: value}})
+        assert strict == (not lenient.problems), (section, key, value, lenient.problems)
+
+
+def test_the_min_score_bug_is_gone() -> None:
+    """`retrieval.min_score = 1e10` used to pass the strict check while the hooks ignored it."""
+    assert not _strict_accepts({"retrieval": {"min_score": 1e10}})
+    assert settings_from_dict({"retrieval": {"min_score": 1e10}}).problems
+
+
+def test_nudge_values_agree() -> None:
+    field = StopSettings.model_fields["nudge"]
+    assert get_args(field.annotation) == NUDGES
+    assert field.default == Settings.nudge
+    for value in [*NUDGES, "loud", 1]:
+        lenient = settings_from_dict({"stop": {"nudge": value}})
+        assert _strict_accepts({"stop": {"nudge": value}}) == (not lenient.problems)
+
+
+def test_every_settings_default_is_described() -> None:
+    described = {name for name, *_ in FIELDS.values()}
+    plain = {"nudge", "redact_patterns", "categories", "problems"}
+    public = {
+        n for n in vars(Settings) if not n.startswith("_") and not callable(vars(Settings)[n])
+    }
+    assert public == described | plain
+
+
+def _default(model: type[Any], name: str) -> object:
+    field = model.model_fields[name]
+    if field.is_required():
+        return None
+    value = field.get_default(call_default_factory=True)
+    return value.model_dump() if hasattr(value, "model_dump") else value
+
+
+def test_session_state_keys_match_the_model() -> None:
+    assert list(SessionState.model_fields) == list(KEYS)
+    for name, default in KEYS.items():
+        model_default = _default(SessionState, name)
+        if name == "stats":  # the model fills the counters; the hooks start from {}
+            assert isinstance(model_default, dict)
+            continue
+        assert model_default == default, name
+
+
+def test_session_record_keys_match_the_model() -> None:
+    assert list(SessionRecord.model_fields) == list(RECORD_KEYS)
+    for name, default in RECORD_KEYS.items():
+        assert _default(SessionRecord, name) == default, name
+
+
+def test_a_state_with_every_key_validates() -> None:
+    state = dict(KEYS)
+    state["lastNudge"] = "2026-01-01T00:00:00Z"
+    state["sessions"] = [{**RECORD_KEYS, "id": "abc"}]
+    SessionState.model_validate(state)
