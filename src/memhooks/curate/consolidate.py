@@ -34,7 +34,7 @@ from memhooks.curate import relative_dates
 from memhooks.recall import citations
 from memhooks.recall.tokenize import tokens
 from memhooks.store.categories import BY_NAME
-from memhooks.store.paths import MemoryPaths
+from memhooks.store.paths import TREE_PREFIX, MemoryPaths
 from memhooks.text.clock import iso, parse_iso
 
 if TYPE_CHECKING:
@@ -177,7 +177,7 @@ def names(newer: Memory, older: Memory) -> bool:
     """The newer memory points at the older one: `supersedes:`, its path or its file stem."""
     stem = Path(older.path).stem
     supersedes = str(newer.meta.get("supersedes") or "")
-    if supersedes and supersedes.removeprefix(".claude/memory/") in (older.path, stem):
+    if supersedes and supersedes.removeprefix(TREE_PREFIX) in (older.path, stem):
         return True
     return older.path in newer.body or (len(stem) > 12 and stem in newer.body)  # noqa: PLR2004
 

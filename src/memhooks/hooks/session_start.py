@@ -13,9 +13,9 @@ from memhooks.restore import briefing
 from memhooks.restore.checkpoint_marks import without_host_kept
 from memhooks.restore.session_checkpoint import read_session_checkpoint
 from memhooks.store.atomic import read_text
-from memhooks.store.config import Settings
+from memhooks.store.config import HOST_CONTEXT_CAP, Settings
 from memhooks.store.context_files import read_status
-from memhooks.store.paths import MemoryPaths
+from memhooks.store.paths import MEMORY_DIR, MemoryPaths
 from memhooks.store.reminder_state import reset_reminder
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
@@ -63,7 +63,9 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         budget=settings.session_start_chars,
         new_summaries=_newer_summaries(paths) if os.path.exists(paths.file("master")) else 0,
         cli=cli_command(),
-        checkpoint_source=f"{briefing.MEMORY_DIR}/{where}",
+        checkpoint_source=f"{MEMORY_DIR}/{where}",
     )
-    text = consolidation_note.with_note(text, paths.base, min(settings.session_start_chars, 10_000))
+    text = consolidation_note.with_note(
+        text, paths.base, min(settings.session_start_chars, HOST_CONTEXT_CAP)
+    )
     return context_output("SessionStart", text)

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memhooks.store.config import HOST_CONTEXT_CAP as HOST_CAP
 from memhooks.store.context_files import Status
+from memhooks.store.paths import MEMORY_DIR
 
-HOST_CAP = 10_000
-MEMORY_DIR = ".claude/memory"
 _CLOSE = "</memhooks-data>"
 MIN_INDEX_ROOM = 200  # below this an index excerpt says nothing useful
 SESSION_ID_MAX = 128  # host ids are UUIDs; anything longer is not an id

@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 
 #: Overrides the project root for tests and scripts; wins over everything else.
 ROOT_ENV = "MEMHOOKS_PROJECT_DIR"
-MEMORY_DIR = (".claude", "memory")
+#: The tree, relative to the project root, as the briefings and the commands name it.
+MEMORY_DIR = ".claude/memory"
+TREE_PREFIX = MEMORY_DIR + "/"
 
 #: Every well-known file and folder of a tree, relative to `.claude/memory/`.
 LAYOUT = {
@@ -96,7 +98,7 @@ class MemoryPaths:
 
     @classmethod
     def for_project(cls, project: str | os.PathLike[str]) -> MemoryPaths:
-        return cls(os.path.join(os.fspath(project), *MEMORY_DIR))
+        return cls(os.path.join(os.fspath(project), *MEMORY_DIR.split("/")))
 
     def file(self, name: str) -> str:
         """A LAYOUT entry as a plain string: what the hooks use."""

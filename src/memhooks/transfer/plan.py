@@ -18,7 +18,7 @@ from typing import Any
 
 from memhooks.store.categories import BY_FOLDER, Naming
 from memhooks.store.models import PROVENANCE_KEYS
-from memhooks.store.paths import MemoryPaths
+from memhooks.store.paths import TREE_PREFIX, MemoryPaths
 from memhooks.store.writer import NewMemory
 from memhooks.store.yaml_emit import render_document
 from memhooks.text.redact import redact
@@ -226,7 +226,7 @@ def plan_import(
     cleaned = {path: clean(path, files[path], patterns) for path in sorted(files)}
     present = existing_identities(paths, patterns)
     allowed = set(enabled)
-    forced = {p.removeprefix(".claude/memory/") for p in keep_both}
+    forced = {p.removeprefix(TREE_PREFIX) for p in keep_both}
     planned: list[Planned] = []
     taken: set[str] = set()
     for path, memory in cleaned.items():

@@ -9,13 +9,12 @@ from typing import TYPE_CHECKING
 from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit
+from memhooks.store.paths import TREE_PREFIX as PREFIX
 
 if TYPE_CHECKING:
     from memhooks.curate.consolidate import Action
     from memhooks.store.paths import MemoryPaths
     from memhooks.store.writer import Store
-
-PREFIX = ".claude/memory/"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

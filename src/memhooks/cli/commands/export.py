@@ -11,11 +11,10 @@ from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
 from memhooks.store.categories import CATEGORIES, resolve
+from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
 from memhooks.text.clock import epoch, iso, parse_iso
 from memhooks.transfer.plan import KNOWLEDGE, SESSION_CATEGORIES
-
-PREFIX = ".claude/memory/"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -13,9 +13,9 @@ from typing import Any
 from memhooks.cli.common import add_json, memory_paths, open_store, require_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
+from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
 
-PREFIX = ".claude/memory/"
 FORGET_FLOOR = 1.0
 DEFAULT_REASON = "forgotten at the user's request"
 

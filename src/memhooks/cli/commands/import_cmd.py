@@ -14,8 +14,8 @@ from pathlib import Path
 from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
+from memhooks.store.paths import TREE_PREFIX as PREFIX
 
-PREFIX = ".claude/memory/"
 VERBS = {
     "import": "import",
     "present": "skip: already present",

@@ -10,6 +10,7 @@ import argparse
 from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit
+from memhooks.store.paths import TREE_PREFIX
 
 VERBS = {
     "retire": ("retired", "take a memory out of the index (GC deletes it after the grace period)"),
@@ -30,7 +31,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     _, store = open_tree(args)
-    relative = args.path.removeprefix(".claude/memory/")
+    relative = args.path.removeprefix(TREE_PREFIX)
     saved = store.set_record_status(relative, args.state, getattr(args, "reason", ""))
     emit(
         {"path": saved.entry.path, "record_status": saved.entry.record_status},

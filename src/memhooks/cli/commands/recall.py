@@ -8,6 +8,7 @@ from memhooks.cli.common import add_json, memory_paths, require_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
 from memhooks.restore.summary_material import read_text
+from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
 
 #: Lower than the per-prompt hook's floor (ranking.DEFAULT_FLOOR): the user asked, so a weak
@@ -16,7 +17,6 @@ RECALL_FLOOR = 1.0
 RECALL_LIMIT = 10
 MASTER_CAP = 20_000
 INDEX_CAP = 25_000
-PREFIX = ".claude/memory/"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

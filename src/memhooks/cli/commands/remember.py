@@ -22,6 +22,7 @@ from memhooks.curate.category_guess import (
 )
 from memhooks.errors import Exit, UserError
 from memhooks.store.categories import resolve
+from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
@@ -29,7 +30,6 @@ from memhooks.text.redact import redact
 if TYPE_CHECKING:
     from memhooks.store.writer import Store
 
-PREFIX = ".claude/memory/"
 #: Same-category hits scoring at least the hook's floor and sharing at least this share of
 #: the new text's search terms (in their title and description) count as "already there".
 OVERLAP = 0.5

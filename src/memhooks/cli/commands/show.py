@@ -7,6 +7,7 @@ import argparse
 from memhooks.cli.common import add_json, open_tree
 from memhooks.errors import Exit, UserError
 from memhooks.store.memory_file import UnparsableMemoryError
+from memhooks.store.paths import TREE_PREFIX
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     from memhooks.cli.output import emit
 
     _, store = open_tree(args)
-    relative = args.path.removeprefix(".claude/memory/")
+    relative = args.path.removeprefix(TREE_PREFIX)
     try:
         meta, body, digest = store.read(relative)
     except UnparsableMemoryError as exc:

@@ -29,11 +29,11 @@ from memhooks.restore.summary_format import (
     without_journal,
 )
 from memhooks.restore.summary_material import SUMMARY_BUDGET, Pack, latest_session_id, read_text
+from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.session_journal import JOURNAL_HEADING
 from memhooks.text.redact import redact
 
-PREFIX = ".claude/memory/"
 DESCRIPTION_MAX = 200
 
 

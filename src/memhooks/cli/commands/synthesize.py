@@ -29,11 +29,11 @@ from memhooks.restore.summary_material import (
     synthesis_material,
 )
 from memhooks.store.atomic import write_atomic
+from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
 
-PREFIX = ".claude/memory/"
 PREVIOUS = "master.previous.md"
 DIFF_CAP = 30_000
 MIN_BUDGET = 2_000
