@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import sys
 
+from memhooks.install.invocation import PACKAGE_DIR
+
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SessionStart imports this module
 if TYPE_CHECKING:
     from pathlib import Path
@@ -19,7 +21,7 @@ MODULES = ("pydantic", "frontmatter", "filelock")
 MARKER = ".memhooks-deps-ok"
 STALE_INSTALL_SECONDS = 900
 #: The folder holding the `memhooks` package, for the detached installer's sys.path.
-_SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_SRC = os.path.dirname(PACKAGE_DIR)
 
 
 def tag() -> str:

@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import os
 
+import memhooks
+
+#: The `memhooks` package folder (`src/memhooks` in a checkout or the plugin).
+PACKAGE_DIR = os.path.dirname(os.path.abspath(memhooks.__file__))
+
 
 def cli_command() -> str:
-    package = os.path.dirname(os.path.abspath(__file__))
+    package = PACKAGE_DIR
     launcher = os.path.join(os.path.dirname(os.path.dirname(package)), "hooks", "memhooks.py")
     if not os.path.isfile(launcher):
         return "memhooks"  # installed as a package: the console script is on PATH
