@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from memhooks.hooks.entry import HANDLERS
 from support import LAUNCHER, run_cli
 
 HEAVY = {
@@ -54,17 +55,26 @@ def imported_modules(event: str, payload: dict[str, object], data: Path) -> set[
     return {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
 
 
-@pytest.mark.parametrize(
-    "event", ["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd", "PostCompact"]
-)
-def test_hot_path_hooks_import_nothing_heavy(started: Path, tmp_path: Path, event: str) -> None:
-    assert run_cli("save", "decision", "--title", "Use SQLite for the cache").returncode == 0
+#: The one hook allowed the slow imports: it runs once per compaction, with a 60 s budget.
+COLD = {"PreCompact"}
+#: Never on any hook's path, PreCompact's included, at module level: the command path's weight.
+NEVER = {"pydantic", "yaml", "filelock", "frontmatter"}
+#: Hot hooks that still load some of HEAVY (named, so that a fix shows as an XPASS).
+KNOWN_SLOW = {"SubagentStop"}  # files through Store (dataclasses, pathlib, datetime, typing)
+
+
+def test_every_hook_event_is_checked() -> None:
+    """New events (PreToolUse, PostToolUse, ...) are covered as soon as entry knows them."""
+    assert set(EVENTS) == set(HANDLERS)
+
+
+def _payload(started: Path, tmp_path: Path) -> dict[str, object]:
     transcript = tmp_path / "t.jsonl"
     transcript.write_text(
         json.dumps({"type": "user", "message": {"role": "user", "content": "cache it"}}) + "\n",
         encoding="utf-8",
     )
-    payload = {
+    return {
         "session_id": "s1",
         "cwd": str(started.parent.parent),
         "source": "compact",
@@ -73,7 +83,40 @@ def test_hot_path_hooks_import_nothing_heavy(started: Path, tmp_path: Path, even
         "reason": "other",
         "trigger": "manual",
         "compact_summary": "<analysis>scratch</analysis><summary>Cached in SQLite.</summary>",
+        "agent_type": "Explore",
+        "last_assistant_message": "The cache lives in SQLite under .cache/. " * 5,
+        "tool_name": "Write",
+        "tool_input": {"file_path": str(started.parent.parent / "notes.txt"), "content": "x"},
+        "tool_response": {"success": True},
+        "hook_event_name": "",
     }
+
+
+EVENTS = sorted(HANDLERS)
+
+
+@pytest.mark.parametrize("event", EVENTS)
+def test_no_hook_loads_the_command_path(started: Path, tmp_path: Path, event: str) -> None:
+    loaded = imported_modules(event, _payload(started, tmp_path), tmp_path / "data")
+    assert "memhooks.hooks.entry" in loaded
+    assert not {m for m in loaded if m.startswith("memhooks.cli")}
+    if event not in COLD:
+        assert not loaded & NEVER, sorted(loaded & NEVER)
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        pytest.param(e, marks=pytest.mark.xfail(reason="files through Store", strict=True))
+        if e in KNOWN_SLOW
+        else e
+        for e in EVENTS
+        if e not in COLD
+    ],
+)
+def test_hot_path_hooks_import_nothing_heavy(started: Path, tmp_path: Path, event: str) -> None:
+    assert run_cli("save", "decision", "--title", "Use SQLite for the cache").returncode == 0
+    payload = _payload(started, tmp_path)
     loaded = imported_modules(event, payload, tmp_path / "data")
     assert "memhooks.hooks.entry" in loaded  # the measurement saw the hook's imports
     assert not loaded & HEAVY, sorted(loaded & HEAVY)
