@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import string
 
-_RNG = random.Random(20261126)
+_RNG = random.Random(20261126)  # noqa: S311 - fake values, reproducible on purpose
 _ALNUM = string.ascii_letters + string.digits
 _HEX = "0123456789abcdef"
 _B64 = _ALNUM + "+/"
@@ -21,10 +21,14 @@ def r(n: int, alphabet: str = _ALNUM) -> str:
     """A random string that has a digit, an upper and a lower case letter when it can."""
     while True:
         value = "".join(_RNG.choice(alphabet) for _ in range(n))
-        if alphabet != _ALNUM or n < 8 or (
-            any(c.isdigit() for c in value)
-            and any(c.isupper() for c in value)
-            and any(c.islower() for c in value)
+        if (
+            alphabet != _ALNUM
+            or n < 8
+            or (
+                any(c.isdigit() for c in value)
+                and any(c.isupper() for c in value)
+                and any(c.islower() for c in value)
+            )
         ):
             return value
 
@@ -45,10 +49,19 @@ def add(family: str, text: str, *values: str) -> None:
 # AWS
 for _ in range(3):
     key, sec = "AKIA" + r(16, string.ascii_uppercase + string.digits), r(40, _B64)
-    add("aws", f"aws configure set aws_access_key_id {key}\naws configure set "
-        f"aws_secret_access_key {sec}", key, sec)
-    add("aws", f"User name,Password,Access key ID,Secret access key,Console login link\n"
-        f"deploy,{pw()},{key},{sec},https://1234.signin.aws.amazon.com/console", key, sec)
+    add(
+        "aws",
+        f"aws configure set aws_access_key_id {key}\naws configure set aws_secret_access_key {sec}",
+        key,
+        sec,
+    )
+    add(
+        "aws",
+        f"User name,Password,Access key ID,Secret access key,Console login link\n"
+        f"deploy,{pw()},{key},{sec},https://1234.signin.aws.amazon.com/console",
+        key,
+        sec,
+    )
     add("aws", f"Access key ID,Secret access key\n{key},{sec}\n", key, sec)
     add("aws", f"export AWS_SECRET_ACCESS_KEY={sec}", sec)
 tok = r(300, _B64)
@@ -62,17 +75,25 @@ add("aws", f'{{"AccessKeyId": "{asia}", "SecretAccessKey": "{sec}"}}', asia, sec
 # GCP
 for _ in range(3):
     ya = "ya29." + r(120, _URLSAFE)
-    add("gcp", f'curl -H "Authorization: Bearer {ya}" https://www.googleapis.com/drive/v3',
-        ya[5:45])
+    add(
+        "gcp", f'curl -H "Authorization: Bearer {ya}" https://www.googleapis.com/drive/v3', ya[5:45]
+    )
     add("gcp", f"access token: {ya}", ya[5:45])
     cs = "GOCSPX-" + r(28, _URLSAFE)
     add("gcp", f'"client_secret":"{cs}","redirect_uris":["http://localhost"]', cs)
     add("gcp", f"the OAuth client secret is {cs}", cs)
 pk = "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + r(200, _B64)
-add("gcp", '{\n  "type": "service_account",\n  "private_key_id": "' + r(40, _HEX) + '",\n'
-    '  "private_key": "-----BEGIN PRIVATE KEY-----\\n' + pk[:64] + "\\n" + pk[64:]
+add(
+    "gcp",
+    '{\n  "type": "service_account",\n  "private_key_id": "' + r(40, _HEX) + '",\n'
+    '  "private_key": "-----BEGIN PRIVATE KEY-----\\n'
+    + pk[:64]
+    + "\\n"
+    + pk[64:]
     + '\\n-----END PRIVATE KEY-----\\n",\n  "client_email": "ci@proj.iam.gserviceaccount.com"\n}',
-    pk[:64], pk[64:120])
+    pk[:64],
+    pk[64:120],
+)
 refresh = "1//0" + r(100, _URLSAFE)
 add("gcp", f"refresh_token={refresh}", refresh)
 aiza = "AIza" + r(35, _URLSAFE)
@@ -81,14 +102,26 @@ add("gcp", f"https://maps.googleapis.com/maps/api/geocode/json?address=x&key={ai
 # Azure
 for _ in range(3):
     ak = r(86, _B64) + "=="
-    add("azure", f"DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={ak};"
-        "EndpointSuffix=core.windows.net", ak[:40])
+    add(
+        "azure",
+        f"DefaultEndpointsProtocol=https;AccountName=acme;AccountKey={ak};"
+        "EndpointSuffix=core.windows.net",
+        ak[:40],
+    )
     sig = r(43, _B64).replace("+", "%2B").replace("/", "%2F") + "%3D"
-    add("azure", f"https://acme.blob.core.windows.net/c/f.txt?sv=2022-11-02&ss=b&srt=o&sp=r"
-        f"&se=2026-12-01T00:00:00Z&st=2026-01-01&spr=https&sig={sig}", sig[:30])
+    add(
+        "azure",
+        f"https://acme.blob.core.windows.net/c/f.txt?sv=2022-11-02&ss=b&srt=o&sp=r"
+        f"&se=2026-12-01T00:00:00Z&st=2026-01-01&spr=https&sig={sig}",
+        sig[:30],
+    )
     sak = r(43, _B64) + "="
-    add("azure", f"Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=Root;"
-        f"SharedAccessKey={sak}", sak[:30])
+    add(
+        "azure",
+        f"Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=Root;"
+        f"SharedAccessKey={sak}",
+        sak[:30],
+    )
 csec = r(8) + "~" + r(31, _URLSAFE)
 add("azure", f"az login --service-principal -u app-id -p {csec} --tenant t", csec)
 add("azure", f"AZURE_CLIENT_SECRET='{csec}'", csec)
@@ -96,16 +129,18 @@ add("azure", f"AZURE_CLIENT_SECRET='{csec}'", csec)
 # Slack
 for kind in ("xoxb", "xoxp", "xoxa", "xoxr", "xoxs", "xoxo"):
     token = f"{kind}-{r(11, string.digits)}-{r(12, string.digits)}-{r(24)}"
-    add("slack", f"SLACK_TOKEN={token}" if kind in "xoxb xoxp" else f"token {token} revoked",
-        token)
+    add("slack", f"SLACK_TOKEN={token}" if kind in "xoxb xoxp" else f"token {token} revoked", token)
 xoxe = "xoxe.xoxp-1-" + r(140)
 add("slack", f"refresh with {xoxe}", xoxe[12:60])
 xoxe2 = "xoxe-1-" + r(140)
 add("slack", f'"refresh_token": "{xoxe2}"', xoxe2)
-xapp = f"xapp-1-A{r(10, string.ascii_uppercase + string.digits)}-{r(13, string.digits)}-{r(64, _HEX)}"
+xapp = (
+    f"xapp-1-A{r(10, string.ascii_uppercase + string.digits)}-{r(13, string.digits)}-{r(64, _HEX)}"
+)
 add("slack", f"socket mode app token {xapp}", xapp)
-hook = f"https://hooks.slack.com/services/T{r(10, string.ascii_uppercase)}/B{r(10, string.ascii_uppercase)}/{r(24)}"
-add("slack", f"curl -X POST -d '{{\"text\":\"hi\"}}' {hook}", hook[33:])
+_UP = string.ascii_uppercase
+hook = f"https://hooks.slack.com/services/T{r(10, _UP)}/B{r(10, _UP)}/{r(24)}"
+add("slack", f'curl -X POST -d \'{{"text":"hi"}}\' {hook}', hook[33:])
 
 # Stripe
 for prefix in ("sk_live_", "rk_live_", "sk_test_"):
@@ -113,13 +148,21 @@ for prefix in ("sk_live_", "rk_live_", "sk_test_"):
     add("stripe", f"stripe.api_key = '{key}'", key)
 whsec = "whsec_" + r(32)
 add("stripe", f"STRIPE_WEBHOOK_SECRET={whsec}", whsec)
-add("stripe", f"stripe listen --forward-to localhost:4242/webhook\n> Ready! Your webhook signing secret is {whsec}", whsec)
+add(
+    "stripe",
+    "stripe listen --forward-to localhost:4242/webhook\n"
+    f"> Ready! Your webhook signing secret is {whsec}",
+    whsec,
+)
 
 # GitLab
 for prefix in ("glpat-", "gldt-", "glrt-", "glptt-"):
     token = prefix + r(20, _URLSAFE)
-    add("gitlab", f'curl --header "PRIVATE-TOKEN: {token}" https://gitlab.example.com/api/v4/projects',
-        token)
+    add(
+        "gitlab",
+        f'curl --header "PRIVATE-TOKEN: {token}" https://gitlab.example.com/api/v4/projects',
+        token,
+    )
 reg = "GR1348941" + r(20, _URLSAFE)
 add("gitlab", f"gitlab-runner register --url https://gitlab.com --registration-token {reg}", reg)
 gl = "glpat-" + r(20, _URLSAFE)
@@ -165,27 +208,40 @@ for _ in range(2):
     add("twilio", f"client = Client('{sk}', api_secret)", sk)
     auth = r(32, _HEX)
     add("twilio", f"TWILIO_AUTH_TOKEN={auth}", auth)
-    add("twilio", f"curl -u AC{r(32, _HEX)}:{auth} https://api.twilio.com/2010-04-01/Accounts.json",
-        auth)
+    add(
+        "twilio",
+        f"curl -u AC{r(32, _HEX)}:{auth} https://api.twilio.com/2010-04-01/Accounts.json",
+        auth,
+    )
     oa = "sk-proj-" + r(156, _URLSAFE)
     add("openai", f"OPENAI_API_KEY={oa}", oa[:50])
-    add("openai", f"openai.api_key = \"{oa}\"", oa[:50])
+    add("openai", f'openai.api_key = "{oa}"', oa[:50])
     svc = "sk-svcacct-" + r(100, _URLSAFE)
     add("openai", f"using {svc} for the batch", svc[:50])
     ant = "sk-ant-api03-" + r(93, _URLSAFE) + "AA"
-    add("anthropic", f"curl https://api.anthropic.com/v1/messages -H \"x-api-key: {ant}\"", ant[:50])
-    add("anthropic", f"client = anthropic.Anthropic(api_key=\"{ant}\")", ant[:50])
+    add("anthropic", f'curl https://api.anthropic.com/v1/messages -H "x-api-key: {ant}"', ant[:50])
+    add("anthropic", f'client = anthropic.Anthropic(api_key="{ant}")', ant[:50])
 
 # JWT and private keys
 for _ in range(3):
     jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9." + r(60, _URLSAFE) + "." + r(43, _URLSAFE)
     add("jwt", f"id_token: {jwt}", jwt[37:80])
     add("jwt", f"session cookie looks like {jwt}", jwt[37:80])
-for label in ("RSA PRIVATE KEY", "OPENSSH PRIVATE KEY", "EC PRIVATE KEY", "PRIVATE KEY",
-              "ENCRYPTED PRIVATE KEY", "PGP PRIVATE KEY BLOCK"):
+for label in (
+    "RSA PRIVATE KEY",
+    "OPENSSH PRIVATE KEY",
+    "EC PRIVATE KEY",
+    "PRIVATE KEY",
+    "ENCRYPTED PRIVATE KEY",
+    "PGP PRIVATE KEY BLOCK",
+):
     body = "\n".join(r(64, _B64) for _ in range(4))
-    add("private-key", f"$ cat key\n-----BEGIN {label}-----\n{body}\n-----END {label}-----\n",
-        body[:64], body[130:190])
+    add(
+        "private-key",
+        f"$ cat key\n-----BEGIN {label}-----\n{body}\n-----END {label}-----\n",
+        body[:64],
+        body[130:190],
+    )
 
 # .netrc, docker, sshpass
 for _ in range(2):
@@ -228,17 +284,33 @@ for scheme in ("https", "postgres", "postgresql", "mysql", "mongodb+srv", "amqp"
 p = pw()
 add("connection-string", f"REDIS_URL=redis://:{p}@cache:6379/0", p)
 p = pw()
-add("connection-string", f"Server=tcp:db.example.com,1433;Database=app;User ID=sa;Password={p};"
-    "Encrypt=true", p)
+add(
+    "connection-string",
+    f"Server=tcp:db.example.com,1433;Database=app;User ID=sa;Password={p};Encrypt=true",
+    p,
+)
 p = pw()
 add("connection-string", f"Driver={{ODBC Driver 18}};Server=db;Uid=app;Pwd={p};", p)
 p = pw()
 add("connection-string", f"jdbc:mysql://db:3306/app?user=app&password={p}&useSSL=true", p)
 
 # Names that merely contain a keyword; values with punctuation and escaped quotes
-for name in ("DB_PASSWD", "MY_API_KEY_2", "GITHUB_TOKEN_RO", "SMTP_PASS", "DB_PWD",
-             "APP_SECRET", "SIGNING_KEY", "SERVICE_CREDENTIALS", "REDIS_AUTH", "PGPASSWORD",
-             "SSHPASS", "JWT_SECRET_KEY", "ENCRYPTIONKEY", "OAUTH_CLIENT_SECRET"):
+for name in (
+    "DB_PASSWD",
+    "MY_API_KEY_2",
+    "GITHUB_TOKEN_RO",
+    "SMTP_PASS",
+    "DB_PWD",
+    "APP_SECRET",
+    "SIGNING_KEY",
+    "SERVICE_CREDENTIALS",
+    "REDIS_AUTH",
+    "PGPASSWORD",
+    "SSHPASS",
+    "JWT_SECRET_KEY",
+    "ENCRYPTIONKEY",
+    "OAUTH_CLIENT_SECRET",
+):
     p = pw()
     add("env", f"{name}={p}", p)
 p1, p2 = r(6), r(6)
@@ -248,9 +320,9 @@ add("env", f"DB_PASSWORD={p}", p.split("&")[1])
 p = r(6) + ";" + r(5) + "|" + r(4)
 add("env", f"export ADMIN_PASS='{p}'", p)
 p = pw()
-add("env", f"$env:API_KEY = \"{p}\"", p)
+add("env", f'$env:API_KEY = "{p}"', p)
 p = pw()
-add("env", f"set -x GITHUB_TOKEN {pw()}\nsetx SECRET_TOKEN \"{p}\"", p)
+add("env", f'set -x GITHUB_TOKEN {pw()}\nsetx SECRET_TOKEN "{p}"', p)
 
 # YAML and JSON
 for key in ("password", "private_key", "client_secret", "token"):
@@ -266,7 +338,7 @@ add("json", f"{{'password': '{v}'}}", v)
 v = pw()
 add("yaml", f"spring:\n  datasource:\n    password: {v}\n", v)
 v = pw()
-add("yaml", f"stringData:\n  DB_PASSWORD: \"{v}\"\n", v)
+add("yaml", f'stringData:\n  DB_PASSWORD: "{v}"\n', v)
 
 # Command-line credentials
 for _ in range(2):
@@ -287,7 +359,7 @@ for _ in range(2):
     p = pw()
     add("cli", f"kubectl create secret generic db --from-literal=password={p}", p)
     p = pw()
-    add("cli", f"gh secret set DEPLOY_KEY --body \"{p}\"", p)
+    add("cli", f'gh secret set DEPLOY_KEY --body "{p}"', p)
     p = pw()
     add("cli", f"wget --http-password={p} https://x.example.com/f", p)
     p = pw()

@@ -64,6 +64,7 @@ _ERROR_WORDS = LazyPattern(
     re.IGNORECASE,
 )
 _ERROR_LINE_LIMIT = 240
+_FACT_WORDS = ("decision", "decided", "go with", "going with", "blocke")
 
 
 _set = object.__setattr__
@@ -443,7 +444,10 @@ def _remember(ordered: dict[str, None], item: str) -> None:
 
 
 class _Collector:
-    def __init__(self) -> None:
+    def __init__(self, redact_patterns: Sequence[str] = ()) -> None:
+        #: texts are redacted before a line or a sentence is taken from them: a cut
+        #: through a secret (or away from its name) would let the rest through
+        self.patterns = redact_patterns
         self.cwd = ""
         self.prompts: list[str] = []
         self.seen_prompts: set[str] = set()
@@ -493,6 +497,8 @@ class _Collector:
         self.seen_prompts.add(prompt)
         self.prompts = [*self.prompts[-(MAX_PROMPTS - 1) :], prompt]
         self.reply_open = False
+        if _mentions(prompt, _FACT_WORDS):
+            prompt = redact(prompt, self.patterns)
         for blocker in find_blockers(prompt, from_user=True):
             _remember(self.blockers, blocker)
         for decision in find_decisions(prompt):
@@ -504,6 +510,8 @@ class _Collector:
         else:
             self.replies = [*self.replies[-MAX_REPLIES:], text]
             self.reply_open = True
+        if _mentions(text, _FACT_WORDS):
+            text = redact(text, self.patterns)
         for decision in find_decisions(text):
             _remember(self.decisions, decision)
         for blocker in find_blockers(text, from_user=False):
@@ -549,7 +557,7 @@ class _Collector:
                     failed.command, failed.error, failed.exit_code, later_succeeded=True
                 )
             return
-        error, exit_code = first_error_line(block.text)
+        error, exit_code = first_error_line(redact(block.text, self.patterns))
         self.failures.pop(command, None)
         self.failures[command] = FailedCommand(command, error, exit_code)
         if len(self.failures) > MAX_ITEMS:
@@ -604,7 +612,7 @@ def extract_facts(
     ``extra_prompts`` are the latest prompts seen by UserPromptSubmit, oldest first.
     ``last_assistant_message`` is the hook payload's, fresher than the file.
     """
-    collector = _Collector()
+    collector = _Collector(redact_patterns)
     for record in records:
         collector.add(record)
     collector.finish()

@@ -28,7 +28,6 @@ copy when case does not matter) and the rule's full pattern is only tried at the
 
 from __future__ import annotations
 
-import functools
 import re
 
 from memhooks.redact_pairs import csv_secret_spans, named_secret_spans
@@ -39,6 +38,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
 MARKER_PREFIX = "[REDACTED:"
+_MARKER_BYTES = MARKER_PREFIX.encode()
 
 
 class _Lazy:
@@ -141,9 +141,7 @@ class _Scan:
 
     __slots__ = ("find", "kind", "label")
 
-    def __init__(
-        self, kind: str, find: Callable[[bytes, bytes], list[tuple[int, int]]]
-    ) -> None:
+    def __init__(self, kind: str, find: Callable[[bytes, bytes], list[tuple[int, int]]]) -> None:
         self.kind = kind
         self.label = marker(kind).encode()
         self.find = find
@@ -178,8 +176,13 @@ def _prose_value(value: bytes) -> bool:
 
 #: Known token formats: (kind, leading literal, rest of the pattern, check)
 _PREFIXED: tuple[tuple[str, bytes, bytes, Callable[[bytes], bool]], ...] = (
-    ("gitlab-token", b"gl", rb"(?:pat|dt|rt|ptt|cbt|oas|soat|ffct|agent|imt|ft|wt|rtr|cc)-"
-     rb"[0-9A-Za-z_-]{20,}", _always),
+    (
+        "gitlab-token",
+        b"gl",
+        rb"(?:pat|dt|rt|ptt|cbt|oas|soat|ffct|agent|imt|ft|wt|rtr|cc)-"
+        rb"[0-9A-Za-z_-]{20,}",
+        _always,
+    ),
     ("gitlab-token", b"GR1348941", rb"[0-9A-Za-z_-]{20,}", _always),
     ("npm-token", b"npm_", rb"[A-Za-z0-9]{30,}", _random),
     ("pypi-token", b"pypi-", rb"[A-Za-z0-9_-]{40,}", _always),
@@ -401,9 +404,7 @@ _RULES: tuple[_Rule | _Scan, ...] = (
         # it), never `/`, so `http://host:3000/users?email=a@b.c` is a port, not a password.
         "url-password",
         _text(b"://"),
-        _Lazy(
-            rb"://[^\s:/@\"'<>]*:(?P<value>[^\s/\"'<>]+)@(?=[^\s@/\"'<>]*(?:[/?#\s\"'<>]|$))"
-        ),
+        _Lazy(rb"://[^\s:/@\"'<>]*:(?P<value>[^\s/\"'<>]+)@(?=[^\s@/\"'<>]*(?:[/?#\s\"'<>]|$))"),
         ("value",),
         lambda value: not is_placeholder(value),
     ),
@@ -470,8 +471,17 @@ _RULES: tuple[_Rule | _Scan, ...] = (
     _Rule(
         # -p VALUE where the command's -p is a password (it is a port or a path elsewhere).
         "cli-credential",
-        _lit(b"login", b"sshpass", b"zip", b"sqlcmd", b"mongo", b"redis-cli", b"ldap", b"smbclient",
-             b"htpasswd"),
+        _lit(
+            b"login",
+            b"sshpass",
+            b"zip",
+            b"sqlcmd",
+            b"mongo",
+            b"redis-cli",
+            b"ldap",
+            b"smbclient",
+            b"htpasswd",
+        ),
         _Lazy(
             rb"(?i:\b(?:login|sshpass|zip|unzip|sqlcmd|mongo|mongosh|mongodump|mongorestore"
             rb"|redis-cli|ldapsearch|ldapadd|ldapmodify|ldapdelete|ldapwhoami|smbclient)\b)"
@@ -490,8 +500,16 @@ _RULES: tuple[_Rule | _Scan, ...] = (
     _Rule(
         # openssl/keytool style: `-passin pass:X`, `-storepass X`, `-keypass X`.
         "cli-credential",
-        _lit(b" -pass", b" -storepass", b" -keypass", b" -srcstorepass", b" -deststorepass",
-             b" -password", b" -secret", b" -token"),
+        _lit(
+            b" -pass",
+            b" -storepass",
+            b" -keypass",
+            b" -srcstorepass",
+            b" -deststorepass",
+            b" -password",
+            b" -secret",
+            b" -token",
+        ),
         _Lazy(rb"(?i)[ \t]-[a-z]*(?:pass|password|secret|token)[a-z]*[ \t]+(?!-)" + _ARG),
         _ARG_GROUPS,
         can_be_secret,
@@ -508,7 +526,8 @@ _RULES: tuple[_Rule | _Scan, ...] = (
         "cli-credential",
         _lit(b"echo", b"printf"),
         _Lazy(
-            rb"(?<![\w-])(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)*" + _ARG
+            rb"(?<![\w-])(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)*"
+            + _ARG
             + rb"[ \t]*\|[^\n]*?(?:--password-stdin|sudo[ \t]+-S|chpasswd|passwd[ \t]+--stdin"
             rb"|--password[ \t=]*-|\bsecret\b)"
         ),
@@ -578,6 +597,13 @@ def _redact_builtin(text: str) -> str:
     data = text.encode("utf-8", "surrogatepass")
     lowered = data.lower()
     claimed = bytearray(len(data))
+    # Markers from an earlier run are taken already: nothing inside one is redacted again.
+    position = data.find(_MARKER_BYTES)
+    while position != -1:
+        end = data.find(b"]", position)
+        end = len(data) if end == -1 else end + 1
+        claimed[position:end] = b"\x01" * (end - position)
+        position = data.find(_MARKER_BYTES, end)
     replacements: list[tuple[int, int, bytes]] = []
     for rule in _RULES:
         kind = rule.label
@@ -599,20 +625,6 @@ def _redact_builtin(text: str) -> str:
     return b"".join(pieces).decode("utf-8", "surrogatepass")
 
 
-def _try_compile(pattern: str) -> re.Pattern[str] | None:
-    try:
-        return re.compile(pattern)
-    except (re.error, TypeError, ValueError, OverflowError, RecursionError):
-        return None
-
-
-@functools.lru_cache(maxsize=16)
-def _compile_extra(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
-    """Compile user patterns once per distinct config; a bad one is dropped, never raised."""
-    compiled = (_try_compile(pattern) for pattern in patterns)
-    return tuple(pattern for pattern in compiled if pattern is not None)
-
-
 def _replace_custom(match: re.Match[str]) -> str:
     text = match.group(0)
     # An empty match would scatter markers between every character.
@@ -625,11 +637,57 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> str:
     """Return ``text`` with every recognised secret replaced by a ``[REDACTED:kind]`` marker.
 
     ``extra_patterns`` are regular expressions from ``redact.extra_patterns``; each whole
-    match becomes ``[REDACTED:custom]``. One that does not compile is skipped.
+    match becomes ``[REDACTED:custom]``. One that does not compile or could backtrack
+    without end is skipped; see ``redact_custom`` for the bounds (it raises
+    ``CustomPatternTimeoutError`` rather than let a pattern run past its deadline).
     """
     if not text:
         return text
     text = _redact_builtin(text)
-    for pattern in _compile_extra(tuple(p for p in extra_patterns if isinstance(p, str))):
-        text = pattern.sub(_replace_custom, text)
+    if extra_patterns:
+        from memhooks.redact_custom import apply_custom
+
+        text = apply_custom(text, extra_patterns, _replace_custom)
     return text
+
+
+#: How much of a longer text ``redact_prefix`` reads: enough for any secret that can
+#: straddle the cut, bounded so a pasted megabyte costs a hook little.
+PREFIX_WINDOW = 262_144
+
+
+def cut_at_line(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters without a partial last line.
+
+    A secret cut in half no longer matches its rule (a quoted value loses its closing
+    quote, a token its length), so whatever is cut before redaction drops the line the
+    cut fell in (or the last partial word, when the text has no line break).
+    """
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    for separator in ("\n", " ", "\t"):
+        position = head.rfind(separator)
+        if position > 0:
+            return head[:position]
+    return ""
+
+
+def redact_prefix(text: str, limit: int, extra_patterns: Sequence[str] = ()) -> str:
+    """The first ``limit`` characters of the redacted ``text``.
+
+    Redaction sees the whole text (up to ``PREFIX_WINDOW``) before the cut, so a secret
+    that straddles ``limit`` is replaced whole instead of leaving its head behind.
+    """
+    return redact(cut_at_line(text, PREFIX_WINDOW), extra_patterns)[:limit]
+
+
+def redact_value(value: object, extra_patterns: Sequence[str] = ()) -> object:
+    """``value`` with every string in it redacted (lists and dicts of frontmatter too)."""
+    if isinstance(value, str):
+        return redact(value, extra_patterns)
+    if isinstance(value, list):
+        return [redact_value(item, extra_patterns) for item in value]
+    if isinstance(value, dict):
+        return {key: redact_value(item, extra_patterns) for key, item in value.items()}
+    return value

@@ -82,9 +82,7 @@ def _name_start(text: bytes, position: int, allowed: frozenset[int]) -> int:
     return position
 
 
-def _value(
-    data: bytes, name_start: int, position: int, separator: bytes
-) -> tuple[int, int] | None:
+def _value(data: bytes, name_start: int, position: int, separator: bytes) -> tuple[int, int] | None:
     if separator == b":":
         annotation = _ANNOTATION.match(data, position)
         if annotation is not None:
@@ -132,16 +130,20 @@ def _flag_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     return spans
 
 
-def _upper_spans(data: bytes, names: set[int]) -> list[tuple[int, int]]:
+def _upper_hits(data: bytes) -> list[tuple[int, int]]:
     hits: list[tuple[int, int]] = []
     for word in _UPPER_WORDS:
         position = data.find(word)
         while position != -1:
             hits.append((position, position + len(word)))
             position = data.find(word, position + 1)
+    return sorted(hits)
+
+
+def _upper_spans(data: bytes, names: set[int]) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     last_name_end = -1
-    for hit_start, hit_end in sorted(hits):
+    for hit_start, hit_end in _upper_hits(data):
         if hit_start < last_name_end:
             continue
         name_end = hit_end

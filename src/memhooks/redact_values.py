@@ -74,15 +74,13 @@ def can_be_secret(value: bytes) -> bool:
     value = value.strip()
     if not value or is_placeholder(value):
         return False
-    if value[0] in _TRIVIAL_STARTS or b"(" in value or b"[" in value:
-        if _TRIVIAL.fullmatch(value) is not None:
-            return False
+    code_like = value[0] in _TRIVIAL_STARTS or b"(" in value or b"[" in value
+    if code_like and _TRIVIAL.fullmatch(value) is not None:
+        return False
     if b"." not in value:
         return True
     # settings.SECRET_KEY is a name; s.Xy7kQ2… (a Vault token) is not.
-    return _DOTTED.fullmatch(value) is None or any(
-        looks_random(part) for part in value.split(b".")
-    )
+    return _DOTTED.fullmatch(value) is None or any(looks_random(part) for part in value.split(b"."))
 
 
 def _trim_bare(data: bytes, start: int, end: int, *, delimited: bool) -> int:
@@ -135,7 +133,7 @@ def value_span(
     if data.startswith(MARKER_PREFIX_BYTES, position):
         return None
     match = _VALUE.match(data, position)
-    if match is None:
+    if match is None or match.lastgroup is None:
         return None
     group = match.lastgroup
     if group == "block":

@@ -12,7 +12,7 @@ from memhooks.config import Settings
 from memhooks.hooks.context import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.paths import MemoryPaths
-from memhooks.redact import redact
+from memhooks.redact import redact_prefix
 from memhooks.status_line import read_status
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
@@ -44,7 +44,8 @@ def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> 
     kept.append(
         {
             "session_id": hook.session_id,
-            "prompt": redact(hook.prompt[:PROMPT_CHARS_KEPT], settings.redact_patterns),
+            # Redacted whole, then cut: a secret straddling the cut must not leave its head.
+            "prompt": redact_prefix(hook.prompt, PROMPT_CHARS_KEPT, settings.redact_patterns),
         }
     )
     try:
