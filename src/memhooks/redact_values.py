@@ -50,6 +50,7 @@ _TRIVIAL = re.compile(
     """,
     re.VERBOSE | re.DOTALL,
 )
+_BLOCK_MARKS = frozenset((b"|", b">", b"|-", b">-", b"|+", b">+"))
 _TRIVIAL_STARTS = frozenset(b"0123456789[({~./")
 _DOTTED = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 _RUNS = re.compile(rb"[-_.]")
@@ -139,6 +140,14 @@ def value_span(
     if group == "block":
         return _block_span(data, key_start, match.end())
     start, end = match.span(group)
+    if group == "bare" and data[start:end] in _BLOCK_MARKS:
+        # `password: | s3cret more` once a YAML block was put on one line: the rest of it.
+        line_end = data.find(b"\n", end)
+        line_end = len(data) if line_end == -1 else line_end
+        rest = data[end:line_end]
+        start = end + len(rest) - len(rest.lstrip())
+        end = start + len(rest.strip())
+        return (start, end) if end > start else None
     if group == "bare":
         end = _trim_bare(data, start, end, delimited=delimited)
     if end <= start or not can_be_secret(data[start:end]):
