@@ -10,6 +10,7 @@ found" is not "nothing written".
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 from pathlib import Path
@@ -40,17 +41,15 @@ def persisted(root: Path) -> str:
             text = path.read_bytes().decode("utf-8", "replace")
             parts += [text, text.replace('\\"', '"').replace("\\\\", "\\")]
             if path.suffix == ".json":
-                try:
+                with contextlib.suppress(ValueError):
                     parts.append(json.dumps(json.loads(text), ensure_ascii=False))
-                except ValueError:
-                    pass
     return "\n".join(parts)
 
 
 def traces(value: str) -> list[str]:
     """The value, and its head (a secret cut before redaction would leave that behind)."""
     found = [value]
-    if len(value) >= 12:  # noqa: PLR2004
+    if len(value) >= 12:
         found.append(value[: max(10, len(value) // 2)])
     return found
 
