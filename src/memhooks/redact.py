@@ -353,8 +353,9 @@ _RULES: tuple[_Rule | _Scan, ...] = (
     ),
     _Rule(
         "telegram-token",
-        _text(b":AA"),
-        _Lazy(rb"(?<![0-9])[0-9]{8,10}:AA[0-9A-Za-z_-]{30,}"),
+        _text(b":AA", back=10),
+        _Lazy(rb"[^\n]{0,2}?(?<![0-9])(?P<value>[0-9]{8,10}:AA[0-9A-Za-z_-]{30,})"),
+        ("value",),
     ),
     _Rule(
         "vault-token",
@@ -666,11 +667,11 @@ def cut_at_line(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     head = text[:limit]
-    for separator in ("\n", " ", "\t"):
-        position = head.rfind(separator)
-        if position > 0:
-            return head[:position]
-    return ""
+    position = head.rfind("\n")
+    if position > 0:
+        return head[: position + 1]
+    position = max(head.rfind(" "), head.rfind("\t"))
+    return head[:position] if position > 0 else ""
 
 
 def redact_prefix(text: str, limit: int, extra_patterns: Sequence[str] = ()) -> str:

@@ -32,14 +32,16 @@ _QUALIFIED_KEY = re.compile(
     rb"(?:api|private|access|secret|account|shared[_-]?access|signing|encryption|master"
     rb"|client|app|storage|subscription|consumer|license|deploy|webhook|service|sas|hmac"
     rb"|primary|secondary|admin|ssh|gpg|pgp|auth|session|x-api|user|partner|merchant"
-    rb"|sendgrid|stripe|openai|anthropic|mailgun|twilio|datadog|dd|algolia|firebase)[_-]?$"
+    rb"|sendgrid|stripe|openai|anthropic|mailgun|twilio|datadog|dd|algolia|firebase)[_ -]?$"
 )
 
 _TAIL = rb"(?:[_.-][a-z0-9_.-]*)?(?![a-z0-9])"
-#: After a name: optional spaced words ("Secret access key"), a closing quote, an
+#: After a name: optional spaced words ("Secret access key", only these few: prose such as
+#: "the token is back: run" is not a name), a closing quote, an
 #: `[None]` as `aws configure` prints it, then the separator.
 _AFTER = (
-    rb"(?P<words>(?:[ \t]+[a-z][a-z0-9]*){0,3}?)[\"']?(?:[ \t]*\[[^\]\r\n]{0,40}\])?"
+    rb"(?P<words>(?:[ \t]+(?:access|key|id|secret|token|password|phrase|code|value)){0,3})"
+    rb"[\"']?(?:[ \t]*\[[^\]\r\n]{0,40}\])?"
     rb"[ \t]*(?P<sep>:=|=>|=(?!=)|:(?![:/]))[ \t]*"
 )
 #: Keywords (over the lowercased text); those in the second list need a word start.
