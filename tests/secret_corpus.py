@@ -126,6 +126,11 @@ csec = r(8) + "~" + r(31, _URLSAFE)
 add("azure", f"az login --service-principal -u app-id -p {csec} --tenant t", csec)
 add("azure", f"AZURE_CLIENT_SECRET='{csec}'", csec)
 
+ak = r(86, _B64) + "=="
+add("azure", f'[{{"keyName": "key1", "permissions": "FULL", "value": "{ak}"}}]', ak[:40])
+p = pw()
+add("azure", f'<add key="StoragePassword" value="{p}" />', p)
+
 # Slack
 for kind in ("xoxb", "xoxp", "xoxa", "xoxr", "xoxs", "xoxo"):
     token = f"{kind}-{r(11, string.digits)}-{r(12, string.digits)}-{r(24)}"
@@ -340,6 +345,11 @@ add("yaml", f"spring:\n  datasource:\n    password: {v}\n", v)
 v = pw()
 add("yaml", f'stringData:\n  DB_PASSWORD: "{v}"\n', v)
 
+v = pw()
+add("xml", f"<datasource><user>app</user><password>{v}</password></datasource>", v)
+v = pw()
+add("cli", f"sqlplus scott/{v}@orcl", v)
+
 # Command-line credentials
 for _ in range(2):
     p = pw()
@@ -431,6 +441,10 @@ NEAR_MISSES: list[str] = [
     "TOKENIZERS_PARALLELISM=false",
     "SSL_KEY_FILE=/etc/ssl/private/server.key",
     "Café Crème & Other Drinks",
+    "NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}",
+    "<token_count>5</token_count>",
+    "integrity sha512-" + "Zm9vYmFy" * 10 + "Zm9vYg==",
+    "ssh -i ~/.ssh/id_ed25519 deploy@host",
 ]
 
 #: A distinctive piece of each near-miss that must survive the channels that keep it.

@@ -416,6 +416,33 @@ _RULES: tuple[_Rule | _Scan, ...] = (
         ("value",),
         looks_random,
     ),
+    _Rule(
+        # An Azure storage or Cosmos DB key: 64 bytes in base64, alone (a key list's "value").
+        "azure-key",
+        _text(b"==", back=86),
+        _Lazy(rb"(?<![A-Za-z0-9+/=-])[A-Za-z0-9+/]{86}==(?![A-Za-z0-9+/=])"),
+        is_secret=looks_random,
+    ),
+    _Rule(
+        # <password>…</password>, <add key="DbPassword" value="…"/>
+        "secret",
+        _lit(b"pass", b"secret", b"token", b"key", b"credential"),
+        _Lazy(
+            rb"(?i)(?:pass(?:word|wd)?|secret|token|apikey|api[_-]key|credentials?)[\w:.-]*>"
+            rb"(?P<value>[^<\r\n]+)</"
+            rb"|(?:pass(?:word|wd)?|secret|token|key|credentials?)[\w.-]*\"[ \t]+value=\""
+            rb"(?P<attr>[^\"\r\n]*)\""
+        ),
+        ("value", "attr"),
+        can_be_secret,
+    ),
+    _Rule(
+        "cli-credential",
+        _lit(b"sqlplus"),
+        _Lazy(rb"(?i)sqlplus[ \t]+(?:-\w+[ \t]+)*[^\s/@]+/(?P<value>[^\s@]+)"),
+        ("value",),
+        can_be_secret,
+    ),
     _Scan("secret", named_secret_spans),
     _Scan("secret", csv_secret_spans),
     _Rule(

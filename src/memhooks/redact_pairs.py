@@ -28,12 +28,14 @@ _NOT_THE_SECRET = frozenset(
     b"reset manager store backend kind style class".split()
 )
 
-_QUALIFIED_KEY = re.compile(
+_KEY_QUALIFIERS = (
     rb"(?:api|private|access|secret|account|shared[_-]?access|signing|encryption|master"
     rb"|client|app|storage|subscription|consumer|license|deploy|webhook|service|sas|hmac"
     rb"|primary|secondary|admin|ssh|gpg|pgp|auth|session|x-api|user|partner|merchant"
-    rb"|sendgrid|stripe|openai|anthropic|mailgun|twilio|datadog|dd|algolia|firebase)[_ -]?$"
+    rb"|sendgrid|stripe|openai|anthropic|mailgun|twilio|datadog|algolia|firebase)"
 )
+#: What may stand before `key` in a secret's name: `api_key`, `AccountKey`, "API key".
+_QUALIFIED_KEY = re.compile(_KEY_QUALIFIERS + rb"[_-]?$|(?<![a-z0-9])" + _KEY_QUALIFIERS + rb" $")
 
 _TAIL = rb"(?:[_.-][a-z0-9_.-]*)?(?![a-z0-9])"
 #: After a name: optional spaced words ("Secret access key", only these few: prose such as
