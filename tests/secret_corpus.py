@@ -445,6 +445,7 @@ NEAR_MISSES: list[str] = [
     "<token_count>5</token_count>",
     "integrity sha512-" + "Zm9vYmFy" * 10 + "Zm9vYg==",
     "ssh -i ~/.ssh/id_ed25519 deploy@host",
+    "Both tests pass: past-due open tasks are listed, future ones are not.",
 ]
 
 #: A distinctive piece of each near-miss that must survive the channels that keep it.

@@ -64,6 +64,8 @@ _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_.-")
 _UPPER_NAME_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _LETTERS = frozenset(b"abcdefghijklmnopqrstuvwxyz")
 _DELIMITERS = b"?&;"
+_PLAIN_WORD = re.compile(rb"[a-z]+(?:-[a-z]+)*(?![\w@#$%^&*!?+=/.:-])")
+_SHORT = frozenset((b"pass", b"pwd", b"auth", b"sig", b"signature"))
 
 _compiled: list[tuple[re.Pattern[bytes], bool]] = []
 
@@ -104,6 +106,8 @@ def _lower_spans(data: bytes, lowered: bytes, names: set[int]) -> list[tuple[int
             if needs_word_start and start and lowered[start - 1] in _LETTERS:
                 continue
             name_start = _name_start(lowered, start, _NAME_BYTES)
+            if needs_word_start and _prose(data, lowered, name_start, hit):
+                continue
             if lowered.startswith(b"key", start):
                 qualified = _QUALIFIED_KEY.search(lowered, max(0, start - 24), start)
                 in_query = name_start > 0 and lowered[name_start - 1 : name_start] in b"?&"
@@ -117,6 +121,18 @@ def _lower_spans(data: bytes, lowered: bytes, names: set[int]) -> list[tuple[int
             if span is not None:
                 spans.append(span)
     return spans
+
+
+def _prose(data: bytes, lowered: bytes, name_start: int, hit: re.Match[bytes]) -> bool:
+    """`Both tests pass: past-due …`: a bare short keyword after words on its line, a colon,
+    then a plain lowercase word, is a sentence (`pass: …` opening a line is a key, and
+    `user=bob pass: s3cret` still has its password redacted)."""
+    if hit.group("sep") != b":" or lowered[name_start : hit.start("words")] not in _SHORT:
+        return False
+    line_start = lowered.rfind(b"\n", 0, name_start) + 1
+    if not any(byte in _LETTERS for byte in lowered[line_start:name_start]):
+        return False
+    return _PLAIN_WORD.match(data, hit.end()) is not None
 
 
 def _flag_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
