@@ -43,7 +43,7 @@ _TAIL = rb"(?:[_.-][a-z0-9_.-]*)?(?![a-z0-9])"
 #: `[None]` as `aws configure` prints it, then the separator.
 _AFTER = (
     rb"(?P<words>(?:[ \t]+(?:access|key|id|secret|token|password|phrase|code|value)){0,3})"
-    rb"[\"']?(?:[ \t]*\[[^\]\r\n]{0,40}\])?"
+    rb"[\"']?(?:[ \t]*\[(?!redacted:)[^\]\r\n]{0,40}\])?"
     rb"[ \t]*(?P<sep>:=|=>|=(?!=)|:(?![:/]))[ \t]*"
 )
 #: Keywords (over the lowercased text); those in the second list need a word start.
