@@ -34,6 +34,7 @@ HANDLERS: dict[str, str] = {
     "Stop": "memhooks.hooks.stop",
     "SubagentStop": "memhooks.hooks.subagent_stop",
     "SessionEnd": "memhooks.hooks.session_end",
+    "PostCompact": "memhooks.hooks.post_compact",
 }
 STDIN_TIMEOUT = {"SessionEnd": 0.5}
 
