@@ -93,5 +93,6 @@ def test_hooks_finish_with_a_hostile_committed_pattern(
     # Refused (config problem) or stopped (deadline): either way the log says which.
     log = (started / ".cache" / "memhooks.log").read_text(encoding="utf-8")
     assert "extra_patterns" in log
-    reminder = run_hook("UserPromptSubmit", {**payload, "prompt": "hi"}, env=env, timeout=8)
-    assert b"additionalContext" in reminder.stdout
+    after = run_hook("UserPromptSubmit", {**payload, "prompt": "hi"}, env=env, timeout=8)
+    assert after.returncode == 0
+    assert b"failed open" not in after.stderr
