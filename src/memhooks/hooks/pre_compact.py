@@ -27,6 +27,7 @@ from memhooks.store.naming import UnsafePathError
 from memhooks.store.paths import MemoryPaths, inside
 from memhooks.store.yaml_emit import render_document
 from memhooks.text.clock import iso
+from memhooks.text.redact import cut_at_line
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
@@ -79,8 +80,10 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     branch, uncommitted = git_state(hook.cwd)
     body = render_checkpoint(
         facts,
-        current_task_md=read_text(paths.file("current_task"), CONTEXT_CAP),
-        blockers_md=read_text(paths.file("blockers"), CONTEXT_CAP),
+        current_task_md=cut_at_line(
+            read_text(paths.file("current_task"), CONTEXT_CAP + 1), CONTEXT_CAP
+        ),
+        blockers_md=cut_at_line(read_text(paths.file("blockers"), CONTEXT_CAP + 1), CONTEXT_CAP),
         session_id=hook.session_id,
         trigger=hook.trigger or "manual",
         created=created,

@@ -15,7 +15,7 @@ from memhooks.store.config import Settings
 from memhooks.store.context_files import read_status
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.reminder_state import should_remind
-from memhooks.text.redact import redact
+from memhooks.text.redact import redact_prefix
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
@@ -43,12 +43,15 @@ def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> 
         kept = data if isinstance(data, list) else []
     except (OSError, ValueError):
         kept = []
-    kept.append(
-        {
-            "session_id": hook.session_id,
-            "prompt": redact(hook.prompt[:PROMPT_CHARS_KEPT], settings.redact_patterns),
-        }
-    )
+    try:
+        # Redacted whole, then cut: a secret straddling the cut must not leave its head.
+        prompt = redact_prefix(hook.prompt, PROMPT_CHARS_KEPT, settings.redact_patterns)
+    except RuntimeError as exc:  # a redact.extra_patterns entry ran past its deadline
+        from memhooks.store.logsink import log_line
+
+        log_line(paths.file("log"), f"UserPromptSubmit: prompt not kept: {exc}")
+        return
+    kept.append({"session_id": hook.session_id, "prompt": prompt})
     try:
         write_atomic(
             paths.file("prompts"),

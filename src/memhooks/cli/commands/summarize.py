@@ -32,7 +32,7 @@ from memhooks.restore.summary_material import SUMMARY_BUDGET, Pack, latest_sessi
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.session_journal import JOURNAL_HEADING
-from memhooks.text.redact import redact
+from memhooks.text.redact import redact, redact_value
 
 DESCRIPTION_MAX = 200
 
@@ -187,7 +187,7 @@ def _save(paths: MemoryPaths, session_id: str, *, as_json: bool) -> int:
         "title": title,
         "description": meta_in.get("description") or summary_description(body),
     }
-    meta = {k: redact(v, patterns) if isinstance(v, str) else v for k, v in meta.items()}
+    meta = {k: redact_value(v, patterns) for k, v in meta.items()}
     meta = _validated(meta)
     saved = store.write_session_file(session_id, meta, body)
     entry = saved.entry
