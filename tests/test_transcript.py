@@ -17,7 +17,6 @@ from memhooks.restore.transcript import (
     iter_records,
     parse_line,
     read_new,
-    read_tail,
 )
 from support import FIXTURES
 
@@ -228,18 +227,6 @@ def test_huge_write_input_is_slimmed() -> None:
     assert len(str(block.input["content"])) <= 4 * 1024
 
 
-def test_read_tail_drops_the_first_partial_line(tmp_path: Path) -> None:
-    path = tmp_path / "t.jsonl"
-    lines = [_line(_prompt(f"prompt {i}", f"u{i}")) for i in range(50)]
-    path.write_bytes(b"".join(lines))
-    tail = read_tail(path, len(lines[-1]) * 3 + 5)
-    assert [r.text for r in tail] == ["prompt 47", "prompt 48", "prompt 49"]
-    assert [r.text for r in read_tail(path, 10**9)][:2] == ["prompt 0", "prompt 1"]
-    assert read_tail(tmp_path / "missing.jsonl", 100) == []
-    exact = read_tail(path, len(lines[-1]))
-    assert [r.text for r in exact] == ["prompt 49"]
-
-
 def test_iter_records_streams_the_same_records(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     path.write_bytes(b"".join(_line(_prompt(f"p{i}", f"u{i}")) for i in range(5)))
@@ -268,7 +255,6 @@ def test_read_new_never_raises_on_random_bytes(tmp_path: Path, data: bytes, offs
     records, new_offset = read_new(path, offset)
     assert 0 <= new_offset <= len(data)
     assert all(record.type in {"user", "assistant", "system"} for record in records)
-    assert read_tail(path, offset) is not None
 
 
 @settings(

@@ -11,7 +11,6 @@ otherwise match every memory a little and keep unrelated prompts from being sile
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 # A word is a run of letters and digits; punctuation, underscores and slashes separate parts.
 _WORD = re.compile(r"[^\W_]+")
@@ -192,10 +191,6 @@ def _normalize(part: str) -> str:
 
 
 COMMON: frozenset[str] = frozenset(stem(w) for w in _COMMON.split() if w not in STOPWORDS)
-
-
-def counts(text: str) -> Counter[str]:
-    return Counter(tokens(text))
 
 
 def query_terms(text: str) -> list[str]:

@@ -414,19 +414,3 @@ def iter_records(path: str | os.PathLike[str], offset: int = 0) -> Iterator[Reco
             yield from _Cursor(handle, start)
     except OSError:
         return
-
-
-def read_tail(path: str | os.PathLike[str], max_bytes: int) -> list[Record]:
-    """Records in about the last ``max_bytes`` of the file, from its first whole line."""
-    try:
-        size = os.stat(path).st_size
-        with open(path, "rb") as handle:
-            start = max(0, size - max(0, max_bytes))
-            if start > 0:
-                handle.seek(start - 1)
-                if handle.read(1) != b"\n":
-                    handle.readline()  # the cut line is not a record
-                start = handle.tell()
-            return list(_Cursor(handle, start))
-    except OSError:
-        return []

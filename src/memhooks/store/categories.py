@@ -40,9 +40,6 @@ CATEGORIES: tuple[Category, ...] = (
 BY_NAME: dict[str, Category] = {c.name: c for c in CATEGORIES}
 BY_FOLDER: dict[str, Category] = {c.folder: c for c in CATEGORIES}
 
-#: Folders that hold state rather than memories: never indexed as memories.
-STATE_FOLDERS = ("context", "progress", "checkpoints")
-
 ALIASES = {
     "decisions": "decision",
     "constraints": "constraint",

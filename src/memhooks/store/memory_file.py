@@ -11,8 +11,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from memhooks.store.yaml_emit import render_document
-
 MAX_META_NODES = 10_000
 _FENCE = re.compile(r"\A---[ \t]*\r?\n")
 _H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
@@ -96,7 +94,3 @@ def first_sentence(body: str, limit: int = 160) -> str:
         sentence = re.split(r"(?<=[.!?])\s", stripped, maxsplit=1)[0]
         return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
     return ""
-
-
-def render(meta: dict[str, Any], body: str) -> str:
-    return render_document(meta, body)

@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     saved = store.set_record_status(relative, args.state, getattr(args, "reason", ""))
     emit(
         {"path": saved.entry.path, "record_status": saved.entry.record_status},
-        f"{args.verb.capitalize()}d: .claude/memory/{saved.entry.path}".replace("eed:", "ed:"),
+        f"{args.verb.capitalize()}d: {TREE_PREFIX}{saved.entry.path}",
         as_json=args.json,
     )
     return Exit.OK

@@ -14,17 +14,6 @@ from memhooks.errors import Exit, UserError
 from memhooks.store.categories import CATEGORIES, resolve
 from memhooks.text.redact import redact, redact_value
 
-SECTIONS = {
-    "decision": ("Context", "Decision", "Alternatives Considered", "Consequences"),
-    "analysis": ("Summary", "Key Findings", "Issues Found", "Recommendations"),
-    "runbook": ("Trigger", "Symptoms", "Steps", "Verification", "Root Cause"),
-    "constraint": ("Rule", "Impact", "Workarounds"),
-    "tech_debt": ("Description", "Why deferred", "Impact", "Suggested Fix"),
-    "preference": ("Preference", "Reason", "Examples"),
-    "session_summary": ("Context", "Tracking Points", "Related Files/Artifacts"),
-    "subagent": ("Summary", "Details", "Files Analyzed", "Recommendations"),
-}
-
 
 @dataclass
 class Draft:
@@ -134,19 +123,6 @@ def draft_from_stdin(category: str, text: str) -> Draft:
     meta = dict(raw.meta)
     meta.pop("category", None)
     return Draft(category, meta, raw.body)
-
-
-def _initial_draft(category: str, args: argparse.Namespace) -> Draft:
-    """From --body-file, --body or stdin; JSON and frontmatter documents are parsed."""
-    if args.body_file is not None:
-        text = read_stdin_text() if str(args.body_file) == "-" else _read(args.body_file)
-    elif args.body is not None:
-        return Draft(category, body=args.body)
-    else:
-        text = read_stdin_text()
-    if text.lstrip().startswith(("{", "---")):
-        return draft_from_stdin(category, text)
-    return Draft(category, body=text)
 
 
 def build_draft(args: argparse.Namespace) -> Draft:  # noqa: C901, PLR0912 - one flag, one branch
