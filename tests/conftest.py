@@ -14,7 +14,8 @@ from support import FIXTURES, hook_examples
 def _isolated_home(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A test that writes to the real home directory fails loudly instead of polluting it."""
+    """HOME (and USERPROFILE) point at an empty temporary folder: what a test writes under `~`
+    lands there, never in the real home. Nothing here makes such a write fail."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("USERPROFILE", str(home))
