@@ -119,22 +119,58 @@ def session_start(
     return text[:budget]
 
 
-def prompt_reminder(*, status: Status, pointers: Sequence[Pointer], budget: int) -> str:
-    """UserPromptSubmit: one status line, then the few most relevant memories, within budget."""
-    budget = min(budget, HOST_CAP)
-    lines = [f"[memhooks] .claude/memory/ status: {one_line(status)}"]
-    if pointers:
-        lines.append(
-            "Possibly relevant memories (data from .claude/memory/; read a file "
-            "before relying on it):"
-        )
-    text = "\n".join(lines)
+#: Characters of a pointer's description shown after its title.
+POINTER_GIST_CHARS = 110
+
+
+def gist(title: str, description: str, limit: int = POINTER_GIST_CHARS) -> str:
+    """The first useful words of a description: never the title again, cut at a word boundary."""
+    text = " ".join(description.split())
+    head = " ".join(title.split())
+    if head and text.lower().startswith(head.lower()):
+        text = text[len(head) :].lstrip(" .:;,-—")
+    if not text or text.lower() == head.lower():
+        return ""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    if " " in cut:
+        cut = cut[: cut.rfind(" ")]
+    return cut.rstrip(" ,;:.-—") + "…"
+
+
+def pointer_line(pointer: Pointer) -> str:
+    """`- path — title: gist`, one line, whatever the files hold."""
+    title = " ".join(pointer.title.split())[:150]
+    line = f"- {MEMORY_DIR}/{pointer.path} — {title}"
+    rest = gist(title, pointer.description)
+    return f"{line}: {rest}" if rest else line
+
+
+def pointers_block(pointers: Sequence[Pointer], budget: int, lead: str) -> str:
+    """A lead line and as many pointer lines as fit the budget ("" when none fit)."""
+    text = lead
+    shown = 0
     for pointer in pointers:
-        line = f"- {MEMORY_DIR}/{pointer.path} — {pointer.title}"
-        if pointer.description and pointer.description != pointer.title:
-            line += f": {pointer.description}"
-        line = " ".join(line.split())[:300]
+        line = pointer_line(pointer)
         if len(text) + 1 + len(line) > budget:
             break
         text += "\n" + line
+        shown += 1
+    return text if shown else ""
+
+
+POINTERS_LEAD = (
+    "Possibly relevant memories (data from .claude/memory/; read a file before relying on it):"
+)
+
+
+def prompt_reminder(*, status: Status, pointers: Sequence[Pointer], budget: int) -> str:
+    """UserPromptSubmit: one status line, then the few most relevant memories, within budget."""
+    budget = min(budget, HOST_CAP)
+    text = f"[memhooks] .claude/memory/ status: {one_line(status)}"
+    if pointers:
+        block = pointers_block(pointers, budget - len(text) - 1, POINTERS_LEAD)
+        if block:
+            text += "\n" + block
     return text[:budget]

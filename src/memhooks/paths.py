@@ -41,6 +41,8 @@ LAYOUT = {
     "search_db": ".cache/search.sqlite3",
     "prompts": ".cache/prompts.json",  # the latest prompts, kept for PreCompact
     "offsets": ".cache/offsets.json",  # transcript byte offsets per session
+    "injected": ".cache/injected.json",  # characters each hook injected, per session
+    "handoff": ".cache/subagent-pointers.json",  # PreToolUse(Agent) -> SubagentStart
 }
 
 

@@ -63,12 +63,29 @@ def run(event: str) -> int:
         if output:
             # ASCII JSON: a Windows pipe is cp1252, and the host decodes the escapes anyway.
             sys.stdout.write(json.dumps(output) + "\n")
+            _count_injected(paths, hook, event, output)
     except BaseException as exc:  # fail open, always, even on KeyboardInterrupt
         log_line(
             paths.file("log") if paths else None,
             f"{event} hook failed open: {type(exc).__name__}: {exc}",
         )
     return 0
+
+
+def _count_injected(
+    paths: MemoryPaths, hook: HookInput, event: str, output: dict[str, Any]
+) -> None:
+    """Add what went into the model's context to this session's ledger (`memhooks status`)."""
+    specific = output.get("hookSpecificOutput")
+    text = specific.get("additionalContext") if isinstance(specific, dict) else None
+    if not isinstance(text, str) or not text:
+        return
+    try:
+        from memhooks.ledger import record
+
+        record(paths.file("injected"), hook.session_id, event, len(text))
+    except OSError as exc:
+        log_line(paths.file("log"), f"{event}: injected characters not counted: {exc}")
 
 
 def _bootstrap_dependencies() -> None:
