@@ -50,6 +50,6 @@ def session_counts(file: str, session_id: str | None) -> tuple[str, dict[str, tu
         return sid, {}
     out = {}
     for hook, value in session.items():
-        if isinstance(value, list) and len(value) == 2:
+        if isinstance(value, list) and len(value) == len(("runs", "chars")):
             out[str(hook)] = (int(value[0]), int(value[1]))
     return sid, out

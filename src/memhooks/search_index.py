@@ -339,14 +339,12 @@ def _drop_categories(
 ) -> None:
     """Remove excluded categories from the best candidates (the rest can never be chosen)."""
     best = ranking.top_candidates(scores, ranking.RESCORE_CANDIDATES)
-    sql = _in_list("SELECT id FROM docs WHERE category", len(exclude)) + " AND id" + (
-        _in_list("", len(best))
-    )
-    for (doc,) in conn.execute(sql, [*exclude, *best]).fetchall():
-        scores.pop(doc, None)
-    for doc in list(scores):
-        if doc not in best:
-            del scores[doc]
+    by_category = _in_list("SELECT id FROM docs WHERE category", len(exclude))
+    sql = _in_list(by_category + " AND id", len(best))
+    dropped = {doc for (doc,) in conn.execute(sql, [*exclude, *best]).fetchall()}
+    kept = {doc: scores[doc] for doc in best if doc not in dropped}
+    scores.clear()
+    scores.update(kept)
 
 
 def _rank(

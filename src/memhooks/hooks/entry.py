@@ -34,6 +34,8 @@ HANDLERS: dict[str, str] = {
     "Stop": "memhooks.hooks.stop",
     "SubagentStop": "memhooks.hooks.subagent_stop",
     "SessionEnd": "memhooks.hooks.session_end",
+    "PreToolUse": "memhooks.hooks.subagent_pointers",
+    "SubagentStart": "memhooks.hooks.subagent_pointers",
 }
 STDIN_TIMEOUT = {"SessionEnd": 0.5}
 

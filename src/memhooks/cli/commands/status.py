@@ -123,8 +123,7 @@ def render(data: dict[str, Any]) -> str:
         lines.append(
             f"Injected this session: {ledger['total_chars']:,} characters ("
             + ", ".join(
-                f"{hook} {v['chars']:,} in {v['injections']}"
-                for hook, v in ledger["hooks"].items()
+                f"{hook} {v['chars']:,} in {v['injections']}" for hook, v in ledger["hooks"].items()
             )
             + ")"
         )
