@@ -57,7 +57,7 @@ def test_young_store_recall_finds_the_first_decision(
 def test_per_prompt_pointers_skip_journals_and_stay_silent_when_unrelated(
     memory: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    decision, journal = young_store(capsys)
+    decision, _ = young_store(capsys)
     paths = MemoryPaths.for_project(memory.parent.parent)
     pointers = user_prompt.relevant(paths, "which Postgres version runs the job queue?", Settings())
     assert [p.path for p in pointers] == [decision.removeprefix(".claude/memory/")]
@@ -81,7 +81,9 @@ def test_explain_shows_terms_scores_and_the_gate(
     memory: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     young_store(capsys)
-    code, out, _ = run_main(capsys, "recall", "--explain", "postgres", "job", "queue", "backend", "--json")
+    code, out, _ = run_main(
+        capsys, "recall", "--explain", "postgres", "job", "queue", "backend", "--json"
+    )
     assert code == 0
     data = json.loads(out)
     assert data["speaks"] is True
@@ -103,7 +105,9 @@ def test_subagent_gets_its_tasks_pointers_and_nothing_for_an_unrelated_task(
     decision, _ = young_store(capsys)
     paths = MemoryPaths.for_project(memory.parent.parent)
     settings = Settings()
-    task = {"tool_input": {"prompt": "add a retry to the Postgres job queue worker", "description": "x"}}
+    task = {
+        "tool_input": {"prompt": "add a retry to the Postgres job queue worker", "description": "x"}
+    }
     assert (
         subagent_pointers.handle(
             hook("PreToolUse", memory, tool_name="Agent", **task), paths, settings
