@@ -1,5 +1,10 @@
 # Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
-"""Relevance ranking for per-prompt recall: BM25F plus a floor and a gap rule. Pure functions.
+"""Relevance ranking for per-prompt recall: BM25F plus a calibrated floor and a gap rule.
+
+The per-prompt floor is `gate_floor(calibration)`: the store's own yardstick (what everyday
+unrelated requests reach on it, see search_index.calibrate), not a number fitted to one
+store. DEFAULT_FLOOR below is the older fixed floor, kept for `memhooks remember`'s
+similar-memory check. Pure functions.
 
 Scores are in *idf units*: BM25F divided by (K1 + 1), so one query term matched with a
 saturated term frequency contributes its idf, and the floor reads as "how much rare
@@ -30,8 +35,9 @@ FIELD_WEIGHTS: tuple[float, float, float, float] = (4.0, 2.0, 2.0, 1.0)
 #: Query weight of everyday English words (terms.COMMON). 0.2-0.5 all worked; at 1.0 the
 #: silence rate on unrelated prompts fell from 1.0 to about 0.9 at the same hit rate.
 COMMON_WEIGHT = 0.3
-#: Default score floor in idf units. Unrelated prompts topped out near 1.8 on the tuning set;
-#: related prompts' correct hits start near 2.6. 2.5 sits in that gap (silence held at 1.0
+#: The fixed floor `remember` uses to flag similar memories (once the per-prompt floor), in
+#: idf units. On the first tuning set unrelated prompts topped out near 1.8 and related
+#: prompts' correct hits started near 2.6. 2.5 sits in that gap (silence held at 1.0
 #: from 2.25 up, hit rate fell below 0.9 above 3.0). With 60 memories a single rare word
 #: has idf 3.7, so one strong shared term is enough, and everyday words never are.
 DEFAULT_FLOOR = 2.5

@@ -86,8 +86,10 @@ def _count_injected(
         from memhooks.ledger import record
 
         record(paths.file("injected"), hook.session_id, event, len(text))
-    except OSError as exc:
-        log_line(paths.file("log"), f"{event}: injected characters not counted: {exc}")
+    except OSError:
+        # Best effort, like the count itself: a read-only or full tree has already been
+        # reported once by this hook, and a lost count costs nothing else.
+        return
 
 
 def _bootstrap_dependencies() -> None:
