@@ -141,7 +141,7 @@ def gist(title: str, description: str, limit: int = POINTER_GIST_CHARS) -> str:
 
 def pointer_line(pointer: Pointer) -> str:
     """`- path — title: gist`, one line, whatever the files hold."""
-    title = " ".join(pointer.title.split())[:150]
+    title = " ".join(pointer.title.split())[:220]  # room for a stale-citation note
     line = f"- {MEMORY_DIR}/{pointer.path} — {title}"
     rest = gist(title, pointer.description)
     return f"{line}: {rest}" if rest else line

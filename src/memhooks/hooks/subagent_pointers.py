@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import time
 
-from memhooks import briefing
+from memhooks import briefing, citation_check
 from memhooks.atomic import read_text, write_atomic
 from memhooks.config import Settings
 from memhooks.hooks.context import HookInput
@@ -51,7 +51,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
 
 def pointers_text(paths: MemoryPaths, task: str, settings: Settings) -> str:
     """The framed pointers for a sub-agent's task, or "" when no memory clears the gate."""
-    pointers = relevant(paths, task, settings)
+    pointers = citation_check.mark_stale(paths.base, relevant(paths, task, settings))
     if not pointers:
         return ""
     budget = min(settings.prompt_chars, briefing.HOST_CAP)
