@@ -1,0 +1,88 @@
+"""The automatic journal of `sessions/<id>.md`, and what the store derives from the memory files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memhooks.cli.main import main
+from memhooks.restore.summary_material import latest_session_id
+from memhooks.store.memory_file import parse_text
+from memhooks.store.paths import MemoryPaths, UnsafePathError
+from memhooks.store.session_journal import JOURNAL_HEADING, append_journal, journal_part
+
+
+def test_a_new_session_file_gets_frontmatter_and_one_journal(tmp_path: Path) -> None:
+    paths = MemoryPaths.for_project(tmp_path)
+    Path(paths.file("sessions")).mkdir(parents=True)
+    append_journal(paths, "s-1", "- 10:00 first")
+    append_journal(paths, "s-1", "- 10:05 second")
+    text = (Path(paths.file("sessions")) / "s-1.md").read_text(encoding="utf-8")
+    raw = parse_text(text)
+    assert raw.meta["category"] == "session_summary"
+    assert raw.meta["session_id"] == "s-1"
+    assert text.count(JOURNAL_HEADING) == 1
+    assert text.index("first") < text.index("second")
+    assert journal_part(raw.body).startswith(JOURNAL_HEADING)
+
+
+def test_a_summary_above_the_journal_is_kept(tmp_path: Path) -> None:
+    paths = MemoryPaths.for_project(tmp_path)
+    folder = Path(paths.file("sessions"))
+    folder.mkdir(parents=True)
+    (folder / "s-2.md").write_text("---\ntitle: S\n---\n## Summary\nDone.\n", encoding="utf-8")
+    append_journal(paths, "s-2", "- 11:00 entry")
+    text = (folder / "s-2.md").read_text(encoding="utf-8")
+    assert "## Summary\nDone." in text
+    assert journal_part(text) == f"{JOURNAL_HEADING}\n\n- 11:00 entry\n"
+
+
+def test_journal_part_of_a_body_without_one() -> None:
+    assert journal_part("## Summary\nonly prose\n") == ""
+
+
+@pytest.mark.parametrize("session_id", ["../escape", "a/b", "", "x" * 300])
+def test_a_hostile_session_id_writes_nothing(tmp_path: Path, session_id: str) -> None:
+    paths = MemoryPaths.for_project(tmp_path)
+    with pytest.raises(UnsafePathError):
+        append_journal(paths, session_id, "- entry")
+    assert not any(tmp_path.rglob("*.md"))
+
+
+def test_latest_session_is_the_most_recently_active() -> None:
+    state = {
+        "sessions": [
+            {"id": "a", "last_activity": "2026-01-02T00:00:00Z"},
+            {"id": "b", "started": "2026-01-01T00:00:00Z"},
+            "junk",
+            {"id": 5},
+        ]
+    }
+    assert latest_session_id(state) == "a"
+    assert latest_session_id({"sessions": "nope"}) is None
+    assert latest_session_id({}) is None
+
+
+def test_derived_files_are_a_function_of_the_memory_files(started: Path) -> None:
+    """MEMORY.md, the catalog and the stats after a save equal what `rebuild` makes from scratch."""
+    assert main(["save", "decision", "--title", "Use SQLite for the cache", "--body", "Fast."]) == 0
+    assert main(["save", "constraint", "--title", "No network in tests", "--body", "Offline."]) == 0
+    derived = ["MEMORY.md", "MEMORY-archive.md"]
+    after_saves = {
+        name: (started / name).read_bytes() for name in derived if (started / name).exists()
+    }
+    index = after_saves["MEMORY.md"].decode("utf-8")
+    assert "Use SQLite for the cache" in index
+    assert "No network in tests" in index
+    (started / "MEMORY.md").unlink()
+    assert main(["rebuild"]) == 0
+    rebuilt = {n: (started / n).read_bytes() for n in derived if (started / n).exists()}
+    assert _without_stamps(rebuilt) == _without_stamps(after_saves)
+
+
+def _without_stamps(files: dict[str, bytes]) -> dict[str, list[str]]:
+    return {
+        name: [line for line in data.decode("utf-8").splitlines() if "updated" not in line.lower()]
+        for name, data in files.items()
+    }
