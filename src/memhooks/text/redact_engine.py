@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from memhooks.text.lazy_re import LazyBytes
 from memhooks.text.redact_values import looks_random
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
@@ -15,30 +16,9 @@ if TYPE_CHECKING:
 MARKER_PREFIX = "[REDACTED:"
 
 
-class Lazy:
-    """A pattern compiled on first use.
-
-    Most texts never reach most rules, and compiling every pattern up front would cost
-    several ms at the start of every hook process.
-    """
-
-    __slots__ = ("_compiled", "_flags", "_source")
-
-    def __init__(self, source: bytes, flags: int = 0) -> None:
-        self._source = source
-        self._flags = flags
-        self._compiled: re.Pattern[bytes] | None = None
-
-    @property
-    def compiled(self) -> re.Pattern[bytes]:
-        if self._compiled is None:
-            self._compiled = re.compile(self._source, self._flags)
-        return self._compiled
-
-
 #: (a pattern, or a plain literal found with bytes.find; search the lowercased copy?; bytes
 #: back from the hit to where the rule's pattern starts)
-Finder = tuple["Lazy | bytes", bool, int]
+Finder = tuple["LazyBytes | bytes", bool, int]
 
 
 def marker(kind: str) -> str:
@@ -55,7 +35,7 @@ def random(value: bytes) -> bool:
 
 def exact(pattern: bytes, back: int = 0) -> tuple[Finder, ...]:
     """One finder searched in the text as written; it must open with a literal to be fast."""
-    return ((Lazy(pattern), False, back),)
+    return ((LazyBytes(pattern), False, back),)
 
 
 def text(literal: bytes, back: int = 0) -> tuple[Finder, ...]:
@@ -77,7 +57,7 @@ class Rule:
         self,
         kind: str,
         finders: tuple[Finder, ...],
-        pattern: Lazy,
+        pattern: LazyBytes,
         groups: tuple[str, ...] = (),
         is_secret: Callable[[bytes], bool] = always,
     ) -> None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 
-from memhooks.text.redact_engine import Lazy, Rule, Scan, always, exact, lit, random, text
+from memhooks.text.lazy_re import LazyBytes
+from memhooks.text.redact_engine import Rule, Scan, always, exact, lit, random, text
 from memhooks.text.redact_pairs import csv_secret_spans, named_secret_spans
 from memhooks.text.redact_values import can_be_secret, is_placeholder, looks_random
 
@@ -91,7 +92,7 @@ def _prefixed_rules() -> tuple[Rule, ...]:
         Rule(
             kind,
             text(literal),
-            Lazy(
+            LazyBytes(
                 (_NOT_TOKEN if not literal.startswith(b".") else rb"(?<=[A-Za-z0-9])")
                 + re.escape(literal)
                 + rest
@@ -103,7 +104,7 @@ def _prefixed_rules() -> tuple[Rule, ...]:
         else Rule(
             kind,
             text(literal, back=14),
-            Lazy(rb"[A-Za-z0-9]{14}" + re.escape(literal) + rest + _END),
+            LazyBytes(rb"[A-Za-z0-9]{14}" + re.escape(literal) + rest + _END),
             is_secret=check,
         )
         for kind, literal, rest, check in _PREFIXED
@@ -116,7 +117,7 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "private-key",
         lit(b"-----begin"),
-        Lazy(
+        LazyBytes(
             rb"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----"
             rb"(?:.*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,\\-]*)",
             re.DOTALL,
@@ -125,17 +126,17 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "private-key",
         text(b"PuTTY-User-Key-File"),
-        Lazy(rb"PuTTY-User-Key-File.*?Private-MAC:[^\r\n]*", re.DOTALL),
+        LazyBytes(rb"PuTTY-User-Key-File.*?Private-MAC:[^\r\n]*", re.DOTALL),
     ),
     Rule(
         "jwt",
         text(b"eyJ"),
-        Lazy(_NOT_TOKEN + rb"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?"),
+        LazyBytes(_NOT_TOKEN + rb"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?"),
     ),
     Rule(
         "aws-access-key",
         exact(rb"A(?:KIA|SIA|GPA|IDA|ROA|NPA|IPA|BIA|CCA|NVA|PKA)"),
-        Lazy(
+        LazyBytes(
             _NOT_WORD + rb"(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|AIPA|ABIA|ACCA|ANVA|APKA)"
             rb"[A-Z0-9]{16}(?![A-Za-z0-9])"
         ),
@@ -144,7 +145,7 @@ RULES: tuple[Rule | Scan, ...] = (
         # The secret beside its key id: a credentials CSV row, `aws configure` input.
         "aws-secret",
         exact(rb"A(?:KIA|SIA)"),
-        Lazy(
+        LazyBytes(
             rb"A(?:KIA|SIA)[A-Z0-9]{16}[\"']?[ \t]*[,;|\t: ][ \t]*[\"']?"
             rb"(?P<value>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
         ),
@@ -153,7 +154,7 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "aws-secret",
         lit(b"aws"),
-        Lazy(
+        LazyBytes(
             rb"(?i)aws_?(?:secret_?(?:access_?)?key|session_?token)[\"']?"
             rb"(?:[ \t]*\[[^\]\r\n]{0,40}\])?(?:[ \t]*[:=][ \t]*|[ \t]+)[\"']?"
             rb"(?P<value>[A-Za-z0-9/+=]{30,})"
@@ -163,7 +164,7 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "aws-secret",
         lit(b"configure"),
-        Lazy(
+        LazyBytes(
             rb"(?i)configure[ \t]+set[ \t]+(?:--profile[ \t]+\S+[ \t]+)?"
             rb"[\w.]*(?:secret|token|key|password)[\w.]*[ \t]+" + _ARG
         ),
@@ -173,7 +174,7 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "github-token",
         exact(rb"g(?:h[pousr]_|ithub_pat_)"),
-        Lazy(
+        LazyBytes(
             _NOT_WORD + rb"(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})"
             rb"(?![A-Za-z0-9_])"
         ),
@@ -181,7 +182,7 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "webhook-url",
         lit(b"hooks.slack.com/", b"/api/webhooks/", b"webhook.office.com/"),
-        Lazy(
+        LazyBytes(
             rb"(?:hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+"
             rb"|/api/webhooks/\d+/[A-Za-z0-9_-]+"
             rb"|webhook\.office\.com/[A-Za-z0-9/@_.-]+)"
@@ -190,7 +191,7 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "slack-token",
         exact(rb"x(?:ox[a-z]|app)[-.]"),
-        Lazy(
+        LazyBytes(
             _NOT_WORD + rb"(?:xox[a-z](?:\.xox[a-z])?-[A-Za-z0-9%.-]{8,}"
             rb"|xapp-\d-[A-Za-z0-9-]{10,})"
         ),
@@ -198,40 +199,40 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "anthropic-key",
         text(b"sk-ant-"),
-        Lazy(_NOT_TOKEN + rb"sk-ant-[A-Za-z0-9_-]{20,}"),
+        LazyBytes(_NOT_TOKEN + rb"sk-ant-[A-Za-z0-9_-]{20,}"),
     ),
     Rule(
         "api-key",
         text(b"sk-"),
-        Lazy(_NOT_TOKEN + rb"sk-[A-Za-z0-9_-]{20,}"),
+        LazyBytes(_NOT_TOKEN + rb"sk-[A-Za-z0-9_-]{20,}"),
         is_secret=looks_random,
     ),
     Rule(
         "google-api-key",
         text(b"AIza"),
-        Lazy(_NOT_TOKEN + rb"AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
+        LazyBytes(_NOT_TOKEN + rb"AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
     ),
     Rule(
         "stripe-key",
         exact(rb"k_(?:live|test)_", back=1),
-        Lazy(_NOT_WORD + rb"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}"),
+        LazyBytes(_NOT_WORD + rb"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}"),
     ),
     Rule(
         "telegram-token",
         text(b":AA", back=10),
-        Lazy(rb"[^\n]{0,2}?(?<![0-9])(?P<value>[0-9]{8,10}:AA[0-9A-Za-z_-]{30,})"),
+        LazyBytes(rb"[^\n]{0,2}?(?<![0-9])(?P<value>[0-9]{8,10}:AA[0-9A-Za-z_-]{30,})"),
         ("value",),
     ),
     Rule(
         "vault-token",
         lit(b"vault"),
-        Lazy(rb"(?i:vault)[^\r\n]{0,200}?(?<![\w.])(?P<value>[sbr]\.[A-Za-z0-9]{24,})"),
+        LazyBytes(rb"(?i:vault)[^\r\n]{0,200}?(?<![\w.])(?P<value>[sbr]\.[A-Za-z0-9]{24,})"),
         ("value",),
     ),
     Rule(
         "auth-header",
         lit(b"authorization"),
-        Lazy(
+        LazyBytes(
             rb"(?i)authorization[\"']?[ \t]*[:=][ \t]*[\"']?[ \t]*"
             rb"(?:(?:bearer|basic|token|bot|apikey|api-key|sso-key|key|dpop|otp)[ \t]+"
             rb"(?P<value>[^\s\"',;]+)"
@@ -244,7 +245,7 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "cookie",
         lit(b"cookie"),
-        Lazy(
+        LazyBytes(
             rb"(?i)(?<![A-Za-z0-9_])(?:set-)?cookie[\"']?[ \t]*[:=][ \t]*[\"']?"
             rb"(?P<value>[^\r\n\"']+)"
         ),
@@ -254,14 +255,14 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "cookie",
         lit(b"--cookie", b" -b"),
-        Lazy(rb"(?:--cookie|[ \t]-b)(?:=|[ \t]+)" + _ARG),
+        LazyBytes(rb"(?:--cookie|[ \t]-b)(?:=|[ \t]+)" + _ARG),
         _ARG_GROUPS,
         lambda value: b"=" in value and can_be_secret(value),
     ),
     Rule(
         "bearer-token",
         lit(b"bearer"),
-        Lazy(rb"(?i)" + _NOT_WORD + rb"bearer\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
+        LazyBytes(rb"(?i)" + _NOT_WORD + rb"bearer\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
         ("value",),
         lambda value: not is_placeholder(value),
     ),
@@ -270,14 +271,16 @@ RULES: tuple[Rule | Scan, ...] = (
         # it), never `/`, so `http://host:3000/users?email=a@b.c` is a port, not a password.
         "url-password",
         text(b"://"),
-        Lazy(rb"://[^\s:/@\"'<>]*:(?P<value>[^\s/\"'<>]+)@(?=[^\s@/\"'<>]*(?:[/?#\s\"'<>]|$))"),
+        LazyBytes(
+            rb"://[^\s:/@\"'<>]*:(?P<value>[^\s/\"'<>]+)@(?=[^\s@/\"'<>]*(?:[/?#\s\"'<>]|$))"
+        ),
         ("value",),
         lambda value: not is_placeholder(value),
     ),
     Rule(
         "url-password",
         text(b"://"),
-        Lazy(rb"://(?P<value>[A-Za-z0-9_.~%+-]{20,})@"),
+        LazyBytes(rb"://(?P<value>[A-Za-z0-9_.~%+-]{20,})@"),
         ("value",),
         looks_random,
     ),
@@ -285,14 +288,14 @@ RULES: tuple[Rule | Scan, ...] = (
         # An Azure storage or Cosmos DB key: 64 bytes in base64, alone (a key list's "value").
         "azure-key",
         text(b"==", back=86),
-        Lazy(rb"(?<![A-Za-z0-9+/=-])[A-Za-z0-9+/]{86}==(?![A-Za-z0-9+/=])"),
+        LazyBytes(rb"(?<![A-Za-z0-9+/=-])[A-Za-z0-9+/]{86}==(?![A-Za-z0-9+/=])"),
         is_secret=looks_random,
     ),
     Rule(
         # <password>…</password>, <add key="DbPassword" value="…"/>
         "secret",
         lit(b"pass", b"secret", b"token", b"key", b"credential"),
-        Lazy(
+        LazyBytes(
             rb"(?i)(?:pass(?:word|wd)?|secret|token|apikey|api[_-]key|credentials?)[\w:.-]*>"
             rb"(?P<value>[^<\r\n]+)</"
             rb"|(?:pass(?:word|wd)?|secret|token|key|credentials?)[\w.-]*\"[ \t]+value=\""
@@ -304,7 +307,7 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "cli-credential",
         lit(b"sqlplus"),
-        Lazy(rb"(?i)sqlplus[ \t]+(?:-\w+[ \t]+)*[^\s/@]+/(?P<value>[^\s@]+)"),
+        LazyBytes(rb"(?i)sqlplus[ \t]+(?:-\w+[ \t]+)*[^\s/@]+/(?P<value>[^\s@]+)"),
         ("value",),
         can_be_secret,
     ),
@@ -314,7 +317,7 @@ RULES: tuple[Rule | Scan, ...] = (
         # fish `set -x NAME value`, Windows `setx NAME value`, csh `setenv NAME value`
         "secret",
         lit(b"set"),
-        Lazy(
+        LazyBytes(
             rb"(?i)(?<![\w-])(?:set[ \t]+-[a-z]*[xg][a-z]*|setx|setenv)[ \t]+"
             rb"\w*(?:pass|pwd|secret|token|key|cred|auth)\w*[ \t]+" + _ARG
         ),
@@ -324,7 +327,7 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "netrc",
         lit(b"machine", b"default"),
-        Lazy(
+        LazyBytes(
             rb"(?<![\w-])(?:machine[ \t]+\S+|default)"
             rb"(?:\s+(?:login|account|port)[ \t]+\S+)*\s+password[ \t]+(?P<value>\S+)"
         ),
@@ -334,7 +337,7 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "netrc",
         lit(b"login"),
-        Lazy(rb"(?i)(?<![\w-])login[ \t]+\S+[ \t]+password[ \t]+(?P<value>\S+)"),
+        LazyBytes(rb"(?i)(?<![\w-])login[ \t]+\S+[ \t]+password[ \t]+(?P<value>\S+)"),
         ("value",),
         can_be_secret,
     ),
@@ -343,7 +346,7 @@ RULES: tuple[Rule | Scan, ...] = (
         # `git push -u origin` and `docker run -u 1000:1000` (numbers) are left alone.
         "cli-credential",
         exact(rb"-(?:u|-user|-proxy-user)[ \t=]"),
-        Lazy(
+        LazyBytes(
             rb"(?:(?<=\s)-u|--user|--proxy-user)[ \t=]+[\"']?[^\s:\"']+:"
             rb"(?P<value>(?:[^\s\"'\\]|\\.)+)"
         ),
@@ -354,7 +357,7 @@ RULES: tuple[Rule | Scan, ...] = (
         # The password glued to -p: `mysql -pSECRET`, `7z x -pSECRET` (`mkdir -p` is not).
         "cli-credential",
         lit(b"mysql", b"mariadb", b"7z", b"7za", b"sshpass"),
-        Lazy(
+        LazyBytes(
             rb"(?i:\b(?:mysql|mysqldump|mysqladmin|mariadb|7za?|sshpass)\b)[^\n|;&]{0,200}?\s-p"
             + _ARG
         ),
@@ -375,7 +378,7 @@ RULES: tuple[Rule | Scan, ...] = (
             b"smbclient",
             b"htpasswd",
         ),
-        Lazy(
+        LazyBytes(
             rb"(?i:\b(?:login|sshpass|zip|unzip|sqlcmd|mongo|mongosh|mongodump|mongorestore"
             rb"|redis-cli|ldapsearch|ldapadd|ldapmodify|ldapdelete|ldapwhoami|smbclient)\b)"
             rb"[^\n|;&]{0,200}?[ \t](?:-p|-P|-a|-w|--pass|--password)(?:[ \t]+|=)(?!-)" + _ARG
@@ -386,7 +389,7 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "cli-credential",
         lit(b" -u"),
-        Lazy(rb"[ \t]-U[ \t]+[\"']?[^\s%\"']+%(?P<value>[^\s\"']+)"),
+        LazyBytes(rb"[ \t]-U[ \t]+[\"']?[^\s%\"']+%(?P<value>[^\s\"']+)"),
         ("value",),
         can_be_secret,
     ),
@@ -403,14 +406,14 @@ RULES: tuple[Rule | Scan, ...] = (
             b" -secret",
             b" -token",
         ),
-        Lazy(rb"(?i)[ \t]-[a-z]*(?:pass|password|secret|token)[a-z]*[ \t]+(?!-)" + _ARG),
+        LazyBytes(rb"(?i)[ \t]-[a-z]*(?:pass|password|secret|token)[a-z]*[ \t]+(?!-)" + _ARG),
         _ARG_GROUPS,
         can_be_secret,
     ),
     Rule(
         "cli-credential",
         lit(b"--from-literal", b"--body"),
-        Lazy(rb"(?:--from-literal[ \t=]+[\"']?[\w.-]+=|(?<=\s)--body[ \t=]+)" + _ARG),
+        LazyBytes(rb"(?:--from-literal[ \t=]+[\"']?[\w.-]+=|(?<=\s)--body[ \t=]+)" + _ARG),
         _ARG_GROUPS,
         can_be_secret,
     ),
@@ -418,7 +421,7 @@ RULES: tuple[Rule | Scan, ...] = (
         # `echo 'hunter2' | docker login --password-stdin`, `… | sudo -S`, `… | chpasswd`
         "cli-credential",
         lit(b"echo", b"printf"),
-        Lazy(
+        LazyBytes(
             rb"(?<![\w-])(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)*"
             + _ARG
             + rb"[ \t]*\|[^\n]*?(?:--password-stdin|sudo[ \t]+-S|chpasswd|passwd[ \t]+--stdin"
@@ -430,7 +433,7 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "secret",
         lit(b"password", b"passphrase", b"passwd", b"passcode"),
-        Lazy(
+        LazyBytes(
             rb"(?i)pass(?:word|phrase|wd|code)s?[ \t]+(?:is|was|will[ \t]+be|becomes"
             rb"|set[ \t]+to|changed[ \t]+to|of)[ \t]*:?[ \t]*[\"'`]?(?P<value>[^\s\"'`]+)"
         ),
