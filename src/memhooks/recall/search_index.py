@@ -291,26 +291,17 @@ class SearchIndex:
 
     def rebuild(self, docs: Iterable[IndexedDoc]) -> None:
         """Replace the index with one of exactly these docs (a later duplicate path wins)."""
-        import tempfile
+        from memhooks.store.atomic import replace_with_built
 
         latest = {doc.path: doc for doc in docs}
         self.close()
-        self.db_path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp_name = tempfile.mkstemp(
-            prefix=self.db_path.name + ".", suffix=".tmp", dir=self.db_path.parent
+        # A journal left by a crashed writer belongs to the old file; next to the new one
+        # it would be "rolled back" into it and corrupt it.
+        replace_with_built(
+            self.db_path,
+            lambda tmp_name: _build(tmp_name, latest.values()),
+            before_replace=str(self.db_path) + "-journal",
         )
-        os.close(fd)
-        tmp = self.db_path.parent / os.path.basename(tmp_name)
-        try:
-            _build(tmp_name, latest.values())
-            _fsync(tmp_name)
-            # A journal left by a crashed writer belongs to the old file; next to the new one
-            # it would be "rolled back" into it and corrupt it.
-            self.db_path.with_name(self.db_path.name + "-journal").unlink(missing_ok=True)
-            tmp.replace(self.db_path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
 
     def _write_connection(self) -> sqlite3.Connection:
         if self._writer is None:
@@ -565,11 +556,3 @@ def _build(db_name: str, docs: Iterable[IndexedDoc]) -> None:
         conn.execute("COMMIT")
     finally:
         conn.close()
-
-
-def _fsync(name: str) -> None:
-    fd = os.open(name, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

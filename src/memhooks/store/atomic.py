@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import os
 
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 def _default_mode() -> int:
     """Memory files are shared through git like any other file: honour the umask."""
@@ -74,6 +78,30 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes, *, durable: bo
     target = os.fspath(path)
     tmp = _write_temp(target, text, durable=durable)
     try:
+        os.replace(tmp, target)
+    except BaseException:
+        _discard(tmp)
+        raise
+
+
+def replace_with_built(
+    path: str | os.PathLike[str], build: Callable[[str], None], *, before_replace: str = ""
+) -> None:
+    """Replace `path` with a file `build(temp_name)` makes beside it (a database, say),
+    fsynced first; `before_replace` names a stale companion file to remove just before."""
+    target = os.fspath(path)
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    fd, tmp = _temp_file(target)
+    os.close(fd)
+    try:
+        build(tmp)
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if before_replace:
+            _discard(before_replace)
         os.replace(tmp, target)
     except BaseException:
         _discard(tmp)
