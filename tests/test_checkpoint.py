@@ -15,7 +15,8 @@ from memhooks.restore.checkpoint import (
     render_checkpoint,
     without_host_kept,
 )
-from memhooks.restore.extract import FailedCommand, SessionFacts, Todo, extract_facts
+from memhooks.restore.extract import extract_facts
+from memhooks.restore.facts import FailedCommand, SessionFacts, Todo
 from memhooks.restore.transcript import iter_records
 from support import FIXTURES
 

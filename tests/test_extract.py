@@ -7,15 +7,9 @@ from typing import Any
 
 import pytest
 
-from memhooks.restore.extract import (
-    FailedCommand,
-    SessionFacts,
-    Todo,
-    extract_facts,
-    find_blockers,
-    find_decisions,
-    first_error_line,
-)
+from memhooks.restore.extract import extract_facts
+from memhooks.restore.facts import FailedCommand, SessionFacts, Todo
+from memhooks.restore.statements import find_blockers, find_decisions, first_error_line
 from memhooks.restore.transcript import Record, TextBlock, ToolResult, ToolUse, iter_records
 from support import FIXTURES
 

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from memhooks.hooks.event import HookInput
 from memhooks.restore.checkpoint import render_checkpoint
-from memhooks.restore.extract import SessionFacts, extract_facts
+from memhooks.restore.extract import extract_facts
+from memhooks.restore.facts import SessionFacts
 from memhooks.restore.git_state import git_state
 from memhooks.restore.session_checkpoint import checkpoint_path, prune_sessions
 from memhooks.restore.transcript import iter_records

@@ -21,7 +21,7 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the ho
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from memhooks.restore.extract import FailedCommand, SessionFacts, Todo
+    from memhooks.restore.facts import FailedCommand, SessionFacts, Todo
 
 MAX_CHARS = 8000
 
