@@ -84,7 +84,9 @@ def test_real_payloads_in_a_started_project(
         assert len(text) <= 9_000
     elif case == "UserPromptSubmit":
         text = context_of(done.stdout)
-        assert text.startswith("[memhooks] .claude/memory/ status:")
+        assert text.startswith("[memhooks] .claude/memory/ status")
+        assert '<memhooks-data source=".claude/memory/">\ntask: ' in text
+        assert text.endswith("</memhooks-data>")
         assert len(text) <= 1_500
     elif case != "Stop":
         assert output is None

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from memhooks.clock import iso, parse_iso
+from memhooks.frame import frame, neutralise, one_line, overhead
 from memhooks.paths import MemoryPaths
 from memhooks.session_journal import JOURNAL_HEADING
 
@@ -24,12 +25,14 @@ GIT_TIMEOUT_S = 10.0
 GIT_MAX_COMMITS = 200
 DOC_FOLDERS = ("docs", "_docs")
 DOC_FILES_MAX = 200
+PREFIX = ".claude/memory/"
 
 
 @dataclass(frozen=True)
 class Piece:
     heading: str
     text: str
+    source: str = ""  # where the text was read: then it is data, framed when rendered
 
 
 @dataclass
@@ -42,12 +45,21 @@ class Pack:
     used: int = 0
 
     def add(
-        self, heading: str, text: str, *, cap: int = PIECE_CAP, keep_tail: bool = False
+        self,
+        heading: str,
+        text: str,
+        *,
+        source: str = "",
+        cap: int = PIECE_CAP,
+        keep_tail: bool = False,
     ) -> bool:
-        text = text.strip("\n")
+        """Add a piece; `source` marks it as data read from there (framed, neutralised)."""
+        heading = one_line(heading, 200)
+        text = (neutralise(text) if source else text).strip("\n")
         if not text.strip():
             return False
-        room = min(cap, self.budget - self.used - len(heading) - 8)
+        framing = overhead(source) if source else 0
+        room = min(cap, self.budget - self.used - len(heading) - 8 - framing)
         if room < min(400, len(text)):
             self.omitted.append(heading)
             return False
@@ -58,12 +70,17 @@ class Pack:
                 if keep_tail
                 else (text[: room - 40] + "\n" + note)
             )
-        self.pieces.append(Piece(heading, text))
-        self.used += len(heading) + len(text) + 8
+        self.pieces.append(Piece(heading, text, source))
+        self.used += len(heading) + len(text) + 8 + framing
         return True
 
     def render(self) -> str:
-        parts = [f"=== {p.heading} ===\n\n{p.text}" for p in self.pieces]
+        """Our `=== heading ===` lines, each over its text; text read from a file is framed
+        as data, so nothing in a memory can pass for a header or end its frame."""
+        parts = [
+            f"=== {p.heading} ===\n\n{frame(p.source, p.text) if p.source else p.text}"
+            for p in self.pieces
+        ]
         if self.omitted:
             parts.append(
                 "=== Left out (over the budget; read them if you need them) ===\n\n"
@@ -209,7 +226,12 @@ def synthesis_material(
     since = since_last_synthesis(paths, previous)
     pack = Pack(budget)
     if previous is not None:
-        pack.add("Previous master.md (update it; keep what still holds)", previous, cap=budget // 2)
+        pack.add(
+            "Previous master.md (update it; keep what still holds)",
+            previous,
+            source=f"{PREFIX}master.md",
+            cap=budget // 2,
+        )
 
     def new(doc: MemoryDoc) -> bool:
         return since is None or doc.changed > since
@@ -220,12 +242,22 @@ def synthesis_material(
         summary = (doc.body[:at] if at >= 0 else doc.body).strip()
         # A session nobody summarised still has its journal: better than nothing.
         text = summary or doc.body[max(at, 0) :].strip()
-        pack.add(f"Session summary: {doc.path} ({iso(doc.changed)})", text, cap=PIECE_CAP)
+        pack.add(
+            f"Session summary: {doc.path} ({iso(doc.changed)})",
+            text,
+            source=PREFIX + doc.path,
+            cap=PIECE_CAP,
+        )
     checkpoint = read_text(paths.latest_checkpoint)
     if checkpoint and (since is None or _mtime(paths.latest_checkpoint) > since):
-        pack.add("Latest checkpoint: checkpoints/latest.md", checkpoint, cap=PIECE_CAP // 2)
+        pack.add(
+            "Latest checkpoint: checkpoints/latest.md",
+            checkpoint,
+            source=f"{PREFIX}checkpoints/latest.md",
+            cap=PIECE_CAP // 2,
+        )
     for doc in reversed([d for d in memories(paths, "decisions") if new(d)]):
-        pack.add(f"Decision: {doc.path}", doc.body, cap=PIECE_CAP // 2)
+        pack.add(f"Decision: {doc.path}", doc.body, source=PREFIX + doc.path, cap=PIECE_CAP // 2)
     others = [
         d
         for folder in ("constraints", "tech-debt", "preferences", "runbooks", "subagent")
@@ -238,15 +270,21 @@ def synthesis_material(
             + (f": {d.meta['description']}" if d.meta.get("description") else "")
             for d in others
         ]
-        pack.add("Other memories changed since (titles only)", "\n".join(lines), cap=PIECE_CAP)
+        pack.add(
+            "Other memories changed since (titles only)",
+            "\n".join(lines),
+            source=PREFIX,
+            cap=PIECE_CAP,
+        )
     docs = doc_files(project, since)
     for path in docs:
         doc_text = read_text(path)
         if doc_text:
-            pack.add(f"Doc: {path.relative_to(project).as_posix()}", doc_text, cap=PIECE_CAP // 2)
+            relative = path.relative_to(project).as_posix()
+            pack.add(f"Doc: {relative}", doc_text, source=relative, cap=PIECE_CAP // 2)
     log = git_log(project, since)
     if log:
-        pack.add("git log since the last synthesis", log, cap=PIECE_CAP)
+        pack.add("git log since the last synthesis", log, source="git log", cap=PIECE_CAP)
     return SynthesisMaterial(previous, since, pack, len(sessions), len(docs), log)
 
 
