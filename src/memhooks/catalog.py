@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from memhooks.atomic import write_atomic
+from memhooks.safe_fs import read_bytes
 
 CATALOG_VERSION = 1
+CATALOG_CAP = 64_000_000  # bytes: 10,000 memories take about 4 MB
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,7 @@ class Catalog:
 def load(path: Path) -> Catalog | None:
     """None when missing or unreadable: the caller rebuilds it from the files."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_bytes(path, CATALOG_CAP, whole=True).decode("utf-8"))
         if data.get("version") != CATALOG_VERSION:
             return None
         entries = [Entry.from_dict(e) for e in data["entries"]]

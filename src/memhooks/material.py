@@ -16,11 +16,13 @@ from typing import Any
 from memhooks.clock import iso, parse_iso
 from memhooks.frame import frame, neutralise, one_line, overhead
 from memhooks.paths import MemoryPaths
+from memhooks.safe_fs import read_memory
 from memhooks.session_journal import JOURNAL_HEADING
 
 DEFAULT_BUDGET = 40_000
 SUMMARY_BUDGET = 30_000
 PIECE_CAP = 8_000
+TEXT_CAP = 1_000_000  # bytes read of one file: far more than any piece keeps
 GIT_TIMEOUT_S = 10.0
 GIT_MAX_COMMITS = 200
 DOC_FOLDERS = ("docs", "_docs")
@@ -90,8 +92,11 @@ class Pack:
 
 
 def read_text(path: Path) -> str | None:
+    """A file's text (capped; no symlink, FIFO or device), None when it cannot be read."""
+    from memhooks.safe_fs import read_bytes
+
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
+        return read_bytes(path, TEXT_CAP).decode("utf-8", errors="replace")
     except OSError:
         return None
 
@@ -159,7 +164,7 @@ def memories(paths: MemoryPaths, folder: str) -> list[MemoryDoc]:
         return out
     for path in sorted(base.glob("*.md")):
         try:
-            raw = parse_bytes(path.read_bytes())
+            raw = parse_bytes(read_memory(path))
         except (OSError, UnparsableMemoryError):
             continue
         if str(raw.meta.get("record_status") or "active") != "active":

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 MAX_SESSIONS_KEPT = 50
+STATE_CAP = 1_000_000  # bytes: 50 session records take a few KB
 
 
 class StateUnreadableError(ValueError):
@@ -24,11 +25,14 @@ class StateUnreadableError(ValueError):
 
 def read_state(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     """None when there is no file; raises StateUnreadableError when it cannot be parsed."""
+    from memhooks.safe_fs import UnsafeFileError, read_bytes
+
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        raw = read_bytes(path, STATE_CAP, whole=True)
     except FileNotFoundError:
         return None
+    except UnsafeFileError as exc:
+        raise StateUnreadableError(str(exc)) from None
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:

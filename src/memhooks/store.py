@@ -29,6 +29,7 @@ from memhooks.locking import command_lock, quick_lock
 from memhooks.memory_entry import entry_for, ordered, text_of
 from memhooks.naming import UnsafePathError, candidate_name, contained
 from memhooks.paths import MemoryPaths
+from memhooks.safe_fs import read_memory
 from memhooks.session_journal import journal_part
 from memhooks.yaml_emit import render_document
 
@@ -158,7 +159,7 @@ class Store(DerivedFiles):
         from memhooks.memory_file import UnparsableMemoryError, parse_bytes
 
         try:
-            raw = parse_bytes(target.read_bytes())
+            raw = parse_bytes(read_memory(target))
         except (OSError, UnparsableMemoryError):
             return
         if raw.meta.get("record_status") != "retired":
@@ -179,7 +180,7 @@ class Store(DerivedFiles):
         from memhooks.memory_file import content_hash, parse_bytes
 
         target = self._existing(relative)
-        data = target.read_bytes()
+        data = read_memory(target)
         raw = parse_bytes(data)
         return raw.meta, raw.body, content_hash(data)
 
@@ -208,7 +209,7 @@ class Store(DerivedFiles):
 
         with self.locked():
             target = self._existing(relative)
-            data = target.read_bytes()
+            data = read_memory(target)
             if expected_hash is not None and content_hash(data) != expected_hash:
                 raise ConflictError(
                     f"{relative} changed since it was read (hash {content_hash(data)}, "
@@ -239,7 +240,7 @@ class Store(DerivedFiles):
         """Rewrite one file's lifecycle fields; the caller holds the lock and reindexes."""
         from memhooks.memory_file import parse_bytes
 
-        current = parse_bytes(target.read_bytes())
+        current = parse_bytes(read_memory(target))
         meta = dict(current.meta)
         meta["record_status"] = status
         if status == "retired":
@@ -258,7 +259,7 @@ class Store(DerivedFiles):
         from memhooks.memory_file import UnparsableMemoryError, parse_bytes
 
         try:
-            meta = parse_bytes((self.paths.root / relative).read_bytes()).meta
+            meta = parse_bytes(read_memory(self.paths.root / relative)).meta
         except (OSError, UnparsableMemoryError):
             return False  # never delete what we cannot read
         retired = parse_iso(text_of(meta.get("retired_at")))
@@ -342,7 +343,7 @@ class Store(DerivedFiles):
             }
             created = not target.exists()
             if not created:
-                current = parse_bytes(target.read_bytes())
+                current = parse_bytes(read_memory(target))
                 merged.update(current.meta)
                 journal = journal_part(current.body)
             merged.update(meta)

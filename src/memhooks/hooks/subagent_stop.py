@@ -143,8 +143,10 @@ def claim(paths: MemoryPaths, agent_id: str) -> str | None:
     name = re.sub(r"[^A-Za-z0-9_-]", "", agent_id)[:100]
     if not name:
         return None
+    from memhooks.safe_fs import makedirs
+
     folder = os.path.join(paths.file("cache"), "subagents-filed")
-    os.makedirs(folder, exist_ok=True)
+    makedirs(folder)  # refuses a symlinked .cache/ or subagents-filed/
     marker = os.path.join(folder, name)
     try:
         os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
