@@ -57,6 +57,35 @@ def write_state(
     write_atomic(path, json.dumps(state, indent=2, ensure_ascii=False) + "\n", durable=durable)
 
 
+_TEXT_KEYS = ("started", "stopped", "project", "branch", "lastActivity", "lastMemoryWrite", "task")
+_LIST_KEYS = ("sessions", "archived_sessions")
+
+
+def repair_state(state: dict[str, Any]) -> list[str]:
+    """Drop what a hand-made or half-written `_session.json` holds of the wrong type (it is
+    state, not memory: the commands set it again); returns what was dropped, for one line."""
+    dropped = []
+    for key in _TEXT_KEYS:
+        if key in state and state[key] is not None and not isinstance(state[key], str):
+            dropped.append(key)
+            del state[key]
+    if "active" in state and not isinstance(state["active"], bool):
+        dropped.append("active")
+        state["active"] = False
+    if "stats" in state and not isinstance(state["stats"], dict):
+        dropped.append("stats")
+        del state["stats"]
+    for key in _LIST_KEYS:
+        value = state.get(key)
+        if key in state and not isinstance(value, list):
+            dropped.append(key)
+            del state[key]
+        elif isinstance(value, list) and not all(isinstance(r, dict) for r in value):
+            dropped.append(f"{key} (records that were not objects)")
+            state[key] = [r for r in value if isinstance(r, dict)]
+    return dropped
+
+
 def session_record(state: dict[str, Any], session_id: str) -> dict[str, Any]:
     """The record for one session id, created at the end of the list when new."""
     sessions = state.get("sessions")
