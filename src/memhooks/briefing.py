@@ -58,6 +58,7 @@ def session_start(
     budget: int,
     new_summaries: int = 0,
     cli: str = "",
+    conflicted: Sequence[str] = (),
 ) -> str:
     """SessionStart: id, status, the latest checkpoint first (compact/resume), the index.
 
@@ -80,6 +81,12 @@ def session_start(
         lines.append(
             f"{new_summaries} session summaries are newer than master.md: "
             "`/memory synthesize` would fold them in."
+        )
+    if conflicted:
+        names = ", ".join(data_line(f"{MEMORY_DIR}/{name}", 120) for name in conflicted[:3])
+        lines.append(
+            f"Not shown: {names} (unresolved git conflict markers from a merge). Tell the user; "
+            "after they resolve the conflict, `/memory rebuild` regenerates the index."
         )
     lines.append("Status (task, next step, blockers):")
     head = "\n".join(lines)[:budget]

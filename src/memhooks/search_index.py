@@ -204,6 +204,14 @@ class SearchIndex:
         if limit <= 0 or not terms:
             return []
         floor = ranking.DEFAULT_FLOOR if min_score is None else min_score
+        hits = self._query_once(terms, limit, floor)
+        if hits is None and self.roll_back_journal():
+            self.last_error = None
+            hits = self._query_once(terms, limit, floor)
+        return hits or []
+
+    def _query_once(self, terms: list[str], limit: int, floor: float) -> list[Hit] | None:
+        """The hits, or None on an error (kept in last_error)."""
         try:
             conn = self._read_connection()
             if conn is None:
@@ -213,7 +221,26 @@ class SearchIndex:
             # Locked by a writer, corrupt, or half-written by another tool: fail open.
             self.last_error = f"{type(exc).__name__}: {exc}"
             self._drop_reader()
-            return []
+            return None
+
+    def roll_back_journal(self) -> bool:
+        """A writer killed mid-transaction leaves a hot `-journal` that read-only readers
+        cannot roll back, so every search fails until the next write. Open the file
+        read-write once: SQLite rolls a hot journal back itself (and leaves alone the journal
+        of a writer still at work). True when there was a journal to try."""
+        journal = self.db_file + SIDECARS[0]
+        if file_problem(self.db_file) is not None or not os.path.isfile(journal):
+            return False
+        try:
+            conn = sqlite3.connect(self.db_file, timeout=READ_BUSY_TIMEOUT)
+            try:
+                with_deadline(conn, READ_DEADLINE)
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            return False
+        return True
 
     def count(self) -> int:
         try:

@@ -44,6 +44,14 @@ class ResurrectionError(StoreError):
     """A retired slug cannot be created again so soon."""
 
 
+class DuplicateError(StoreError):
+    """`create`'s `unless` check found the memory already there (checked under the lock)."""
+
+    def __init__(self, found: object) -> None:
+        super().__init__("a memory like this one exists already")
+        self.found = found
+
+
 class NotFoundError(StoreError):
     pass
 
@@ -90,8 +98,16 @@ class Store(DerivedFiles):
         session_id: str | None = None,
         agent: str | None = None,
         now: dt.datetime | None = None,
+        unless: Callable[[], object] | None = None,
+        then: Callable[[], None] | None = None,
     ) -> Saved:
-        """File a new memory. `meta` holds validated frontmatter fields (title at least)."""
+        """File a new memory. `meta` holds validated frontmatter fields (title at least).
+
+        Under the lock, before anything is written, `unless()` may find the memory already
+        there: then nothing is written and DuplicateError carries what it found (parallel
+        identical calls file one memory). `then()` runs under the lock after the write (a
+        dedupe marker set only once the memory is safely on disk).
+        """
         cat = BY_NAME[category]
         moment = now or utc_now()
         stamp = iso(moment)
@@ -100,6 +116,9 @@ class Store(DerivedFiles):
         meta.setdefault("updated", meta["created"])
         meta.setdefault("record_status", "active")
         with self.locked():
+            found = unless() if unless is not None else None
+            if found:
+                raise DuplicateError(found)
             target = self._new_path(
                 cat,
                 str(meta["title"]),
@@ -111,6 +130,8 @@ class Store(DerivedFiles):
             create_exclusive(target, render_document(ordered(meta), body))
             entry = entry_for(self.paths.relative(target), meta, body)
             retired = self._after_write([entry], [], body_by_path={entry.path: body}, now=moment)
+            if then is not None:
+                then()
         return Saved(entry, True, retired)
 
     def _new_path(

@@ -7,10 +7,12 @@ import os
 from memhooks import briefing
 from memhooks.atomic import read_text
 from memhooks.config import Settings
+from memhooks.conflicts import has_markers
 from memhooks.hooks.context import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.hooks.records import touch_session
 from memhooks.invocation import cli_command
+from memhooks.logsink import log_line
 from memhooks.paths import MemoryPaths
 from memhooks.status_line import read_status
 
@@ -42,18 +44,33 @@ def _newer_summaries(paths: MemoryPaths) -> int:
         return 0
 
 
+def unconflicted(paths: MemoryPaths, name: str, conflicted: list[str]) -> str:
+    """A file's text, or "" (and its name in `conflicted`) when a merge left conflict
+    markers in it: those are never injected as data."""
+    text = read_text(paths.file(name), READ_CAP)
+    if has_markers(text):
+        conflicted.append(paths.relative(paths.file(name)))
+        return ""
+    return text
+
+
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     touch_session(paths, hook.session_id, started=True)
     source = hook.source or "startup"
+    conflicted: list[str] = []
     checkpoint = ""
     if source in ("compact", "resume"):
-        checkpoint = without_frontmatter(read_text(paths.file("latest_checkpoint"), READ_CAP))
+        checkpoint = without_frontmatter(unconflicted(paths, "latest_checkpoint", conflicted))
+    index = unconflicted(paths, "index", conflicted)
+    if conflicted:
+        log_line(paths.file("log"), f"SessionStart: git conflict markers in {conflicted}")
     text = briefing.session_start(
         session_id=hook.session_id,
         source=source,
         status=read_status(paths),
         checkpoint=checkpoint,
-        index=read_text(paths.file("index"), READ_CAP),
+        index=index,
+        conflicted=conflicted,
         budget=settings.session_start_chars,
         new_summaries=_newer_summaries(paths) if os.path.exists(paths.file("master")) else 0,
         cli=cli_command(),

@@ -27,8 +27,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def index_health(paths: MemoryPaths) -> dict[str, Any]:
+    from memhooks.safe_fs import read_bytes
+
     try:
-        data = paths.index.read_bytes()
+        data = read_bytes(paths.index)
     except OSError:
         return {"exists": False}
     text = data.decode("utf-8", errors="replace")
@@ -57,7 +59,13 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
         sum(1 for e in cat.entries.values() if e.active and e.index_archived_at) if cat else 0
     )
     status = read_status(paths)
+    from memhooks.conflicts import conflicted_files
+    from memhooks.search_index import SIDECARS
+
+    journal = paths.search_db.with_name(paths.search_db.name + SIDECARS[0])
     return {
+        "conflicts": conflicted_files(str(paths.root), tuple(c.folder for c in CATEGORIES)),
+        "search_journal": journal.is_file(),
         "root": str(paths.root),
         "exists": state is not None,
         "active": bool(state and state.get("active") is True),
@@ -101,6 +109,17 @@ def render(data: dict[str, Any]) -> str:
         lines.append("Index: MEMORY.md missing; run `memhooks rebuild`")
     if not data["catalog"]:
         lines.append("Catalog: missing; run `memhooks rebuild`")
+    if data["conflicts"]:
+        lines.append(
+            f"Conflicts: {len(data['conflicts'])} file(s) hold git conflict markers (not "
+            "injected until resolved; then run `memhooks rebuild`): "
+            + ", ".join(data["conflicts"][:10])
+        )
+    if data["search_journal"]:
+        lines.append(
+            "Search index: an interrupted write left .cache/search.sqlite3-journal; the next "
+            "search rolls it back (or run `memhooks rebuild`)"
+        )
     if data["problem"]:
         lines.append(f"Problem: {data['problem']}")
     return "\n".join(lines)
