@@ -10,13 +10,17 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from support import hook_examples, run_cli, run_hook
+from support import LAUNCHER, REPO, hook_examples, run_cli, run_hook
 
 SESSION = "0a1b2c3d-hostile"
+RESULT_TEXT = "The sub-agent read the parser and found three bugs in the tokenizer. " * 3
 #: Anything a reader could take for our tag, opening or closing, whole or partial.
 TAG_LIKE = re.compile(r"[<\uff1c\ufe64\u2039\u3008\u27e8]\s*/?\s*memhooks", re.IGNORECASE)
 FRAMED = re.compile(r'<memhooks-data source="[^"\n]*">\n.*?\n</memhooks-data>', re.DOTALL)
@@ -284,3 +288,207 @@ def test_a_crafted_index_is_rebuilt_by_the_next_write(clone: Path) -> None:
     assert done.returncode == 0, done.stderr
     text, _ = hook(clone, "UserPromptSubmit", prompt="deploy the database")
     assert "Possibly relevant" in text
+
+
+# ------------------------------------------------------------------ reliability findings
+
+
+def started_clone(clone: Path) -> Path:
+    done = run_cli("start", cwd=clone)
+    assert done.returncode == 0, done.stderr
+    return clone / ".claude" / "memory"
+
+
+def start_hook(project: Path, event: str, **fields: object) -> subprocess.Popen[bytes]:
+    """A hook process left running (for the lock tests), fed its payload."""
+    payload = dict(hook_examples().get(event, {}))
+    payload.update({"hook_event_name": event, "session_id": SESSION, "cwd": str(project), **fields})
+    proc = subprocess.Popen(
+        [sys.executable, str(LAUNCHER), "hook", event],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=project,
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps(payload).encode())
+    proc.stdin.close()
+    return proc
+
+
+def test_precompact_waits_for_the_lock_as_long_as_the_host_allows(clone: Path) -> None:
+    from memhooks.hooks.pre_compact import HOST_TIMEOUT, MARGIN
+    from memhooks.locking import quick_lock
+
+    manifest = json.loads((REPO / "hooks" / "hooks.json").read_text(encoding="utf-8"))
+    assert manifest["hooks"]["PreCompact"][0]["hooks"][0]["timeout"] == HOST_TIMEOUT
+    assert MARGIN < HOST_TIMEOUT / 2
+    memory = started_clone(clone)
+    with quick_lock(memory / ".cache" / "store.lock", 5):
+        proc = start_hook(clone, "PreCompact", trigger="manual")
+        time.sleep(4.0)  # longer than the 3 s PreCompact used to wait
+        assert proc.poll() is None
+    proc.wait(timeout=60)
+    assert (memory / "checkpoints" / "latest.md").is_file()
+
+
+def test_subagent_result_survives_a_delivery_killed_while_waiting(clone: Path) -> None:
+    from memhooks.locking import quick_lock
+
+    memory = started_clone(clone)
+    fields = {
+        "agent_id": "agent-killed",
+        "agent_type": "general-purpose",
+        "last_assistant_message": RESULT_TEXT,
+    }
+    with quick_lock(memory / ".cache" / "store.lock", 5):
+        proc = start_hook(clone, "SubagentStop", **fields)
+        time.sleep(1.0)
+        proc.kill()  # the host gave up on it
+        proc.wait(timeout=10)
+    hook(clone, "SubagentStop", **fields)  # the re-delivery
+    hook(clone, "SubagentStop", **fields)  # and a duplicate one
+    assert len(list((memory / "subagent").glob("*.md"))) == 1
+
+
+def test_parallel_identical_remember_files_one_memory(clone: Path) -> None:
+    memory = started_clone(clone)
+    procs = [
+        subprocess.Popen(
+            [sys.executable, str(LAUNCHER), "remember", "we decided to use postgres for jobs"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=clone,
+        )
+        for _ in range(6)
+    ]
+    codes = sorted(p.wait(timeout=120) for p in procs)
+    assert codes == [0, 6, 6, 6, 6, 6]
+    assert len(list((memory / "decisions").glob("*.md"))) == 1
+
+
+def kill_a_writer(memory: Path) -> None:
+    """A writer killed mid-transaction: its journal stays next to the index."""
+    code = (
+        "import os, sqlite3, sys\n"
+        "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+        "c.execute('PRAGMA cache_size = 1')\n"
+        "c.execute('BEGIN IMMEDIATE')\n"
+        "for i in range(500): c.execute(\"INSERT INTO meta VALUES (?, 1)\", (f'x{i}' * 300,))\n"
+        "os._exit(9)\n"
+    )
+    subprocess.run(
+        [sys.executable, "-c", code, str(memory / ".cache" / "search.sqlite3")], check=False
+    )
+    assert (memory / ".cache" / "search.sqlite3-journal").is_file()
+
+
+def test_a_leftover_journal_does_not_silence_the_index(clone: Path) -> None:
+    memory = started_clone(clone)
+    assert run_cli("remember", "we decided to deploy the database first", cwd=clone).returncode == 0
+    kill_a_writer(memory)
+    done = run_cli("status", cwd=clone)
+    assert "interrupted write" in done.stdout
+    text, _ = hook(clone, "UserPromptSubmit", prompt="deploy the database")
+    assert "Possibly relevant" in text
+    assert not (memory / ".cache" / "search.sqlite3-journal").exists()
+
+
+CONFLICTED = (
+    "# Memory Index\n<<<<<<< HEAD\n- [Ours](decisions/a.md) — ours\n=======\n"
+    f"- [Theirs](decisions/b.md) — {PLANT}\n>>>>>>> feature\n"
+)
+
+
+def test_conflict_markers_are_reported_never_injected(clone: Path) -> None:
+    memory = started_clone(clone)
+    (memory / "MEMORY.md").write_text(CONFLICTED, encoding="utf-8")
+    (memory / "checkpoints" / "latest.md").write_text(CONFLICTED, encoding="utf-8")
+    (memory / "context" / "current-task.md").write_text(
+        "# Current task\n\n## Task\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> b\n", "utf-8"
+    )
+    for source in ("startup", "compact"):
+        text, _ = hook(clone, "SessionStart", source=source)
+        assert "<<<<<<<" not in text
+        assert PLANT not in text
+        assert "conflict markers" in text
+    text, _ = hook(clone, "UserPromptSubmit", prompt="hello there")
+    assert "<<<<<<<" not in text
+    assert "task: (not set)" in text
+    status = run_cli("status", cwd=clone).stdout
+    assert "MEMORY.md" in status.split("Conflicts:")[1]
+    assert "context/current-task.md" in status.split("Conflicts:")[1]
+    doctor = run_cli("doctor", cwd=clone).stdout
+    assert "conflict markers" in doctor
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        {"active": True},
+        {"active": "yes", "started": 5, "sessions": 7, "stats": [], "archived_sessions": {}},
+        {"active": True, "sessions": [1, {"id": "x"}]},
+    ],
+)
+def test_start_repairs_a_hand_made_session_file(clone: Path, state: dict[str, object]) -> None:
+    memory = clone / ".claude" / "memory"
+    (memory / "_session.json").write_text(json.dumps(state), encoding="utf-8")
+    done = run_cli("start", cwd=clone)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert json.loads((memory / "_session.json").read_text("utf-8"))["started"]
+    assert run_cli("stop", cwd=clone).returncode == 0
+    assert run_cli("status", cwd=clone).returncode == 0
+
+
+@pytest.mark.parametrize("raw", ["{not json", "[1, 2]", '{"active": true'])
+def test_start_refuses_an_unreadable_session_file_in_one_line(clone: Path, raw: str) -> None:
+    (clone / ".claude" / "memory" / "_session.json").write_text(raw, encoding="utf-8")
+    done = run_cli("start", cwd=clone)
+    assert done.returncode == 9
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def children_peak_rss_mb() -> float:
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return peak / (1 << 20) if sys.platform == "darwin" else peak / 1024
+
+
+@needs_posix
+def test_a_huge_memory_file_is_skipped_not_read(clone: Path) -> None:
+    memory = started_clone(clone)
+    big = memory / "decisions" / "2026-01-01_001_big.md"
+    with big.open("wb") as handle:
+        handle.write(b"---\ntitle: Big\ncategory: decision\n---\n# Big\n\n")
+        handle.truncate(200 << 20)  # sparse: 200 MB of body
+    done = run_cli("rebuild", cwd=clone)
+    assert "2026-01-01_001_big.md" in done.stdout + done.stderr
+    assert "over" in done.stdout + done.stderr
+    assert children_peak_rss_mb() < 600
+
+
+@needs_posix
+def test_a_huge_transcript_without_newlines_is_read_within_caps(
+    clone: Path, tmp_path: Path
+) -> None:
+    memory = started_clone(clone)
+    transcript = tmp_path / "transcript.jsonl"
+    with transcript.open("wb") as handle:
+        handle.truncate(3 << 30)  # sparse: 3 GB and no newline
+    done = run_hook(
+        "PreCompact",
+        {
+            "hook_event_name": "PreCompact",
+            "session_id": SESSION,
+            "cwd": str(clone),
+            "transcript_path": str(transcript),
+            "trigger": "auto",
+        },
+        cwd=clone,
+        timeout=60,
+    )
+    assert done.returncode == 0
+    assert (memory / "checkpoints" / "latest.md").is_file()
+    assert children_peak_rss_mb() < 600
