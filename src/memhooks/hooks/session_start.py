@@ -64,6 +64,10 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     index = unconflicted(paths, "index", conflicted)
     if conflicted:
         log_line(paths.file("log"), f"SessionStart: git conflict markers in {conflicted}")
+    if not index and "MEMORY.md" in conflicted:
+        from memhooks.heal import rebuild_in_background
+
+        rebuild_in_background(paths)
     text = briefing.session_start(
         session_id=hook.session_id,
         source=source,
