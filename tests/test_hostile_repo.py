@@ -508,3 +508,17 @@ def test_a_huge_transcript_without_newlines_is_read_within_caps(
     assert done.returncode == 0
     assert (memory / "checkpoints" / "latest.md").is_file()
     assert children_peak_rss_mb() < 600
+
+
+@needs_posix
+def test_synthesis_never_reads_docs_outside_the_project(clone: Path, victim: Path) -> None:
+    started_clone(clone)
+    (victim / "notes.md").write_text(f"# Notes\n{SECRET}\n", encoding="utf-8")
+    (clone / "docs").symlink_to(victim, target_is_directory=True)
+    (clone / "_docs").mkdir()
+    (clone / "_docs" / "creds.md").symlink_to(victim / ".aws" / "credentials")
+    (clone / "_docs" / "real.md").write_text("# Real doc\nkept\n", encoding="utf-8")
+    done = run_cli("synthesize", "--material", cwd=clone)
+    assert done.returncode == 0, done.stderr
+    assert "wJalrXUtnFEMI" not in done.stdout
+    assert "Real doc" in done.stdout

@@ -176,11 +176,14 @@ def memories(paths: MemoryPaths, folder: str) -> list[MemoryDoc]:
 
 def doc_files(project: Path, since: dt.datetime | None) -> list[Path]:
     found: list[Path] = []
+    real = project.resolve()
     for name in DOC_FOLDERS:
         base = project / name
-        if not base.is_dir():
+        if not base.is_dir() or base.is_symlink():  # a committed `docs -> ~` is not read
             continue
         for path in sorted(base.rglob("*.md"))[:DOC_FILES_MAX]:
+            if path.is_symlink() or not path.resolve().is_relative_to(real):
+                continue
             try:
                 mtime = dt.datetime.fromtimestamp(path.stat().st_mtime, tz=dt.timezone.utc)
             except OSError:

@@ -313,9 +313,11 @@ class SearchIndex:
         """Replace the index with one of exactly these docs (a later duplicate path wins)."""
         import tempfile
 
+        from memhooks.safe_fs import makedirs
+
         latest = {doc.path: doc for doc in docs}
         self.close()
-        self.db_path.parent.mkdir(parents=True, exist_ok=True)
+        makedirs(self.db_path.parent)  # refuses a symlinked .cache/
         fd, tmp_name = tempfile.mkstemp(
             prefix=self.db_path.name + ".", suffix=".tmp", dir=self.db_path.parent
         )
