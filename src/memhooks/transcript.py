@@ -396,7 +396,9 @@ def _start_offset(path: str | os.PathLike[str], offset: int) -> int | None:
     return 0 if offset < 0 or offset > size else offset
 
 
-def read_new(path: str | os.PathLike[str], offset: int) -> tuple[list[Record], int]:
+def read_new(
+    path: str | os.PathLike[str], offset: int, limit: int | None = None
+) -> tuple[list[Record], int]:
     """Records of the whole lines after byte ``offset``, and the offset to resume from.
 
     A last line without its newline is not consumed. An offset past the end of the
@@ -409,7 +411,7 @@ def read_new(path: str | os.PathLike[str], offset: int) -> tuple[list[Record], i
     try:
         with open(path, "rb") as handle:
             handle.seek(start)
-            cursor = _Cursor(handle, start)
+            cursor = _Cursor(handle, start, limit)
             records = list(cursor)
     except OSError:
         return [], offset
