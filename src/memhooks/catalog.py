@@ -93,7 +93,16 @@ def load(path: Path) -> Catalog | None:
         entries = [Entry.from_dict(e) for e in data["entries"]]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
+    if not all(_plain_relative(e.path) for e in entries):
+        return None  # not one we wrote (a path out of the tree): rebuilt from the files
     return Catalog({e.path: e for e in entries})
+
+
+def _plain_relative(path: object) -> bool:
+    """A path as the catalog writes them: relative, forward slashes, no `..`, no NUL."""
+    if not isinstance(path, str) or not path or "\x00" in path or "\\" in path:
+        return False
+    return not path.startswith("/") and ".." not in path.split("/")
 
 
 def save(path: Path, catalog: Catalog) -> None:
