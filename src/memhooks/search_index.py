@@ -216,6 +216,7 @@ class SearchIndex:
             conn = self._read_connection()
             if conn is None:
                 return []
+            with_deadline(conn, READ_DEADLINE)  # per query: a connection serves many
             return _search(conn, terms, limit, floor)
         except sqlite3.Error as exc:
             # Locked by a writer, corrupt, or half-written by another tool: fail open.
@@ -247,6 +248,7 @@ class SearchIndex:
             conn = self._read_connection()
             if conn is None:
                 return 0
+            with_deadline(conn, READ_DEADLINE)
             row = conn.execute("SELECT count(*) FROM docs").fetchone()
         except sqlite3.Error as exc:
             self.last_error = f"{type(exc).__name__}: {exc}"
@@ -289,6 +291,7 @@ class SearchIndex:
     def upsert(self, doc: IndexedDoc) -> None:
         analyzed = analyze(doc)
         conn = self._write_connection()
+        with_deadline(conn, WRITE_DEADLINE)
         # IMMEDIATE takes the write lock up front, so a write never fails halfway on a lock.
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -301,6 +304,7 @@ class SearchIndex:
 
     def remove(self, path: str) -> None:
         conn = self._write_connection()
+        with_deadline(conn, WRITE_DEADLINE)
         conn.execute("BEGIN IMMEDIATE")
         try:
             _delete(conn, path)
@@ -396,9 +400,9 @@ def schema_problem(conn: sqlite3.Connection) -> str:
 
 
 def with_deadline(conn: sqlite3.Connection, seconds: float) -> None:
-    """Interrupt any statement of `conn` still running `seconds` after it was armed here or
-    by a later call: SQLite raises OperationalError('interrupted'), and the caller fails open.
-    """
+    """Interrupt any statement of `conn` still running `seconds` from now (until armed
+    again: each query arms it): SQLite raises OperationalError('interrupted'), and the
+    caller fails open."""
     deadline = time.monotonic() + seconds
 
     def past() -> int:
