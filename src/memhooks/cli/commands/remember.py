@@ -108,6 +108,7 @@ def similar(paths: MemoryPaths, text: str, category: str) -> list[dict[str, Any]
 
 def run(args: argparse.Namespace) -> int:
     from memhooks.cli.commands.save import Draft, render_sections, validate
+    from memhooks.consolidate import refresh_if_old
 
     paths, store = open_tree(args)
     patterns = store.settings.redact_patterns
@@ -140,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
         except DuplicateError as exc:
             _refuse_similar(args, list(exc.found), category)  # type: ignore[call-overload]
             raise
+    refresh_if_old(paths)
     entry = saved.entry
     emit(
         {
