@@ -48,24 +48,10 @@ def _plain_id(session_id: str) -> bool:
     return 0 < len(session_id) <= SESSION_ID_MAX and bare.isascii() and bare.isalnum()
 
 
-def session_start(
-    *,
-    session_id: str,
-    source: str,
-    status: Status,
-    checkpoint: str,
-    index: str,
-    budget: int,
-    new_summaries: int = 0,
-    cli: str = "",
-    conflicted: Sequence[str] = (),
-) -> str:
-    """SessionStart: id, status, the latest checkpoint first (compact/resume), the index.
-
-    Our own lines stay outside the frames; everything read from the tree (the status too)
-    is inside one, and each frame is built to fit what is left, so none is ever cut open.
-    """
-    budget = min(budget, HOST_CAP)
+def _own_lines(
+    session_id: str, cli: str, new_summaries: int, note: str, conflicted: Sequence[str]
+) -> list[str]:
+    """SessionStart's lines of our own, above the frames."""
     lines = [HEADER, ""]
     if _plain_id(session_id):
         lines.append(
@@ -82,6 +68,8 @@ def session_start(
             f"{new_summaries} session summaries are newer than master.md: "
             "`/memory synthesize` would fold them in."
         )
+    if note:  # built from a cache file: one line, neutralised, inside the budget below
+        lines.append(data_line(note, 400))
     if conflicted:
         names = ", ".join(data_line(f"{MEMORY_DIR}/{name}", 120) for name in conflicted[:3])
         lines.append(
@@ -89,6 +77,29 @@ def session_start(
             "after they resolve the conflict, `/memory rebuild` regenerates the index."
         )
     lines.append("Status (task, next step, blockers):")
+    return lines
+
+
+def session_start(
+    *,
+    session_id: str,
+    source: str,
+    status: Status,
+    checkpoint: str,
+    index: str,
+    budget: int,
+    new_summaries: int = 0,
+    cli: str = "",
+    conflicted: Sequence[str] = (),
+    note: str = "",
+) -> str:
+    """SessionStart: id, status, the latest checkpoint first (compact/resume), the index.
+
+    Our own lines stay outside the frames; everything read from the tree (the status too)
+    is inside one, and each frame is built to fit what is left, so none is ever cut open.
+    """
+    budget = min(budget, HOST_CAP)
+    lines = _own_lines(session_id, cli, new_summaries, note, conflicted)
     head = "\n".join(lines)[:budget]
     parts = [head]
     room = budget - len(head) - 2

@@ -54,6 +54,13 @@ def unconflicted(paths: MemoryPaths, name: str, conflicted: list[str]) -> str:
     return text
 
 
+def _consolidation_line(paths: MemoryPaths) -> str:
+    try:
+        return consolidation_note.line(paths.base)
+    except OSError:
+        return ""
+
+
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     touch_session(paths, hook.session_id, started=True)
     source = hook.source or "startup"
@@ -75,9 +82,9 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         checkpoint=checkpoint,
         index=index,
         conflicted=conflicted,
+        note=_consolidation_line(paths),
         budget=settings.session_start_chars,
         new_summaries=_newer_summaries(paths) if os.path.exists(paths.file("master")) else 0,
         cli=cli_command(),
     )
-    text = consolidation_note.with_note(text, paths.base, min(settings.session_start_chars, 10_000))
     return context_output("SessionStart", text)
