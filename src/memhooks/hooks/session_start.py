@@ -6,6 +6,7 @@ import os
 
 from memhooks import briefing, consolidation_note
 from memhooks.atomic import read_text
+from memhooks.checkpoint_marks import without_host_kept
 from memhooks.config import Settings
 from memhooks.conflicts import has_markers
 from memhooks.hooks.context import HookInput
@@ -14,6 +15,8 @@ from memhooks.hooks.records import touch_session
 from memhooks.invocation import cli_command
 from memhooks.logsink import log_line
 from memhooks.paths import MemoryPaths
+from memhooks.reminder_state import reset_reminder
+from memhooks.session_checkpoint import read_session_checkpoint
 from memhooks.status_line import read_status
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
@@ -65,9 +68,14 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     touch_session(paths, hook.session_id, started=True)
     source = hook.source or "startup"
     conflicted: list[str] = []
-    checkpoint = ""
+    checkpoint, where = "", ""
     if source in ("compact", "resume"):
-        checkpoint = without_frontmatter(unconflicted(paths, "latest_checkpoint", conflicted))
+        checkpoint, where = read_session_checkpoint(paths, hook.session_id)
+        if has_markers(checkpoint):  # a merge left it conflicted: never injected as data
+            conflicted.append(where)
+            checkpoint = ""
+        checkpoint = without_host_kept(without_frontmatter(checkpoint))
+    reset_reminder(paths, hook.session_id)
     index = unconflicted(paths, "index", conflicted)
     if conflicted:
         log_line(paths.file("log"), f"SessionStart: git conflict markers in {conflicted}")
@@ -86,5 +94,6 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         budget=settings.session_start_chars,
         new_summaries=_newer_summaries(paths) if os.path.exists(paths.file("master")) else 0,
         cli=cli_command(),
+        checkpoint_source=f"{briefing.MEMORY_DIR}/{where}",
     )
     return context_output("SessionStart", text)
