@@ -13,8 +13,10 @@ from memhooks.restore import briefing
 from memhooks.restore.checkpoint_marks import without_host_kept
 from memhooks.restore.session_checkpoint import read_session_checkpoint
 from memhooks.store.atomic import read_text
-from memhooks.store.config import HOST_CONTEXT_CAP, Settings
+from memhooks.store.config import Settings
+from memhooks.store.conflicts import has_markers
 from memhooks.store.context_files import read_status
+from memhooks.store.logsink import log_line
 from memhooks.store.paths import MEMORY_DIR, MemoryPaths
 from memhooks.store.reminder_state import reset_reminder
 
@@ -46,26 +48,53 @@ def _newer_summaries(paths: MemoryPaths) -> int:
         return 0
 
 
+def unconflicted(paths: MemoryPaths, name: str, conflicted: list[str]) -> str:
+    """A file's text, or "" (and its name in `conflicted`) when a merge left conflict
+    markers in it: those are never injected as data."""
+    text = read_text(paths.file(name), READ_CAP)
+    if has_markers(text):
+        conflicted.append(paths.relative(paths.file(name)))
+        return ""
+    return text
+
+
+def _consolidation_line(paths: MemoryPaths) -> str:
+    try:
+        return consolidation_note.line(paths.base)
+    except OSError:
+        return ""
+
+
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     touch_session(paths, hook.session_id, started=True)
     source = hook.source or "startup"
+    conflicted: list[str] = []
     checkpoint, where = "", ""
     if source in ("compact", "resume"):
         checkpoint, where = read_session_checkpoint(paths, hook.session_id)
+        if has_markers(checkpoint):  # a merge left it conflicted: never injected as data
+            conflicted.append(where)
+            checkpoint = ""
         checkpoint = without_host_kept(without_frontmatter(checkpoint))
     reset_reminder(paths, hook.session_id)
+    index = unconflicted(paths, "index", conflicted)
+    if conflicted:
+        log_line(paths.file("log"), f"SessionStart: git conflict markers in {conflicted}")
+    if not index and "MEMORY.md" in conflicted:
+        from memhooks.store.heal import rebuild_in_background
+
+        rebuild_in_background(paths)
     text = briefing.session_start(
         session_id=hook.session_id,
         source=source,
         status=read_status(paths),
         checkpoint=checkpoint,
-        index=read_text(paths.file("index"), READ_CAP),
+        index=index,
+        conflicted=conflicted,
+        note=_consolidation_line(paths),
         budget=settings.session_start_chars,
         new_summaries=_newer_summaries(paths) if os.path.exists(paths.file("master")) else 0,
         cli=cli_command(),
         checkpoint_source=f"{MEMORY_DIR}/{where}",
-    )
-    text = consolidation_note.with_note(
-        text, paths.base, min(settings.session_start_chars, HOST_CONTEXT_CAP)
     )
     return context_output("SessionStart", text)

@@ -8,6 +8,7 @@ from typing import Any
 
 from memhooks.store.catalog import Entry
 from memhooks.store.categories import BY_FOLDER
+from memhooks.store.safe_fs import read_memory
 from memhooks.text.clock import iso
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop files through this module
@@ -80,7 +81,7 @@ def body_of(path: Path) -> str:
     from memhooks.store.memory_file import parse_bytes
 
     try:
-        return parse_bytes(path.read_bytes()).body
+        return parse_bytes(read_memory(path)).body
     except (OSError, ValueError):
         return ""
 

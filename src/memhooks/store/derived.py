@@ -23,6 +23,7 @@ from memhooks.store.config import Settings
 from memhooks.store.context_files import read_status
 from memhooks.store.index_render import IndexCaps, render_archive, render_index
 from memhooks.store.paths import MemoryPaths
+from memhooks.store.safe_fs import read_memory
 from memhooks.store.session_state import read_state, write_state
 from memhooks.store.yaml_emit import render_document
 from memhooks.text.clock import iso
@@ -183,7 +184,7 @@ class DerivedFiles:
         for entry in excess:
             target = self.paths.root / entry.path
             with contextlib.suppress(OSError, ValueError):
-                raw = parse_bytes(target.read_bytes())
+                raw = parse_bytes(read_memory(target))
                 meta = {
                     **raw.meta,
                     "record_status": "retired",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import subprocess
+import sys
 from pathlib import Path
 
 from memhooks.cli.common import add_json, memory_paths, open_store, settings
@@ -18,7 +19,7 @@ from memhooks.store.context_files import (
     CURRENT_TASK_TEMPLATE,
 )
 from memhooks.store.paths import MemoryPaths
-from memhooks.store.session_state import StateUnreadableError, read_state, write_state
+from memhooks.store.session_state import StateUnreadableError, read_state, repair_state, write_state
 from memhooks.text.clock import iso
 
 CONFIRMATION = "Infinite memory mode active. I'll manage my context autonomously."
@@ -88,10 +89,16 @@ def run(args: argparse.Namespace) -> int:
             state = read_state(paths.session) or {}
         except StateUnreadableError as exc:
             raise UserError(f"{exc}; fix or move it, then run start again", Exit.REFUSED) from None
+        repaired = repair_state(state)
+        if repaired:
+            sys.stderr.write(
+                f"memhooks: {paths.relative(paths.session)}: dropped what was not valid "
+                f"({', '.join(repaired)}); start sets it again\n"
+            )
         was_active = state.get("active") is True
         state.setdefault("version", 1)
         state["active"] = True
-        if not was_active:
+        if not was_active or not state.get("started"):
             state["started"] = now
         state.pop("stopped", None)
         state["project"] = paths.root.parent.parent.name

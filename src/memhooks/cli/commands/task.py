@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit
-from memhooks.store.atomic import write_atomic
+from memhooks.store.atomic import read_text, write_atomic
 from memhooks.store.context_files import BLOCKERS_TEMPLATE, one_line, read_status, section
 from memhooks.text.redact import redact
 
@@ -59,11 +59,7 @@ def run(args: argparse.Namespace) -> int:
     )
     if changed:
         with store.locked():
-            current = (
-                paths.current_task.read_text(encoding="utf-8")
-                if paths.current_task.exists()
-                else ""
-            )
+            current = read_text(paths.current_task)  # "" when absent; never via a symlink
             status = read_status(paths, full=True)  # never rewrite from the clipped display
             progress = section(current, "progress")
             if args.progress:
