@@ -6,7 +6,7 @@ import re
 import unicodedata
 
 from memhooks.store.categories import Category, Naming
-from memhooks.store.paths import UnsafePathError, session_file_stem
+from memhooks.store.paths import UnsafePathError, resolves_inside, session_file_stem
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the Stop hook imports this module
 if TYPE_CHECKING:
@@ -64,9 +64,7 @@ def contained(root: Path, relative: str) -> Path:
     if pure.is_absolute() or ".." in pure.parts or not pure.parts or "\x00" in relative:
         raise UnsafePathError(f"path escapes the memory tree: {relative!r}")
     target = root.joinpath(*pure.parts)
-    resolved_root = root.resolve()
-    resolved = target.resolve()
-    if resolved != resolved_root and resolved_root not in resolved.parents:
+    if not resolves_inside(root, target):
         raise UnsafePathError(f"path escapes the memory tree: {relative!r}")
     return target
 

@@ -77,11 +77,16 @@ def project_root(cwd: str | None = None) -> str:
 def inside(base: str | os.PathLike[str], target: str | os.PathLike[str]) -> bool:
     """`target`'s folder resolves (symlinks followed) inside `base`, and `target` itself is
     not a symlink: the check every hook write makes, without pathlib."""
-    real_base = os.path.realpath(base)
-    folder = os.path.realpath(os.path.dirname(os.fspath(target)))
     if os.path.islink(target):
         return False
-    return folder == real_base or folder.startswith(real_base.rstrip(os.sep) + os.sep)
+    return resolves_inside(base, os.path.dirname(os.fspath(target)))
+
+
+def resolves_inside(base: str | os.PathLike[str], path: str | os.PathLike[str]) -> bool:
+    """`path`, symlinks followed, is `base` or below it: the one containment check."""
+    real_base = os.path.realpath(base)
+    real = os.path.realpath(path)
+    return real == real_base or real.startswith(real_base.rstrip(os.sep) + os.sep)
 
 
 def _path(text: str) -> Path:
