@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 import pytest
 
 from memhooks.recall import ranking, search_index
-from memhooks.recall.search_index import Hit, IndexedDoc, SearchIndex
+from memhooks.recall.index_read import Hit
+from memhooks.recall.index_write import IndexedDoc
+from memhooks.recall.search_index import SearchIndex
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

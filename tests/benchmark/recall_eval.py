@@ -35,7 +35,9 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "src"))
 
 from memhooks.recall import ranking  # noqa: E402 - after the path setup above
-from memhooks.recall.search_index import IndexedDoc, SearchIndex, _stats  # noqa: E402
+from memhooks.recall.index_read import index_stats  # noqa: E402
+from memhooks.recall.index_write import IndexedDoc  # noqa: E402
+from memhooks.recall.search_index import SearchIndex  # noqa: E402
 
 DEFAULT_SHARED = REPO / "tests" / "fixtures" / "recall"
 SECOND_SET = REPO / "tests" / "fixtures" / "recall2"
@@ -211,7 +213,7 @@ def ours_full(recall_set: RecallSet) -> Ours:
         n = index.count()
         conn = index._read_connection()
         assert conn is not None
-        calibration = _stats(conn)[2]
+        calibration = index_stats(conn)[2]
 
         def rank(prompt: str) -> Ranked:
             return [(h.path, h.score) for h in index.query(prompt, limit=n, min_score=0)]

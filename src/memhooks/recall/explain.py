@@ -12,14 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from memhooks.recall import ranking
-from memhooks.recall.search_index import (
-    MAX_LOOKUP_TERMS,
-    MAX_QUERY_CHARS,
-    SearchIndex,
-    _in_list,
-    _rank,
-    _stats,
-)
+from memhooks.recall.index_read import MAX_LOOKUP_TERMS, in_list, index_stats, rank
+from memhooks.recall.search_index import MAX_QUERY_CHARS, SearchIndex
 from memhooks.recall.tokenize import COMMON, query_terms
 
 FIELDS = ("title", "tags", "description", "body")
@@ -33,10 +27,10 @@ def explain(index: SearchIndex, text: str, *, exclude: tuple[str, ...] = ()) -> 
     conn = index._read_connection()  # noqa: SLF001 - same module family, read-only
     if conn is None:
         return {"error": index.last_error or "no search index: run `memhooks rebuild`"}
-    stats = _stats(conn)
+    stats = index_stats(conn)
     n_docs = stats[0]
     floor = ranking.gate_floor(stats[2])
-    dfs = dict(conn.execute(_in_list("SELECT term, df FROM terms WHERE term", len(terms)), terms))
+    dfs = dict(conn.execute(in_list("SELECT term, df FROM terms WHERE term", len(terms)), terms))
     full, common = ranking.plan_query(terms, dfs, n_docs) if terms else ((), ())
     used = set(full) | set(common)
     term_rows = []
@@ -53,17 +47,17 @@ def explain(index: SearchIndex, text: str, *, exclude: tuple[str, ...] = ()) -> 
                 "status": reason,
             }
         )
-    scores = _rank(conn, terms, stats) if terms else {}
+    scores = rank(conn, terms, stats) if terms else {}
     ranked = ranking.top_candidates(scores, SHOWN)
     chosen = dict(ranking.select(scores, limit=5, floor=floor))
     rows = conn.execute(
-        _in_list("SELECT id, path, title, category FROM docs WHERE id", len(ranked)), ranked
+        in_list("SELECT id, path, title, category FROM docs WHERE id", len(ranked)), ranked
     ).fetchall()
     docs = {row[0]: row[1:] for row in rows}
     matched: dict[int, dict[str, dict[str, int]]] = {doc: {} for doc in ranked}
     if ranked and used:
-        by_term = _in_list(_POSTING_FIELDS, len(used))
-        sql = _in_list(by_term + " AND doc", len(ranked))
+        by_term = in_list(_POSTING_FIELDS, len(used))
+        sql = in_list(by_term + " AND doc", len(ranked))
         for term, doc, *counts in conn.execute(sql, [*used, *ranked]):
             matched[doc][term] = {f: c for f, c in zip(FIELDS, counts, strict=True) if c}
     best = scores[ranked[0]] if ranked else 0.0

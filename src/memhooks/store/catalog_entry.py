@@ -13,7 +13,7 @@ from memhooks.text.clock import iso
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop files through this module
 if TYPE_CHECKING:
-    from memhooks.recall.search_index import IndexedDoc
+    from memhooks.recall.index_write import IndexedDoc
 
 
 def entry_for(relative: str, meta: dict[str, Any], body: str) -> Entry:
@@ -38,7 +38,7 @@ def entry_for(relative: str, meta: dict[str, Any], body: str) -> Entry:
 
 def indexed_doc(entry: Entry, body: str) -> IndexedDoc:
     """What the search index keeps of a memory."""
-    from memhooks.recall.search_index import IndexedDoc
+    from memhooks.recall.index_write import IndexedDoc
 
     return IndexedDoc(
         path=entry.path,

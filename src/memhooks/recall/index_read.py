@@ -1,0 +1,166 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""The search index's read side: hits for query terms, ranked by BM25F with the gate.
+
+Standard library only: UserPromptSubmit runs this on every prompt.
+"""
+
+from __future__ import annotations
+
+try:
+    # The C module alone: `sqlite3` adds the dbapi2 layer and `datetime` (~3 ms per prompt)
+    # for date adapters this index never uses. Same API for what we call.
+    import _sqlite3 as sqlite3
+except ImportError:  # pragma: no cover - a build without the private module
+    import sqlite3  # type: ignore[no-redef]
+
+from memhooks.recall import ranking
+
+# Not `from typing import TYPE_CHECKING`: typing costs milliseconds on the per-prompt path.
+TYPE_CHECKING = False
+
+#: Bump when the schema, the tokenizer or the stored lengths change: an index with another
+#: version answers no queries until `rebuild`, instead of answering wrongly.
+SCHEMA_VERSION = 1
+#: Distinct prompt terms looked up at all; keeps the IN list under sqlite's variable limit.
+MAX_LOOKUP_TERMS = 256
+
+SELECT_POSTINGS = "SELECT doc, title, tags, description, body, length FROM postings"
+
+
+class Hit:
+    __slots__ = ("category", "description", "path", "score", "title")
+
+    def __init__(
+        self, *, path: str, title: str, description: str, category: str, score: float
+    ) -> None:
+        self.path = path
+        self.title = title
+        self.description = description
+        self.category = category
+        self.score = score
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Hit) and (self.path, self.score) == (other.path, other.score)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.score))
+
+    def __repr__(self) -> str:
+        return f"Hit({self.path!r}, {self.score:.3f})"
+
+
+#: A document as the index stores it: per-term counts in (title, tags, description, body),
+#: and its weighted length.
+
+
+def search(
+    conn: sqlite3.Connection,
+    terms: list[str],
+    limit: int,
+    min_score: float | None,
+    exclude: tuple[str, ...] = (),
+) -> list[Hit]:
+    stats = index_stats(conn)
+    scores = rank(conn, terms, stats)
+    if exclude and scores:
+        drop_categories(conn, scores, exclude)
+    floor = ranking.gate_floor(stats[2]) if min_score is None else min_score
+    gap = ranking.GAP_RATIO if floor > 0 else 0.0
+    chosen = ranking.select(scores, limit=limit, floor=floor, gap=gap)
+    return hits(conn, chosen)
+
+
+def drop_categories(
+    conn: sqlite3.Connection, scores: dict[int, float], exclude: tuple[str, ...]
+) -> None:
+    """Remove excluded categories from the best candidates (the rest can never be chosen)."""
+    best = ranking.top_candidates(scores, ranking.RESCORE_CANDIDATES)
+    by_category = in_list("SELECT id FROM docs WHERE category", len(exclude))
+    sql = in_list(by_category + " AND id", len(best))
+    dropped = {doc for (doc,) in conn.execute(sql, [*exclude, *best]).fetchall()}
+    kept = {doc: scores[doc] for doc in best if doc not in dropped}
+    scores.clear()
+    scores.update(kept)
+
+
+def rank(
+    conn: sqlite3.Connection, terms: list[str], stats: tuple[int, float, float]
+) -> dict[int, float]:
+    """Every matching document's BM25F score (idf units), before any floor."""
+    n_docs, total_length, _ = stats
+    if n_docs <= 0:
+        return {}
+    avg_length = total_length / n_docs
+    sql = in_list("SELECT term, df FROM terms WHERE term", len(terms))
+    dfs = dict(conn.execute(sql, terms).fetchall())
+    full, common = ranking.plan_query(terms, dfs, n_docs)
+    scores: dict[int, float] = {}
+    grouped = fetch_postings(conn, full)
+    for term in full:
+        postings = grouped.get(term, [])
+        score_term(scores, postings, term, df=dfs[term], n_docs=n_docs, avg_length=avg_length)
+    candidates = ranking.top_candidates(scores, ranking.RESCORE_CANDIDATES)
+    for term in common if candidates else ():
+        sql = in_list(SELECT_POSTINGS + " WHERE term = ? AND doc", len(candidates))
+        rows = conn.execute(sql, [term, *candidates]).fetchall()
+        score_term(scores, rows, term, df=dfs[term], n_docs=n_docs, avg_length=avg_length)
+    return scores
+
+
+def score_term(
+    scores: dict[int, float],
+    postings: list[ranking.Posting],
+    term: str,
+    *,
+    df: int,
+    n_docs: int,
+    avg_length: float,
+) -> None:
+    ranking.accumulate(
+        scores, postings, ranking.query_weight(term), ranking.idf(df, n_docs), avg_length
+    )
+
+
+def fetch_postings(
+    conn: sqlite3.Connection, terms: tuple[str, ...]
+) -> dict[str, list[ranking.Posting]]:
+    grouped: dict[str, list[ranking.Posting]] = {}
+    if not terms:
+        return grouped
+    sql = in_list(
+        "SELECT term, doc, title, tags, description, body, length FROM postings WHERE term",
+        len(terms),
+    )
+    for term, *posting in conn.execute(sql, terms):
+        grouped.setdefault(term, []).append(tuple(posting))
+    return grouped
+
+
+def hits(conn: sqlite3.Connection, chosen: list[tuple[int, float]]) -> list[Hit]:
+    if not chosen:
+        return []
+    ids = [doc for doc, _ in chosen]
+    sql = in_list("SELECT id, path, title, description, category FROM docs WHERE id", len(ids))
+    rows = conn.execute(sql, ids).fetchall()
+    by_id = {row[0]: row[1:] for row in rows}
+    return [
+        Hit(path=path, title=title, description=description, category=category, score=score)
+        for doc, score in chosen
+        if doc in by_id
+        for path, title, description, category in (by_id[doc],)
+    ]
+
+
+def index_stats(conn: sqlite3.Connection) -> tuple[int, float, float]:
+    """(documents, total weighted length, calibration: see `calibrate`)."""
+    values = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    return (
+        int(values.get("n_docs", 0)),
+        float(values.get("total_length", 0.0)),
+        float(values.get("calibration", 0.0)),
+    )
+
+
+def in_list(sql: str, count: int) -> str:
+    """`sql IN (?, ...)`: placeholders are the only text ever spliced into a statement."""
+    return sql + " IN (" + ",".join("?" * count) + ")"
