@@ -41,7 +41,7 @@ from memhooks.recall.tokenize import query_terms
 # Not `from typing import TYPE_CHECKING`: typing costs milliseconds on the per-prompt path.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
     from pathlib import Path
     from types import TracebackType
 
@@ -219,27 +219,25 @@ class SearchIndex:
         pending = [(doc, analyze(doc)) for doc in docs]
         if not pending:
             return
+
+        def change(conn: sqlite3.Connection) -> None:
+            for doc, analyzed in pending:
+                delete(conn, doc.path)
+                insert(conn, doc, analyzed)
+
+        self._in_transaction(change)
+
+    def remove(self, path: str) -> None:
+        self._in_transaction(lambda conn: delete(conn, path))
+
+    def _in_transaction(self, change: Callable[[sqlite3.Connection], None]) -> None:
+        """One write transaction, recalibrating the gate when the store drifted."""
         conn = self._write_connection()
         with_deadline(conn, WRITE_DEADLINE)
         # IMMEDIATE takes the write lock up front, so a write never fails halfway on a lock.
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for doc, analyzed in pending:
-                delete(conn, doc.path)
-                insert(conn, doc, analyzed)
-            if needs_calibration(conn):
-                calibrate(conn)
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
-
-    def remove(self, path: str) -> None:
-        conn = self._write_connection()
-        with_deadline(conn, WRITE_DEADLINE)
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            delete(conn, path)
+            change(conn)
             if needs_calibration(conn):
                 calibrate(conn)
         except BaseException:
