@@ -6,7 +6,8 @@ from typing import Any
 
 from memhooks.restore.checkpoint import render_checkpoint, without_host_kept
 from memhooks.restore.extract import extract_facts
-from memhooks.restore.lifecycle import LiveState, LiveTracker
+from memhooks.restore.lifecycle import LiveTracker
+from memhooks.restore.live_items import LiveState
 from memhooks.restore.transcript import Record, record_from_json
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from memhooks.restore.cues import FAILURE_WORDS, INTENDED_FAILURE, sentences
 from memhooks.restore.facts import FailedCommand, LiveFacts, SessionFacts, Todo
-from memhooks.restore.lifecycle import LiveState, LiveTracker
+from memhooks.restore.lifecycle import LiveTracker
+from memhooks.restore.live_items import LiveState
 from memhooks.restore.prompts import assistant_text, clean_prompt, prompt_text
 from memhooks.restore.statements import (
     FACT_WORDS,

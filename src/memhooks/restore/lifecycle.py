@@ -23,6 +23,31 @@ from __future__ import annotations
 import math
 
 from memhooks.restore import cues
+from memhooks.restore.live_items import (
+    BLOCKER,
+    CONSTRAINT,
+    DECISION,
+    FAILURE,
+    MAX_DECISIONS,
+    MAX_TRACKED,
+    Item,
+    LiveState,
+)
+from memhooks.restore.live_rules import (
+    RARE_LINK,
+    REJECT_LINK,
+    SHORT_BLOCKER,
+    add_decision,
+    goal_without,
+    is_decision,
+    passes,
+    plan_items,
+    proposal,
+    questions,
+    reports_failure,
+    settles,
+    unlabelled,
+)
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
@@ -30,106 +55,13 @@ if TYPE_CHECKING:
 
     Link = Callable[[set[str], set[str]], float]
 
-#: item kinds the replay tracks
-BLOCKER, DECISION, FAILURE, CONSTRAINT = "blocker", "decision", "failure", "constraint"
-MAX_TRACKED = 200
-MAX_DECISIONS = 100  # like the extractor's other lists: the newest are kept
 FULL_TURNS = 60  # Claude's text of this many last turns is read with every cue
 MAX_DOCUMENTS = 4000  # prompts and items kept for rarity: a bound for very long sessions
-RARE_LINK = 2.0  # summed rarity of shared words that ties two sentences together
 #: Rarity is measured as if a session had at least this many prompts and items: in a short
 #: one every word is "common", yet "OPS-2291" in two sentences still ties them.
 MIN_DOCUMENTS = 20
-REJECT_LINK = 1.0  # a user's rejection of the reply just before it needs less
-SHORT_BLOCKER = 80  # characters: a blocker sentence this short takes the next one along
-PROPOSAL_MIN = 60  # characters of substance that make a paragraph a proposal
-MIN_SHARED = 2  # words a turned-down alternative must share with a decision it retires
 _NEXT_TURNS = 2  # a "next I'll …" older than this many prompts is likely done
 _PLAN_TURNS = 3
-
-
-class Item:
-    """A blocker or decision as tracked; ``status`` is ``open`` or why it is not."""
-
-    __slots__ = (
-        "from_user",
-        "kind",
-        "provisional",
-        "rejected",
-        "replaces",
-        "replacing",
-        "status",
-        "text",
-        "turn",
-        "words",
-    )
-
-    def __init__(self, kind: str, text: str, turn: int, *, from_user: bool) -> None:
-        self.kind = kind
-        self.text = text
-        self.turn = turn
-        self.from_user = from_user
-        self.status = "open"
-        # Filled by prepare(), only for the items the replay keeps.
-        self.words: set[str] = set()
-        self.provisional = False
-        self.rejected: set[str] = set()
-        #: words of what this decision replaces without naming it (_claude_sentence);
-        #: ``replacing`` asks prepare() to add the decision's own words
-        self.replaces: set[str] = set()
-        self.replacing = False
-
-    def prepare(self) -> None:
-        text, kind = self.text, self.kind
-        self.words = cues.words(text)
-        self.provisional = (kind == DECISION and cues.PROVISIONAL.search(text) is not None) or (
-            kind == CONSTRAINT and cues.TEMPORARY.search(text) is not None
-        )
-        alternative = cues.REJECTED_ALTERNATIVE.search(text) if kind == DECISION else None
-        self.rejected = cues.words(alternative.group(1)) if alternative else set()
-        if self.replacing:
-            self.replaces |= self.words
-
-
-class LiveState:
-    """The tracker's answer, plain data."""
-
-    __slots__ = (
-        "blockers",
-        "constraints",
-        "decisions",
-        "fixed_reports",
-        "goal",
-        "in_progress",
-        "lifted_constraints",
-        "next_steps",
-        "open_notes",
-        "plan",
-        "proposal",
-        "reported_failures",
-        "resolved_blockers",
-        "superseded_decisions",
-        "waiting",
-    )
-
-    def __init__(self) -> None:
-        self.goal = ""
-        self.in_progress: list[str] = []
-        self.next_steps: list[str] = []
-        self.plan: list[str] = []
-        self.proposal = ""
-        self.waiting: list[str] = []
-        self.open_notes: list[str] = []
-        self.blockers: list[str] = []
-        self.resolved_blockers: list[str] = []
-        self.decisions: list[str] = []
-        self.superseded_decisions: list[str] = []
-        self.constraints: list[str] = []
-        #: constraints that held only until a blocker went away ("don't wire it up yet")
-        self.lifted_constraints: list[str] = []
-        #: failures the user reported (a CI job, a pasted log), open and fixed since
-        self.reported_failures: list[str] = []
-        self.fixed_reports: list[str] = []
 
 
 class _Event:
@@ -213,18 +145,18 @@ class LiveTracker:
         """File one sentence of a prompt; True when ``joined`` (it and the next) was used."""
         used = False
         toks = cues.tokens(sentence)
-        if _settles(sentence, toks):
+        if settles(sentence, toks):
             self.events.append(_Event("resolve", self.turn, sentence))
         elif cues.BLOCKED.search(sentence, toks) or cues.USER_BLOCKED.search(sentence, toks):
             self._item(BLOCKER, joined, from_user=True)
             used = True
         elif cues.CONSTRAINT.search(sentence, toks):
             self._item(CONSTRAINT, sentence, from_user=True)
-        elif self.turn > 1 and self.turn > self.full_from and _reports_failure(sentence, toks):
+        elif self.turn > 1 and self.turn > self.full_from and reports_failure(sentence, toks):
             # (the first prompt states the goal; failures reported long ago are history)
             self._item(FAILURE, joined, from_user=True)
             used = True
-        if self.turn > self.full_from and _passes(sentence, toks):
+        if self.turn > self.full_from and passes(sentence, toks):
             self.events.append(_Event("passes", self.turn, sentence))
         if cues.USER_SWITCH.search(sentence, toks):
             self._item(DECISION, sentence, from_user=True).replacing = True
@@ -244,7 +176,7 @@ class LiveTracker:
                 self._item(DECISION, line, from_user=False)
             elif "block" in line.lower():
                 for sentence in cues.sentences(line, from_user=False):
-                    if _settles(sentence, cues.tokens(sentence)):
+                    if settles(sentence, cues.tokens(sentence)):
                         self.events.append(_Event("resolve", self.turn, sentence))
                     elif cues.BLOCKED.search(sentence):
                         self._item(BLOCKER, sentence, from_user=False)
@@ -267,12 +199,12 @@ class LiveTracker:
         reversal = cues.SELF_REVERSAL.search(sentence, toks) is not None
         if reversal:
             self.events.append(_Event("self_reversal", self.turn, sentence))
-        if _settles(sentence, toks):
+        if settles(sentence, toks):
             self.events.append(_Event("resolve", self.turn, sentence))
         elif cues.BLOCKED.search(sentence, toks):
             self._item(BLOCKER, sentence, from_user=False)
         elif not is_next and (
-            _is_decision(sentence, toks) or (reversal and cues.INTENT.search(sentence))
+            is_decision(sentence, toks) or (reversal and cues.INTENT.search(sentence))
         ):
             item = self._item(DECISION, sentence, from_user=False)
             # "Let's use B instead" replaces what it is closest to; after "no, not like
@@ -300,7 +232,7 @@ class LiveTracker:
         lines = text.splitlines()
         for index, line in enumerate(lines):
             if cues.PLAN_HEAD.match(line):
-                items = _plan_items(lines[index + 1 :])
+                items = plan_items(lines[index + 1 :])
                 if items:
                     self.plan = (self.turn, items[:8])
                     self.steps_done = set()
@@ -338,7 +270,7 @@ class LiveTracker:
         for event in self.events:
             self._replay(event, items, link)
         state = LiveState()
-        state.goal = _goal_without(
+        state.goal = goal_without(
             self.goal, [i.text for i in items if i.turn == 1 and i.status != "open"]
         )
         for item in items:
@@ -387,7 +319,7 @@ class LiveTracker:
                 if other.kind == BLOCKER and link(item.words, other.words) >= RARE_LINK:
                     return
         if item.kind == DECISION:
-            _add_decision(item, items, link)
+            add_decision(item, items, link)
         items.append(item)
 
     def _resolve(self, event: _Event, items: list[Item], link: Link) -> None:
@@ -439,137 +371,8 @@ class LiveTracker:
                 state.waiting.append(text)
             else:
                 state.in_progress.append(text)
-        state.next_steps = list(dict.fromkeys(_unlabelled(step) for step in state.next_steps))
+        state.next_steps = list(dict.fromkeys(unlabelled(step) for step in state.next_steps))
         if not answered and final_reply:
-            state.waiting += _questions(final_reply)
+            state.waiting += questions(final_reply)
         elif answered and cues.APPROVAL.search(self.latest_prompt):
-            state.proposal = _proposal(self.replies.get(self.turn - 1, []))
-
-
-def _add_decision(item: Item, items: list[Item], link: Link) -> None:
-    """A new decision retires a duplicate, the ones naming what it turned down, and the one
-    closest to what it replaces."""
-    live = [o for o in items if o.kind == DECISION and o.status == "open"]
-    for other in live:
-        if other.text == item.text:
-            other.status = "duplicate"
-    for other in live if item.rejected else ():
-        if (
-            other.status == "open"
-            and not item.rejected.isdisjoint(other.words)
-            and _covers(item.rejected, other.words, link)
-        ):
-            other.status = "superseded"
-    if item.replaces:
-        closest = max(live, key=lambda o: link(item.replaces, o.words), default=None)
-        # The user saying "let's not …, use B instead" is explicit: a weaker tie will do.
-        needed = REJECT_LINK if item.from_user else RARE_LINK
-        if closest and link(item.replaces, closest.words) >= needed:
-            closest.status = "superseded"
-
-
-def _plan_items(lines: list[str]) -> list[str]:
-    """The numbered or bulleted lines right under a "Plan:" heading."""
-    items: list[str] = []
-    for line in lines:
-        if not line.strip():
-            if items:
-                break
-            continue
-        item = cues.PLAN_ITEM.match(line)
-        if item is None:
-            break
-        items.append(cues.one_line(item.group(1)))
-    return items
-
-
-def _goal_without(goal: str, settled: list[str]) -> str:
-    """The first request whole, but for what it said that is settled since (a blocker it
-    mentioned that was resolved): that is listed with the settled items instead."""
-    if not settled:
-        return goal
-    kept = [
-        sentence
-        for sentence in cues.sentences(goal, from_user=True)
-        if not any(cues.one_line(sentence) in text for text in settled)
-    ]
-    return " ".join(kept) + " [part settled since: see below]"
-
-
-def _unlabelled(step: str) -> str:
-    """ "Next: do X" and a status line "- Next: do X" are the same step."""
-    match = cues.STATUS_LABEL.match(step)
-    return cues.one_line(match.group(2)) if match else step
-
-
-def _reports_failure(sentence: str, toks: frozenset[str]) -> bool:
-    return bool(cues.USER_FAILURE.search(sentence, toks)) and not (
-        cues.INTENDED_FAILURE.search(sentence, toks) or "?" in sentence or _passes(sentence, toks)
-    )
-
-
-def _passes(sentence: str, toks: frozenset[str]) -> bool:
-    match = cues.PASSES.search(sentence, toks)
-    if match is None or cues.CONDITIONAL.search(sentence):
-        return False
-    before = sentence[: match.start()].lower().split()[-2:]
-    return not any(
-        word in ("not", "never", "no", "still") or word.endswith("n't") for word in before
-    )
-
-
-def _settles(sentence: str, toks: frozenset[str]) -> bool:
-    """Says a blocker is gone; a sentence still saying "blocked" is one, unless "no longer"."""
-    if not cues.says_resolved(sentence, toks):
-        return False
-    lowered = sentence.lower()
-    blocked = cues.BLOCKED.search(sentence, toks) is not None
-    return not blocked or "no longer" in lowered or "unblocked" in lowered
-
-
-def _is_decision(sentence: str, toks: frozenset[str]) -> bool:
-    strong = cues.DECISION_STRONG.search(sentence, toks) is not None
-    if not strong and not (
-        cues.CHOICE.search(sentence, toks) and cues.DECISION_WEAK.search(sentence, toks)
-    ):
-        return False
-    return not (
-        # "Before I build that, one question, because …" decides nothing, nor does a step.
-        sentence.endswith("?")
-        or cues.SUBORDINATE.match(sentence)
-        or cues.STEP_TALK.search(sentence, toks)
-    )
-
-
-def _covers(rejected: set[str], words: set[str], link: Link) -> bool:
-    """A decision names the alternative a later one turned down: most of its words, rare."""
-    shared = rejected & words
-    return len(shared) >= min(MIN_SHARED, len(rejected)) and link(rejected, words) >= RARE_LINK
-
-
-def _questions(reply: str) -> list[str]:
-    """What Claude asked at the end of its reply, with the options it offered."""
-    tail = cues.paragraphs(reply)[-3:]
-    found: list[str] = []
-    for paragraph in tail:
-        found += [cues.one_line(line) for line in paragraph.splitlines() if cues.OPTION.match(line)]
-        found += [
-            cues.one_line(sentence)
-            for sentence in cues.sentences(paragraph, from_user=False)
-            if sentence.endswith("?") or cues.WAITING.search(sentence)
-        ]
-    asked = any(text.endswith("?") for text in found)
-    return list(dict.fromkeys(found)) if asked or any(cues.WAITING.search(t) for t in found) else []
-
-
-def _proposal(replies: list[str]) -> str:
-    """The proposal the user just said yes to: the last paragraph of substance before the
-    question that asked for it."""
-    if not replies:
-        return ""
-    for paragraph in reversed(cues.paragraphs(replies[-1])):
-        kept = [s for s in cues.sentences(paragraph, from_user=False) if not s.endswith("?")]
-        text = " ".join(kept)
-        if len(text) >= PROPOSAL_MIN:
-            return cues.one_line(text)
-    return ""
+            state.proposal = proposal(self.replies.get(self.turn - 1, []))
