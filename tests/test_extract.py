@@ -10,7 +10,8 @@ import pytest
 from memhooks.restore.extract import extract_facts
 from memhooks.restore.facts import FailedCommand, SessionFacts, Todo
 from memhooks.restore.statements import find_blockers, find_decisions, first_error_line
-from memhooks.restore.transcript import Record, TextBlock, ToolResult, ToolUse, iter_records
+from memhooks.restore.transcript import iter_records
+from memhooks.restore.transcript_records import Record, TextBlock, ToolResult, ToolUse
 from support import FIXTURES
 
 TRANSCRIPTS = FIXTURES / "transcripts"

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from memhooks.restore.journal_entry import render_journal_entry
-from memhooks.restore.transcript import Record, TextBlock, ToolResult, ToolUse, read_new
+from memhooks.restore.transcript import read_new
+from memhooks.restore.transcript_records import Record, TextBlock, ToolResult, ToolUse
 from support import FIXTURES
 
 TRANSCRIPTS = FIXTURES / "transcripts"

@@ -8,7 +8,8 @@ from memhooks.restore.checkpoint import render_checkpoint, without_host_kept
 from memhooks.restore.extract import extract_facts
 from memhooks.restore.lifecycle import LiveTracker
 from memhooks.restore.live_items import LiveState
-from memhooks.restore.transcript import Record, record_from_json
+from memhooks.restore.transcript import record_from_json
+from memhooks.restore.transcript_records import Record
 
 
 def track(*turns: tuple[str, str]) -> LiveState:

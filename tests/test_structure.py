@@ -15,7 +15,6 @@ OVERSIZE = {
     "restore/cues.py": 461,
     "store/writer.py": 450,
     "text/redact_rules.py": 444,  # a table of patterns
-    "restore/transcript.py": 444,
     "curate/consolidate.py": 420,
     "demo/mock_api.py": 417,
 }

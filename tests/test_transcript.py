@@ -9,15 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memhooks.restore.transcript import (
-    Record,
-    TextBlock,
-    ToolResult,
-    ToolUse,
-    iter_records,
-    parse_line,
-    read_new,
-)
+from memhooks.restore.transcript import iter_records, parse_line, read_new
+from memhooks.restore.transcript_records import Record, TextBlock, ToolResult, ToolUse
 from support import FIXTURES
 
 TRANSCRIPTS = FIXTURES / "transcripts"

@@ -21,7 +21,8 @@ from memhooks.restore.extract import extract_facts
 from memhooks.restore.facts import SessionFacts
 from memhooks.restore.git_state import git_state
 from memhooks.restore.session_checkpoint import checkpoint_path, prune_sessions
-from memhooks.restore.transcript import Record, iter_records
+from memhooks.restore.transcript import iter_records
+from memhooks.restore.transcript_records import Record
 from memhooks.store.atomic import read_text, write_atomic
 from memhooks.store.config import Settings
 from memhooks.store.context_files import CONTEXT_CAP

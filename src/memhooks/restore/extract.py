@@ -26,7 +26,7 @@ from memhooks.restore.statements import (
     mentions,
 )
 from memhooks.restore.todos import TaskReplay, todos_from_input
-from memhooks.restore.transcript import Record, ToolResult, ToolUse
+from memhooks.restore.transcript_records import Record, ToolResult, ToolUse
 from memhooks.text.redact import redact
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms

@@ -6,7 +6,7 @@ Frozen, slotted classes (no dataclasses: the Stop hook imports this). Pure, stdl
 
 from __future__ import annotations
 
-from memhooks.restore.transcript import Value
+from memhooks.restore.transcript_records import Value
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 

@@ -16,7 +16,7 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the ho
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from memhooks.restore.transcript import Record
+    from memhooks.restore.transcript_records import Record
 
 _PROMPT_LIMIT = 200
 _REPLY_LIMIT = 200

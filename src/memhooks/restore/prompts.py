@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from memhooks.restore.transcript import Record, TextBlock
+from memhooks.restore.transcript_records import Record, TextBlock
 from memhooks.text.lazy_re import LazyPattern
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from memhooks.restore.facts import Todo
-from memhooks.restore.transcript import ToolResult, ToolUse
+from memhooks.restore.transcript_records import ToolResult, ToolUse
 from memhooks.text.lazy_re import LazyPattern
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
