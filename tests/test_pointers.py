@@ -10,6 +10,7 @@ import pytest
 
 from memhooks.hooks import subagent_pointers, user_prompt
 from memhooks.hooks.event import HookInput
+from memhooks.recall.pointer import Pointer
 from memhooks.restore import briefing
 from memhooks.store.config import Settings
 from memhooks.store.paths import MemoryPaths
@@ -67,13 +68,11 @@ def test_per_prompt_pointers_skip_journals_and_stay_silent_when_unrelated(
 
 def test_pointer_line_never_repeats_the_title_and_cuts_at_a_word() -> None:
     title = "Use PostgreSQL as the registrar database"
-    line = briefing.pointer_line(
-        briefing.Pointer("decisions/x.md", title, title + ". " + "word " * 60)
-    )
+    line = briefing.pointer_line(Pointer("decisions/x.md", title, title + ". " + "word " * 60))
     assert line.count("PostgreSQL") == 1
     assert line.endswith("word…")
     assert len(line) < 200
-    assert briefing.pointer_line(briefing.Pointer("a.md", title, title)).endswith(title)
+    assert briefing.pointer_line(Pointer("a.md", title, title)).endswith(title)
     assert briefing.gist("T", "short and whole") == "short and whole"
 
 

@@ -9,6 +9,7 @@ import re
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.recall import citation_check
+from memhooks.recall.pointer import Pointer
 from memhooks.restore import briefing
 from memhooks.store.atomic import read_text, write_atomic
 from memhooks.store.config import Settings
@@ -67,7 +68,7 @@ def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> 
         log_line(paths.file("log"), f"UserPromptSubmit: prompt not kept for PreCompact: {exc}")
 
 
-def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[briefing.Pointer]:
+def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[Pointer]:
     if (
         settings.max_inject <= 0
         or not prompt.strip()
@@ -84,7 +85,7 @@ def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[briefi
             from memhooks.store.logsink import log_line
 
             log_line(paths.file("log"), f"UserPromptSubmit: no pointers: {index.last_error}")
-    return [briefing.Pointer(h.path, h.title, h.description) for h in hits]
+    return [Pointer(h.path, h.title, h.description) for h in hits]
 
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:

@@ -11,7 +11,7 @@ import json
 import os
 
 from memhooks.recall import citations
-from memhooks.restore.briefing import Pointer
+from memhooks.recall.pointer import Pointer
 from memhooks.store.atomic import read_text, write_atomic
 
 CACHE = ".cache/citations.json"
