@@ -130,3 +130,53 @@ def test_the_audit_sees_each_kind_of_write() -> None:
         "text.replace('a', 'b')\nopen(p)\nopen(p, 'rb')\n"
     )
     assert [line for line, _ in _writes(ast.parse(source))] == [1, 2, 3, 4, 5, 6, 7, 8]
+
+
+# ------------------------------------------------------------------ arrows
+
+#: The folders, bottom up: a module imports only from its own folder or a lower one.
+LAYERS = {
+    "errors": 0,
+    "text": 1,
+    "store": 2,
+    "recall": 3,
+    "restore": 4,
+    "curate": 5,
+    "transfer": 5,
+    "install": 5,
+    "guard": 5,
+    "hooks": 6,
+    "demo": 6,
+    "cli": 7,
+}
+#: Arrows that still point up or sideways, named so that no new one slips in.
+KNOWN_UPWARD = {
+    ("store", "recall"): "derived files update the search index; a save hashes citations",
+    ("transfer", "cli"): "an import validates memories as `save` and `remember` do",
+}
+
+
+def test_imports_point_down_the_layers() -> None:
+    found: dict[tuple[str, str], set[str]] = {}
+    for name, path in _modules().items():
+        folder = name.split("/")[0] if "/" in name else name.removesuffix(".py")
+        if folder not in LAYERS:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.ImportFrom) and node.module):
+                continue
+            parts = node.module.split(".")
+            if parts[0] != "memhooks" or len(parts) < 2 or parts[1] not in LAYERS:
+                continue
+            other = parts[1]
+            if other != folder and LAYERS[other] >= LAYERS[folder]:
+                found.setdefault((folder, other), set()).add(name)
+    unexpected = {k: sorted(v) for k, v in found.items() if k not in KNOWN_UPWARD}
+    assert not unexpected, f"imports that point up: {unexpected}"
+    gone = sorted(set(KNOWN_UPWARD) - set(found))
+    assert not gone, f"no longer imported: remove from KNOWN_UPWARD: {gone}"
+
+
+def test_every_folder_has_a_layer() -> None:
+    folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    assert folders <= set(LAYERS), sorted(folders - set(LAYERS))
