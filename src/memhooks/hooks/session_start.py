@@ -16,6 +16,7 @@ from memhooks.store.atomic import read_text
 from memhooks.store.config import Settings
 from memhooks.store.conflicts import has_markers
 from memhooks.store.context_files import read_status
+from memhooks.store.fences import split_frontmatter
 from memhooks.store.logsink import log_line
 from memhooks.store.paths import MEMORY_DIR, MemoryPaths
 from memhooks.store.reminder_state import reset_reminder
@@ -29,11 +30,8 @@ READ_CAP = 60_000
 
 def without_frontmatter(text: str) -> str:
     """The checkpoint's dating fields are for people browsing the folder, not for Claude."""
-    if text.startswith("---\n"):
-        end = text.find("\n---\n", 4)
-        if end >= 0:
-            return text[end + 5 :].lstrip("\n")
-    return text
+    _, body = split_frontmatter(text)
+    return body.lstrip("\n") if len(body) < len(text) else text
 
 
 def _newer_summaries(paths: MemoryPaths) -> int:

@@ -12,6 +12,7 @@ import os
 import re
 
 from memhooks.store.atomic import read_text
+from memhooks.store.fences import split_frontmatter
 from memhooks.store.paths import MemoryPaths, UnsafePathError, inside, session_file_stem
 
 READ_CAP = 60_000
@@ -25,10 +26,8 @@ def checkpoint_path(paths: MemoryPaths, session_id: str) -> str:
 
 def frontmatter_session(text: str) -> str:
     """The `session_id` a checkpoint's frontmatter names, or ''."""
-    if not text.startswith("---\n"):
-        return ""
-    end = text.find("\n---\n", 4)
-    match = _SESSION_LINE.search(text[: max(end, 0)])
+    head, _ = split_frontmatter(text)
+    match = _SESSION_LINE.search(head)
     return match.group(1) if match else ""
 
 

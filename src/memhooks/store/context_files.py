@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from memhooks.store.atomic import read_text
+from memhooks.store.fences import split_frontmatter
 from memhooks.store.paths import MemoryPaths
 
 CURRENT_TASK_TEMPLATE = """# Current task
@@ -79,10 +80,7 @@ def _meaningful(line: str) -> str:
 
 def meaningful_lines(markdown: str) -> list[str]:
     """A context file's lines that say something: no frontmatter, headings or placeholders."""
-    body = markdown
-    if body.startswith("---\n"):
-        end = body.find("\n---\n", 4)
-        body = body[end + 5 :] if end >= 0 else body
+    _, body = split_frontmatter(markdown)
     return [
         text
         for line in body.splitlines()
