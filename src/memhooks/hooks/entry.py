@@ -34,8 +34,11 @@ HANDLERS: dict[str, str] = {
     "Stop": "memhooks.hooks.stop",
     "SubagentStop": "memhooks.hooks.subagent_stop",
     "SessionEnd": "memhooks.hooks.session_end",
+    "PreToolUse": "memhooks.hooks.pre_tool_use",
+    "PostToolUse": "memhooks.hooks.post_tool_use",
 }
 STDIN_TIMEOUT = {"SessionEnd": 0.5}
+TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 
 
 def run(event: str) -> int:
@@ -49,6 +52,11 @@ def run(event: str) -> int:
         paths = hook.memory_paths()
         if event == "SessionStart":
             _bootstrap_dependencies()
+        module = importlib.import_module(HANDLERS[event]) if event in TOOL_EVENTS else None
+        # The tool hooks run on every tool call and most calls are none of their business:
+        # their `wants` decides from the payload alone, before any file is read.
+        if module is not None and not module.wants(hook, paths):
+            return 0
         if not is_active(paths.file("session")):
             return 0  # memory never started here, or stopped: nothing to do, nothing created
         if problem:
@@ -57,7 +65,7 @@ def run(event: str) -> int:
         settings = load_settings(paths.file("config"))
         for issue in settings.problems:
             log_line(paths.file("log"), f"{event}: config.json {issue}")
-        module = importlib.import_module(HANDLERS[event])
+        module = module or importlib.import_module(HANDLERS[event])
         handler: Handler = module.handle
         output = handler(hook, paths, settings)
         if output:
