@@ -24,6 +24,7 @@ GIT_TIMEOUT_S = 10.0
 GIT_MAX_COMMITS = 200
 DOC_FOLDERS = ("docs", "_docs")
 DOC_FILES_MAX = 200
+UNCUT = 50_000_000  # a budget and piece cap nothing reaches: the chunked reading's
 
 
 @dataclass(frozen=True)
@@ -203,8 +204,10 @@ class SynthesisMaterial:
 
 
 def synthesis_material(
-    paths: MemoryPaths, project: Path, budget: int = DEFAULT_BUDGET
+    paths: MemoryPaths, project: Path, budget: int = DEFAULT_BUDGET, *, piece_cap: int = PIECE_CAP
 ) -> SynthesisMaterial:
+    """What master.md is written from, within `budget`; `piece_cap` bounds each piece (the
+    chunked reading lifts both)."""
     previous = read_text(paths.master)
     since = since_last_synthesis(paths, previous)
     pack = Pack(budget)
@@ -220,12 +223,12 @@ def synthesis_material(
         summary = (doc.body[:at] if at >= 0 else doc.body).strip()
         # A session nobody summarised still has its journal: better than nothing.
         text = summary or doc.body[max(at, 0) :].strip()
-        pack.add(f"Session summary: {doc.path} ({iso(doc.changed)})", text, cap=PIECE_CAP)
+        pack.add(f"Session summary: {doc.path} ({iso(doc.changed)})", text, cap=piece_cap)
     checkpoint = read_text(paths.latest_checkpoint)
     if checkpoint and (since is None or _mtime(paths.latest_checkpoint) > since):
-        pack.add("Latest checkpoint: checkpoints/latest.md", checkpoint, cap=PIECE_CAP // 2)
+        pack.add("Latest checkpoint: checkpoints/latest.md", checkpoint, cap=piece_cap // 2)
     for doc in reversed([d for d in memories(paths, "decisions") if new(d)]):
-        pack.add(f"Decision: {doc.path}", doc.body, cap=PIECE_CAP // 2)
+        pack.add(f"Decision: {doc.path}", doc.body, cap=piece_cap // 2)
     others = [
         d
         for folder in ("constraints", "tech-debt", "preferences", "runbooks", "subagent")
@@ -238,15 +241,15 @@ def synthesis_material(
             + (f": {d.meta['description']}" if d.meta.get("description") else "")
             for d in others
         ]
-        pack.add("Other memories changed since (titles only)", "\n".join(lines), cap=PIECE_CAP)
+        pack.add("Other memories changed since (titles only)", "\n".join(lines), cap=piece_cap)
     docs = doc_files(project, since)
     for path in docs:
         doc_text = read_text(path)
         if doc_text:
-            pack.add(f"Doc: {path.relative_to(project).as_posix()}", doc_text, cap=PIECE_CAP // 2)
+            pack.add(f"Doc: {path.relative_to(project).as_posix()}", doc_text, cap=piece_cap // 2)
     log = git_log(project, since)
     if log:
-        pack.add("git log since the last synthesis", log, cap=PIECE_CAP)
+        pack.add("git log since the last synthesis", log, cap=piece_cap)
     return SynthesisMaterial(previous, since, pack, len(sessions), len(docs), log)
 
 
