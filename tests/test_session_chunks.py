@@ -69,7 +69,10 @@ def test_the_reading_holds_the_conversation_and_the_hosts_compaction_summary(
     assert all(len(line) <= 12_100 for line in lines)
 
 
-def test_the_reading_takes_this_sessions_checkpoints_only(started: Path) -> None:
+def test_the_reading_takes_this_sessions_checkpoints_and_journal(started: Path) -> None:
+    (started / "sessions" / f"{SESSION}.md").write_text(
+        "---\ntitle: s\n---\n# s\n\n## Automatic journal\n\n- JOURNAL-LINE\n"
+    )
     (started / "checkpoints" / "2026-01-01_000000_manual.md").write_text(
         f"# Checkpoint\nSession `{SESSION}`, trigger `manual`.\nCHECKPOINT-MINE\n"
     )
@@ -79,6 +82,7 @@ def test_the_reading_takes_this_sessions_checkpoints_only(started: Path) -> None
     text = "\n".join(reading(MemoryPaths(started), SESSION, None, ()))
     assert "No transcript found" in text
     assert "CHECKPOINT-MINE" in text
+    assert "JOURNAL-LINE" in text
     assert "CHECKPOINT-OTHER" not in text
 
 

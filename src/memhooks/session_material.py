@@ -2,7 +2,8 @@
 
 The summarize agent (seed 002, option B) reads this in numbered chunks: the conversation
 from the host's JSONL transcript (prompts, Claude's text, tool calls, failures, the host's
-compaction summaries), then this session's checkpoints. Read-only; every line is capped
+compaction summaries), then its automatic journal (where PostCompact keeps the host's
+summaries too), then this session's checkpoints. Read-only; every line is capped
 and secrets are redacted before anything is printed.
 """
 
@@ -20,7 +21,17 @@ LINE_CAP = 2_000
 RESULT_CAP = 400
 PROJECT_DIRS_SCANNED = 500
 _SLUG = re.compile(r"[^A-Za-z0-9]")
-_INPUT_KEYS = ("command", "file_path", "notebook_path", "pattern", "path", "description", "prompt")
+_INPUT_KEYS = (
+    "command",
+    "file_path",
+    "notebook_path",
+    "pattern",
+    "path",
+    "description",
+    "prompt",
+    "subject",
+    "status",
+)
 
 
 def config_dir() -> Path:
@@ -57,6 +68,14 @@ def _clip(text: str, cap: int = LINE_CAP) -> str:
 
 
 def _tool_line(block: ToolUse) -> str:
+    todos = block.input.get("todos")
+    if isinstance(todos, list):  # TodoWrite: the plan is worth more than the call
+        items = [
+            f"[{t.get('status', '?')}] {_clip(str(t.get('content', '')), 200)}"
+            for t in todos
+            if isinstance(t, dict)
+        ]
+        return f"TOOL {block.name}: " + "; ".join(items)
     shown = [
         f"{key}={_clip(str(block.input[key]), 300)!r}"
         for key in _INPUT_KEYS
@@ -98,6 +117,20 @@ def _block_lines(record: Record, stamp: str) -> list[str]:
     return lines
 
 
+def _journal(paths: MemoryPaths, session_id: str) -> str:
+    from memhooks.session_journal import JOURNAL_HEADING
+
+    path = paths.sessions / f"{session_id}.md"
+    if path.is_symlink() or not path.is_file():
+        return ""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")[:2_000_000]
+    except OSError:
+        return ""
+    at = text.find(JOURNAL_HEADING)
+    return text[at:].strip() if at >= 0 else ""
+
+
 def reading(
     paths: MemoryPaths, session_id: str, transcript: Path | None, patterns: tuple[str, ...]
 ) -> list[str]:
@@ -111,6 +144,11 @@ def reading(
             lines.extend(record_lines(record))
     else:
         lines.append("=== No transcript found for this session (pass --transcript-file) ===")
+    journal = _journal(paths, session_id)
+    if journal:
+        # The Stop hook's record, and the host's compaction summaries PostCompact keeps there.
+        lines.append(f"=== Automatic journal (sessions/{session_id}.md) ===")
+        lines.extend(journal.splitlines())
     marker = f"`{session_id}`"
     checkpoints = sorted(paths.checkpoints.glob("*.md")) if paths.checkpoints.is_dir() else []
     for path in checkpoints:
