@@ -54,7 +54,7 @@ def _write_temp(path: str, text: str | bytes, *, durable: bool = True) -> str:
     fd, tmp = _temp_file(path)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8") if isinstance(text, str) else text)
+            handle.write(text if isinstance(text, bytes) else text.encode("utf-8"))
             if durable:
                 handle.flush()
                 os.fsync(handle.fileno())
