@@ -23,6 +23,7 @@ _TEXT_FIELDS = (
     "agent_transcript_path",
     "tool_name",
     "tool_use_id",
+    "compact_summary",
 )
 
 
@@ -65,6 +66,7 @@ class HookInput:
     agent_transcript_path: str
     tool_name: str
     tool_use_id: str
+    compact_summary: str
 
     @classmethod
     def from_payload(cls, event: str, payload: dict[str, Any]) -> HookInput:

@@ -36,6 +36,7 @@ HANDLERS: dict[str, str] = {
     "SessionEnd": "memhooks.hooks.session_end",
     "PreToolUse": "memhooks.hooks.pre_tool_use",
     "PostToolUse": "memhooks.hooks.post_tool_use",
+    "PostCompact": "memhooks.hooks.post_compact",
 }
 STDIN_TIMEOUT = {"SessionEnd": 0.5}
 TOOL_EVENTS = ("PreToolUse", "PostToolUse")
