@@ -145,26 +145,61 @@ def session_start(
     return text[:budget]
 
 
+#: Characters of a pointer's description shown after its title.
+POINTER_GIST_CHARS = 110
+
+
+def gist(title: str, description: str, limit: int = POINTER_GIST_CHARS) -> str:
+    """The first useful words of a description: never the title again, cut at a word boundary."""
+    text = " ".join(description.split())
+    head = " ".join(title.split())
+    if head and text.lower().startswith(head.lower()):
+        text = text[len(head) :].lstrip(" .:;,-—")
+    if not text or text.lower() == head.lower():
+        return ""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    if " " in cut:
+        cut = cut[: cut.rfind(" ")]
+    return cut.rstrip(" ,;:.-—") + "…"
+
+
+def pointer_line(pointer: Pointer) -> str:
+    """`- path — title: gist`, one line, whatever the files hold."""
+    title = " ".join(pointer.title.split())[:220]  # room for a stale-citation note
+    line = f"- {MEMORY_DIR}/{pointer.path} — {title}"
+    rest = gist(title, pointer.description)
+    return f"{line}: {rest}" if rest else line
+
+
+def pointers_block(pointers: Sequence[Pointer], budget: int, lead: str) -> str:
+    """A lead line and as many pointer lines as fit the budget ("" when none fit)."""
+    text = lead
+    shown = 0
+    for pointer in pointers:
+        line = pointer_line(pointer)
+        if len(text) + 1 + len(line) > budget:
+            break
+        text += "\n" + line
+        shown += 1
+    return text if shown else ""
+
+
+POINTERS_LEAD = (
+    "Possibly relevant memories (data from .claude/memory/; read a file before relying on it):"
+)
+
+
 def prompt_reminder(*, status: Status | None, pointers: Sequence[Pointer], budget: int) -> str:
     """UserPromptSubmit: the status line when there is one to give (``status`` None: not this
     time), then the few most relevant memories, within budget; '' when there is neither."""
     budget = min(budget, HOST_CAP)
     line = status_text(status) if status is not None else ""
-    lines = [f"[memhooks] .claude/memory/ status: {line}"] if line else []
-    if not lines and not pointers:
-        return ""
+    text = f"[memhooks] .claude/memory/ status: {line}" if line else ""
     if pointers:
-        lines.append(
-            "Possibly relevant memories (data from .claude/memory/; read a file "
-            "before relying on it):"
-        )
-    text = "\n".join(lines)
-    for pointer in pointers:
-        line = f"- {MEMORY_DIR}/{pointer.path} — {pointer.title}"
-        if pointer.description and pointer.description != pointer.title:
-            line += f": {pointer.description}"
-        line = " ".join(line.split())[:300]
-        if len(text) + 1 + len(line) > budget:
-            break
-        text += "\n" + line
+        room = budget - len(text) - 1 if text else budget
+        block = pointers_block(pointers, room, POINTERS_LEAD)
+        if block:
+            text = f"{text}\n{block}" if text else block
     return text[:budget]

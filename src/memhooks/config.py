@@ -137,7 +137,12 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
     _choice(data, ("guard", "direct_edits", "direct_edits"), _DIRECT_EDITS, values, problems)
     redact = data.get("redact")
     if isinstance(redact, dict) and isinstance(redact.get("extra_patterns"), list):
-        values["redact_patterns"] = tuple(p for p in redact["extra_patterns"] if isinstance(p, str))
+        patterns = redact["extra_patterns"]
+        values["redact_patterns"] = tuple(p for p in patterns if isinstance(p, str))
+        if patterns:
+            from memhooks.redact_custom import refused
+
+            problems.extend(refused(patterns))
     categories = data.get("categories")
     if isinstance(categories, dict):
         values["categories"] = {

@@ -187,21 +187,29 @@ class SearchIndex:
 
     # Read path: never raises, never creates the file, never waits long.
 
-    def query(self, text: str, *, limit: int = 5, min_score: float | None = None) -> list[Hit]:
+    def query(
+        self,
+        text: str,
+        *,
+        limit: int = 5,
+        min_score: float | None = None,
+        exclude: tuple[str, ...] = (),
+    ) -> list[Hit]:
         """The memories worth pointing at for this prompt, best first; [] when none clear the floor.
 
-        min_score None applies the tuned default floor; 0 disables the floor (and the gap).
+        min_score None applies the store's calibrated gate (ranking.gate_floor); 0 disables
+        the floor (and the gap). `exclude` names categories never returned (the per-prompt
+        hook leaves session journals to `/memory recall`).
         """
         self.last_error = None
         terms = query_terms(text[:MAX_QUERY_CHARS])[:MAX_LOOKUP_TERMS]
         if limit <= 0 or not terms:
             return []
-        floor = ranking.DEFAULT_FLOOR if min_score is None else min_score
         try:
             conn = self._read_connection()
             if conn is None:
                 return []
-            return _search(conn, terms, limit, floor)
+            return _search(conn, terms, limit, min_score, exclude)
         except sqlite3.Error as exc:
             # Locked by a writer, corrupt, or half-written by another tool: fail open.
             self.last_error = f"{type(exc).__name__}: {exc}"
@@ -262,6 +270,8 @@ class SearchIndex:
             for doc, analyzed in pending:
                 _delete(conn, doc.path)
                 _insert(conn, doc, analyzed)
+            if _needs_calibration(conn):
+                calibrate(conn)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
@@ -272,6 +282,8 @@ class SearchIndex:
         conn.execute("BEGIN IMMEDIATE")
         try:
             _delete(conn, path)
+            if _needs_calibration(conn):
+                calibrate(conn)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
@@ -313,10 +325,43 @@ class SearchIndex:
         return self._writer
 
 
-def _search(conn: sqlite3.Connection, terms: list[str], limit: int, floor: float) -> list[Hit]:
-    n_docs, total_length = _stats(conn)
+def _search(
+    conn: sqlite3.Connection,
+    terms: list[str],
+    limit: int,
+    min_score: float | None,
+    exclude: tuple[str, ...] = (),
+) -> list[Hit]:
+    stats = _stats(conn)
+    scores = _rank(conn, terms, stats)
+    if exclude and scores:
+        _drop_categories(conn, scores, exclude)
+    floor = ranking.gate_floor(stats[2]) if min_score is None else min_score
+    gap = ranking.GAP_RATIO if floor > 0 else 0.0
+    chosen = ranking.select(scores, limit=limit, floor=floor, gap=gap)
+    return _hits(conn, chosen)
+
+
+def _drop_categories(
+    conn: sqlite3.Connection, scores: dict[int, float], exclude: tuple[str, ...]
+) -> None:
+    """Remove excluded categories from the best candidates (the rest can never be chosen)."""
+    best = ranking.top_candidates(scores, ranking.RESCORE_CANDIDATES)
+    by_category = _in_list("SELECT id FROM docs WHERE category", len(exclude))
+    sql = _in_list(by_category + " AND id", len(best))
+    dropped = {doc for (doc,) in conn.execute(sql, [*exclude, *best]).fetchall()}
+    kept = {doc: scores[doc] for doc in best if doc not in dropped}
+    scores.clear()
+    scores.update(kept)
+
+
+def _rank(
+    conn: sqlite3.Connection, terms: list[str], stats: tuple[int, float, float]
+) -> dict[int, float]:
+    """Every matching document's BM25F score (idf units), before any floor."""
+    n_docs, total_length, _ = stats
     if n_docs <= 0:
-        return []
+        return {}
     avg_length = total_length / n_docs
     sql = _in_list("SELECT term, df FROM terms WHERE term", len(terms))
     dfs = dict(conn.execute(sql, terms).fetchall())
@@ -331,9 +376,7 @@ def _search(conn: sqlite3.Connection, terms: list[str], limit: int, floor: float
         sql = _in_list(_SELECT_POSTINGS + " WHERE term = ? AND doc", len(candidates))
         rows = conn.execute(sql, [term, *candidates]).fetchall()
         _score_term(scores, rows, term, df=dfs[term], n_docs=n_docs, avg_length=avg_length)
-    gap = ranking.GAP_RATIO if floor > 0 else 0.0
-    chosen = ranking.select(scores, limit=limit, floor=floor, gap=gap)
-    return _hits(conn, chosen)
+    return scores
 
 
 def _score_term(
@@ -378,9 +421,47 @@ def _hits(conn: sqlite3.Connection, chosen: list[tuple[int, float]]) -> list[Hit
     ]
 
 
-def _stats(conn: sqlite3.Connection) -> tuple[int, float]:
+def _stats(conn: sqlite3.Connection) -> tuple[int, float, float]:
+    """(documents, total weighted length, calibration: see `calibrate`)."""
     values = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-    return int(values.get("n_docs", 0)), float(values.get("total_length", 0.0))
+    return (
+        int(values.get("n_docs", 0)),
+        float(values.get("total_length", 0.0)),
+        float(values.get("calibration", 0.0)),
+    )
+
+
+def calibrate(conn: sqlite3.Connection) -> None:
+    """Score the everyday requests of `background` on this store and keep their median best.
+
+    The gate then asks a prompt to beat what unrelated requests reach here, rather than a
+    number fitted to some other store. Writers call it; `_needs_calibration` says when.
+    """
+    from memhooks.background import PROMPTS
+
+    stats = _stats(conn)
+    best = []
+    for prompt in PROMPTS:
+        scores = _rank(conn, query_terms(prompt)[:MAX_LOOKUP_TERMS], stats)
+        best.append(max(scores.values(), default=0.0))
+    best.sort()
+    median = best[len(best) // 2] if best else 0.0
+    conn.executemany(
+        "INSERT INTO meta (key, value) VALUES (?, ?)"
+        " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [("calibration", median), ("calibrated_docs", stats[0])],
+    )
+
+
+def _needs_calibration(conn: sqlite3.Connection) -> bool:
+    """After a write: when the store has drifted from the size it was calibrated at."""
+    values = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    n = int(values.get("n_docs", 0))
+    at = values.get("calibrated_docs")
+    if at is None:
+        return True
+    drift = abs(n - int(at))
+    return drift > 0 and (n < ranking.MIN_IDF_DOCS or drift >= ranking.RECALIBRATE_SHARE * n)
 
 
 def _in_list(sql: str, count: int) -> str:
@@ -480,6 +561,7 @@ def _build(db_name: str, docs: Iterable[IndexedDoc]) -> None:
             "INSERT INTO meta VALUES (?, ?)",
             [("n_docs", len(doc_rows)), ("total_length", total_length)],
         )
+        calibrate(conn)
         conn.execute("COMMIT")
     finally:
         conn.close()

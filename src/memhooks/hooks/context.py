@@ -78,6 +78,11 @@ class HookInput:
         fields["stop_hook_active"] = payload.get("stop_hook_active") is True
         if isinstance(payload.get("tool_input"), dict):
             fields["tool_input"] = payload["tool_input"]
+        tool_input = payload.get("tool_input")
+        if event == "PreToolUse" and isinstance(tool_input, dict):
+            # A sub-agent's task: the Agent tool's prompt is what its pointers answer.
+            task = tool_input.get("prompt")
+            fields["prompt"] = _writable(task) if isinstance(task, str) else ""
         return cls(event, **fields)
 
     def memory_paths(self) -> MemoryPaths:

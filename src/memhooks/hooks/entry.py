@@ -37,6 +37,7 @@ HANDLERS: dict[str, str] = {
     "PreToolUse": "memhooks.hooks.pre_tool_use",
     "PostToolUse": "memhooks.hooks.post_tool_use",
     "PostCompact": "memhooks.hooks.post_compact",
+    "SubagentStart": "memhooks.hooks.subagent_pointers",
 }
 STDIN_TIMEOUT = {"SessionEnd": 0.5}
 TOOL_EVENTS = ("PreToolUse", "PostToolUse")
@@ -72,12 +73,31 @@ def run(event: str) -> int:
         if output:
             # ASCII JSON: a Windows pipe is cp1252, and the host decodes the escapes anyway.
             sys.stdout.write(json.dumps(output) + "\n")
+            _count_injected(paths, hook, event, output)
     except BaseException as exc:  # fail open, always, even on KeyboardInterrupt
         log_line(
             paths.file("log") if paths else None,
             f"{event} hook failed open: {type(exc).__name__}: {exc}",
         )
     return 0
+
+
+def _count_injected(
+    paths: MemoryPaths, hook: HookInput, event: str, output: dict[str, Any]
+) -> None:
+    """Add what went into the model's context to this session's ledger (`memhooks status`)."""
+    specific = output.get("hookSpecificOutput")
+    text = specific.get("additionalContext") if isinstance(specific, dict) else None
+    if not isinstance(text, str) or not text:
+        return
+    try:
+        from memhooks.ledger import record
+
+        record(paths.file("injected"), hook.session_id, event, len(text))
+    except OSError:
+        # Best effort, like the count itself: a read-only or full tree has already been
+        # reported once by this hook, and a lost count costs nothing else.
+        return
 
 
 def _bootstrap_dependencies() -> None:

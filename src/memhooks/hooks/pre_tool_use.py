@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from memhooks.hooks.context import HookInput
     from memhooks.paths import MemoryPaths
 
+#: The sub-agent tools, whose PreToolUse gives the sub-agent its pointers (subagent_pointers).
+AGENT_TOOLS = ("Agent", "Task")
 #: Larger files get no hash in the refusal (`memhooks show --json` prints it).
 HASH_READ_CAP = 4 * 1024 * 1024
 
@@ -29,7 +31,10 @@ def _cwd(hook: HookInput) -> str:
 
 
 def wants(hook: HookInput, paths: MemoryPaths) -> bool:
-    """Only a guarded tool whose input names a path inside the tree: decided from the input."""
+    """A sub-agent's start (its pointers), or a guarded tool whose input names a path inside
+    the tree: decided from the input."""
+    if hook.tool_name in AGENT_TOOLS:
+        return True
     if hook.tool_name not in GUARDED_TOOLS:
         return False
     return bool(targets(hook.tool_name, hook.tool_input, _cwd(hook), paths.base))
@@ -52,6 +57,10 @@ def current_hash(path: str) -> str | None:
 
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
+    if hook.tool_name in AGENT_TOOLS:  # hooks.json's "Agent|Task" group
+        from memhooks.hooks import subagent_pointers
+
+        return subagent_pointers.handle(hook, paths, settings)
     from memhooks.invocation import cli_command
 
     verdict = decide(

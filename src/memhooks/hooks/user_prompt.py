@@ -12,7 +12,7 @@ from memhooks.config import Settings
 from memhooks.hooks.context import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.paths import MemoryPaths
-from memhooks.redact import redact
+from memhooks.redact import redact_prefix
 from memhooks.reminder_state import should_remind
 from memhooks.status_line import read_status
 
@@ -24,6 +24,9 @@ PROMPTS_KEPT = 5
 PROMPT_CHARS_KEPT = 4_000
 #: Notifications and command echoes are not the user's task: never cached as a request.
 NOT_A_REQUEST = ("<task-notification>", "<command-name>", "<command-message>", "<local-command-")
+#: Session journals repeat the user's own words: pointing at them says nothing new. They stay
+#: searchable with `/memory recall`. (Checkpoints are state, never indexed.)
+NOT_POINTED_AT = ("session_summary",)
 _SLASH_COMMAND = re.compile(r"/[A-Za-z][\w:.-]*(?:\s|$)")
 
 
@@ -42,12 +45,15 @@ def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> 
         kept = data if isinstance(data, list) else []
     except (OSError, ValueError):
         kept = []
-    kept.append(
-        {
-            "session_id": hook.session_id,
-            "prompt": redact(hook.prompt[:PROMPT_CHARS_KEPT], settings.redact_patterns),
-        }
-    )
+    try:
+        # Redacted whole, then cut: a secret straddling the cut must not leave its head.
+        prompt = redact_prefix(hook.prompt, PROMPT_CHARS_KEPT, settings.redact_patterns)
+    except RuntimeError as exc:  # a redact.extra_patterns entry ran past its deadline
+        from memhooks.logsink import log_line
+
+        log_line(paths.file("log"), f"UserPromptSubmit: prompt not kept: {exc}")
+        return
+    kept.append({"session_id": hook.session_id, "prompt": prompt})
     try:
         write_atomic(
             paths.file("prompts"),
@@ -70,7 +76,9 @@ def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[briefi
     from memhooks.search_index import SearchIndex
 
     with SearchIndex(paths.file("search_db")) as index:
-        hits = index.query(prompt, limit=settings.max_inject, min_score=settings.min_score)
+        hits = index.query(
+            prompt, limit=settings.max_inject, min_score=settings.min_score, exclude=NOT_POINTED_AT
+        )
     return [briefing.Pointer(h.path, h.title, h.description) for h in hits]
 
 

@@ -48,6 +48,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=RECALL_FLOOR,
         help=f"score floor (default {RECALL_FLOOR}; 0 lists every match)",
     )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="show why each memory would or would not be pointed at by the per-prompt hook "
+        "(terms, scores, matched fields, the store's floor, the gate's decision)",
+    )
     add_json(parser)
     parser.set_defaults(func=run)
 
@@ -63,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
     query = " ".join(args.query).strip()
     if not query:
         return _overview(paths, as_json=args.json)
+    if args.explain:
+        return _explain(paths, query, as_json=args.json)
     if args.limit <= 0:
         raise UserError("--limit must be at least 1", Exit.USAGE)
     return _search(paths, query, args.limit, max(args.min_score, 0.0), as_json=args.json)
@@ -137,6 +145,23 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
         ]
         text = "\n".join(lines)
     emit(data, text, as_json=as_json)
+    return Exit.OK
+
+
+def _explain(paths: MemoryPaths, query: str, *, as_json: bool) -> int:
+    from memhooks import explain
+    from memhooks.hooks.user_prompt import NOT_POINTED_AT
+    from memhooks.search_index import SearchIndex
+
+    if not paths.search_db.exists():
+        raise UserError("no search index yet: save a memory or run `memhooks rebuild`")
+    with SearchIndex(paths.search_db) as index:
+        data = explain.explain(index, query, exclude=NOT_POINTED_AT)
+    if "error" in data:
+        raise UserError(
+            f"the search index cannot be read ({data['error']}): run `memhooks rebuild`"
+        )
+    emit(data, explain.render(data), as_json=as_json)
     return Exit.OK
 
 

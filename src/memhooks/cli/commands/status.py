@@ -87,6 +87,23 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
         "stale": len(stale),
         "stale_citations": stale,
         "problem": problem,
+        "injected": injected(paths),
+    }
+
+
+def injected(paths: MemoryPaths) -> dict[str, Any]:
+    """Characters each hook put into the context in this session (or the latest one)."""
+    import os
+
+    from memhooks.ledger import session_counts
+
+    sid, counts = session_counts(
+        paths.file("injected"), os.environ.get("CLAUDE_CODE_SESSION_ID") or None
+    )
+    return {
+        "session_id": sid,
+        "hooks": {h: {"injections": n, "chars": c} for h, (n, c) in counts.items()},
+        "total_chars": sum(c for _, c in counts.values()),
     }
 
 
@@ -119,6 +136,17 @@ def render(data: dict[str, Any]) -> str:
         )
     if not data["catalog"]:
         lines.append("Catalog: missing; run `memhooks rebuild`")
+    ledger = data["injected"]
+    if ledger["hooks"]:
+        lines.append(
+            f"Injected this session: {ledger['total_chars']:,} characters ("
+            + ", ".join(
+                f"{hook} {v['chars']:,} in {v['injections']}" for hook, v in ledger["hooks"].items()
+            )
+            + ")"
+        )
+    else:
+        lines.append("Injected this session: nothing yet")
     if data["problem"]:
         lines.append(f"Problem: {data['problem']}")
     return "\n".join(lines)
