@@ -7,8 +7,14 @@ from typing import Any, get_args
 import pytest
 from pydantic import ValidationError
 
-from memhooks.store.config import FIELDS, NUDGES, Settings, settings_from_dict
-from memhooks.store.models import ConfigModel, SessionRecord, SessionState, StopSettings
+from memhooks.store.config import DIRECT_EDITS, FIELDS, NUDGES, Settings, settings_from_dict
+from memhooks.store.models import (
+    ConfigModel,
+    GuardSettings,
+    SessionRecord,
+    SessionState,
+    StopSettings,
+)
 from memhooks.store.session_state import KEYS, RECORD_KEYS
 
 
@@ -59,9 +65,18 @@ def test_nudge_values_agree() -> None:
         assert _strict_accepts({"stop": {"nudge": value}}) == (not lenient.problems)
 
 
+def test_direct_edits_values_agree() -> None:
+    field = GuardSettings.model_fields["direct_edits"]
+    assert get_args(field.annotation) == DIRECT_EDITS
+    assert field.default == Settings.direct_edits
+    for value in [*DIRECT_EDITS, "sometimes", True]:
+        lenient = settings_from_dict({"guard": {"direct_edits": value}})
+        assert _strict_accepts({"guard": {"direct_edits": value}}) == (not lenient.problems)
+
+
 def test_every_settings_default_is_described() -> None:
     described = {name for name, *_ in FIELDS.values()}
-    plain = {"nudge", "redact_patterns", "categories", "problems"}
+    plain = {"nudge", "direct_edits", "redact_patterns", "categories", "problems"}
     public = {
         n for n in vars(Settings) if not n.startswith("_") and not callable(vars(Settings)[n])
     }

@@ -42,6 +42,8 @@ HOT_HOOKS = (
     "UserPromptSubmit",
     "Stop",
     "SessionEnd",
+    "PreToolUse:Write",
+    "PreToolUse:Bash",
 )
 SESSION_START_CHARS = 9_000  # design.md defaults: briefing.session_start_chars
 PROMPT_CHARS = 1_500  # briefing.prompt_chars
@@ -162,6 +164,8 @@ def load_payloads(shared: Path) -> dict[str, dict[str, Any]]:
             "custom_instructions": None,
         },
         "SessionEnd:other": {"hook_event_name": "SessionEnd", "reason": "other"},
+        "PreToolUse:Write": {"hook_event_name": "PreToolUse", "tool_name": "Write"},
+        "PreToolUse:Bash": {"hook_event_name": "PreToolUse", "tool_name": "Bash"},
     }
     for name, extra in defaults.items():
         payloads.setdefault(name, {**base, "prompt_id": str(uuid.uuid4()), **extra})
@@ -498,6 +502,10 @@ class Bench:
             body = json.dumps(self.payload(case, project, transcript)).encode()
             return lambda _i: body
 
+        def tool(case: str, **tool_input: str) -> Callable[[int], bytes]:
+            data = self.payload(case, project, transcript, tool_input=tool_input)
+            return _constant(json.dumps(data).encode())
+
         def prompt_payload(i: int) -> bytes:
             return json.dumps(
                 self.payload(
@@ -549,9 +557,40 @@ class Bench:
             self.stop_case(
                 f"Stop@{size}", project, transcript, f"{label}, {_mb_label(small)}", reps
             ),
+            # The write guard runs on every Write/Edit/Bash call; nearly all are elsewhere.
+            Case(
+                f"PreToolUse:Write@{size}",
+                "PreToolUse Write",
+                f"{label}, elsewhere",
+                hook_argv("PreToolUse", self.python),
+                env,
+                tool("PreToolUse:Write", file_path=str(project / "src" / "app.py")),
+                cwd=project,
+                repeats=reps,
+            ),
+            Case(
+                f"PreToolUse:Bash@{size}",
+                "PreToolUse Bash",
+                f"{label}, elsewhere",
+                hook_argv("PreToolUse", self.python),
+                env,
+                tool("PreToolUse:Bash", command="pytest -q > /tmp/out.txt 2>&1 && git status"),
+                cwd=project,
+                repeats=reps,
+            ),
         ]
         if size == self.mid:
             self.cases += [
+                Case(
+                    f"PreToolUse:deny@{size}",
+                    "PreToolUse Write",
+                    f"{label}, into MEMORY.md: denied",
+                    hook_argv("PreToolUse", self.python),
+                    env,
+                    tool("PreToolUse:Write", file_path=str(project / ".claude/memory/MEMORY.md")),
+                    cwd=project,
+                    repeats=reps,
+                ),
                 Case(
                     f"UserPromptSubmit@{size}:bytecode",
                     "UserPromptSubmit",
@@ -880,6 +919,16 @@ def judge(
     )
     checks.extend(
         _check(
+            f"PreToolUse {tool} @{mid:,}: median vs floor",
+            ratio(f"PreToolUse:{tool}@{mid}"),
+            2.0,
+            "x floor",
+            "every Write/Edit/Bash call: the UserPromptSubmit budget",
+        )
+        for tool in ("Write", "Bash", "deny")
+    )
+    checks.extend(
+        _check(
             f"SessionStart {source} @{mid:,}: median vs floor",
             ratio(f"SessionStart:{source}@{mid}"),
             3.0,
@@ -1041,6 +1090,11 @@ def _budget_for(row: dict[str, Any], checks: list[dict[str, Any]]) -> tuple[str,
                 row["key"].startswith("UserPromptSubmit@")
                 and ":" not in row["key"]
                 and name.startswith("UserPromptSubmit @")
+                and row["size"].split()[0] in name
+            )
+            or (
+                row["key"].startswith("PreToolUse:")
+                and name.startswith(f"PreToolUse {row['key'].split(':')[1].split('@')[0]} @")
                 and row["size"].split()[0] in name
             )
             or (

@@ -35,11 +35,13 @@ HANDLERS: dict[str, str] = {
     "Stop": "memhooks.hooks.stop",
     "SubagentStop": "memhooks.hooks.subagent_stop",
     "SessionEnd": "memhooks.hooks.session_end",
+    "PreToolUse": "memhooks.hooks.pre_tool_use",
+    "PostToolUse": "memhooks.hooks.post_tool_use",
     "PostCompact": "memhooks.hooks.post_compact",
-    "PreToolUse": "memhooks.hooks.subagent_pointers",
     "SubagentStart": "memhooks.hooks.subagent_pointers",
 }
 STDIN_TIMEOUT = {"SessionEnd": 0.5}
+TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 
 
 def run(event: str) -> int:
@@ -53,6 +55,11 @@ def run(event: str) -> int:
         paths = hook.memory_paths()
         if event == "SessionStart":
             _bootstrap_dependencies()
+        module = importlib.import_module(HANDLERS[event]) if event in TOOL_EVENTS else None
+        # The tool hooks run on every tool call and most calls are none of their business:
+        # their `wants` decides from the payload alone, before any file is read.
+        if module is not None and not module.wants(hook, paths):
+            return 0
         refused = tree_problem(paths.base)
         if refused:  # stderr only: the log is behind the link, where nothing is written
             log_line(None, f"{event}: {refused}")
@@ -65,7 +72,7 @@ def run(event: str) -> int:
         settings = load_settings(paths.file("config"))
         for issue in settings.problems:
             log_line(paths.file("log"), f"{event}: config.json {issue}")
-        module = importlib.import_module(HANDLERS[event])
+        module = module or importlib.import_module(HANDLERS[event])
         handler: Handler = module.handle
         output = handler(hook, paths, settings)
         if output:
