@@ -98,6 +98,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     return _dispatch(args_list)
 
 
+def _dependencies_ready(args_list: list[str]) -> bool:
+    """Every command but --help/--version needs pydantic and friends: the first use installs
+    them (or waits for the install in flight), saying so, and goes on."""
+    if not args_list or any(a in ("-h", "--help", "--version") for a in args_list[:3]):
+        return True
+    from memhooks import deps
+
+    return deps.ensure_now(fallback=True)
+
+
 def _dispatch(args_list: list[str]) -> int:
     for stream in (sys.stdout, sys.stderr):
         # Memories hold any text; a Windows console or pipe defaults to a legacy code page.
@@ -106,6 +116,8 @@ def _dispatch(args_list: list[str]) -> int:
             reconfigure(encoding="utf-8", errors="replace")
     from memhooks.cli.errors import Exit, UserError
 
+    if not _dependencies_ready(args_list):
+        return Exit.MISSING_DEPENDENCIES
     parser = build_parser()
     args = parser.parse_args(args_list)
     if not getattr(args, "func", None):
@@ -120,11 +132,13 @@ def _dispatch(args_list: list[str]) -> int:
         return code
     except ModuleNotFoundError as exc:
         if exc.name in ("pydantic", "frontmatter", "filelock", "yaml"):
+            from memhooks import deps
+
+            data = deps.data_dir(fallback=True)
+            hint = deps.manual_install_hint(data) if data else "pip install memhooks"
             sys.stderr.write(
-                f"memhooks: the dependency {exc.name!r} is not installed yet. The plugin installs "
-                "pydantic, python-frontmatter and filelock into ${CLAUDE_PLUGIN_DATA} in the "
-                "background at session start; try again in a minute, or run `memhooks doctor "
-                "--install` to install them now.\n"
+                f"memhooks: the dependency {exc.name!r} cannot be imported; install the "
+                f"dependencies with:\n  {hint}\n"
             )
             return Exit.MISSING_DEPENDENCIES
         raise

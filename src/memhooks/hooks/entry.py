@@ -47,10 +47,12 @@ def run(event: str) -> int:
         payload, problem = read_payload(STDIN_TIMEOUT.get(event, 2.0))
         hook = HookInput.from_payload(event, payload)
         paths = hook.memory_paths()
-        if event == "SessionStart":
-            _bootstrap_dependencies()
         if not is_active(paths.file("session")):
             return 0  # memory never started here, or stopped: nothing to do, nothing created
+        if event == "SessionStart":
+            # Only where memory is active (`start` installs them itself elsewhere): a project
+            # that never started memory costs nothing, not even a background process.
+            _bootstrap_dependencies()
         if problem:
             log_line(paths.file("log"), f"{event}: {problem}; skipped")
             return 0
