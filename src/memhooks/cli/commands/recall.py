@@ -7,6 +7,7 @@ import argparse
 from memhooks.cli.common import add_json, memory_paths, require_tree
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
+from memhooks.invocation import cli_hint
 from memhooks.material import read_text
 from memhooks.paths import MemoryPaths
 
@@ -75,14 +76,14 @@ def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
     if master is None:
         parts.append(
             f"No {PREFIX}master.md yet: nothing has been synthesized. Run /memory synthesize "
-            "(or `memhooks synthesize --material`) to build it from the session summaries."
+            f"(or {cli_hint('synthesize --material')}) to build it from the session summaries."
         )
     else:
         parts.append(
             f"=== {PREFIX}master.md (synthesized project memory) ===\n\n" + _cap(master, MASTER_CAP)
         )
     if index is None:
-        parts.append(f"No {PREFIX}MEMORY.md: run `memhooks rebuild` to regenerate it.")
+        parts.append(f"No {PREFIX}MEMORY.md: run {cli_hint('rebuild')} to regenerate it.")
     else:
         parts.append(
             f"=== {PREFIX}MEMORY.md (index: read only the file you need) ===\n\n"
@@ -106,7 +107,7 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
             hits = index.query(query, limit=limit, min_score=floor)
             problem = index.last_error
     if problem:
-        raise UserError(f"the search index cannot be read ({problem}): run `memhooks rebuild`")
+        raise UserError(f"the search index cannot be read ({problem}): run {cli_hint('rebuild')}")
     data = {
         "query": query,
         "results": [
@@ -123,7 +124,7 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
     if not hits:
         text = (
             f'No memory in {PREFIX} matches "{query}". Try other words, or read '
-            f"{PREFIX}MEMORY.md (run `memhooks recall` with no query)."
+            f"{PREFIX}MEMORY.md (run {cli_hint('recall')} with no query)."
         )
     else:
         lines = [
