@@ -48,36 +48,47 @@ def default_data_dir() -> Path:
     return user_cache()
 
 
+def _user_cache_str() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "memhooks")
+
+
 def user_cache() -> Path:
-    home = os.path.expanduser("~")
-    return _path(os.environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")) / "memhooks"
+    return _path(_user_cache_str())
 
 
-def _record_file() -> Path:
-    import hashlib
+def _record_file() -> str:
+    """One small file per plugin root, named by the root's path (escaped, not hashed), in
+    plain strings: SessionStart calls this, and hashlib or pathlib cost it imports."""
+    root = os.path.realpath(os.path.dirname(_SRC))
+    name = "".join(c if c.isalnum() or c in "-_." else f"%{ord(c):02X}" for c in root)
+    return os.path.join(_user_cache_str(), "plugin-data", name[-200:])
 
-    root = os.path.dirname(_SRC)
-    digest = hashlib.sha256(os.path.realpath(root).encode("utf-8", "replace")).hexdigest()[:16]
-    return user_cache() / "plugin-data" / digest
+
+def _read_record() -> str:
+    try:
+        with open(_record_file(), encoding="utf-8") as handle:
+            text = handle.read(4096).strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return text if os.path.isabs(text) else ""
 
 
 def recorded_data_dir() -> Path | None:
-    try:
-        text = _record_file().read_text(encoding="utf-8")[:4096].strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return _path(text) if text and os.path.isabs(text) else None
+    text = _read_record()
+    return _path(text) if text else None
 
 
 def record_data_dir(data: str) -> None:
     """Remember which data folder the host gave this plugin root (best effort)."""
     try:
-        record = _record_file()
-        if recorded_data_dir() == _path(data):
+        if _read_record() == data:
             return
-        record.parent.mkdir(parents=True, exist_ok=True)
-        temp = record.with_name(record.name + f".{os.getpid()}.tmp")
-        temp.write_text(data + "\n", encoding="utf-8")
+        record = _record_file()
+        os.makedirs(os.path.dirname(record), exist_ok=True)
+        temp = f"{record}.{os.getpid()}.tmp"
+        with open(temp, "w", encoding="utf-8") as handle:
+            handle.write(data + "\n")
         os.replace(temp, record)
     except OSError:
         pass

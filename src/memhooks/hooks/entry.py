@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 
 from memhooks.config import load_settings
@@ -75,8 +76,13 @@ def run(event: str) -> int:
 
 def _bootstrap_dependencies() -> None:
     try:
-        from memhooks.deps import ensure_in_background
+        from memhooks.deps import ensure_in_background, record_data_dir
 
+        data = os.environ.get("CLAUDE_PLUGIN_DATA")
+        if data:
+            # For Claude's own Bash calls of the launcher, which the host gives no
+            # CLAUDE_PLUGIN_DATA: they find the folder the hooks were given.
+            record_data_dir(data)
         ensure_in_background()
     except Exception as exc:
         log_line(None, f"dependency check failed: {exc}")
