@@ -165,3 +165,42 @@ def test_a_command_installs_isolated_and_start_stays_all_or_nothing(
     # The folder the host gave is recorded for Claude's own Bash calls of the launcher.
     records = list((tmp_path / "cache" / "memhooks" / "plugin-data").iterdir())
     assert [r.read_text().strip() for r in records] == [str(data)]
+
+
+def test_a_command_waits_for_the_install_in_flight(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One install at a time: a command that finds one running waits for it (saying so),
+    then uses its result instead of running pip a second time."""
+    import threading
+
+    from memhooks import deps
+    from memhooks.locking import quick_lock
+
+    data = tmp_path / "plugin-data"
+    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(data))
+    marker = deps.marker(data)
+    monkeypatch.setattr(deps, "missing_modules", lambda: [] if marker.exists() else ["pydantic"])
+
+    def no_pip(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("pip ran a second time")
+
+    monkeypatch.setattr(subprocess, "run", no_pip)
+    holding = threading.Event()
+
+    def other_installer() -> None:
+        with quick_lock(data / "deps" / ".install.lock", 5):
+            (data / "deps" / ".installing").write_text("1")
+            holding.set()
+            time.sleep(1.0)
+            marker.parent.mkdir(parents=True)
+            marker.write_text("done")
+            (data / "deps" / ".installing").unlink()
+
+    thread = threading.Thread(target=other_installer)
+    thread.start()
+    assert holding.wait(5)
+    assert deps.ensure_now(fallback=False) is True
+    thread.join()
+    err = capsys.readouterr().err
+    assert "waiting for the install of pydantic, frontmatter, filelock already running into " in err
