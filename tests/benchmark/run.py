@@ -11,7 +11,8 @@ one is missed (unless --no-fail).
     .venv/bin/python tests/benchmark/run.py --quick    # 100/1,000, 1 MB, few repeats
     .venv/bin/python tests/benchmark/run.py --json     # one JSON document on stdout
 
-Fixtures are cached under `<repo>/.bench/fixtures/`, keyed by size. Standard library only.
+Fixtures are cached under `~/.cache/memhooks/bench/fixtures/` (`--bench-dir`), keyed by
+size. Standard library only.
 """
 
 from __future__ import annotations
