@@ -33,6 +33,7 @@ VERBS = {
     "recall",
     "remember",
     "forget",
+    "consolidate",
 }
 INJECTION = re.compile(r"!`([^`]+)`")
 FENCED = re.compile(r"^```[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
@@ -45,6 +46,7 @@ EXPECTED = {
     "recall": 'hooks/memhooks.py" recall',  # the resolved command Claude then runs
     "summarize": "Session: ",
     "synthesize": "Synthesis material for .claude/memory/master.md",
+    "consolidate": "Nothing to consolidate in .claude/memory/",
 }
 
 

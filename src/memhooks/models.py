@@ -49,6 +49,9 @@ class MemoryMeta(BaseModel):
     archived_at: Timestamp | None = None
     archived_reason: str | None = None
     related_files: list[str] | None = None
+    #: Code this memory cites, `path:start-end#hash` (see memhooks.citations); the store
+    #: adds the body's `path:line` references and the hashes at save time.
+    cites: list[str] | None = None
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     schema_version: int | None = None
 
@@ -57,6 +60,13 @@ class MemoryMeta(BaseModel):
     def _one_line(cls, value: str | None) -> str | None:
         if value is not None and ("\n" in value or "\r" in value):
             raise ValueError("must be a single line")
+        return value
+
+    @field_validator("cites", mode="before")
+    @classmethod
+    def _cites(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [c.strip() for c in value.replace(",", " ").split() if c.strip()]
         return value
 
     @field_validator("tags", mode="before")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memhooks import citations
 from memhooks.atomic import create_exclusive, write_atomic
 from memhooks.catalog import Entry
 from memhooks.categories import BY_FOLDER, BY_NAME, Category, Naming
@@ -98,6 +99,7 @@ class Store(DerivedFiles):
         meta.setdefault("created", stamp)
         meta.setdefault("updated", meta["created"])
         meta.setdefault("record_status", "active")
+        meta = citations.with_hashes(citations.project_of(self.paths.base), meta, body)
         with self.locked():
             target = self._new_path(
                 cat,
@@ -221,6 +223,7 @@ class Store(DerivedFiles):
                 or BY_FOLDER[target.relative_to(self.paths.root).parts[0]].name
             )
             new_body = current.body if body is None else body
+            merged = citations.with_hashes(citations.project_of(self.paths.base), merged, new_body)
             write_atomic(target, render_document(ordered(merged), new_body))
             entry = entry_for(self.paths.relative(target), merged, new_body)
             self._after_write([entry], [], body_by_path={entry.path: new_body}, now=now)

@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "synthesize",
     "remember",
     "forget",
+    "consolidate",
     "demo",
 )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from memhooks import briefing
+from memhooks import briefing, consolidation_note
 from memhooks.atomic import read_text
 from memhooks.config import Settings
 from memhooks.hooks.context import HookInput
@@ -58,4 +58,5 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         new_summaries=_newer_summaries(paths) if os.path.exists(paths.file("master")) else 0,
         cli=cli_command(),
     )
+    text = consolidation_note.with_note(text, paths.base, min(settings.session_start_chars, 10_000))
     return context_output("SessionStart", text)

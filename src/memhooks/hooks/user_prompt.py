@@ -6,7 +6,7 @@ import json
 import os
 import re
 
-from memhooks import briefing
+from memhooks import briefing, citation_check
 from memhooks.atomic import read_text, write_atomic
 from memhooks.config import Settings
 from memhooks.hooks.context import HookInput
@@ -76,6 +76,7 @@ def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[briefi
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     remember_prompt(paths, hook, settings)
     pointers = relevant(paths, hook.prompt, settings) if is_request(hook.prompt) else []
+    pointers = citation_check.mark_stale(paths.base, pointers)
     text = briefing.prompt_reminder(
         status=read_status(paths), pointers=pointers, budget=settings.prompt_chars
     )

@@ -110,6 +110,7 @@ def similar(paths: MemoryPaths, text: str, category: str) -> list[dict[str, Any]
 
 def run(args: argparse.Namespace) -> int:
     from memhooks.cli.commands.save import Draft, render_sections, validate
+    from memhooks.consolidate import refresh_if_old
 
     paths, store = open_tree(args)
     patterns = store.settings.redact_patterns
@@ -146,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
     draft = Draft(category, meta, render_sections(title, sections_for(category, text)))
     with store_errors():
         saved = store.create(category, validate(draft), draft.body)
+    refresh_if_old(paths)
     entry = saved.entry
     emit(
         {

@@ -234,7 +234,7 @@ def validate(draft: Draft, *, partial: bool = False) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    _, store = open_tree(args)
+    paths, store = open_tree(args)
     draft = build_draft(args)
     if not store.settings.category_enabled(draft.category):
         raise UserError(
@@ -260,6 +260,9 @@ def run(args: argparse.Namespace) -> int:
             meta = validate(draft)
             saved = store.create(draft.category, meta, draft.body, source_path=draft.source_path)
     entry = saved.entry
+    from memhooks.consolidate import refresh_if_old
+
+    refresh_if_old(paths)
     verb = "Saved" if saved.created else "Updated"
     text = f"{verb} {entry.category}: .claude/memory/{entry.path} — {entry.title}"
     for path in saved.retired_by_window:

@@ -44,6 +44,16 @@ def index_health(paths: MemoryPaths) -> dict[str, Any]:
     }
 
 
+def stale_memories(paths: MemoryPaths, active: list[str]) -> dict[str, list[str]]:
+    """{memory: files} for the memories whose cited code changed (cached verdicts)."""
+    from memhooks.citation_check import stale_of
+
+    try:
+        return stale_of(paths.base, active)
+    except (OSError, ValueError):
+        return {}
+
+
 def collect(paths: MemoryPaths) -> dict[str, Any]:
     try:
         state = read_state(paths.session)
@@ -58,6 +68,7 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
         sum(1 for e in cat.entries.values() if e.active and e.index_archived_at) if cat else 0
     )
     status = read_status(paths)
+    stale = stale_memories(paths, [e.path for e in cat.active()] if cat else [])
     return {
         "root": str(paths.root),
         "exists": state is not None,
@@ -74,6 +85,8 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
         "index": {**index_health(paths), "archived": index_archived},
         "status_line": one_line(status),
         "catalog": cat is not None,
+        "stale": len(stale),
+        "stale_citations": stale,
         "problem": problem,
     }
 
@@ -100,6 +113,11 @@ def render(data: dict[str, Any]) -> str:
         )
     else:
         lines.append("Index: MEMORY.md missing; run `memhooks rebuild`")
+    if data["stale"]:
+        lines.append(
+            f"Stale: {data['stale']} memories cite code that changed; "
+            "`memhooks consolidate` lists them for review"
+        )
     if not data["catalog"]:
         lines.append("Catalog: missing; run `memhooks rebuild`")
     if data["problem"]:

@@ -1,0 +1,127 @@
+"""The per-prompt staleness check of the memories about to be pointed at. Standard library only.
+
+For each memory: one stat of the memory file and one of each file it cites. The memory is read
+(its frontmatter's `cites`) only when its mtime changed, and a cited file only when its mtime
+or size changed since the last verdict; verdicts live in `.cache/citations.json`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from memhooks import citations
+from memhooks.atomic import read_text, write_atomic
+from memhooks.briefing import Pointer
+
+CACHE = ".cache/citations.json"
+MEMORY_CAP = 64_000
+KEPT = 2_000  # memories remembered in the cache
+NAMED = 3  # stale files named in a pointer line
+
+
+def cites_in_frontmatter(text: str) -> list[str]:
+    """The `cites:` list of a memory file, read without yaml (flow list or block list)."""
+    if not text.startswith("---"):
+        return []
+    end = text.find("\n---", 3)
+    lines = text[3 : end if end > 0 else len(text)].splitlines()
+    for n, line in enumerate(lines):
+        if not line.startswith("cites:"):
+            continue
+        value = line[6:].strip()
+        if value.startswith("["):
+            try:
+                items = json.loads(value)
+            except ValueError:
+                return []
+            return [str(i) for i in items] if isinstance(items, list) else []
+        out = []
+        for item in lines[n + 1 :]:
+            stripped = item.strip()
+            if not stripped.startswith("- "):
+                break
+            out.append(stripped[2:].strip().strip("'\""))
+        return out
+    return []
+
+
+def _stamp(path: str) -> list[int] | None:
+    """[mtime, size] of a regular file (never through a symlink), else None."""
+    import stat
+
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    return [info.st_mtime_ns, info.st_size]
+
+
+def _load(path: str) -> dict[str, dict[str, object]]:
+    try:
+        data = json.loads(read_text(path, 4_000_000) or "{}")
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def stale_of(memory_root: str, relatives: list[str]) -> dict[str, list[str]]:
+    """{memory path: the cited files whose cited text is gone}, for the memories that have any."""
+    project = citations.project_of(memory_root)
+    cache_path = os.path.join(memory_root, *CACHE.split("/"))
+    cache = _load(cache_path)
+    changed = False
+    out: dict[str, list[str]] = {}
+    for relative in relatives:
+        memory = os.path.join(memory_root, *relative.split("/"))
+        stamp = _stamp(memory)
+        if stamp is None:
+            continue
+        seen = cache.get(relative)
+        if not isinstance(seen, dict) or seen.get("memory") != stamp:
+            raw = cites_in_frontmatter(read_text(memory, MEMORY_CAP))
+            seen = {"memory": stamp, "cites": raw, "files": None, "stale": []}
+            changed = True
+        raw_cites = seen.get("cites")
+        if not isinstance(raw_cites, list) or not raw_cites:
+            continue
+        cites = [c for c in (citations.parse_stored(str(i)) for i in raw_cites) if c is not None]
+        files = {c.path: _stamp(os.path.join(project, *c.path.split("/"))) for c in cites}
+        if seen.get("files") != files:
+            seen = {**seen, "files": files, "stale": citations.stale_files(project, cites)}
+            changed = True
+        cache[relative] = seen
+        stale = seen.get("stale")
+        if isinstance(stale, list) and stale:
+            out[relative] = [str(s) for s in stale]
+    if changed:
+        if len(cache) > KEPT:
+            cache = dict(list(cache.items())[-KEPT:])
+        try:
+            write_atomic(cache_path, json.dumps(cache, separators=(",", ":")), durable=False)
+        except OSError:
+            pass  # a read-only tree: the verdicts are recomputed next time
+    return out
+
+
+def stale_note(files: list[str]) -> str:
+    more = len(files) - NAMED
+    shown = ", ".join(files[:NAMED]) + (f" (+{more})" if more > 0 else "")
+    return f"[STALE: the code it cites changed in {shown}; verify before relying on it]"
+
+
+def mark_stale(memory_root: str, pointers: list[Pointer]) -> list[Pointer]:
+    """The pointers, a stale one's title followed by the stale note. Fails open."""
+    if not pointers:
+        return pointers
+    try:
+        stale = stale_of(memory_root, [p.path for p in pointers])
+    except (OSError, ValueError, RecursionError):
+        return pointers
+    for pointer in pointers:
+        files = stale.get(pointer.path)
+        if files:
+            pointer.title = f"{pointer.title} {stale_note(files)}"
+    return pointers

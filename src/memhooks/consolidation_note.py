@@ -1,0 +1,68 @@
+"""SessionStart's one line about pending consolidation, at most once a day. Standard library only.
+
+`memhooks consolidate` (and `save`/`remember`, at most daily) write a small summary to
+`.cache/consolidation.json`; SessionStart only reads it here, never runs the analysis.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from memhooks.atomic import read_text, write_atomic
+
+SUMMARY = ".cache/consolidation.json"
+CAP = 4_000
+LABELS = {
+    "duplicate": "duplicates",
+    "superseded": "superseded",
+    "contradiction": "contradictions",
+    "relative_date": "relative dates",
+    "stale_citation": "stale code citations",
+}
+
+
+def line(memory_root: str, today: str | None = None) -> str:
+    """The line to show now ("" when nothing is pending or it was shown today); marks it shown."""
+    target = os.path.join(memory_root, *SUMMARY.split("/"))
+    try:
+        data = json.loads(read_text(target, CAP) or "{}")
+    except ValueError:
+        return ""
+    if not isinstance(data, dict):
+        return ""
+    pending = data.get("pending")
+    kinds = data.get("kinds")
+    day = today or time.strftime("%Y-%m-%d", time.gmtime())
+    if not isinstance(pending, int) or pending <= 0 or data.get("mentioned") == day:
+        return ""
+    data["mentioned"] = day
+    try:
+        write_atomic(target, json.dumps(data), durable=False)
+    except OSError:
+        return ""  # cannot record it: better silent than repeated every session
+    parts = [
+        f"{n} {LABELS.get(str(k), str(k))}"
+        for k, n in (kinds.items() if isinstance(kinds, dict) else ())
+        if isinstance(n, int) and n
+    ]
+    detail = f" ({', '.join(parts)})" if parts else ""
+    return (
+        f"Consolidation: {pending} proposal(s) for .claude/memory/{detail}; "
+        "`/memory consolidate` shows them and asks before changing anything."
+    )
+
+
+def with_note(text: str, memory_root: str, budget: int) -> str:
+    """`text` with the line after its first paragraph (the header), cut back to `budget`."""
+    try:
+        note = line(memory_root)
+    except OSError:
+        return text
+    if not note:
+        return text
+    cut = text.find("\n\n")
+    if cut < 0:
+        return (text + "\n" + note)[:budget]
+    return (text[: cut + 2] + note + "\n" + text[cut + 2 :])[:budget]
