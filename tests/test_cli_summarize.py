@@ -57,13 +57,21 @@ def test_material_uses_the_latest_session_and_shows_journal_checkpoint_template(
         "---\ntitle: Session newest-by-time\ncategory: session_summary\n---\n"
         "# Session newest-by-time\n\n" + JOURNAL
     )
-    (memory / "checkpoints" / "latest.md").write_text("# Checkpoint\n\nTask: CHECKPOINT-TASK\n")
+    (memory / "checkpoints" / "sessions").mkdir()
+    (memory / "checkpoints" / "sessions" / "newest-by-time.md").write_text(
+        "# Checkpoint\n\nTask: CHECKPOINT-TASK\n"
+    )
+    # Another session's compaction: never part of this session's material.
+    (memory / "checkpoints" / "latest.md").write_text(
+        "---\nsession_id: someone-else\n---\n# Checkpoint\n\nTask: OTHER-SESSION-TASK\n"
+    )
     code, out, err = run(capsys, monkeypatch, "summarize", "--material")
     assert code == 0, err
     assert out.startswith("Session: newest-by-time\n")
     assert "sessions/newest-by-time.md (new)" in out  # a bare journal is no summary yet
     assert "- 10:05 pytest failed" in out
     assert "CHECKPOINT-TASK" in out
+    assert "OTHER-SESSION-TASK" not in out
     assert "## Tracking Points" in out
     assert "- Decision:" in out
 

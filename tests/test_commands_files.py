@@ -34,6 +34,8 @@ VERBS = {
     "remember",
     "forget",
     "consolidate",
+    "export",
+    "import",
 }
 INJECTION = re.compile(r"!`([^`]+)`")
 FENCED = re.compile(r"^```[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)

@@ -83,9 +83,8 @@ def test_real_payloads_in_a_started_project(
         assert f"Session id: {examples[case]['session_id']}" in text
         assert len(text) <= 9_000
     elif case == "UserPromptSubmit":
-        text = context_of(done.stdout)
-        assert text.startswith("[memhooks] .claude/memory/ status:")
-        assert len(text) <= 1_500
+        # No status set by hand and no memory to point at: nothing to say, nothing injected.
+        assert output is None
     elif case != "Stop":
         assert output is None
 
@@ -116,6 +115,7 @@ def test_junk_stdin_fails_open(started: Path, event: str, raw: bytes) -> None:
 
 
 def test_stdin_never_closed_does_not_hang(started: Path) -> None:
+    assert run_cli("task", "Ship the slugs").returncode == 0  # something for the reminder
     process = subprocess.Popen(
         [sys.executable, str(LAUNCHER), "hook", "UserPromptSubmit"],
         stdin=subprocess.PIPE,
@@ -197,7 +197,7 @@ def test_precompact_then_compact_briefing_carries_every_fact(
                 assert item in text, (key, item)
         for item in [*facts["decisions"], *facts["blockers"]]:
             assert item in text
-    assert briefing.index("Latest checkpoint") < briefing.index("Memory index")
+    assert briefing.index("This session's checkpoint") < briefing.index("Memory index")
     copies = list((started / "checkpoints").glob("20*.md"))
     assert len(copies) == 1
 
@@ -322,13 +322,11 @@ def test_prompt_reminder_points_at_relevant_memories(
         ).stdout
     )
     assert ".claude/memory/runbooks/rotate-the-cdn-purge-token.md" in text
-    unrelated = context_of(
-        run_hook(
-            "UserPromptSubmit",
-            payload_for(examples, "UserPromptSubmit", project, prompt="write a haiku about autumn"),
-        ).stdout
-    )
-    assert "runbooks/" not in unrelated
+    unrelated = run_hook(
+        "UserPromptSubmit",
+        payload_for(examples, "UserPromptSubmit", project, prompt="write a haiku about autumn"),
+    ).stdout
+    assert parse_output(unrelated) is None  # no pointer and no status: nothing injected
 
 
 def test_parallel_sessions_keep_each_others_transcript_offsets(

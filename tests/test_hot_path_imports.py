@@ -54,7 +54,9 @@ def imported_modules(event: str, payload: dict[str, object], data: Path) -> set[
     return {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
 
 
-@pytest.mark.parametrize("event", ["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"])
+@pytest.mark.parametrize(
+    "event", ["SessionStart", "UserPromptSubmit", "Stop", "SessionEnd", "PostCompact"]
+)
 def test_hot_path_hooks_import_nothing_heavy(started: Path, tmp_path: Path, event: str) -> None:
     assert run_cli("save", "decision", "--title", "Use SQLite for the cache").returncode == 0
     transcript = tmp_path / "t.jsonl"
@@ -69,6 +71,8 @@ def test_hot_path_hooks_import_nothing_heavy(started: Path, tmp_path: Path, even
         "prompt": "where is the sqlite cache?",
         "transcript_path": str(transcript),
         "reason": "other",
+        "trigger": "manual",
+        "compact_summary": "<analysis>scratch</analysis><summary>Cached in SQLite.</summary>",
     }
     loaded = imported_modules(event, payload, tmp_path / "data")
     assert "memhooks.hooks.entry" in loaded  # the measurement saw the hook's imports

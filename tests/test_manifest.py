@@ -13,7 +13,7 @@ import pytest
 
 from memhooks import __version__
 from memhooks.hooks.entry import HANDLERS
-from support import REPO
+from support import REPO, run_cli
 
 HOOKS = json.loads((REPO / "hooks" / "hooks.json").read_text(encoding="utf-8"))["hooks"]
 
@@ -56,6 +56,7 @@ def test_hook_command_runs_with_python3_or_only_python(
     bin_dir.mkdir()
     for name in interpreters:
         (bin_dir / name).symlink_to(sys.executable)
+    assert run_cli("task", "Ship the slugs").returncode == 0  # something for the reminder
     command = HOOKS["UserPromptSubmit"][0]["hooks"][0]["command"]
     payload = {"session_id": "s", "prompt": "hello", "cwd": str(started.parent.parent)}
     done = subprocess.run(

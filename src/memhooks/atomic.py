@@ -49,12 +49,12 @@ def _temp_file(path: str) -> tuple[int, str]:
     raise FileExistsError(f"no free temp name next to {path}")
 
 
-def _write_temp(path: str, text: str, *, durable: bool = True) -> str:
+def _write_temp(path: str, text: str | bytes, *, durable: bool = True) -> str:
     os.makedirs(os.path.dirname(path), exist_ok=True)
     fd, tmp = _temp_file(path)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
+            handle.write(text if isinstance(text, bytes) else text.encode("utf-8"))
             if durable:
                 handle.flush()
                 os.fsync(handle.fileno())
@@ -64,7 +64,7 @@ def _write_temp(path: str, text: str, *, durable: bool = True) -> str:
     return tmp
 
 
-def write_atomic(path: str | os.PathLike[str], text: str, *, durable: bool = True) -> None:
+def write_atomic(path: str | os.PathLike[str], text: str | bytes, *, durable: bool = True) -> None:
     """Replace `path` with `text` so that readers only ever see the old or the new whole file.
 
     `durable=False` skips the fsync (~2 ms): for machine-local state the hooks rewrite on every

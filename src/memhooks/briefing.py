@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memhooks.status_line import Status, one_line
+from memhooks.status_line import Status
 
 HOST_CAP = 10_000
 MEMORY_DIR = ".claude/memory"
@@ -61,6 +61,28 @@ def _fit(text: str, budget: int, what: str, where: str) -> str:
     return cut + note
 
 
+def index_pointers(index: str) -> str:
+    """MEMORY.md's pointer lines by category, without its status header (the briefing has its
+    own) and without anything at all when there is no memory yet."""
+    lines = index.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("## ")), None)
+    if start is None or not any(line.startswith("- [") for line in lines[start:]):
+        return ""
+    return "\n".join(lines[start:]).strip() + "\n"
+
+
+def status_text(status: Status) -> str:
+    """The parts of the status set by hand; '' when none is (no placeholder is ever shown)."""
+    parts = []
+    if status.task:
+        parts.append(f"task: {status.task}")
+    if status.next_step:
+        parts.append(f"next: {status.next_step}")
+    if status.blockers:
+        parts.append(f"blockers: {'; '.join(status.blockers)}")
+    return " | ".join(parts)
+
+
 def session_start(
     *,
     session_id: str,
@@ -71,16 +93,20 @@ def session_start(
     budget: int,
     new_summaries: int = 0,
     cli: str = "",
+    checkpoint_source: str = f"{MEMORY_DIR}/checkpoints/latest.md",
 ) -> str:
-    """SessionStart: id, status line, the latest checkpoint first (compact/resume), the index."""
+    """SessionStart: id, the status set by hand, this session's checkpoint first
+    (compact/resume), the index's pointers. Nothing empty is shown."""
     budget = min(budget, HOST_CAP)
+    index = index_pointers(index)
     lines = [HEADER, ""]
     if _plain_id(session_id):
         lines.append(
             f"Session id: {session_id} (`/memory summarize` saves this session as "
             f"{MEMORY_DIR}/sessions/{session_id}.md)"
         )
-    lines.append(f"Status: {one_line(status)}")
+    if status_text(status):
+        lines.append(f"Status set with `memhooks task`: {status_text(status)}")
     if cli:
         lines.append(
             f"Memory CLI (the only way to write .claude/memory/): {cli} <command> — save, task, "
@@ -96,13 +122,13 @@ def session_start(
     room = budget - len(head) - 2
     show_checkpoint = source in ("compact", "resume") and checkpoint.strip()
     if show_checkpoint:
-        source_path = f"{MEMORY_DIR}/checkpoints/latest.md"
+        source_path = checkpoint_source
         framed_overhead = len(quote(source_path, "")) + 80
         # The checkpoint is the working state: it gets what it needs, and the index keeps
         # only a short excerpt (its status header) when both cannot fit.
         share = room if not index.strip() else room - min(INDEX_RESERVE, len(index) + 200)
         body = _fit(checkpoint, max(0, share - framed_overhead), "the checkpoint", source_path)
-        block = "Latest checkpoint, written before the context was compacted:\n" + quote(
+        block = "This session's checkpoint, written before the context was compacted:\n" + quote(
             source_path, body
         )
         parts.append(block)
@@ -119,10 +145,14 @@ def session_start(
     return text[:budget]
 
 
-def prompt_reminder(*, status: Status, pointers: Sequence[Pointer], budget: int) -> str:
-    """UserPromptSubmit: one status line, then the few most relevant memories, within budget."""
+def prompt_reminder(*, status: Status | None, pointers: Sequence[Pointer], budget: int) -> str:
+    """UserPromptSubmit: the status line when there is one to give (``status`` None: not this
+    time), then the few most relevant memories, within budget; '' when there is neither."""
     budget = min(budget, HOST_CAP)
-    lines = [f"[memhooks] .claude/memory/ status: {one_line(status)}"]
+    line = status_text(status) if status is not None else ""
+    lines = [f"[memhooks] .claude/memory/ status: {line}"] if line else []
+    if not lines and not pointers:
+        return ""
     if pointers:
         lines.append(
             "Possibly relevant memories (data from .claude/memory/; read a file "

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import re
 
+from memhooks.checkpoint_marks import HOST_KEPT_HEADING, without_host_kept
 from memhooks.redact import redact
+
+__all__ = ["HOST_KEPT_HEADING", "MAX_CHARS", "clip", "fit_lines", "render_checkpoint"]
+__all__ += ["without_host_kept"]
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
@@ -23,24 +27,28 @@ MAX_CHARS = 8000
 
 STATUS_MARKS = {"completed": "[x]", "in_progress": "[~]", "pending": "[ ]"}
 
-# Character budgets per section, headings included. They add up to about 7,600,
-# leaving room for the header and the cut notes.
-_TASK_BUDGET = 1100
+# Character budgets per section, headings included. The first sections are what a user
+# whose session was just compacted needs (where things stand); the settled items come last.
+_NOW_BUDGET = 3000
+_PLAN_BUDGET = 800
 _TODO_BUDGET = 1000
-_FILES_BUDGET = 600
-_FAILED_BUDGET = 600
-_DECISIONS_BUDGET = 1100
-_BLOCKERS_BUDGET = 500
+_FILES_BUDGET = 500
+_FAILED_BUDGET = 900
+_DECISIONS_BUDGET = 1200
+_BLOCKERS_BUDGET = 600
+_CONSTRAINTS_BUDGET = 600
+_FINDINGS_BUDGET = 1400
+_SETTLED_BUDGET = 1100
 _LAST_MESSAGE_BUDGET = 1200
-_EARLIER_BUDGET = 700
 _CONTEXT_BUDGET = 700
 
+_UNCOMMITTED_SHOWN = 12
+_GOAL_LIMIT = 1200
 _LATEST_PROMPT_LIMIT = 700
-_EARLIER_PROMPT_LIMIT = 160
 _INSTRUCTIONS_LIMIT = 240
+_PROPOSAL_LIMIT = 500
 _ITEM_LIMIT = 320
 _TODO_LIMIT = 160
-_REPLY_LIMIT = 330
 
 
 def clip(text: str, limit: int) -> str:
@@ -86,27 +94,43 @@ def _section(title: str, body: Sequence[str]) -> str:
     return "\n".join([f"## {title}", "", *body]) if body else ""
 
 
-def _task_section(facts: SessionFacts) -> str:
+def _item(text: str, limit: int = _ITEM_LIMIT) -> str:
+    return clip(_one_line(text), limit)
+
+
+def _now_section(facts: SessionFacts) -> str:
+    live = facts.live
     body: list[str] = []
-    if facts.task:
-        body.append(f"Latest request: {clip(facts.task, _LATEST_PROMPT_LIMIT)}")
+    if facts.goal:
+        body.append(f"- Goal (the session's first request): {_item(facts.goal, _GOAL_LIMIT)}")
+    if facts.task and facts.task != facts.goal:
+        body.append(f"- Latest request: {_item(facts.task, _LATEST_PROMPT_LIMIT)}")
     if facts.custom_instructions:
-        instructions = clip(_one_line(facts.custom_instructions), _INSTRUCTIONS_LIMIT)
-        body.append(f"Compaction instructions: {instructions}")
-    earlier = [
-        f"- {clip(_one_line(prompt), _EARLIER_PROMPT_LIMIT)}" for prompt in facts.prompts[:-1]
-    ]
-    if earlier:
-        used = sum(len(line) + 1 for line in body)
-        body.extend(["", "Earlier requests, oldest first:"])
-        body.extend(fit_lines(earlier, _TASK_BUDGET - used - 60, keep="last"))
-    return _section("Current task", body or ["(no user request found in the transcript)"])
+        body.append(
+            f"- Compaction instructions: {_item(facts.custom_instructions, _INSTRUCTIONS_LIMIT)}"
+        )
+    if live.proposal:
+        body.append(f"- The user said yes to: {_item(live.proposal, _PROPOSAL_LIMIT)}")
+    doing = [t.content for t in facts.todos if t.status == "in_progress"] + list(live.in_progress)
+    body.extend(f"- In progress: {_item(text)}" for text in dict.fromkeys(doing))
+    body.extend(f"- Next: {_item(text)}" for text in live.next_steps)
+    if live.waiting:
+        body.append("- Waiting on the user: Claude asked, and no answer has come yet:")
+        body.extend(f"  - {_item(text, 240)}" for text in live.waiting[:8])
+    return _section("Now", fit_lines(body, _NOW_BUDGET))
+
+
+def _plan_section(facts: SessionFacts) -> str:
+    if facts.todos or not facts.live.plan:
+        return ""
+    lines = [f"{n}. {_item(step, 240)}" for n, step in enumerate(facts.live.plan, 1)]
+    return _section("Plan, as Claude last stated it", fit_lines(lines, _PLAN_BUDGET))
 
 
 def _todo_line(todo: Todo) -> str:
     mark = STATUS_MARKS.get(todo.status, "[ ]")
     text = f"{todo.content} — {todo.detail}" if todo.detail else todo.content
-    suffix = " (in progress)" if todo.status == "in_progress" else ""
+    suffix = {"in_progress": " (in progress)", "completed": " (done)"}.get(todo.status, "")
     return f"- {mark} {clip(_one_line(text), _TODO_LIMIT)}{suffix}"
 
 
@@ -118,41 +142,63 @@ def _todo_section(todos: Sequence[Todo]) -> str:
 
 
 def _files_section(written: Sequence[str], edited: Sequence[str]) -> str:
-    body: list[str] = []
-    for label, paths in (("Written", written), ("Edited", edited)):
-        if paths:
-            lines = [f"- `{clip(path, 200)}`" for path in paths]
-            body.extend(
-                [f"{label}, most recent last:", *fit_lines(lines, _FILES_BUDGET // 2, keep="last")]
-            )
-    return _section("Files written or edited", body)
+    """Each file once, most recent last; "(new)" marks the files Claude created."""
+    created = set(written)
+    ordered = list(dict.fromkeys([*written, *edited]))
+    lines = [f"- `{clip(path, 200)}`{' (new)' if path in created else ''}" for path in ordered]
+    return _section("Files written or edited", fit_lines(lines, _FILES_BUDGET, keep="last"))
 
 
-def _failed_line(failed: FailedCommand) -> str:
+def _failed_line(failed: FailedCommand, *, open_failure: bool) -> str:
     command = clip(_one_line(failed.command), 160)
     exit_code = f" (exit {failed.exit_code})" if failed.exit_code is not None else ""
     error = f": {clip(failed.error, 200)}" if failed.error else ""
-    later = "; later succeeded" if failed.later_succeeded else ""
-    return f"- `{command}`{exit_code}{error}{later}"
+    if open_failure:
+        note = f" — Claude: {clip(failed.note, 300)}" if failed.note else ""
+        return f"- `{command}`{exit_code}{error}{note}"
+    if failed.intended:
+        return f"- Expected to fail (a deliberate check): `{command}`{exit_code}{error}"
+    return f"- Fixed, passes now: `{command}`{exit_code}{error}; later succeeded"
 
 
-def _failed_section(failed: Sequence[FailedCommand]) -> str:
-    lines = [_failed_line(item) for item in failed]
-    return _section("Failed commands", fit_lines(lines, _FAILED_BUDGET, keep="last"))
+def _is_open(failed: FailedCommand) -> bool:
+    return not (failed.intended or failed.later_succeeded)
+
+
+def _failed_section(facts: SessionFacts) -> str:
+    lines = [_failed_line(f, open_failure=True) for f in facts.failed_commands if _is_open(f)]
+    lines += [f"- Reported by the user: {_item(text)}" for text in facts.live.reported_failures]
+    lines += [f"- Reported by Claude as open: {_item(note)}" for note in facts.live.open_notes]
+    return _section("Open failures", fit_lines(lines, _FAILED_BUDGET, keep="last"))
 
 
 def _list_section(title: str, items: Sequence[str], budget: int) -> str:
-    lines = [f"- {clip(_one_line(item), _ITEM_LIMIT)}" for item in items]
+    lines = [f"- {_item(item)}" for item in items]
     return _section(title, fit_lines(lines, budget, keep="last"))
 
 
-def _text_section(title: str, text: str, budget: int) -> str:
-    return _section(title, [clip(text, budget - len(title) - 8)]) if text.strip() else ""
+def _findings_section(findings: Sequence[str]) -> str:
+    lines = [f"- {clip(_one_line(text), 1300)}" for text in findings]
+    return _section("Sub-agent findings", fit_lines(lines, _FINDINGS_BUDGET, keep="last"))
 
 
-def _earlier_section(replies: Sequence[str]) -> str:
-    lines = [f"- {clip(_one_line(reply), _REPLY_LIMIT)}" for reply in replies]
-    return _section("Earlier replies, newest first", fit_lines(lines, _EARLIER_BUDGET))
+def _settled_section(facts: SessionFacts) -> str:
+    """What is no longer current, each line saying so: kept so that it is never mistaken
+    for live work (and so the record stays whole)."""
+    live = facts.live
+    lines = [f"- Resolved blocker: {_item(text, 240)}" for text in live.resolved_blockers]
+    lines += [f"- Superseded decision: {_item(text, 240)}" for text in live.superseded_decisions]
+    lines += [
+        f"- Fixed (the user said so later): {_item(text, 240)}" for text in live.fixed_reports
+    ]
+    lines += [
+        _failed_line(failed, open_failure=False)
+        for failed in facts.failed_commands
+        if not _is_open(failed)
+    ]
+    return _section(
+        "Settled earlier (no longer current)", fit_lines(lines, _SETTLED_BUDGET, keep="last")
+    )
 
 
 def _fenced(text: str) -> list[str]:
@@ -163,14 +209,33 @@ def _fenced(text: str) -> list[str]:
     return [f"{fence}markdown", text, fence]
 
 
+def _has_content(markdown: str) -> bool:
+    """Anything but frontmatter, headings and placeholders such as "(none yet)"."""
+    from memhooks.status_line import meaningful_lines
+
+    return bool(meaningful_lines(markdown))
+
+
 def _context_section(current_task_md: str, blockers_md: str) -> str:
     body: list[str] = []
     for name, text in (("current-task.md", current_task_md), ("blockers.md", blockers_md)):
-        if text.strip():
+        if _has_content(text):
             body.extend(
                 [f"### context/{name}", "", *_fenced(clip(text, _CONTEXT_BUDGET // 2 - 60)), ""]
             )
-    return _section("Context files as they stand", body[:-1] if body else [])
+    return _section("Context files, set by hand", body[:-1] if body else [])
+
+
+def _workspace_line(branch: str, uncommitted: Sequence[str]) -> str:
+    parts = []
+    if branch:
+        parts.append(f"Branch `{clip(branch, 120)}`")
+    if uncommitted:
+        shown = ", ".join(f"`{clip(path, 120)}`" for path in uncommitted[:_UNCOMMITTED_SHOWN])
+        extra = len(uncommitted) - _UNCOMMITTED_SHOWN
+        more = f" (+{extra} more)" if extra > 0 else ""
+        parts.append(f"uncommitted: {shown}{more}")
+    return ("; ".join(parts) + ".") if parts else ""
 
 
 def render_checkpoint(
@@ -182,29 +247,39 @@ def render_checkpoint(
     trigger: str,
     created: str,
     redact_patterns: Sequence[str] = (),
+    branch: str = "",
+    uncommitted: Sequence[str] = (),
 ) -> str:
-    """The markdown of ``checkpoints/latest.md``, at most ``MAX_CHARS`` characters."""
-    header = "\n".join(
-        [
-            "# Checkpoint before compaction",
-            "",
-            f"Session `{clip(session_id, 80)}`, trigger `{clip(trigger, 20)}`, written {created}.",
-            "Extracted from the transcript by memhooks (no LLM), secrets redacted. This is a",
-            "record of the work so far from .claude/memory/checkpoints/, not a set of orders.",
-        ]
+    """The markdown of a checkpoint: at most ``MAX_CHARS`` characters up to
+    ``HOST_KEPT_HEADING``, then the last assistant message for people reading the file."""
+    header = [
+        "# Checkpoint before compaction",
+        "",
+        f"Session `{clip(session_id, 80)}`, trigger `{clip(trigger, 20)}`, written {created}.",
+    ]
+    workspace = _workspace_line(
+        redact(branch, redact_patterns), [redact(p, redact_patterns) for p in uncommitted]
     )
+    if workspace:
+        header.append(workspace)
+    header += [
+        "Extracted from the transcript by memhooks (no LLM), secrets redacted. This is a",
+        "record of the work so far from .claude/memory/checkpoints/, not a set of orders.",
+    ]
     sections = [
-        header,
-        _task_section(facts),
+        "\n".join(header),
+        _now_section(facts),
         _todo_section(facts.todos),
-        # Decisions and blockers before the file lists: when a reader (or a briefing budget)
-        # stops early, the why matters more than the what.
-        _list_section("Decisions", facts.decisions, _DECISIONS_BUDGET),
-        _list_section("Blockers", facts.blockers, _BLOCKERS_BUDGET),
+        _plan_section(facts),
+        _list_section("Open blockers", facts.blockers, _BLOCKERS_BUDGET),
+        # Decisions before the file lists: when a reader (or a briefing budget) stops early,
+        # the why matters more than the what.
+        _list_section("Decisions in force", facts.decisions, _DECISIONS_BUDGET),
+        _list_section("The user's constraints", facts.live.constraints, _CONSTRAINTS_BUDGET),
+        _failed_section(facts),
         _files_section(facts.files_written, facts.files_edited),
-        _failed_section(facts.failed_commands),
-        _text_section("Last assistant message", facts.last_assistant_message, _LAST_MESSAGE_BUDGET),
-        _earlier_section(facts.earlier_replies),
+        _findings_section(facts.subagent_findings),
+        _settled_section(facts),
         _context_section(
             redact(current_task_md, redact_patterns), redact(blockers_md, redact_patterns)
         ),
@@ -214,4 +289,7 @@ def render_checkpoint(
         # Only reachable through very long headings or ids; the budgets keep the rest in.
         note = "\n\n[checkpoint cut to fit its size cap]\n"
         text = text[: MAX_CHARS - len(note)].rstrip() + note
+    if facts.last_assistant_message.strip():
+        last = clip(facts.last_assistant_message, _LAST_MESSAGE_BUDGET)
+        text += f"\n{HOST_KEPT_HEADING}\n\n{last}\n"
     return text

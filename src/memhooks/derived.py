@@ -203,6 +203,7 @@ class DerivedFiles:
 
         try:
             with SearchIndex(self.paths.search_db) as index:
+                docs = []
                 for entry in changed:
                     if not entry.active:
                         index.remove(entry.path)
@@ -210,7 +211,8 @@ class DerivedFiles:
                     body = body_by_path.get(entry.path)
                     if body is None:
                         body = body_of(self.paths.root / entry.path)
-                    index.upsert(indexed_doc(entry, body))
+                    docs.append(indexed_doc(entry, body))
+                index.upsert_many(docs)
                 for path in (*removed, *retired):
                     index.remove(path)
                 active = cat.active()

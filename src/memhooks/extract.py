@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import re
 
+from memhooks.cues import FAILURE_WORDS, INTENDED_FAILURE, sentences
 from memhooks.lazy_re import LazyPattern
+from memhooks.lifecycle import LiveState, LiveTracker
 from memhooks.redact import redact
 from memhooks.transcript import Record, TextBlock, ToolResult, ToolUse, Value
 
@@ -88,7 +90,7 @@ class FailedCommand(Value):
     """A Bash call whose result was an error: ``error`` is the output line that says what
     went wrong; ``later_succeeded`` that the same command ran fine afterwards."""
 
-    __slots__ = ("command", "error", "exit_code", "later_succeeded")
+    __slots__ = ("command", "error", "exit_code", "intended", "later_succeeded", "note")
 
     def __init__(
         self,
@@ -97,16 +99,74 @@ class FailedCommand(Value):
         exit_code: int | None = None,
         *,
         later_succeeded: bool = False,
+        intended: bool = False,
+        note: str = "",
     ) -> None:
         _set(self, "command", command)
         _set(self, "error", error)
         _set(self, "exit_code", exit_code)
         _set(self, "later_succeeded", later_succeeded)
+        _set(self, "intended", intended)
+        _set(self, "note", note)
 
     command: str
     error: str
     exit_code: int | None
     later_succeeded: bool
+    #: Claude said it would fail on purpose ("expected to fail: checks the guard")
+    intended: bool
+    #: what Claude said about it right after (the sentences that name the failure)
+    note: str
+
+    def replace(self, **changes: object) -> FailedCommand:
+        values = {name: getattr(self, name) for name in self.__slots__}
+        values.update(changes)
+        return FailedCommand(**values)
+
+
+_LIVE_FIELDS = (
+    "next_steps",
+    "plan",
+    "in_progress",
+    "waiting",
+    "proposal",
+    "open_notes",
+    "constraints",
+    "resolved_blockers",
+    "superseded_decisions",
+    "reported_failures",
+    "fixed_reports",
+    "lifted_constraints",
+)
+
+
+class LiveFacts(Value):
+    """Now / next and the settled items, from ``lifecycle.LiveTracker``; strings redacted."""
+
+    __slots__ = _LIVE_FIELDS
+
+    def __init__(self, **fields: object) -> None:
+        for name in _LIVE_FIELDS:
+            default: object = "" if name == "proposal" else ()
+            _set(self, name, fields.get(name, default))
+
+    next_steps: tuple[str, ...]
+    plan: tuple[str, ...]
+    in_progress: tuple[str, ...]
+    #: what Claude asked in its final reply that no prompt has answered yet
+    waiting: tuple[str, ...]
+    #: the proposal the latest prompt said yes to
+    proposal: str
+    #: "Open: …" lines of Claude's final status
+    open_notes: tuple[str, ...]
+    constraints: tuple[str, ...]
+    resolved_blockers: tuple[str, ...]
+    superseded_decisions: tuple[str, ...]
+    #: failures the user reported (a CI job, a pasted log), still open / said to pass since
+    reported_failures: tuple[str, ...]
+    fixed_reports: tuple[str, ...]
+    #: constraints that held only until a blocker went away ("so don't wire it up yet")
+    lifted_constraints: tuple[str, ...]
 
 
 _FACT_FIELDS = (
@@ -121,6 +181,9 @@ _FACT_FIELDS = (
     "last_assistant_message",
     "earlier_replies",
     "compactions",
+    "goal",
+    "live",
+    "subagent_findings",
 )
 
 
@@ -148,6 +211,9 @@ class SessionFacts(Value):
         last_assistant_message: str = "",
         earlier_replies: tuple[str, ...] = (),
         compactions: int = 0,
+        goal: str = "",
+        live: LiveFacts | None = None,
+        subagent_findings: tuple[str, ...] = (),
     ) -> None:
         values = (
             prompts,
@@ -161,6 +227,9 @@ class SessionFacts(Value):
             last_assistant_message,
             earlier_replies,
             compactions,
+            goal,
+            live if live is not None else LiveFacts(),
+            subagent_findings,
         )
         for name, value in zip(_FACT_FIELDS, values, strict=True):
             _set(self, name, value)
@@ -176,6 +245,12 @@ class SessionFacts(Value):
     last_assistant_message: str
     earlier_replies: tuple[str, ...]
     compactions: int
+    #: the session's first request, whole: where the goal is stated
+    goal: str
+    #: what only the live tracking finds (empty unless ``extract_facts(track_live=True)``)
+    live: LiveFacts
+    #: what Agent-tool sub-agents reported, newest last
+    subagent_findings: tuple[str, ...]
 
     @property
     def task(self) -> str:
@@ -442,8 +517,29 @@ def _remember(ordered: dict[str, None], item: str) -> None:
         del ordered[next(iter(ordered))]
 
 
+MAX_FINDINGS = 3
+_FINDING_LIMIT = 1200
+_NOTE_LIMIT = 320
+_AGENT_TOOLS = frozenset({"Agent", "Task"})
+_HAND_BACK = "The report follows:"
+
+
+def _finding(text: str) -> str:
+    """A sub-agent's report without the host's hand-back preamble."""
+    at = text.find(_HAND_BACK)
+    return text[at + len(_HAND_BACK) :].strip() if at >= 0 else text.strip()
+
+
 class _Collector:
-    def __init__(self) -> None:
+    def __init__(self, *, track_live: bool = False) -> None:
+        self.live: LiveTracker | None = LiveTracker() if track_live else None
+        self.goal = ""
+        #: Claude's text of this turn since the last command ran: says whether a failure is meant
+        self.recent_text = ""
+        #: the failed command whose comment Claude has not made yet
+        self.awaiting_note = ""
+        self.agent_calls: set[str] = set()
+        self.findings: list[str] = []
         self.cwd = ""
         self.prompts: list[str] = []
         self.seen_prompts: set[str] = set()
@@ -457,6 +553,7 @@ class _Collector:
         self.written: dict[str, None] = {}
         self.edited: dict[str, None] = {}
         self.bash_calls: dict[str, str] = {}
+        self.intended_calls: set[str] = set()
         self.failures: dict[str, FailedCommand] = {}
         self.decisions: dict[str, None] = {}
         self.blockers: dict[str, None] = {}
@@ -474,7 +571,7 @@ class _Collector:
             return
         prompt = prompt_text(record)
         if prompt is not None:
-            self.add_prompt(prompt)
+            self.new_prompt(prompt)
             return
         for block in record.blocks:
             if isinstance(block, ToolUse):
@@ -487,7 +584,16 @@ class _Collector:
         if text:
             self.reply(text)
 
+    def new_prompt(self, prompt: str) -> None:
+        """A prompt read from the transcript: every one counts as a turn, repeats too."""
+        if self.live is not None:
+            self.live.prompt(prompt)
+        self.add_prompt(prompt)
+
     def add_prompt(self, prompt: str) -> None:
+        self.goal = self.goal or prompt
+        self.recent_text = ""
+        self.awaiting_note = ""
         if prompt in self.seen_prompts:
             return
         self.seen_prompts.add(prompt)
@@ -504,6 +610,13 @@ class _Collector:
         else:
             self.replies = [*self.replies[-MAX_REPLIES:], text]
             self.reply_open = True
+        if self.live is not None:
+            self.recent_text = text
+            if self.awaiting_note:
+                self.note_failure(self.awaiting_note, text)
+                self.awaiting_note = ""
+            self.live.reply(text)
+            return
         for decision in find_decisions(text):
             _remember(self.decisions, decision)
         for blocker in find_blockers(text, from_user=False):
@@ -526,6 +639,10 @@ class _Collector:
             command = block.input.get("command")
             if isinstance(command, str) and command.strip():
                 self.bash_calls[block.id] = command.strip()
+                if self.live is not None and self.meant_to_fail(block):
+                    self.intended_calls.add(block.id)
+        elif block.name in _AGENT_TOOLS:
+            self.agent_calls.add(block.id)
 
     def tool_result(self, block: ToolResult) -> None:
         if block.is_error:
@@ -536,24 +653,48 @@ class _Collector:
             self.touch(*file_call)
         command = self.bash_calls.pop(block.tool_use_id, None)
         if command is not None:
-            self.bash_result(command, block)
+            intended = block.tool_use_id in self.intended_calls
+            self.intended_calls.discard(block.tool_use_id)
+            self.bash_result(command, block, intended=intended)
+            self.recent_text = ""
+        if block.tool_use_id in self.agent_calls:
+            self.agent_calls.discard(block.tool_use_id)
+            finding = _finding(block.text)
+            if finding and not block.is_error:
+                self.findings = [*self.findings[-(MAX_FINDINGS - 1) :], finding[:_FINDING_LIMIT]]
 
     def touch(self, tool: str, path: str) -> None:
         _remember(self.written if tool in WRITE_TOOLS else self.edited, path)
 
-    def bash_result(self, command: str, block: ToolResult) -> None:
+    def bash_result(self, command: str, block: ToolResult, *, intended: bool = False) -> None:
         if not block.is_error:
             failed = self.failures.get(command)
             if failed is not None:
-                self.failures[command] = FailedCommand(
-                    failed.command, failed.error, failed.exit_code, later_succeeded=True
-                )
+                self.failures[command] = failed.replace(later_succeeded=True)
             return
         error, exit_code = first_error_line(block.text)
         self.failures.pop(command, None)
-        self.failures[command] = FailedCommand(command, error, exit_code)
+        self.failures[command] = FailedCommand(command, error, exit_code, intended=intended)
+        self.awaiting_note = command
         if len(self.failures) > MAX_ITEMS:
             del self.failures[next(iter(self.failures))]
+
+    def meant_to_fail(self, block: ToolUse) -> bool:
+        """The call's description or Claude's words before it say it should fail."""
+        description = block.input.get("description")
+        if isinstance(description, str) and INTENDED_FAILURE.search(description):
+            return True
+        return INTENDED_FAILURE.search(self.recent_text) is not None
+
+    def note_failure(self, command: str, text: str) -> None:
+        """Claude's comment on a failure: the sentences naming it; "as expected" marks it meant."""
+        failed = self.failures.get(command)
+        if failed is None:
+            return
+        said = [s for s in sentences(text, from_user=False) if FAILURE_WORDS.search(s)]
+        intended = failed.intended or bool(said and INTENDED_FAILURE.search(said[0]))
+        note = " ".join(said[:2])
+        self.failures[command] = failed.replace(intended=intended, note=_clip(note, _NOTE_LIMIT))
 
     def finish(self) -> None:
         # Calls whose results are not in the file yet (it is written with a lag) count.
@@ -579,6 +720,28 @@ def _redact_failure(failed: FailedCommand, patterns: Sequence[str]) -> FailedCom
         redact(failed.error, patterns),
         failed.exit_code,
         later_succeeded=failed.later_succeeded,
+        intended=failed.intended,
+        note=redact(failed.note, patterns),
+    )
+
+
+def _live_facts(state: LiveState, patterns: Sequence[str]) -> LiveFacts:
+    def clean(texts: Iterable[str]) -> tuple[str, ...]:
+        return tuple(redact(text, patterns) for text in texts)
+
+    return LiveFacts(
+        next_steps=clean(state.next_steps),
+        plan=clean(state.plan),
+        in_progress=clean(state.in_progress),
+        waiting=clean(state.waiting),
+        proposal=redact(state.proposal, patterns),
+        open_notes=clean(state.open_notes),
+        constraints=clean(state.constraints),
+        resolved_blockers=clean(state.resolved_blockers),
+        superseded_decisions=clean(state.superseded_decisions),
+        reported_failures=clean(state.reported_failures),
+        fixed_reports=clean(state.fixed_reports),
+        lifted_constraints=clean(state.lifted_constraints),
     )
 
 
@@ -587,8 +750,8 @@ def _merge_prompts(collector: _Collector, extra_prompts: Sequence[str]) -> None:
     # UserPromptSubmit cache fills that gap. Prompts already read are not repeated.
     for extra in extra_prompts:
         prompt = clean_prompt(extra) if isinstance(extra, str) else None
-        if prompt is not None:
-            collector.add_prompt(prompt)
+        if prompt is not None and prompt not in collector.seen_prompts:
+            collector.new_prompt(prompt)
 
 
 def extract_facts(
@@ -598,13 +761,17 @@ def extract_facts(
     custom_instructions: str | None = None,
     last_assistant_message: str | None = None,
     redact_patterns: Sequence[str] = (),
+    track_live: bool = False,
 ) -> SessionFacts:
     """The session's working state from its records, redacted.
 
     ``extra_prompts`` are the latest prompts seen by UserPromptSubmit, oldest first.
     ``last_assistant_message`` is the hook payload's, fresher than the file.
+    ``track_live`` (PreCompact) follows the lifecycle of blockers and decisions, so that
+    ``blockers`` and ``decisions`` hold only the live ones and ``live`` the rest; without it
+    (the Stop hook's journal of a few new records) every stated one is listed.
     """
-    collector = _Collector()
+    collector = _Collector(track_live=track_live)
     for record in records:
         collector.add(record)
     collector.finish()
@@ -619,6 +786,12 @@ def extract_facts(
         return tuple(redact(text, redact_patterns) for text in texts)
 
     cwd = collector.cwd
+    live = LiveFacts()
+    decisions, blockers = tuple(collector.decisions), tuple(collector.blockers)
+    if collector.live is not None:
+        state = collector.live.finish()
+        live = _live_facts(state, redact_patterns)
+        decisions, blockers = tuple(state.decisions), tuple(state.blockers)
     return SessionFacts(
         prompts=clean(collector.prompts),
         custom_instructions=redact((custom_instructions or "").strip(), redact_patterns),
@@ -628,9 +801,12 @@ def extract_facts(
         failed_commands=tuple(
             _redact_failure(failed, redact_patterns) for failed in collector.failures.values()
         ),
-        decisions=clean(collector.decisions),
-        blockers=clean(collector.blockers),
+        decisions=clean(decisions),
+        blockers=clean(blockers),
         last_assistant_message=redact(replies[-1], redact_patterns) if replies else "",
         earlier_replies=clean(reversed(replies[:-1][-(MAX_REPLIES - 1) :])),
         compactions=collector.compactions,
+        goal=redact(collector.goal, redact_patterns),
+        live=live,
+        subagent_findings=clean(collector.findings),
     )

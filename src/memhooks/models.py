@@ -15,6 +15,10 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_valida
 SCHEMA_VERSION = 1
 TITLE_MAX = 120
 DESCRIPTION_MAX = 200
+PROVENANCE_MAX = 300
+#: The frontmatter keys `memhooks import` adds: not part of what a memory says, so they are
+#: left out when deciding whether two memories are the same.
+PROVENANCE_KEYS = ("imported_from", "imported_path", "imported_at")
 
 
 def _iso(value: object) -> object:
@@ -54,8 +58,12 @@ class MemoryMeta(BaseModel):
     cites: list[str] | None = None
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     schema_version: int | None = None
+    # Provenance, set by `memhooks import`: the source project, the file's path there, when.
+    imported_from: str | None = Field(default=None, max_length=PROVENANCE_MAX)
+    imported_path: str | None = Field(default=None, max_length=PROVENANCE_MAX)
+    imported_at: Timestamp | None = None
 
-    @field_validator("title", "description")
+    @field_validator("title", "description", "imported_from", "imported_path")
     @classmethod
     def _one_line(cls, value: str | None) -> str | None:
         if value is not None and ("\n" in value or "\r" in value):
@@ -296,4 +304,36 @@ class ConfigModel(_Strict):
         unknown = sorted(set(value) - (set(META_MODELS) - {"checkpoint"}))
         if unknown:
             raise ValueError(f"unknown categories: {', '.join(unknown)}")
+        return value
+
+
+BUNDLE_FORMAT = "memhooks-bundle"
+BUNDLE_VERSION = 1
+
+
+class BundleFile(_Strict):
+    """One memory in a bundle: its path inside `.claude/memory/`, size and sha256 as packed."""
+
+    path: str = Field(min_length=1, max_length=PROVENANCE_MAX)
+    category: str
+    size: int = Field(ge=0)
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
+class BundleManifest(_Strict):
+    """`manifest.json`, the first member of an export bundle."""
+
+    format: Literal["memhooks-bundle"]
+    format_version: Literal[1]
+    source_project: str = Field(min_length=1, max_length=PROVENANCE_MAX)
+    exported_at: str = Field(pattern=r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+    memhooks_version: str = Field(max_length=40)
+    selection: dict[str, str | list[str] | bool | None] = Field(default_factory=dict)
+    files: list[BundleFile]
+
+    @field_validator("source_project")
+    @classmethod
+    def _plain_name(cls, value: str) -> str:
+        if any(ch in value for ch in "\n\r\x00"):
+            raise ValueError("must be a single line")
         return value

@@ -34,6 +34,7 @@ LAYOUT = {
     "subagent": "subagent",
     "checkpoints": "checkpoints",
     "latest_checkpoint": "checkpoints/latest.md",
+    "session_checkpoints": "checkpoints/sessions",  # <session-id>.md: each session's own
     "cache": ".cache",
     "lock": ".cache/store.lock",
     "log": ".cache/memhooks.log",
@@ -41,6 +42,7 @@ LAYOUT = {
     "search_db": ".cache/search.sqlite3",
     "prompts": ".cache/prompts.json",  # the latest prompts, kept for PreCompact
     "offsets": ".cache/offsets.json",  # transcript byte offsets per session
+    "reminder": ".cache/reminder.json",  # the status reminder last shown, per session
 }
 
 

@@ -247,13 +247,21 @@ class SearchIndex:
     # Write path: the caller holds the store lock.
 
     def upsert(self, doc: IndexedDoc) -> None:
-        analyzed = analyze(doc)
+        self.upsert_many([doc])
+
+    def upsert_many(self, docs: Iterable[IndexedDoc]) -> None:
+        """Add or replace these docs in one transaction (an import files hundreds at once;
+        a commit each costs a sync each)."""
+        pending = [(doc, analyze(doc)) for doc in docs]
+        if not pending:
+            return
         conn = self._write_connection()
         # IMMEDIATE takes the write lock up front, so a write never fails halfway on a lock.
         conn.execute("BEGIN IMMEDIATE")
         try:
-            _delete(conn, doc.path)
-            _insert(conn, doc, analyzed)
+            for doc, analyzed in pending:
+                _delete(conn, doc.path)
+                _insert(conn, doc, analyzed)
         except BaseException:
             conn.execute("ROLLBACK")
             raise

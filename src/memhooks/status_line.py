@@ -77,6 +77,19 @@ def _meaningful(line: str) -> str:
     return "" if not stripped or _PLACEHOLDER.match(stripped) else stripped
 
 
+def meaningful_lines(markdown: str) -> list[str]:
+    """A context file's lines that say something: no frontmatter, headings or placeholders."""
+    body = markdown
+    if body.startswith("---\n"):
+        end = body.find("\n---\n", 4)
+        body = body[end + 5 :] if end >= 0 else body
+    return [
+        text
+        for line in body.splitlines()
+        if not line.startswith("#") and (text := _meaningful(line))
+    ]
+
+
 def section(markdown: str, heading: str) -> list[str]:
     """Meaningful lines under `## heading` (case-insensitive) up to the next heading."""
     lines: list[str] = []

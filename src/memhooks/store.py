@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +46,17 @@ class ResurrectionError(StoreError):
 
 class NotFoundError(StoreError):
     pass
+
+
+@dataclass(frozen=True)
+class NewMemory:
+    """A memory to file: validated frontmatter, body, and optionally the file name to keep."""
+
+    category: str
+    meta: dict[str, Any]
+    body: str
+    name: str | None = None
+    source_path: str | None = None
 
 
 @dataclass(frozen=True)
@@ -92,27 +103,68 @@ class Store(DerivedFiles):
         now: dt.datetime | None = None,
     ) -> Saved:
         """File a new memory. `meta` holds validated frontmatter fields (title at least)."""
-        cat = BY_NAME[category]
-        moment = now or utc_now()
-        stamp = iso(moment)
-        meta = {**meta, "category": category}
+        item = NewMemory(category, meta, body, source_path=source_path)
+        with self.locked():
+            entry = self._write_new(item, now, session_id=session_id, agent=agent)
+            retired = self._after_write([entry], [], body_by_path={entry.path: body}, now=now)
+        return Saved(entry, True, retired)
+
+    def create_many(
+        self, items: Sequence[NewMemory], *, now: dt.datetime | None = None
+    ) -> list[Saved]:
+        """File several new memories under one lock, then update the derived files once.
+
+        An item with `name` keeps that file name when it is free (an import keeps the
+        source's names, so the index lines match); otherwise it is named as `create` names.
+        """
+        entries: list[Entry] = []
+        with self.locked():
+            try:
+                for item in items:
+                    entries.append(self._write_new(item, now))  # noqa: PERF401 - keep what was written if one fails
+            finally:
+                # Even when one write fails, the files already written reach the index.
+                bodies = {e.path: i.body for e, i in zip(entries, items, strict=False)}
+                retired = self._after_write(entries, [], body_by_path=bodies, now=now)
+        return [Saved(entry, True, retired) for entry in entries]
+
+    def _write_new(
+        self,
+        item: NewMemory,
+        now: dt.datetime | None,
+        *,
+        session_id: str | None = None,
+        agent: str | None = None,
+    ) -> Entry:
+        """Write one new file; the caller holds the lock and updates the derived files."""
+        cat = BY_NAME[item.category]
+        stamp = iso(now or utc_now())
+        meta = {**item.meta, "category": item.category}
         meta.setdefault("created", stamp)
         meta.setdefault("updated", meta["created"])
         meta.setdefault("record_status", "active")
-        meta = citations.with_hashes(citations.project_of(self.paths.base), meta, body)
-        with self.locked():
+        meta = citations.with_hashes(citations.project_of(self.paths.base), meta, item.body)
+        target = self._named_path(cat, item.name) if item.name else None
+        if target is None:
             target = self._new_path(
                 cat,
                 str(meta["title"]),
                 stamp,
-                source_path=source_path,
+                source_path=item.source_path,
                 session_id=session_id,
                 agent=agent,
             )
-            create_exclusive(target, render_document(ordered(meta), body))
-            entry = entry_for(self.paths.relative(target), meta, body)
-            retired = self._after_write([entry], [], body_by_path={entry.path: body}, now=moment)
-        return Saved(entry, True, retired)
+        create_exclusive(target, render_document(ordered(meta), item.body))
+        return entry_for(self.paths.relative(target), meta, item.body)
+
+    def _named_path(self, cat: Category, name: str) -> Path | None:
+        """`<folder>/<name>` when `name` is a plain free `.md` name inside the tree, else None."""
+        if "/" in name or "\\" in name or not name.endswith(".md") or name.startswith("."):
+            raise StoreError(f"not a memory file name: {name!r}")
+        folder = self.paths.root / cat.folder
+        folder.mkdir(parents=True, exist_ok=True)
+        target = contained(self.paths.root, f"{cat.folder}/{name}")
+        return None if target.exists() or target.is_symlink() else target
 
     def _new_path(
         self,
@@ -364,6 +416,7 @@ class Store(DerivedFiles):
 
 __all__ = [
     "ConflictError",
+    "NewMemory",
     "NotFoundError",
     "ResurrectionError",
     "Saved",

@@ -35,6 +35,7 @@ _CHUNK = 1 << 20
 #: a result line this small that mentions "Task #" may hold the id TaskCreate assigned
 _PARSE_LIMIT = 64 * 1024
 _TASK_NUMBER = b"Task #"
+_AGENT_RESULT = b'"agentType"'
 #: a tool result's text is only ever searched for an error line or a task id
 _RESULT_TEXT_LIMIT = 8 * 1024
 #: tool inputs keep their file paths and commands, not the file contents they carry
@@ -302,6 +303,8 @@ def _result_stub(line: bytes, offset: int) -> Record | None:
     """
     if len(line) <= _PARSE_LIMIT and _TASK_NUMBER in line:
         return None
+    if _AGENT_RESULT in line:
+        return None  # a sub-agent's report is kept (its findings go into the checkpoint)
     if _TOOL_RESULT_MARKER.search(line) is None or _ERROR_MARKER.search(line) is not None:
         return None
     if _USER_MARKER.search(line) is None:

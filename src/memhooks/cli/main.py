@@ -30,14 +30,16 @@ COMMAND_MODULES = (
     "remember",
     "forget",
     "consolidate",
+    "export",
+    "import_cmd",
     "demo",
 )
 
 EPILOG = """\
 Exit codes: 0 ok, 1 check failed, 2 usage, 3 memory not started, 4 dependencies missing,
-5 invalid input, 6 conflict (file changed since read), 7 not found, 8 store locked,
-9 refused (unsafe path, retired slug, unreadable state), 10 file system error (read-only, full),
-11 Python older than 3.10.
+5 invalid input (a bad bundle too), 6 conflict (file changed since read; a similar memory
+exists), 7 not found, 8 store locked, 9 refused (unsafe path or bundle, retired slug,
+unreadable state), 10 file system error (read-only, full), 11 Python older than 3.10.
 The memory tree is <project>/.claude/memory/; MEMHOOKS_PROJECT_DIR overrides the project.
 """
 

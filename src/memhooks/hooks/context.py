@@ -21,6 +21,7 @@ _TEXT_FIELDS = (
     "agent_id",
     "agent_type",
     "agent_transcript_path",
+    "compact_summary",
 )
 
 
@@ -59,6 +60,7 @@ class HookInput:
     agent_id: str
     agent_type: str
     agent_transcript_path: str
+    compact_summary: str
 
     @classmethod
     def from_payload(cls, event: str, payload: dict[str, Any]) -> HookInput:

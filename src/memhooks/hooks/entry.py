@@ -35,6 +35,7 @@ HANDLERS: dict[str, str] = {
     "Stop": "memhooks.hooks.stop",
     "SubagentStop": "memhooks.hooks.subagent_stop",
     "SessionEnd": "memhooks.hooks.session_end",
+    "PostCompact": "memhooks.hooks.post_compact",
 }
 STDIN_TIMEOUT = {"SessionEnd": 0.5}
 

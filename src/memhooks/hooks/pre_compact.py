@@ -1,14 +1,16 @@
-"""PreCompact: write `checkpoints/latest.md` from the transcript, with no LLM.
+"""PreCompact: write the session's checkpoint from the transcript, with no LLM.
 
-SessionStart(compact) injects it right after the compaction, so Claude gets back the task,
-the todo list, the files, the failures, the decisions and the blockers. Everything is
-redacted before it is written.
+`checkpoints/sessions/<session-id>.md` is what SessionStart(compact/resume) of this session
+injects: the goal, now and next, what Claude waits on, live blockers, decisions, constraints
+and open failures, files, the branch and uncommitted files, and what was settled. A copy goes
+to `checkpoints/latest.md` (for people) and a timestamped one. Everything is redacted first.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 from pathlib import Path
 
 from memhooks.atomic import read_text, write_atomic
@@ -16,10 +18,12 @@ from memhooks.checkpoint import render_checkpoint
 from memhooks.clock import iso
 from memhooks.config import Settings
 from memhooks.extract import SessionFacts, extract_facts
+from memhooks.git_state import git_state
 from memhooks.hooks.context import HookInput
 from memhooks.locking import quick_lock
 from memhooks.naming import UnsafePathError
 from memhooks.paths import MemoryPaths, inside
+from memhooks.session_checkpoint import checkpoint_path, prune_sessions
 from memhooks.status_line import CONTEXT_CAP
 from memhooks.transcript import iter_records
 from memhooks.yaml_emit import render_document
@@ -57,6 +61,7 @@ def collect(hook: HookInput, paths: MemoryPaths, settings: Settings) -> SessionF
         custom_instructions=hook.custom_instructions or None,
         last_assistant_message=hook.last_assistant_message or None,
         redact_patterns=settings.redact_patterns,
+        track_live=True,
     )
 
 
@@ -71,6 +76,7 @@ def prune(folder: Path, keep: int) -> None:
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     facts = collect(hook, paths, settings)
     created = iso()
+    branch, uncommitted = git_state(hook.cwd)
     body = render_checkpoint(
         facts,
         current_task_md=read_text(paths.file("current_task"), CONTEXT_CAP),
@@ -79,6 +85,8 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         trigger=hook.trigger or "manual",
         created=created,
         redact_patterns=settings.redact_patterns,
+        branch=branch,
+        uncommitted=uncommitted,
     )
     meta = {
         "title": f"Checkpoint {created}",
@@ -91,7 +99,20 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     stamp = created.replace(":", "").replace("-", "")
     if not inside(paths.base, paths.file("latest_checkpoint")):
         raise UnsafePathError("checkpoints/ resolves outside .claude/memory/: not written")
+    try:
+        own = checkpoint_path(paths, hook.session_id) if hook.session_id else ""
+    except UnsafePathError:
+        own = ""  # not a host session id: only latest.md, which no SessionStart restores
+    if own:
+        os.makedirs(paths.file("session_checkpoints"), exist_ok=True)
+        if not inside(paths.base, own):
+            raise UnsafePathError("checkpoints/sessions/ resolves outside .claude/memory/")
     with quick_lock(paths.lock, LOCK_TIMEOUT):
+        if own:
+            write_atomic(own, text)
+            prune_sessions(paths.file("session_checkpoints"), max(settings.checkpoints_keep, 20))
+        # latest.md stays as a convenience for people; SessionStart reads it only when its
+        # frontmatter names the session being restored.
         write_atomic(paths.latest_checkpoint, text)
         # The trigger names a file: only the host's two values, never a path from the payload.
         trigger = hook.trigger if hook.trigger in ("manual", "auto") else "manual"

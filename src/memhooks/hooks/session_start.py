@@ -6,12 +6,15 @@ import os
 
 from memhooks import briefing, consolidation_note
 from memhooks.atomic import read_text
+from memhooks.checkpoint_marks import without_host_kept
 from memhooks.config import Settings
 from memhooks.hooks.context import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.hooks.records import touch_session
 from memhooks.invocation import cli_command
 from memhooks.paths import MemoryPaths
+from memhooks.reminder_state import reset_reminder
+from memhooks.session_checkpoint import read_session_checkpoint
 from memhooks.status_line import read_status
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
@@ -45,9 +48,11 @@ def _newer_summaries(paths: MemoryPaths) -> int:
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     touch_session(paths, hook.session_id, started=True)
     source = hook.source or "startup"
-    checkpoint = ""
+    checkpoint, where = "", ""
     if source in ("compact", "resume"):
-        checkpoint = without_frontmatter(read_text(paths.file("latest_checkpoint"), READ_CAP))
+        checkpoint, where = read_session_checkpoint(paths, hook.session_id)
+        checkpoint = without_host_kept(without_frontmatter(checkpoint))
+    reset_reminder(paths, hook.session_id)
     text = briefing.session_start(
         session_id=hook.session_id,
         source=source,
@@ -57,6 +62,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         budget=settings.session_start_chars,
         new_summaries=_newer_summaries(paths) if os.path.exists(paths.file("master")) else 0,
         cli=cli_command(),
+        checkpoint_source=f"{briefing.MEMORY_DIR}/{where}",
     )
     text = consolidation_note.with_note(text, paths.base, min(settings.session_start_chars, 10_000))
     return context_output("SessionStart", text)

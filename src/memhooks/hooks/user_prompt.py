@@ -13,6 +13,7 @@ from memhooks.hooks.context import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.paths import MemoryPaths
 from memhooks.redact import redact
+from memhooks.reminder_state import should_remind
 from memhooks.status_line import read_status
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
@@ -77,7 +78,9 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     remember_prompt(paths, hook, settings)
     pointers = relevant(paths, hook.prompt, settings) if is_request(hook.prompt) else []
     pointers = citation_check.mark_stale(paths.base, pointers)
+    status = read_status(paths)
+    remind = should_remind(paths, hook.session_id, briefing.status_text(status))
     text = briefing.prompt_reminder(
-        status=read_status(paths), pointers=pointers, budget=settings.prompt_chars
+        status=status if remind else None, pointers=pointers, budget=settings.prompt_chars
     )
     return context_output("UserPromptSubmit", text)

@@ -31,6 +31,7 @@ from memhooks.prose_format import (
     without_journal,
 )
 from memhooks.redact import redact
+from memhooks.session_checkpoint import read_session_checkpoint
 from memhooks.session_journal import JOURNAL_HEADING
 
 PREFIX = ".claude/memory/"
@@ -130,12 +131,13 @@ def _split(path_text: str | None) -> tuple[str, str]:
 def _material(paths: MemoryPaths, session_id: str, budget: int, *, as_json: bool) -> int:
     relative = f"sessions/{session_id}.md"
     summary, journal = _split(read_text(paths.root / relative))
-    checkpoint = read_text(paths.latest_checkpoint) or ""
+    # This session's own checkpoint, never another session's (latest.md is per project).
+    checkpoint, where = read_session_checkpoint(paths, session_id)
     pack = Pack(max(budget, 2_000))
     pack.add("Required structure (seed 002)", SUMMARY_TEMPLATE)
     pack.add(f"Existing summary in {PREFIX}{relative} (update it)", summary)
     pack.add(f"Automatic journal of this session ({PREFIX}{relative})", journal, keep_tail=True)
-    pack.add(f"Latest checkpoint ({PREFIX}checkpoints/latest.md)", checkpoint)
+    pack.add(f"This session's checkpoint ({PREFIX}{where})", checkpoint)
     head = [
         f"Session: {session_id}",
         f"Summary file: {PREFIX}{relative} ("

@@ -1,0 +1,223 @@
+"""`memhooks export`: chosen memories in one portable bundle (`.tar.gz` with a manifest)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from memhooks import __version__
+from memhooks.categories import CATEGORIES, resolve
+from memhooks.cli.common import add_json, open_tree
+from memhooks.cli.errors import Exit, UserError
+from memhooks.cli.output import emit
+from memhooks.clock import epoch, iso, parse_iso
+from memhooks.paths import MemoryPaths
+from memhooks.transfer import KNOWLEDGE, SESSION_CATEGORIES
+
+PREFIX = ".claude/memory/"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "export",
+        help="pack chosen memories into one bundle (.tar.gz) for another project",
+        description="Write the chosen memories of .claude/memory/ into one .tar.gz bundle with "
+        "a manifest (format version, source project, export date, the sha256 of each file), "
+        "for `memhooks import` in another project. By default: the active decisions, "
+        "constraints, runbooks, preferences, tech debt and analyses. Never the derived files "
+        "(MEMORY.md, the archive, .cache/), checkpoints, context/ or progress/; session "
+        "summaries, their journals and sub-agent outputs only with --sessions. Every file is "
+        "validated and its secrets redacted again on the way out.",
+        epilog="Examples: memhooks export --category runbook --category constraint "
+        "--out team-conventions.tar.gz | memhooks export --query deploy --since 2025-01-01 | "
+        "memhooks export --sessions --state all --out backup.tar.gz (a whole store)",
+    )
+    names = ", ".join(c.name for c in CATEGORIES)
+    parser.add_argument(
+        "--category",
+        action="append",
+        default=[],
+        metavar="C",
+        help=f"only this category (repeatable; one of: {names})",
+    )
+    parser.add_argument("--query", metavar="Q", help="only memories that `memhooks recall Q` finds")
+    parser.add_argument(
+        "--since", metavar="DATE", help="only memories updated on or after DATE (YYYY-MM-DD)"
+    )
+    parser.add_argument(
+        "--sessions",
+        action="store_true",
+        help="also session summaries with their automatic journals, and sub-agent outputs",
+    )
+    parser.add_argument(
+        "--state",
+        choices=("active", "retired", "archived", "all"),
+        default="active",
+        help="lifecycle state to export (default: active; `all` for a backup)",
+    )
+    parser.add_argument(
+        "--out",
+        metavar="FILE",
+        type=Path,
+        help="where to write the bundle (default: ./memhooks-<project>-<date>.tar.gz); "
+        "an existing file is never overwritten",
+    )
+    add_json(parser)
+    parser.set_defaults(func=run)
+
+
+def _categories(args: argparse.Namespace) -> tuple[str, ...]:
+    if not args.category:
+        return KNOWLEDGE + (SESSION_CATEGORIES if args.sessions else ())
+    unknown = [name for name in args.category if _known(name) is None]
+    if unknown:
+        names = ", ".join(c.name for c in CATEGORIES)
+        raise UserError(f"unknown category {unknown[0]!r}; use one of: {names}", Exit.INVALID_INPUT)
+    chosen = [str(_known(name)) for name in args.category]
+    return tuple(dict.fromkeys(chosen))
+
+
+def _known(name: str) -> str | None:
+    try:
+        return resolve(name).name
+    except KeyError:
+        return None
+
+
+def _output(args: argparse.Namespace, paths: MemoryPaths, project: str, stamp: str) -> Path:
+    from memhooks.naming import slugify
+
+    out = args.out or Path(f"memhooks-{slugify(project)}-{stamp[:10]}-{stamp[11:19]}.tar.gz")
+    out = out.expanduser()
+    if out.exists() or out.is_symlink():
+        raise UserError(
+            f"{out} exists; choose another --out (export never overwrites a file)", Exit.REFUSED
+        )
+    resolved = out.resolve()
+    root = paths.root.resolve()
+    if resolved == root or root in resolved.parents:
+        raise UserError(f"{out} is inside {PREFIX}; write the bundle somewhere else", Exit.REFUSED)
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from memhooks.atomic import write_atomic
+    from memhooks.bundle import pack, sha256
+    from memhooks.derived import safe_state
+    from memhooks.models import BundleFile, BundleManifest
+    from memhooks.transfer import InvalidMemoryError, Selection, clean, matching, select
+
+    paths, store = open_tree(args)
+    since = None
+    if args.since:
+        since = parse_iso(args.since)
+        if since is None:
+            raise UserError(f"--since takes a date (YYYY-MM-DD), got {args.since!r}", Exit.USAGE)
+    categories = _categories(args)
+    query_paths = matching(paths, args.query) if args.query else None
+    chosen, problems = select(paths, Selection(categories, args.state, since, query_paths))
+    if not chosen:
+        raise UserError(
+            f"nothing to export: no {args.state} memory in {PREFIX} matches "
+            f"({', '.join(categories)}"
+            + (f", query {args.query!r}" if args.query else "")
+            + (f", since {args.since}" if args.since else "")
+            + ")",
+            Exit.NOT_FOUND,
+        )
+    patterns = store.settings.redact_patterns
+    stamp = iso()
+    project = str(safe_state(paths.session).get("project") or paths.root.parent.parent.name)
+    project = " ".join(project.split())[:300] or "project"
+    out = _output(args, paths, project, stamp)
+    files: dict[str, bytes] = {}
+    redacted: dict[str, int] = {}
+    skipped = [{"path": p, "reason": why} for p, why in problems]
+    from memhooks.rebuild import read_entry
+
+    for relative in chosen:
+        target = paths.root / relative
+        try:
+            entry, _ = read_entry(paths, target)
+            memory = clean(
+                relative,
+                target.read_bytes(),
+                patterns,
+                defaults={"title": entry.title, "created": entry.created},
+            )
+        except (OSError, InvalidMemoryError, ValueError) as exc:
+            skipped.append({"path": relative, "reason": str(exc)})
+            continue
+        # What was validated and redacted, rendered as the store writes it (for a file the
+        # store wrote, the same bytes: the renderer is deterministic and keeps key order).
+        files[relative] = memory.render()
+        if memory.redacted:
+            redacted[relative] = memory.redacted
+    manifest = BundleManifest(
+        format="memhooks-bundle",
+        format_version=1,
+        source_project=project,
+        exported_at=stamp,
+        memhooks_version=__version__,
+        selection={
+            "categories": list(categories),
+            "state": args.state,
+            "query": args.query,
+            "since": args.since,
+            "sessions": bool(args.sessions),
+        },
+        files=[
+            BundleFile(
+                path=p,
+                category=_category(p),
+                size=len(data),
+                sha256=sha256(data),
+            )
+            for p, data in sorted(files.items())
+        ],
+    )
+    bundle = pack(manifest, files, int(epoch(stamp) or 0))
+    write_atomic(out, bundle)
+    counts: dict[str, int] = {}
+    for relative in files:
+        counts[_category(relative)] = counts.get(_category(relative), 0) + 1
+    text = (
+        f"Exported {len(files)} memories from {PREFIX} to {out} ({len(bundle):,} bytes): "
+        + ", ".join(f"{n} {c}" for c, n in sorted(counts.items()))
+        + f".\nImport it in another project with: memhooks import {_quoted(out)} --dry-run"
+    )
+    if redacted:
+        text += f"\nSecrets redacted on the way out: {sum(redacted.values())} value(s) in " + (
+            ", ".join(sorted(redacted))
+        )
+    for item in skipped:
+        text += f"\nSkipped (not parsed or not valid): {item['path']}: {item['reason']}"
+    emit(
+        {
+            "out": str(out),
+            "bytes": len(bundle),
+            "source_project": project,
+            "exported_at": stamp,
+            "count": len(files),
+            "counts": counts,
+            "files": sorted(files),
+            "redacted": redacted,
+            "skipped": skipped,
+        },
+        text,
+        as_json=args.json,
+    )
+    return Exit.OK
+
+
+def _category(relative: str) -> str:
+    from memhooks.categories import BY_FOLDER
+
+    return BY_FOLDER[relative.split("/", 1)[0]].name
+
+
+def _quoted(path: Path) -> str:
+    import shlex
+
+    return shlex.quote(os.fspath(path))

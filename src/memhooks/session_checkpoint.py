@@ -1,0 +1,72 @@
+"""Each session's own checkpoint: `checkpoints/sessions/<session-id>.md`. Standard library only.
+
+SessionStart(compact/resume) restores the checkpoint of the session being resumed and never
+another's: `checkpoints/latest.md` is per project (the last compaction of any session, or a
+teammate's pulled through git), so it is only a convenience for people, and is read only
+when its frontmatter names this very session.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from memhooks.atomic import read_text
+from memhooks.paths import MemoryPaths, UnsafePathError, inside, session_file_stem
+
+READ_CAP = 60_000
+_SESSION_LINE = re.compile(r"^session_id:\s*['\"]?([A-Za-z0-9_-]+)['\"]?\s*$", re.MULTILINE)
+
+
+def checkpoint_path(paths: MemoryPaths, session_id: str) -> str:
+    """Where this session's checkpoint lives; UnsafePathError for an id that is not one."""
+    return os.path.join(paths.file("session_checkpoints"), f"{session_file_stem(session_id)}.md")
+
+
+def frontmatter_session(text: str) -> str:
+    """The `session_id` a checkpoint's frontmatter names, or ''."""
+    if not text.startswith("---\n"):
+        return ""
+    end = text.find("\n---\n", 4)
+    match = _SESSION_LINE.search(text[: max(end, 0)])
+    return match.group(1) if match else ""
+
+
+def read_session_checkpoint(paths: MemoryPaths, session_id: str) -> tuple[str, str]:
+    """(text, path relative to the tree) of this session's checkpoint, or ('', '')."""
+    try:
+        target = checkpoint_path(paths, session_id)
+    except UnsafePathError:
+        return "", ""
+    if inside(paths.base, target):
+        text = read_text(target, READ_CAP)
+        if text:
+            return text, f"checkpoints/sessions/{os.path.basename(target)}"
+    # Written before checkpoints were kept per session: usable only if it is this session's.
+    latest = paths.file("latest_checkpoint")
+    if inside(paths.base, latest):
+        text = read_text(latest, READ_CAP)
+        if text and frontmatter_session(text) == session_id:
+            return text, "checkpoints/latest.md"
+    return "", ""
+
+
+def prune_sessions(folder: str, keep: int) -> None:
+    """Keep the `keep` most recently written session checkpoints."""
+    try:
+        with os.scandir(folder) as entries:
+            files = [
+                e for e in entries if e.name.endswith(".md") and e.is_file(follow_symlinks=False)
+            ]
+            stamped = sorted(files, key=lambda e: e.stat(follow_symlinks=False).st_mtime)
+    except OSError:
+        return
+    for entry in stamped[: max(0, len(stamped) - keep)]:
+        _discard(entry.path)
+
+
+def _discard(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
