@@ -134,7 +134,12 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
             problems.append(f"stop.nudge: ignored bad value {stop['nudge']!r}")
     redact = data.get("redact")
     if isinstance(redact, dict) and isinstance(redact.get("extra_patterns"), list):
-        values["redact_patterns"] = tuple(p for p in redact["extra_patterns"] if isinstance(p, str))
+        patterns = redact["extra_patterns"]
+        values["redact_patterns"] = tuple(p for p in patterns if isinstance(p, str))
+        if patterns:
+            from memhooks.redact_custom import refused
+
+            problems.extend(refused(patterns))
     categories = data.get("categories")
     if isinstance(categories, dict):
         values["categories"] = {

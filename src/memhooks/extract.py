@@ -66,6 +66,7 @@ _ERROR_WORDS = LazyPattern(
     re.IGNORECASE,
 )
 _ERROR_LINE_LIMIT = 240
+_FACT_WORDS = ("decision", "decided", "go with", "going with", "blocke")
 
 
 _set = object.__setattr__
@@ -531,7 +532,10 @@ def _finding(text: str) -> str:
 
 
 class _Collector:
-    def __init__(self, *, track_live: bool = False) -> None:
+    def __init__(self, redact_patterns: Sequence[str] = (), *, track_live: bool = False) -> None:
+        #: texts are redacted before a line or a sentence is taken from them: a cut
+        #: through a secret (or away from its name) would let the rest through
+        self.patterns = redact_patterns
         self.live: LiveTracker | None = LiveTracker() if track_live else None
         self.goal = ""
         #: Claude's text of this turn since the last command ran: says whether a failure is meant
@@ -599,6 +603,8 @@ class _Collector:
         self.seen_prompts.add(prompt)
         self.prompts = [*self.prompts[-(MAX_PROMPTS - 1) :], prompt]
         self.reply_open = False
+        if _mentions(prompt, _FACT_WORDS):
+            prompt = redact(prompt, self.patterns)
         for blocker in find_blockers(prompt, from_user=True):
             _remember(self.blockers, blocker)
         for decision in find_decisions(prompt):
@@ -610,6 +616,8 @@ class _Collector:
         else:
             self.replies = [*self.replies[-MAX_REPLIES:], text]
             self.reply_open = True
+        if self.live is not None or _mentions(text, _FACT_WORDS):
+            text = redact(text, self.patterns)
         if self.live is not None:
             self.recent_text = text
             if self.awaiting_note:
@@ -672,7 +680,7 @@ class _Collector:
             if failed is not None:
                 self.failures[command] = failed.replace(later_succeeded=True)
             return
-        error, exit_code = first_error_line(block.text)
+        error, exit_code = first_error_line(redact(block.text, self.patterns))
         self.failures.pop(command, None)
         self.failures[command] = FailedCommand(command, error, exit_code, intended=intended)
         self.awaiting_note = command
@@ -771,7 +779,7 @@ def extract_facts(
     ``blockers`` and ``decisions`` hold only the live ones and ``live`` the rest; without it
     (the Stop hook's journal of a few new records) every stated one is listed.
     """
-    collector = _Collector(track_live=track_live)
+    collector = _Collector(redact_patterns, track_live=track_live)
     for record in records:
         collector.add(record)
     collector.finish()

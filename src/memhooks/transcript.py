@@ -24,6 +24,8 @@ import json
 import os
 import re
 
+from memhooks.redact import cut_at_line
+
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -215,16 +217,21 @@ def _str(value: object) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _cut(text: str, limit: int) -> str:
+    """Cut without leaving a partial line: half a secret would escape redaction later."""
+    return cut_at_line(text, limit)
+
+
 def _result_text(content: object) -> str:
     if isinstance(content, str):
-        return content[:_RESULT_TEXT_LIMIT]
+        return content if len(content) <= _RESULT_TEXT_LIMIT else _cut(content, _RESULT_TEXT_LIMIT)
     if isinstance(content, list):
         parts = [
             item["text"]
             for item in content
             if isinstance(item, dict) and isinstance(item.get("text"), str)
         ]
-        return "\n".join(parts)[:_RESULT_TEXT_LIMIT]
+        return _cut("\n".join(parts), _RESULT_TEXT_LIMIT)
     return ""
 
 
@@ -232,7 +239,7 @@ def _slim_input(value: object) -> dict[str, object]:
     if not isinstance(value, dict):
         return {}
     return {
-        str(key): item[:_INPUT_TEXT_LIMIT] if isinstance(item, str) else item
+        str(key): _cut(item, _INPUT_TEXT_LIMIT) if isinstance(item, str) else item
         for key, item in value.items()
     }
 

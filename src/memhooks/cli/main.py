@@ -148,3 +148,10 @@ def _dispatch(args_list: list[str]) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("memhooks: interrupted\n")
         return 130
+    except RuntimeError as exc:
+        from memhooks.redact_custom import CustomPatternTimeoutError
+
+        if not isinstance(exc, CustomPatternTimeoutError):
+            raise
+        sys.stderr.write(f"memhooks: {exc}; fix or remove it in config.json\n")
+        return Exit.REFUSED

@@ -23,6 +23,7 @@ from memhooks.hooks.context import HookInput
 from memhooks.locking import quick_lock
 from memhooks.naming import UnsafePathError
 from memhooks.paths import MemoryPaths, inside
+from memhooks.redact import cut_at_line
 from memhooks.session_checkpoint import checkpoint_path, prune_sessions
 from memhooks.status_line import CONTEXT_CAP
 from memhooks.transcript import iter_records
@@ -79,8 +80,10 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     branch, uncommitted = git_state(hook.cwd)
     body = render_checkpoint(
         facts,
-        current_task_md=read_text(paths.file("current_task"), CONTEXT_CAP),
-        blockers_md=read_text(paths.file("blockers"), CONTEXT_CAP),
+        current_task_md=cut_at_line(
+            read_text(paths.file("current_task"), CONTEXT_CAP + 1), CONTEXT_CAP
+        ),
+        blockers_md=cut_at_line(read_text(paths.file("blockers"), CONTEXT_CAP + 1), CONTEXT_CAP),
         session_id=hook.session_id,
         trigger=hook.trigger or "manual",
         created=created,

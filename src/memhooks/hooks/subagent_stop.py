@@ -52,7 +52,7 @@ def agent_task(transcript: str) -> str:
                 if isinstance(b, dict) and b.get("type") == "text"
             )
         if isinstance(content, str) and content.strip():
-            return " ".join(content.split())
+            return content.strip()
     return ""
 
 
@@ -103,7 +103,8 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     ):
         return None  # the compaction agent has no type; trivial outputs are not memories
     patterns = settings.redact_patterns
-    task = redact(agent_task(hook.agent_transcript_path), patterns)[:300]
+    # Redacted before it is put on one line and cut: a YAML block needs its lines.
+    task = " ".join(redact(agent_task(hook.agent_transcript_path), patterns).split())[:300]
     result = redact(result, patterns)
     title = f"{hook.agent_type}: {task[:80]}" if task else f"{hook.agent_type} sub-agent result"
     when = iso()

@@ -12,7 +12,7 @@ from memhooks.config import Settings
 from memhooks.hooks.context import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.paths import MemoryPaths
-from memhooks.redact import redact
+from memhooks.redact import redact_prefix
 from memhooks.reminder_state import should_remind
 from memhooks.status_line import read_status
 
@@ -42,12 +42,15 @@ def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> 
         kept = data if isinstance(data, list) else []
     except (OSError, ValueError):
         kept = []
-    kept.append(
-        {
-            "session_id": hook.session_id,
-            "prompt": redact(hook.prompt[:PROMPT_CHARS_KEPT], settings.redact_patterns),
-        }
-    )
+    try:
+        # Redacted whole, then cut: a secret straddling the cut must not leave its head.
+        prompt = redact_prefix(hook.prompt, PROMPT_CHARS_KEPT, settings.redact_patterns)
+    except RuntimeError as exc:  # a redact.extra_patterns entry ran past its deadline
+        from memhooks.logsink import log_line
+
+        log_line(paths.file("log"), f"UserPromptSubmit: prompt not kept: {exc}")
+        return
+    kept.append({"session_id": hook.session_id, "prompt": prompt})
     try:
         write_atomic(
             paths.file("prompts"),

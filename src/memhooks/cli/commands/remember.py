@@ -114,7 +114,8 @@ def run(args: argparse.Namespace) -> int:
 
     paths, store = open_tree(args)
     patterns = store.settings.redact_patterns
-    text = redact(statement(" ".join(args.text)), patterns)
+    # Redacted before it is put on one line: a YAML block or a quoted value needs its lines.
+    text = statement(redact(" ".join(args.text), patterns))
     if not text:
         raise UserError("nothing to remember: give the text to keep")
     if args.update:
@@ -143,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     if description:
         meta["description"] = _one_line(description)
     if args.tags:
-        meta["tags"] = [t.strip() for t in args.tags.split(",") if t.strip()]
+        meta["tags"] = [redact(t.strip(), patterns) for t in args.tags.split(",") if t.strip()]
     draft = Draft(category, meta, render_sections(title, sections_for(category, text)))
     with store_errors():
         saved = store.create(category, validate(draft), draft.body)
@@ -172,7 +173,7 @@ def _update(args: argparse.Namespace, store: Store, text: str) -> int:
         addition = f"## Update {iso()[:10]}\n{text}"
         changes: dict[str, Any] = {}
         if args.title:
-            changes["title"] = args.title
+            changes["title"] = redact(args.title, store.settings.redact_patterns)
         from memhooks.cli.commands.save import Draft, validate
 
         category = str(meta.get("category") or "decision")

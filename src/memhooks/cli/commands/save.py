@@ -12,7 +12,7 @@ from memhooks.categories import CATEGORIES, resolve
 from memhooks.cli.common import add_json, open_tree, read_stdin_text, store_errors
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
-from memhooks.redact import redact
+from memhooks.redact import redact, redact_value
 
 SECTIONS = {
     "decision": ("Context", "Decision", "Alternatives Considered", "Consequences"),
@@ -244,9 +244,9 @@ def run(args: argparse.Namespace) -> int:
         )
     patterns = store.settings.redact_patterns
     draft.body = redact(draft.body, patterns)
-    draft.meta = {
-        k: redact(v, patterns) if isinstance(v, str) else v for k, v in draft.meta.items()
-    }
+    draft.meta = {k: redact_value(v, patterns) for k, v in draft.meta.items()}
+    if draft.source_path:
+        draft.source_path = redact(draft.source_path, patterns)
     with store_errors():
         if args.update:
             meta = validate(draft, partial=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from memhooks.atomic import write_atomic
 from memhooks.cli.common import add_json, open_tree, store_errors
@@ -45,6 +46,11 @@ def render_current_task(task: str, next_step: str, progress: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _one_line(text: str, patterns: Sequence[str]) -> str:
+    """Redacted first (a YAML block or a quoted value needs its lines), then one line."""
+    return " ".join(redact(text, patterns).split())
+
+
 def run(args: argparse.Namespace) -> int:
     paths, store = open_tree(args)
     patterns = store.settings.redact_patterns
@@ -61,12 +67,12 @@ def run(args: argparse.Namespace) -> int:
             status = read_status(paths, full=True)  # never rewrite from the clipped display
             progress = section(current, "progress")
             if args.progress:
-                progress.append(redact(" ".join(args.progress.split()), patterns))
-            task = redact(" ".join((args.task or status.task).split()), patterns)
-            next_step = redact(" ".join((args.next_step or status.next_step).split()), patterns)
+                progress.append(_one_line(args.progress, patterns))
+            task = _one_line(args.task or status.task, patterns)
+            next_step = _one_line(args.next_step or status.next_step, patterns)
             write_atomic(paths.current_task, render_current_task(task, next_step, progress[-20:]))
             blockers = [] if args.clear_blockers else list(status.blockers)
-            blockers += [redact(" ".join(b.split()), patterns) for b in args.blocker]
+            blockers += [_one_line(b, patterns) for b in args.blocker]
             write_atomic(
                 paths.blockers,
                 "# Blockers\n\n"

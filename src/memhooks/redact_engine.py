@@ -1,0 +1,150 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""The machinery of ``redact``: a rule finds where a match can start with a literal
+(``bytes.find``, fast), then tries its full pattern only there. Standard library only."""
+
+from __future__ import annotations
+
+import re
+
+from memhooks.redact_values import looks_random
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+MARKER_PREFIX = "[REDACTED:"
+
+
+class Lazy:
+    """A pattern compiled on first use.
+
+    Most texts never reach most rules, and compiling every pattern up front would cost
+    several ms at the start of every hook process.
+    """
+
+    __slots__ = ("_compiled", "_flags", "_source")
+
+    def __init__(self, source: bytes, flags: int = 0) -> None:
+        self._source = source
+        self._flags = flags
+        self._compiled: re.Pattern[bytes] | None = None
+
+    @property
+    def compiled(self) -> re.Pattern[bytes]:
+        if self._compiled is None:
+            self._compiled = re.compile(self._source, self._flags)
+        return self._compiled
+
+
+#: (a pattern, or a plain literal found with bytes.find; search the lowercased copy?; bytes
+#: back from the hit to where the rule's pattern starts)
+Finder = tuple["Lazy | bytes", bool, int]
+
+
+def marker(kind: str) -> str:
+    return f"{MARKER_PREFIX}{kind}]"
+
+
+def always(_value: bytes) -> bool:
+    return True
+
+
+def random(value: bytes) -> bool:
+    return looks_random(value)
+
+
+def exact(pattern: bytes, back: int = 0) -> tuple[Finder, ...]:
+    """One finder searched in the text as written; it must open with a literal to be fast."""
+    return ((Lazy(pattern), False, back),)
+
+
+def text(literal: bytes, back: int = 0) -> tuple[Finder, ...]:
+    """A literal searched in the text as written (bytes.find: much faster than ``re``)."""
+    return ((literal, False, back),)
+
+
+def lit(*stems: bytes) -> tuple[Finder, ...]:
+    """Finders for lowercase literals, searched in the lowercased text."""
+    return tuple((stem, True, 0) for stem in stems)
+
+
+class Rule:
+    """One kind of secret (a plain class: dataclasses cost the hooks ~10 ms of imports)."""
+
+    __slots__ = ("finders", "groups", "is_secret", "kind", "label", "pattern")
+
+    def __init__(
+        self,
+        kind: str,
+        finders: tuple[Finder, ...],
+        pattern: Lazy,
+        groups: tuple[str, ...] = (),
+        is_secret: Callable[[bytes], bool] = always,
+    ) -> None:
+        self.kind = kind
+        self.label = marker(kind).encode()
+        #: where a match may start: (pattern, search the lowercased copy?, bytes back)
+        self.finders = finders
+        self.pattern = pattern
+        #: groups holding the secret, first one that matched wins; empty: the whole match
+        self.groups = groups
+        self.is_secret = is_secret
+
+    def spans(self, data: bytes, lowered: bytes) -> list[tuple[int, int]]:
+        """Non-overlapping secret spans of this rule, in order."""
+        spans: list[tuple[int, int]] = []
+        last_end = -1
+        starts = candidates(self, data, lowered)
+        if not starts:
+            return spans
+        for start in starts:
+            if start < last_end:
+                continue
+            match = self.pattern.compiled.match(data, start)
+            if match is None:
+                continue
+            span = secret_span(self, match)
+            if span is not None and span[0] >= last_end and span[1] > span[0]:
+                spans.append(span)
+                last_end = match.end()
+        return spans
+
+
+class Scan:
+    """A kind of secret found by a function of (text, lowercased text)."""
+
+    __slots__ = ("find", "kind", "label")
+
+    def __init__(self, kind: str, find: Callable[[bytes, bytes], list[tuple[int, int]]]) -> None:
+        self.kind = kind
+        self.label = marker(kind).encode()
+        self.find = find
+
+    def spans(self, data: bytes, lowered: bytes) -> list[tuple[int, int]]:
+        return self.find(data, lowered)
+
+
+def secret_span(rule: Rule, match: re.Match[bytes]) -> tuple[int, int] | None:
+    if not rule.groups:
+        return match.span() if rule.is_secret(match.group(0)) else None
+    for group in rule.groups:
+        value = match.group(group)
+        if value is not None:
+            return match.span(group) if rule.is_secret(value) else None
+    return None
+
+
+def candidates(rule: Rule, data: bytes, lowered: bytes) -> list[int]:
+    starts: list[int] = []
+    for finder, on_lowered, back in rule.finders:
+        haystack = lowered if on_lowered else data
+        if isinstance(finder, bytes):
+            position = haystack.find(finder)
+            while position != -1:
+                starts.append(position - back)
+                position = haystack.find(finder, position + 1)
+        else:
+            starts.extend(hit.start() - back for hit in finder.compiled.finditer(haystack))
+    if len(rule.finders) > 1 or any(back for _, _, back in rule.finders):
+        return sorted({start for start in starts if start >= 0})
+    return starts

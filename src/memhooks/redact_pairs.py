@@ -1,0 +1,254 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""Secrets behind a name: ``DB_PASSWD="…"``, ``"api_key": "…"``, ``--token …``, CSV columns.
+
+A name holds a secret when it contains password/passwd/passphrase, pass or pwd as a word,
+secret, token, credential(s), auth as a word, a qualified key (api_key, AccountKey,
+secret_key, private_key, …) or signature; an UPPERCASE name (an environment variable)
+when it merely contains PASS, PWD, SECRET, TOKEN, KEY, CRED or AUTH anywhere. The keyword
+must end a part of the name (``tokenizer``, ``max_tokens``, ``secretary`` are not names of
+secrets), and a name whose last part says it holds something else is left alone
+(``password_reset_url``, ``TOKEN_TTL``, ``--password-stdin``, ``token_count``).
+
+Standard library only; works on UTF-8 bytes (the text and its ASCII-lowercased copy).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memhooks.redact_values import value_span
+
+#: The last part of a name that says the value is not the secret itself.
+_NOT_THE_SECRET = frozenset(
+    b"url uri urls endpoint host path file filename files dir folder length len count size "
+    b"ttl expiry expires expiration expire timeout policy min max minimum maximum prompt "
+    b"field label hint type types name names format regex pattern enabled disabled enable "
+    b"required rotation age limit header param env var stdin mode scope scopes method "
+    b"location version source provider strength bits algorithm alg usage rules rule "
+    b"reset manager store backend kind style class".split()
+)
+
+_KEY_QUALIFIERS = (
+    rb"(?:api|private|access|secret|account|shared[_-]?access|signing|encryption|master"
+    rb"|client|app|storage|subscription|consumer|license|deploy|webhook|service|sas|hmac"
+    rb"|primary|secondary|admin|ssh|gpg|pgp|auth|session|x-api|user|partner|merchant"
+    rb"|sendgrid|stripe|openai|anthropic|mailgun|twilio|datadog|algolia|firebase)"
+)
+#: What may stand before `key` in a secret's name: `api_key`, `AccountKey`, "API key".
+_QUALIFIED_KEY = re.compile(_KEY_QUALIFIERS + rb"[_-]?$|(?<![a-z0-9])" + _KEY_QUALIFIERS + rb" $")
+
+_TAIL = rb"(?:[_.-][a-z0-9_.-]*)?(?![a-z0-9])"
+#: After a name: optional spaced words ("Secret access key", only these few: prose such as
+#: "the token is back: run" is not a name), a closing quote, an
+#: `[None]` as `aws configure` prints it, then the separator.
+_AFTER = (
+    rb"(?P<words>(?:[ \t]+(?:access|key|id|secret|token|password|phrase|code|value)){0,3})"
+    rb"[\"']?(?:[ \t]*\[(?!redacted:)[^\]\r\n]{0,40}\])?"
+    rb"[ \t]*(?P<sep>:=|=>|=(?!=)|:(?![:/]))[ \t]*"
+)
+#: Keywords (over the lowercased text); those in the second list need a word start.
+_KEYWORDS = (rb"password", rb"secret", rb"token", rb"credentials?", rb"key")
+_WORD_KEYWORDS = (rb"pass(?:wd|phrase|code)?", rb"pwd", rb"auth", rb"sig(?:nature)?")
+_FLAG = re.compile(
+    rb"--?[a-z0-9-]*?(?:pass|pwd|secret|token|key|credential|auth)[a-z0-9-]*(?:=|[ \t]+)(?!-)"
+)
+_UPPER_WORDS = (b"PASS", b"PWD", b"SECRET", b"TOKEN", b"KEY", b"CRED", b"AUTH")
+_UPPER_AFTER = re.compile(rb"[\"']?[ \t]*(?P<sep>=(?!=)|:(?![:/]))[ \t]*")
+#: A type annotation between `:` and `=`: `password: str = "…"`.
+_ANNOTATION = re.compile(
+    rb"(?:str|bytes|int|SecretStr|Optional\[[^\]\r\n]*\]|[A-Z]\w*(?:\[[^\]\r\n]*\])?)"
+    rb"(?:[ \t]*\|[ \t]*None)?[ \t]*=(?!=)[ \t]*"
+)
+_LAST_PART = re.compile(rb"([a-z0-9]+)[^a-z0-9]*$")
+_NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_.-")
+_UPPER_NAME_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_LETTERS = frozenset(b"abcdefghijklmnopqrstuvwxyz")
+_DELIMITERS = b"?&;"
+_PLAIN_WORD = re.compile(rb"[a-z]+(?:-[a-z]+)*(?![\w@#$%^&*!?+=/.:-])")
+_SHORT = frozenset((b"pass", b"pwd", b"auth", b"sig", b"signature"))
+
+_compiled: list[tuple[re.Pattern[bytes], bool]] = []
+
+
+def _finders() -> list[tuple[re.Pattern[bytes], bool]]:
+    if not _compiled:
+        _compiled.extend((re.compile(k + _TAIL + _AFTER), False) for k in _KEYWORDS)
+        _compiled.extend((re.compile(k + _TAIL + _AFTER), True) for k in _WORD_KEYWORDS)
+    return _compiled
+
+
+def _denied(name: bytes) -> bool:
+    last = _LAST_PART.search(name)
+    return last is not None and last.group(1) in _NOT_THE_SECRET
+
+
+def _name_start(text: bytes, position: int, allowed: frozenset[int]) -> int:
+    while position > 0 and text[position - 1] in allowed:
+        position -= 1
+    return position
+
+
+def _value(data: bytes, name_start: int, position: int, separator: bytes) -> tuple[int, int] | None:
+    if separator == b":":
+        annotation = _ANNOTATION.match(data, position)
+        if annotation is not None:
+            position = annotation.end()
+    before = data[name_start - 1 : name_start]
+    delimited = bool(before) and before in _DELIMITERS
+    return value_span(data, position, name_start, delimited=delimited)
+
+
+def _lower_spans(data: bytes, lowered: bytes, names: set[int]) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    for finder, needs_word_start in _finders():
+        for hit in finder.finditer(lowered):
+            start = hit.start()
+            if needs_word_start and start and lowered[start - 1] in _LETTERS:
+                continue
+            name_start = _name_start(lowered, start, _NAME_BYTES)
+            if needs_word_start and _prose(data, lowered, name_start, hit):
+                continue
+            if lowered.startswith(b"key", start):
+                qualified = _QUALIFIED_KEY.search(lowered, max(0, start - 24), start)
+                in_query = name_start > 0 and lowered[name_start - 1 : name_start] in b"?&"
+                if qualified is None and not in_query:
+                    continue  # a plain `key` is a dict key, a sort key: UPPERCASE rule only
+            name_end = hit.start("words")
+            names.add(name_end)
+            if _denied(lowered[name_start:name_end]) or _denied(hit.group("words")):
+                continue
+            span = _value(data, name_start, hit.end(), hit.group("sep"))
+            if span is not None:
+                spans.append(span)
+    return spans
+
+
+def _prose(data: bytes, lowered: bytes, name_start: int, hit: re.Match[bytes]) -> bool:
+    """`Both tests pass: past-due …`: a bare short keyword after words on its line, a colon,
+    then a plain lowercase word, is a sentence (`pass: …` opening a line is a key, and
+    `user=bob pass: s3cret` still has its password redacted)."""
+    if hit.group("sep") != b":" or lowered[name_start : hit.start("words")] not in _SHORT:
+        return False
+    line_start = lowered.rfind(b"\n", 0, name_start) + 1
+    if not any(byte in _LETTERS for byte in lowered[line_start:name_start]):
+        return False
+    return _PLAIN_WORD.match(data, hit.end()) is not None
+
+
+def _flag_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
+    """`--api-key VALUE`, `--password=VALUE`, `-password VALUE`."""
+    spans: list[tuple[int, int]] = []
+    for hit in _FLAG.finditer(lowered):
+        position = hit.start()
+        if position and lowered[position - 1] not in b" \t\n\"'":
+            continue
+        if _denied(lowered[position : hit.end()].rstrip(b"= \t")):
+            continue
+        span = value_span(data, hit.end(), position)
+        if span is not None:
+            spans.append(span)
+    return spans
+
+
+def _upper_hits(data: bytes) -> list[tuple[int, int]]:
+    hits: list[tuple[int, int]] = []
+    for word in _UPPER_WORDS:
+        position = data.find(word)
+        while position != -1:
+            hits.append((position, position + len(word)))
+            position = data.find(word, position + 1)
+    return sorted(hits)
+
+
+def _upper_spans(data: bytes, names: set[int]) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    last_name_end = -1
+    for hit_start, hit_end in _upper_hits(data):
+        if hit_start < last_name_end:
+            continue
+        name_end = hit_end
+        while name_end < len(data) and data[name_end] in _UPPER_NAME_BYTES:
+            name_end += 1
+        last_name_end = name_end
+        if name_end in names:
+            continue  # the keyword rule read this name already
+        separator = _UPPER_AFTER.match(data, name_end)
+        if separator is None:
+            continue
+        name_start = _name_start(data, hit_start, _UPPER_NAME_BYTES)
+        if name_start and data[name_start - 1] in _LETTERS:
+            continue  # myTOKEN: not an environment-style name
+        if _denied(data[name_start:name_end].lower()):
+            continue
+        span = _value(data, name_start, separator.end(), separator.group("sep"))
+        if span is not None:
+            spans.append(span)
+    return spans
+
+
+def named_secret_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
+    """Spans of values behind secret names, sorted, overlaps merged."""
+    names: set[int] = set()
+    lower = _lower_spans(data, lowered, names)
+    return _merge([*lower, *_upper_spans(data, names), *_flag_spans(data, lowered)])
+
+
+def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(set(spans)):
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+_CSV_CELL = re.compile(rb"pass|pwd|secret|token|key|credential")
+_HEADER_CELL = re.compile(rb"[ \t]*\"?[a-z][a-z0-9 _./()-]{0,40}\"?[ \t]*")
+
+
+def csv_secret_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
+    """Cells under a CSV header naming a secret column (an AWS credentials export)."""
+    spans: list[tuple[int, int]] = []
+    seen: set[int] = set()
+    for hit in _CSV_CELL.finditer(lowered):
+        line_start = lowered.rfind(b"\n", 0, hit.start()) + 1
+        if line_start in seen:
+            continue
+        seen.add(line_start)
+        line_end = lowered.find(b"\n", line_start)
+        line_end = len(lowered) if line_end == -1 else line_end
+        if line_end - line_start > 400:  # noqa: PLR2004 - a header is one short line
+            continue
+        header = lowered[line_start:line_end].rstrip(b"\r")
+        separator = b"," if b"," in header else b"\t"
+        cells = header.split(separator)
+        if len(cells) < 2:  # noqa: PLR2004
+            continue
+        if not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
+            continue
+        columns = [i for i, cell in enumerate(cells) if _CSV_CELL.search(cell)]
+        spans.extend(_csv_rows(data, line_end, separator, len(cells), columns))
+    return spans
+
+
+def _csv_rows(
+    data: bytes, position: int, separator: bytes, width: int, columns: list[int]
+) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    while position < len(data):
+        start = position + 1
+        end = data.find(b"\n", start)
+        end = len(data) if end == -1 else end
+        row = data[start:end].rstrip(b"\r")
+        if not row.strip() or row.count(separator) != width - 1:
+            break
+        offset = start
+        for index, cell in enumerate(row.split(separator)):
+            stripped = cell.strip().strip(b"\"'")
+            if index in columns and stripped and not stripped.startswith(b"[REDACTED:"):
+                cell_start = offset + cell.find(stripped)
+                spans.append((cell_start, cell_start + len(stripped)))
+            offset += len(cell) + 1
+        position = end
+    return spans

@@ -1,0 +1,441 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""The table of ``redact``'s rules, in priority order: token formats first, then secrets
+found by their context, then values behind secret names. Standard library only."""
+
+from __future__ import annotations
+
+import re
+
+from memhooks.redact_engine import Lazy, Rule, Scan, always, exact, lit, random, text
+from memhooks.redact_pairs import csv_secret_spans, named_secret_spans
+from memhooks.redact_values import can_be_secret, is_placeholder, looks_random
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+
+_NOT_WORD = rb"(?<![A-Za-z0-9_])"
+_NOT_TOKEN = rb"(?<![A-Za-z0-9_-])"
+_END = rb"(?![A-Za-z0-9_-])"
+#: A value after a flag or a keyword: quoted (escapes allowed, may be cut short) or bare.
+_ARG = (
+    rb"""(?:"(?P<dq>(?:[^"\\\r\n]|\\.)*)(?:"|(?=[\r\n])|$)"""
+    rb"""|'(?P<sq>[^'\r\n]*)(?:'|(?=[\r\n])|$)|(?P<bare>[^\s"'`|;&<>]+))"""
+)
+_ARG_GROUPS = ("dq", "sq", "bare")
+_STOPWORDS = frozenset(
+    b"a an the not now still too very in on at to of for from with by stored saved set "
+    b"required optional incorrect correct wrong invalid valid missing empty blank expired "
+    b"hashed encrypted salted changed reset rotated managed kept read passed sent shown "
+    b"hidden masked redacted needed used same different long short weak strong never "
+    b"always only also just being no none null and or but then there here this that it "
+    b"what ok fine good bad unknown known visible printed logged leaked given generated "
+    b"random case-sensitive protected secure insecure".split()
+)
+
+
+def _prose_value(value: bytes) -> bool:
+    return can_be_secret(value) and value.lower().rstrip(b".,;:!?") not in _STOPWORDS
+
+
+#: Known token formats: (kind, leading literal, rest of the pattern, check)
+_PREFIXED: tuple[tuple[str, bytes, bytes, Callable[[bytes], bool]], ...] = (
+    (
+        "gitlab-token",
+        b"gl",
+        rb"(?:pat|dt|rt|ptt|cbt|oas|soat|ffct|agent|imt|ft|wt|rtr|cc)-"
+        rb"[0-9A-Za-z_-]{20,}",
+        always,
+    ),
+    ("gitlab-token", b"GR1348941", rb"[0-9A-Za-z_-]{20,}", always),
+    ("npm-token", b"npm_", rb"[A-Za-z0-9]{30,}", random),
+    ("pypi-token", b"pypi-", rb"[A-Za-z0-9_-]{40,}", always),
+    ("huggingface-token", b"hf_", rb"[A-Za-z0-9]{30,}", random),
+    ("huggingface-token", b"api_org_", rb"[A-Za-z0-9]{30,}", random),
+    ("vault-token", b"hv", rb"[sbr]\.[A-Za-z0-9_-]{20,}", always),
+    ("sendgrid-key", b"SG.", rb"[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}", always),
+    ("twilio-key", b"SK", rb"[0-9a-f]{32}", always),
+    ("twilio-sid", b"AC", rb"[0-9a-f]{32}", always),
+    ("stripe-key", b"whsec_", rb"[A-Za-z0-9+/=]{20,}", always),
+    ("google-oauth", b"ya29.", rb"[0-9A-Za-z_-]{20,}", always),
+    ("google-oauth", b"GOCSPX-", rb"[0-9A-Za-z_-]{20,}", always),
+    ("google-oauth", b"1//0", rb"[0-9A-Za-z_-]{30,}", always),
+    ("docker-token", b"dckr_", rb"(?:pat|oat)_[A-Za-z0-9_-]{20,}", always),
+    ("digitalocean-token", b"do", rb"[opr]_v1_[a-f0-9]{40,}", always),
+    ("shopify-token", b"shp", rb"(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", always),
+    ("grafana-token", b"gl", rb"(?:c|sa)_[A-Za-z0-9_+/=-]{30,}", random),
+    ("linear-key", b"lin_", rb"(?:api|oauth)_[A-Za-z0-9]{30,}", always),
+    ("notion-token", b"ntn_", rb"[A-Za-z0-9]{30,}", random),
+    ("notion-token", b"secret_", rb"[A-Za-z0-9]{40,}", random),
+    ("postman-key", b"PMAK-", rb"[a-f0-9]{24}-[a-f0-9]{30,}", always),
+    ("age-secret-key", b"AGE-SECRET-KEY-1", rb"[0-9A-Z]{50,}", always),
+    ("databricks-token", b"dapi", rb"[a-f0-9]{32}(?:-\d)?", always),
+    ("supabase-token", b"sbp_", rb"[a-f0-9]{40}", always),
+    ("pulumi-token", b"pul-", rb"[a-f0-9]{40}", always),
+    ("newrelic-key", b"NRAK-", rb"[A-Z0-9]{27}", always),
+    ("sentry-token", b"sntry", rb"[su]_[A-Za-z0-9+/=_-]{30,}", always),
+    ("atlassian-token", b"ATATT", rb"[A-Za-z0-9_=-]{50,}", always),
+    ("figma-token", b"figd_", rb"[A-Za-z0-9_-]{30,}", always),
+    ("planetscale-token", b"pscale_", rb"(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{30,}", always),
+    ("rubygems-key", b"rubygems_", rb"[a-f0-9]{48}", always),
+    ("mailgun-key", b"key-", rb"[0-9a-f]{32}", always),
+    ("square-token", b"sq0", rb"(?:atp|csp|idp)-[0-9A-Za-z_-]{20,}", always),
+    ("firebase-key", b"AAAA", rb"[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,}", always),
+    ("terraform-token", b".atlasv1.", rb"[A-Za-z0-9_-]{60,}", always),
+)
+
+
+def _prefixed_rules() -> tuple[Rule, ...]:
+    return tuple(
+        Rule(
+            kind,
+            text(literal),
+            Lazy(
+                (_NOT_TOKEN if not literal.startswith(b".") else rb"(?<=[A-Za-z0-9])")
+                + re.escape(literal)
+                + rest
+                + _END
+            ),
+            is_secret=check,
+        )
+        if not literal.startswith(b".")
+        else Rule(
+            kind,
+            text(literal, back=14),
+            Lazy(rb"[A-Za-z0-9]{14}" + re.escape(literal) + rest + _END),
+            is_secret=check,
+        )
+        for kind, literal, rest, check in _PREFIXED
+    )
+
+
+# Priority order: when two matches overlap, the earlier rule wins, so that
+# ``API_KEY=sk-ant-…`` is labelled an Anthropic key rather than a generic secret.
+RULES: tuple[Rule | Scan, ...] = (
+    Rule(
+        "private-key",
+        lit(b"-----begin"),
+        Lazy(
+            rb"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----"
+            rb"(?:.*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,\\-]*)",
+            re.DOTALL,
+        ),
+    ),
+    Rule(
+        "private-key",
+        text(b"PuTTY-User-Key-File"),
+        Lazy(rb"PuTTY-User-Key-File.*?Private-MAC:[^\r\n]*", re.DOTALL),
+    ),
+    Rule(
+        "jwt",
+        text(b"eyJ"),
+        Lazy(_NOT_TOKEN + rb"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?"),
+    ),
+    Rule(
+        "aws-access-key",
+        exact(rb"A(?:KIA|SIA|GPA|IDA|ROA|NPA|IPA|BIA|CCA|NVA|PKA)"),
+        Lazy(
+            _NOT_WORD + rb"(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|AIPA|ABIA|ACCA|ANVA|APKA)"
+            rb"[A-Z0-9]{16}(?![A-Za-z0-9])"
+        ),
+    ),
+    Rule(
+        # The secret beside its key id: a credentials CSV row, `aws configure` input.
+        "aws-secret",
+        exact(rb"A(?:KIA|SIA)"),
+        Lazy(
+            rb"A(?:KIA|SIA)[A-Z0-9]{16}[\"']?[ \t]*[,;|\t: ][ \t]*[\"']?"
+            rb"(?P<value>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
+        ),
+        ("value",),
+    ),
+    Rule(
+        "aws-secret",
+        lit(b"aws"),
+        Lazy(
+            rb"(?i)aws_?(?:secret_?(?:access_?)?key|session_?token)[\"']?"
+            rb"(?:[ \t]*\[[^\]\r\n]{0,40}\])?(?:[ \t]*[:=][ \t]*|[ \t]+)[\"']?"
+            rb"(?P<value>[A-Za-z0-9/+=]{30,})"
+        ),
+        ("value",),
+    ),
+    Rule(
+        "aws-secret",
+        lit(b"configure"),
+        Lazy(
+            rb"(?i)configure[ \t]+set[ \t]+(?:--profile[ \t]+\S+[ \t]+)?"
+            rb"[\w.]*(?:secret|token|key|password)[\w.]*[ \t]+" + _ARG
+        ),
+        _ARG_GROUPS,
+        can_be_secret,
+    ),
+    Rule(
+        "github-token",
+        exact(rb"g(?:h[pousr]_|ithub_pat_)"),
+        Lazy(
+            _NOT_WORD + rb"(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})"
+            rb"(?![A-Za-z0-9_])"
+        ),
+    ),
+    Rule(
+        "webhook-url",
+        lit(b"hooks.slack.com/", b"/api/webhooks/", b"webhook.office.com/"),
+        Lazy(
+            rb"(?:hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+"
+            rb"|/api/webhooks/\d+/[A-Za-z0-9_-]+"
+            rb"|webhook\.office\.com/[A-Za-z0-9/@_.-]+)"
+        ),
+    ),
+    Rule(
+        "slack-token",
+        exact(rb"x(?:ox[a-z]|app)[-.]"),
+        Lazy(
+            _NOT_WORD + rb"(?:xox[a-z](?:\.xox[a-z])?-[A-Za-z0-9%.-]{8,}"
+            rb"|xapp-\d-[A-Za-z0-9-]{10,})"
+        ),
+    ),
+    Rule(
+        "anthropic-key",
+        text(b"sk-ant-"),
+        Lazy(_NOT_TOKEN + rb"sk-ant-[A-Za-z0-9_-]{20,}"),
+    ),
+    Rule(
+        "api-key",
+        text(b"sk-"),
+        Lazy(_NOT_TOKEN + rb"sk-[A-Za-z0-9_-]{20,}"),
+        is_secret=looks_random,
+    ),
+    Rule(
+        "google-api-key",
+        text(b"AIza"),
+        Lazy(_NOT_TOKEN + rb"AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
+    ),
+    Rule(
+        "stripe-key",
+        exact(rb"k_(?:live|test)_", back=1),
+        Lazy(_NOT_WORD + rb"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}"),
+    ),
+    Rule(
+        "telegram-token",
+        text(b":AA", back=10),
+        Lazy(rb"[^\n]{0,2}?(?<![0-9])(?P<value>[0-9]{8,10}:AA[0-9A-Za-z_-]{30,})"),
+        ("value",),
+    ),
+    Rule(
+        "vault-token",
+        lit(b"vault"),
+        Lazy(rb"(?i:vault)[^\r\n]{0,200}?(?<![\w.])(?P<value>[sbr]\.[A-Za-z0-9]{24,})"),
+        ("value",),
+    ),
+    Rule(
+        "auth-header",
+        lit(b"authorization"),
+        Lazy(
+            rb"(?i)authorization[\"']?[ \t]*[:=][ \t]*[\"']?[ \t]*"
+            rb"(?:(?:bearer|basic|token|bot|apikey|api-key|sso-key|key|dpop|otp)[ \t]+"
+            rb"(?P<value>[^\s\"',;]+)"
+            rb"|(?P<rest>(?:digest|aws4-hmac-sha256|hmac|negotiate|ntlm|oauth|signature)"
+            rb"[ \t]+[^\r\n\"']+)|(?P<other>[^\s\"',;{]+))"
+        ),
+        ("value", "rest", "other"),
+        lambda value: not is_placeholder(value),
+    ),
+    Rule(
+        "cookie",
+        lit(b"cookie"),
+        Lazy(
+            rb"(?i)(?<![A-Za-z0-9_])(?:set-)?cookie[\"']?[ \t]*[:=][ \t]*[\"']?"
+            rb"(?P<value>[^\r\n\"']+)"
+        ),
+        ("value",),
+        can_be_secret,
+    ),
+    Rule(
+        "cookie",
+        lit(b"--cookie", b" -b"),
+        Lazy(rb"(?:--cookie|[ \t]-b)(?:=|[ \t]+)" + _ARG),
+        _ARG_GROUPS,
+        lambda value: b"=" in value and can_be_secret(value),
+    ),
+    Rule(
+        "bearer-token",
+        lit(b"bearer"),
+        Lazy(rb"(?i)" + _NOT_WORD + rb"bearer\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
+        ("value",),
+        lambda value: not is_placeholder(value),
+    ),
+    Rule(
+        # user:password@host; the password may hold `@` (the last one before the host ends
+        # it), never `/`, so `http://host:3000/users?email=a@b.c` is a port, not a password.
+        "url-password",
+        text(b"://"),
+        Lazy(rb"://[^\s:/@\"'<>]*:(?P<value>[^\s/\"'<>]+)@(?=[^\s@/\"'<>]*(?:[/?#\s\"'<>]|$))"),
+        ("value",),
+        lambda value: not is_placeholder(value),
+    ),
+    Rule(
+        "url-password",
+        text(b"://"),
+        Lazy(rb"://(?P<value>[A-Za-z0-9_.~%+-]{20,})@"),
+        ("value",),
+        looks_random,
+    ),
+    Rule(
+        # An Azure storage or Cosmos DB key: 64 bytes in base64, alone (a key list's "value").
+        "azure-key",
+        text(b"==", back=86),
+        Lazy(rb"(?<![A-Za-z0-9+/=-])[A-Za-z0-9+/]{86}==(?![A-Za-z0-9+/=])"),
+        is_secret=looks_random,
+    ),
+    Rule(
+        # <password>…</password>, <add key="DbPassword" value="…"/>
+        "secret",
+        lit(b"pass", b"secret", b"token", b"key", b"credential"),
+        Lazy(
+            rb"(?i)(?:pass(?:word|wd)?|secret|token|apikey|api[_-]key|credentials?)[\w:.-]*>"
+            rb"(?P<value>[^<\r\n]+)</"
+            rb"|(?:pass(?:word|wd)?|secret|token|key|credentials?)[\w.-]*\"[ \t]+value=\""
+            rb"(?P<attr>[^\"\r\n]*)\""
+        ),
+        ("value", "attr"),
+        can_be_secret,
+    ),
+    Rule(
+        "cli-credential",
+        lit(b"sqlplus"),
+        Lazy(rb"(?i)sqlplus[ \t]+(?:-\w+[ \t]+)*[^\s/@]+/(?P<value>[^\s@]+)"),
+        ("value",),
+        can_be_secret,
+    ),
+    Scan("secret", named_secret_spans),
+    Scan("secret", csv_secret_spans),
+    Rule(
+        # fish `set -x NAME value`, Windows `setx NAME value`, csh `setenv NAME value`
+        "secret",
+        lit(b"set"),
+        Lazy(
+            rb"(?i)(?<![\w-])(?:set[ \t]+-[a-z]*[xg][a-z]*|setx|setenv)[ \t]+"
+            rb"\w*(?:pass|pwd|secret|token|key|cred|auth)\w*[ \t]+" + _ARG
+        ),
+        _ARG_GROUPS,
+        can_be_secret,
+    ),
+    Rule(
+        "netrc",
+        lit(b"machine", b"default"),
+        Lazy(
+            rb"(?<![\w-])(?:machine[ \t]+\S+|default)"
+            rb"(?:\s+(?:login|account|port)[ \t]+\S+)*\s+password[ \t]+(?P<value>\S+)"
+        ),
+        ("value",),
+        can_be_secret,
+    ),
+    Rule(
+        "netrc",
+        lit(b"login"),
+        Lazy(rb"(?i)(?<![\w-])login[ \t]+\S+[ \t]+password[ \t]+(?P<value>\S+)"),
+        ("value",),
+        can_be_secret,
+    ),
+    Rule(
+        # `curl -u user:pass`, `--user user:pass`: only the user:password form, so that
+        # `git push -u origin` and `docker run -u 1000:1000` (numbers) are left alone.
+        "cli-credential",
+        exact(rb"-(?:u|-user|-proxy-user)[ \t=]"),
+        Lazy(
+            rb"(?:(?<=\s)-u|--user|--proxy-user)[ \t=]+[\"']?[^\s:\"']+:"
+            rb"(?P<value>(?:[^\s\"'\\]|\\.)+)"
+        ),
+        ("value",),
+        can_be_secret,
+    ),
+    Rule(
+        # The password glued to -p: `mysql -pSECRET`, `7z x -pSECRET` (`mkdir -p` is not).
+        "cli-credential",
+        lit(b"mysql", b"mariadb", b"7z", b"7za", b"sshpass"),
+        Lazy(
+            rb"(?i:\b(?:mysql|mysqldump|mysqladmin|mariadb|7za?|sshpass)\b)[^\n|;&]{0,200}?\s-p"
+            + _ARG
+        ),
+        _ARG_GROUPS,
+        can_be_secret,
+    ),
+    Rule(
+        # -p VALUE where the command's -p is a password (it is a port or a path elsewhere).
+        "cli-credential",
+        lit(
+            b"login",
+            b"sshpass",
+            b"zip",
+            b"sqlcmd",
+            b"mongo",
+            b"redis-cli",
+            b"ldap",
+            b"smbclient",
+            b"htpasswd",
+        ),
+        Lazy(
+            rb"(?i:\b(?:login|sshpass|zip|unzip|sqlcmd|mongo|mongosh|mongodump|mongorestore"
+            rb"|redis-cli|ldapsearch|ldapadd|ldapmodify|ldapdelete|ldapwhoami|smbclient)\b)"
+            rb"[^\n|;&]{0,200}?[ \t](?:-p|-P|-a|-w|--pass|--password)(?:[ \t]+|=)(?!-)" + _ARG
+        ),
+        _ARG_GROUPS,
+        can_be_secret,
+    ),
+    Rule(
+        "cli-credential",
+        lit(b" -u"),
+        Lazy(rb"[ \t]-U[ \t]+[\"']?[^\s%\"']+%(?P<value>[^\s\"']+)"),
+        ("value",),
+        can_be_secret,
+    ),
+    Rule(
+        # openssl/keytool style: `-passin pass:X`, `-storepass X`, `-keypass X`.
+        "cli-credential",
+        lit(
+            b" -pass",
+            b" -storepass",
+            b" -keypass",
+            b" -srcstorepass",
+            b" -deststorepass",
+            b" -password",
+            b" -secret",
+            b" -token",
+        ),
+        Lazy(rb"(?i)[ \t]-[a-z]*(?:pass|password|secret|token)[a-z]*[ \t]+(?!-)" + _ARG),
+        _ARG_GROUPS,
+        can_be_secret,
+    ),
+    Rule(
+        "cli-credential",
+        lit(b"--from-literal", b"--body"),
+        Lazy(rb"(?:--from-literal[ \t=]+[\"']?[\w.-]+=|(?<=\s)--body[ \t=]+)" + _ARG),
+        _ARG_GROUPS,
+        can_be_secret,
+    ),
+    Rule(
+        # `echo 'hunter2' | docker login --password-stdin`, `… | sudo -S`, `… | chpasswd`
+        "cli-credential",
+        lit(b"echo", b"printf"),
+        Lazy(
+            rb"(?<![\w-])(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)*"
+            + _ARG
+            + rb"[ \t]*\|[^\n]*?(?:--password-stdin|sudo[ \t]+-S|chpasswd|passwd[ \t]+--stdin"
+            rb"|--password[ \t=]*-|\bsecret\b)"
+        ),
+        _ARG_GROUPS,
+        can_be_secret,
+    ),
+    Rule(
+        "secret",
+        lit(b"password", b"passphrase", b"passwd", b"passcode"),
+        Lazy(
+            rb"(?i)pass(?:word|phrase|wd|code)s?[ \t]+(?:is|was|will[ \t]+be|becomes"
+            rb"|set[ \t]+to|changed[ \t]+to|of)[ \t]*:?[ \t]*[\"'`]?(?P<value>[^\s\"'`]+)"
+        ),
+        ("value",),
+        _prose_value,
+    ),
+    *_prefixed_rules(),
+)

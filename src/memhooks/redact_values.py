@@ -1,0 +1,156 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""Where a named secret's value starts and ends, and whether it can be a secret at all.
+
+Used by ``redact`` for every ``name=value`` / ``name: value`` / ``--flag value`` form.
+Standard library only; works on UTF-8 bytes.
+"""
+
+from __future__ import annotations
+
+import re
+
+MARKER_PREFIX_BYTES = b"[REDACTED:"
+
+#: A value as written after its separator. A quoted value may hold escaped quotes (and a
+#: shell's '\'' splice); one whose closing quote is missing (text cut short) runs to the end
+#: of its line. A YAML block indicator (``|``, ``>-``) opens an indented block.
+_VALUE = re.compile(
+    rb"""
+    "(?P<dq>(?:[^"\\\r\n]|\\.)*)(?:"|(?=[\r\n])|$)
+    | '(?P<sq>[^'\r\n]*(?:'\\''[^'\r\n]*)*)(?:'|(?=[\r\n])|$)
+    | `(?P<bt>[^`\r\n]*)(?:`|(?=[\r\n])|$)
+    | (?P<angle><[^<>\r\n]{0,80}>)
+    | (?P<template>\$?\{\{[^}\r\n]*\}\})                # ${{ secrets.NPM_TOKEN }}
+    | (?P<block>[|>][+-]?[0-9]?[ \t]*(?:\#[^\r\n]*)?)(?=\r?\n)
+    | (?P<bare>[^\s"'`]+)
+    """,
+    re.VERBOSE,
+)
+
+_PLACEHOLDER = re.compile(
+    rb"""
+    \$\{[^}\r\n]*\}\}?                          # ${TOKEN}, ${TOKEN:-}
+    | \$\([^)\r\n]*\)                           # $(vault read ...)
+    | \$[A-Za-z_][A-Za-z0-9_]*                  # $TOKEN
+    | %[A-Za-z_][A-Za-z0-9_]*%                  # %TOKEN%
+    | <[^<>]*> | \{\{[^{}]*\}\} | \{[A-Za-z_][\w.\[\]'"]*\}   # <token>, {{ t }}, {token}
+    | [*x.-]+ | (?:\xe2\x80\xa6)+ | (?:\xe2\x80\xa2)+         # ***, xxxx, ..., bullets
+    | your[-_][\w-]+ | [\w-]*[-_]here           # your-api-key, TOKEN_GOES_HERE
+    | value | placeholder | redacted | example | none | null | nil | undefined | unset
+    | true | false | yes | no | on | off | required | optional
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+
+_TRIVIAL = re.compile(
+    rb"""
+    \d{1,6}(?:\.\d+)?(?:ms|[smhdw])?            # TOKEN_TTL=30, 15m
+    | [A-Za-z_][A-Za-z0-9_.]*[(\[].*            # os.environ["X"], get_token(
+    | [\[({].*                                  # a list, tuple or dict literal in code
+    | (?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?        # /etc/ssl/private/key.pem
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+_BLOCK_MARKS = frozenset((b"|", b">", b"|-", b">-", b"|+", b">+"))
+_TRIVIAL_STARTS = frozenset(b"0123456789[({~./")
+_DOTTED = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+_RUNS = re.compile(rb"[-_.]")
+
+#: Trailing characters that close code around a bare value: ``f(password=pw)``.
+_CLOSERS = {ord(")"): ord("("), ord("]"): ord("["), ord("}"): ord("{")}
+
+
+def looks_random(token: bytes) -> bool:
+    """A generated key has a digit and a long alphanumeric run; ``sk-learn-…`` has neither."""
+    if not any(48 <= byte <= 57 for byte in token):  # noqa: PLR2004 - ASCII digits
+        return False
+    return max(len(run) for run in _RUNS.split(token)) >= 16  # noqa: PLR2004
+
+
+def is_placeholder(value: bytes) -> bool:
+    return value.startswith(MARKER_PREFIX_BYTES) or _PLACEHOLDER.fullmatch(value) is not None
+
+
+def can_be_secret(value: bytes) -> bool:
+    """False for what cannot be a secret: placeholders, small numbers, code, paths."""
+    value = value.strip()
+    if not value or is_placeholder(value):
+        return False
+    code_like = value[0] in _TRIVIAL_STARTS or b"(" in value or b"[" in value
+    if code_like and _TRIVIAL.fullmatch(value) is not None:
+        return False
+    if b"." not in value:
+        return True
+    # settings.SECRET_KEY is a name; s.Xy7kQ2… (a Vault token) is not.
+    return _DOTTED.fullmatch(value) is None or any(looks_random(part) for part in value.split(b"."))
+
+
+def _trim_bare(data: bytes, start: int, end: int, *, delimited: bool) -> int:
+    """The end of a bare value: a query string's `&`, code's unbalanced closers."""
+    if delimited:
+        for stop in (b"&", b"#", b";"):
+            cut = data.find(stop, start, end)
+            if cut != -1:
+                end = cut
+    while end > start and data[end - 1] in b".,;:":
+        end -= 1
+    while end > start and data[end - 1] in _CLOSERS:
+        opener = _CLOSERS[data[end - 1]]
+        if data.count(opener, start, end) >= data.count(data[end - 1], start, end):
+            break
+        end -= 1
+    return end
+
+
+def _block_span(data: bytes, key_start: int, after: int) -> tuple[int, int] | None:
+    """The indented lines under a YAML ``key: |`` (indented deeper than the key's line)."""
+    line_start = data.rfind(b"\n", 0, key_start) + 1
+    indent = len(data[line_start:key_start]) - len(data[line_start:key_start].lstrip(b" \t-"))
+    position = data.find(b"\n", after)
+    if position == -1:
+        return None
+    first = position + 1
+    end = first
+    while position != -1:
+        start = position + 1
+        next_newline = data.find(b"\n", start)
+        line = data[start : next_newline if next_newline != -1 else len(data)]
+        body = line.rstrip(b"\r")
+        if body.strip():
+            if len(body) - len(body.lstrip(b" \t")) <= indent:
+                break
+            end = start + len(body)
+        position = next_newline
+    return (first, end) if end > first else None
+
+
+def value_span(
+    data: bytes, position: int, key_start: int, *, delimited: bool = False
+) -> tuple[int, int] | None:
+    """The span of the secret value written at ``position``, or None when it cannot be one.
+
+    ``delimited``: the name sat in a query string or a ``;``-separated connection string,
+    where ``&``, ``#`` and ``;`` end a value.
+    """
+    if data.startswith(MARKER_PREFIX_BYTES, position):
+        return None
+    match = _VALUE.match(data, position)
+    if match is None or match.lastgroup is None:
+        return None
+    group = match.lastgroup
+    if group == "block":
+        return _block_span(data, key_start, match.end())
+    start, end = match.span(group)
+    if group == "bare" and data[start:end] in _BLOCK_MARKS:
+        # `password: | s3cret more` once a YAML block was put on one line: the rest of it.
+        line_end = data.find(b"\n", end)
+        line_end = len(data) if line_end == -1 else line_end
+        rest = data[end:line_end]
+        start = end + len(rest) - len(rest.lstrip())
+        end = start + len(rest.strip())
+        return (start, end) if end > start else None
+    if group == "bare":
+        end = _trim_bare(data, start, end, delimited=delimited)
+    if end <= start or not can_be_secret(data[start:end]):
+        return None
+    return start, end
