@@ -43,6 +43,8 @@ LAYOUT = {
     "prompts": ".cache/prompts.json",  # the latest prompts, kept for PreCompact
     "offsets": ".cache/offsets.json",  # transcript byte offsets per session
     "reminder": ".cache/reminder.json",  # the status reminder last shown, per session
+    "injected": ".cache/injected.json",  # characters each hook injected, per session
+    "handoff": ".cache/subagent-pointers.json",  # PreToolUse(Agent) -> SubagentStart
 }
 
 

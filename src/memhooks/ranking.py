@@ -1,5 +1,10 @@
 # Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
-"""Relevance ranking for per-prompt recall: BM25F plus a floor and a gap rule. Pure functions.
+"""Relevance ranking for per-prompt recall: BM25F plus a calibrated floor and a gap rule.
+
+The per-prompt floor is `gate_floor(calibration)`: the store's own yardstick (what everyday
+unrelated requests reach on it, see search_index.calibrate), not a number fitted to one
+store. DEFAULT_FLOOR below is the older fixed floor, kept for `memhooks remember`'s
+similar-memory check. Pure functions.
 
 Scores are in *idf units*: BM25F divided by (K1 + 1), so one query term matched with a
 saturated term frequency contributes its idf, and the floor reads as "how much rare
@@ -30,11 +35,23 @@ FIELD_WEIGHTS: tuple[float, float, float, float] = (4.0, 2.0, 2.0, 1.0)
 #: Query weight of everyday English words (terms.COMMON). 0.2-0.5 all worked; at 1.0 the
 #: silence rate on unrelated prompts fell from 1.0 to about 0.9 at the same hit rate.
 COMMON_WEIGHT = 0.3
-#: Default score floor in idf units. Unrelated prompts topped out near 1.8 on the tuning set;
-#: related prompts' correct hits start near 2.6. 2.5 sits in that gap (silence held at 1.0
+#: The fixed floor `remember` uses to flag similar memories (once the per-prompt floor), in
+#: idf units. On the first tuning set unrelated prompts topped out near 1.8 and related
+#: prompts' correct hits started near 2.6. 2.5 sits in that gap (silence held at 1.0
 #: from 2.25 up, hit rate fell below 0.9 above 3.0). With 60 memories a single rare word
 #: has idf 3.7, so one strong shared term is enough, and everyday words never are.
 DEFAULT_FLOOR = 2.5
+#: The gate's floor is this many times the median best score that everyday unrelated
+#: requests (memhooks.background) reach on the same store: a prompt must share clearly more
+#: rare vocabulary with a memory than ordinary requests do by chance. Tuned on
+#: tests/fixtures/recall and recall2 each and checked on the other (recall_eval.py --cross).
+CALIBRATION_RATIO = 2.0
+#: ... and never below this, in idf units: in a young store ordinary requests match nothing,
+#: so the median is 0 and this alone applies (two rare shared words at MIN_IDF_DOCS idf).
+MIN_FLOOR = 4.0
+#: Recalibrate after a write once the store has grown or shrunk by this share since the last
+#: calibration (always while it is young).
+RECALIBRATE_SHARE = 0.1
 #: Drop hits scoring below this share of the best one. 0.5 cut mean pointers per related
 #: prompt from about 4 to about 3 and cost no hit on the tuning set.
 GAP_RATIO = 0.5
@@ -75,6 +92,11 @@ def idf(df: int, n_docs: int) -> float:
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
+def gate_floor(calibration: float) -> float:
+    """The per-prompt floor of a store whose everyday requests reach `calibration` (median)."""
+    return max(MIN_FLOOR, CALIBRATION_RATIO * calibration)
+
+
 def weighted_length(title: int, tags: int, description: int, body: int) -> float:
     wt, wg, wd, wb = FIELD_WEIGHTS
     return wt * title + wg * tags + wd * description + wb * body
@@ -86,7 +108,10 @@ def query_weight(term: str) -> float:
 
 def plan_query(terms: list[str], dfs: dict[str, int], n_docs: int) -> QueryPlan:
     """Keep the terms the corpus has and that still discriminate, rarest first, capped."""
-    known = [t for t in terms if 0 < dfs.get(t, 0) <= max(1.0, MAX_DF_SHARE * n_docs)]
+    # A young store has no corpus statistics worth the name: with a decision and a journal,
+    # the decision's own words are "in every document". The share cut starts at MIN_IDF_DOCS.
+    cap = MAX_DF_SHARE * n_docs if n_docs >= MIN_IDF_DOCS else n_docs
+    known = [t for t in terms if 0 < dfs.get(t, 0) <= max(1.0, cap)]
     known.sort(key=lambda t: dfs[t])
     kept = known[:MAX_QUERY_TERMS]
     full = tuple(t for t in kept if dfs[t] <= FULL_POSTINGS_CAP)

@@ -15,6 +15,8 @@ crash leaves either the old index or the new one; `upsert` and `remove` are one 
 from __future__ import annotations
 
 import os
+import stat
+import time
 
 try:
     # The C module alone: `sqlite3` adds the dbapi2 layer and `datetime` (~3 ms per prompt)
@@ -41,6 +43,11 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 1
 #: Readers wait at most this long for a writer's commit (seconds); then they return no hits.
 READ_BUSY_TIMEOUT = 0.05
+#: Seconds any one query may run: a crafted `.cache/search.sqlite3` must not hang a prompt.
+READ_DEADLINE = 1.0
+WRITE_DEADLINE = 30.0
+_TABLES = frozenset(("meta", "docs", "terms", "postings"))
+SIDECARS = ("-journal", "-wal", "-shm")
 #: Writers hold the store lock; a reader holds its shared lock only for milliseconds.
 WRITE_BUSY_TIMEOUT = 5.0
 #: Only the head of a huge prompt (pasted logs) is tokenized: bounds the per-prompt work.
@@ -187,32 +194,71 @@ class SearchIndex:
 
     # Read path: never raises, never creates the file, never waits long.
 
-    def query(self, text: str, *, limit: int = 5, min_score: float | None = None) -> list[Hit]:
+    def query(
+        self,
+        text: str,
+        *,
+        limit: int = 5,
+        min_score: float | None = None,
+        exclude: tuple[str, ...] = (),
+    ) -> list[Hit]:
         """The memories worth pointing at for this prompt, best first; [] when none clear the floor.
 
-        min_score None applies the tuned default floor; 0 disables the floor (and the gap).
+        min_score None applies the store's calibrated gate (ranking.gate_floor); 0 disables
+        the floor (and the gap). `exclude` names categories never returned (the per-prompt
+        hook leaves session journals to `/memory recall`).
         """
         self.last_error = None
         terms = query_terms(text[:MAX_QUERY_CHARS])[:MAX_LOOKUP_TERMS]
         if limit <= 0 or not terms:
             return []
-        floor = ranking.DEFAULT_FLOOR if min_score is None else min_score
+        hits = self._query_once(terms, limit, min_score, exclude)
+        if hits is None and self.roll_back_journal():
+            self.last_error = None
+            hits = self._query_once(terms, limit, min_score, exclude)
+        return hits or []
+
+    def _query_once(
+        self, terms: list[str], limit: int, min_score: float | None, exclude: tuple[str, ...]
+    ) -> list[Hit] | None:
+        """The hits, or None on an error (kept in last_error)."""
         try:
             conn = self._read_connection()
             if conn is None:
                 return []
-            return _search(conn, terms, limit, floor)
+            with_deadline(conn, READ_DEADLINE)  # per query: a connection serves many
+            return _search(conn, terms, limit, min_score, exclude)
         except sqlite3.Error as exc:
             # Locked by a writer, corrupt, or half-written by another tool: fail open.
             self.last_error = f"{type(exc).__name__}: {exc}"
             self._drop_reader()
-            return []
+            return None
+
+    def roll_back_journal(self) -> bool:
+        """A writer killed mid-transaction leaves a hot `-journal` that read-only readers
+        cannot roll back, so every search fails until the next write. Open the file
+        read-write once: SQLite rolls a hot journal back itself (and leaves alone the journal
+        of a writer still at work). True when there was a journal to try."""
+        journal = self.db_file + SIDECARS[0]
+        if file_problem(self.db_file) is not None or not os.path.isfile(journal):
+            return False
+        try:
+            conn = sqlite3.connect(self.db_file, timeout=READ_BUSY_TIMEOUT)
+            try:
+                with_deadline(conn, READ_DEADLINE)
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            return False
+        return True
 
     def count(self) -> int:
         try:
             conn = self._read_connection()
             if conn is None:
                 return 0
+            with_deadline(conn, READ_DEADLINE)
             row = conn.execute("SELECT count(*) FROM docs").fetchone()
         except sqlite3.Error as exc:
             self.last_error = f"{type(exc).__name__}: {exc}"
@@ -223,18 +269,24 @@ class SearchIndex:
     def _read_connection(self) -> sqlite3.Connection | None:
         if self._reader is not None:
             return self._reader
-        if not os.path.isfile(self.db_file):
+        problem = file_problem(self.db_file)
+        if problem is not None:
+            self.last_error = problem or None
             return None
         uri = read_only_uri(self.db_file)
         conn = sqlite3.connect(uri, uri=True, timeout=READ_BUSY_TIMEOUT)
+        with_deadline(conn, READ_DEADLINE)
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
+            problem = schema_problem(conn)
         except sqlite3.Error:
             conn.close()
             raise
-        if version != SCHEMA_VERSION:
+        if version != SCHEMA_VERSION or problem:
             conn.close()
-            self.last_error = f"index version {version}, expected {SCHEMA_VERSION}: rebuild"
+            self.last_error = problem or (
+                f"index version {version}, expected {SCHEMA_VERSION}: rebuild"
+            )
             return None
         self._reader = conn
         return conn
@@ -256,12 +308,15 @@ class SearchIndex:
         if not pending:
             return
         conn = self._write_connection()
+        with_deadline(conn, WRITE_DEADLINE)
         # IMMEDIATE takes the write lock up front, so a write never fails halfway on a lock.
         conn.execute("BEGIN IMMEDIATE")
         try:
             for doc, analyzed in pending:
                 _delete(conn, doc.path)
                 _insert(conn, doc, analyzed)
+            if _needs_calibration(conn):
+                calibrate(conn)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
@@ -269,9 +324,12 @@ class SearchIndex:
 
     def remove(self, path: str) -> None:
         conn = self._write_connection()
+        with_deadline(conn, WRITE_DEADLINE)
         conn.execute("BEGIN IMMEDIATE")
         try:
             _delete(conn, path)
+            if _needs_calibration(conn):
+                calibrate(conn)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
@@ -281,9 +339,11 @@ class SearchIndex:
         """Replace the index with one of exactly these docs (a later duplicate path wins)."""
         import tempfile
 
+        from memhooks.safe_fs import makedirs
+
         latest = {doc.path: doc for doc in docs}
         self.close()
-        self.db_path.parent.mkdir(parents=True, exist_ok=True)
+        makedirs(self.db_path.parent)  # refuses a symlinked .cache/
         fd, tmp_name = tempfile.mkstemp(
             prefix=self.db_path.name + ".", suffix=".tmp", dir=self.db_path.parent
         )
@@ -302,9 +362,21 @@ class SearchIndex:
 
     def _write_connection(self) -> sqlite3.Connection:
         if self._writer is None:
-            self.db_path.parent.mkdir(parents=True, exist_ok=True)
+            from memhooks.safe_fs import makedirs
+
+            makedirs(self.db_path.parent)
+            if file_problem(self.db_file):
+                _discard_derived(self.db_file)  # not ours as it is: made again from the files
             conn = sqlite3.connect(self.db_path, timeout=WRITE_BUSY_TIMEOUT, isolation_level=None)
+            with_deadline(conn, WRITE_DEADLINE)
             try:
+                if schema_problem(conn):
+                    conn.close()
+                    _discard_derived(self.db_file)
+                    conn = sqlite3.connect(
+                        self.db_path, timeout=WRITE_BUSY_TIMEOUT, isolation_level=None
+                    )
+                    with_deadline(conn, WRITE_DEADLINE)
                 _ensure_schema(conn)
             except sqlite3.Error:
                 conn.close()
@@ -313,10 +385,97 @@ class SearchIndex:
         return self._writer
 
 
-def _search(conn: sqlite3.Connection, terms: list[str], limit: int, floor: float) -> list[Hit]:
-    n_docs, total_length = _stats(conn)
+def file_problem(db_file: str) -> str | None:
+    """None when the index file may be opened; "" when there is none; else why not (a
+    symlink, a FIFO or device, a symlinked folder, or a symlinked journal beside it)."""
+    from memhooks.safe_fs import UnsafeFileError, check_folders
+
+    try:
+        check_folders(db_file)
+        info = os.lstat(db_file)
+    except FileNotFoundError:
+        return ""
+    except (UnsafeFileError, OSError) as exc:
+        return str(exc)
+    if not stat.S_ISREG(info.st_mode):
+        return f"{db_file} is not a regular file: not opened"
+    for suffix in SIDECARS:
+        if os.path.islink(db_file + suffix):
+            return f"{db_file}{suffix} is a symlink: not opened"
+    return None
+
+
+def schema_problem(conn: sqlite3.Connection) -> str:
+    """Why this database is not one we made (views, triggers, other tables), or "".
+
+    A view or a trigger can run any query, a recursive one too: only our plain tables (and
+    SQLite's own indexes for them) are accepted, and `trusted_schema` is off besides.
+    """
+    conn.execute("PRAGMA trusted_schema = OFF")
+    for kind, name, table in conn.execute("SELECT type, name, tbl_name FROM sqlite_master"):
+        if kind == "table" and name in _TABLES:
+            continue
+        if kind == "index" and str(name).startswith("sqlite_autoindex_") and table in _TABLES:
+            continue
+        return f"the search index holds a {kind} {name!r} memhooks never makes: rebuild"
+    return ""
+
+
+def with_deadline(conn: sqlite3.Connection, seconds: float) -> None:
+    """Interrupt any statement of `conn` still running `seconds` from now (until armed
+    again: each query arms it): SQLite raises OperationalError('interrupted'), and the
+    caller fails open."""
+    deadline = time.monotonic() + seconds
+
+    def past() -> int:
+        return 1 if time.monotonic() > deadline else 0
+
+    conn.set_progress_handler(past, 10_000)
+
+
+def _discard_derived(db_file: str) -> None:
+    for name in (db_file, *(db_file + s for s in SIDECARS)):
+        if os.path.lexists(name):
+            os.unlink(name)  # a symlink is removed, never its target
+
+
+def _search(
+    conn: sqlite3.Connection,
+    terms: list[str],
+    limit: int,
+    min_score: float | None,
+    exclude: tuple[str, ...] = (),
+) -> list[Hit]:
+    stats = _stats(conn)
+    scores = _rank(conn, terms, stats)
+    if exclude and scores:
+        _drop_categories(conn, scores, exclude)
+    floor = ranking.gate_floor(stats[2]) if min_score is None else min_score
+    gap = ranking.GAP_RATIO if floor > 0 else 0.0
+    chosen = ranking.select(scores, limit=limit, floor=floor, gap=gap)
+    return _hits(conn, chosen)
+
+
+def _drop_categories(
+    conn: sqlite3.Connection, scores: dict[int, float], exclude: tuple[str, ...]
+) -> None:
+    """Remove excluded categories from the best candidates (the rest can never be chosen)."""
+    best = ranking.top_candidates(scores, ranking.RESCORE_CANDIDATES)
+    by_category = _in_list("SELECT id FROM docs WHERE category", len(exclude))
+    sql = _in_list(by_category + " AND id", len(best))
+    dropped = {doc for (doc,) in conn.execute(sql, [*exclude, *best]).fetchall()}
+    kept = {doc: scores[doc] for doc in best if doc not in dropped}
+    scores.clear()
+    scores.update(kept)
+
+
+def _rank(
+    conn: sqlite3.Connection, terms: list[str], stats: tuple[int, float, float]
+) -> dict[int, float]:
+    """Every matching document's BM25F score (idf units), before any floor."""
+    n_docs, total_length, _ = stats
     if n_docs <= 0:
-        return []
+        return {}
     avg_length = total_length / n_docs
     sql = _in_list("SELECT term, df FROM terms WHERE term", len(terms))
     dfs = dict(conn.execute(sql, terms).fetchall())
@@ -331,9 +490,7 @@ def _search(conn: sqlite3.Connection, terms: list[str], limit: int, floor: float
         sql = _in_list(_SELECT_POSTINGS + " WHERE term = ? AND doc", len(candidates))
         rows = conn.execute(sql, [term, *candidates]).fetchall()
         _score_term(scores, rows, term, df=dfs[term], n_docs=n_docs, avg_length=avg_length)
-    gap = ranking.GAP_RATIO if floor > 0 else 0.0
-    chosen = ranking.select(scores, limit=limit, floor=floor, gap=gap)
-    return _hits(conn, chosen)
+    return scores
 
 
 def _score_term(
@@ -378,9 +535,47 @@ def _hits(conn: sqlite3.Connection, chosen: list[tuple[int, float]]) -> list[Hit
     ]
 
 
-def _stats(conn: sqlite3.Connection) -> tuple[int, float]:
+def _stats(conn: sqlite3.Connection) -> tuple[int, float, float]:
+    """(documents, total weighted length, calibration: see `calibrate`)."""
     values = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-    return int(values.get("n_docs", 0)), float(values.get("total_length", 0.0))
+    return (
+        int(values.get("n_docs", 0)),
+        float(values.get("total_length", 0.0)),
+        float(values.get("calibration", 0.0)),
+    )
+
+
+def calibrate(conn: sqlite3.Connection) -> None:
+    """Score the everyday requests of `background` on this store and keep their median best.
+
+    The gate then asks a prompt to beat what unrelated requests reach here, rather than a
+    number fitted to some other store. Writers call it; `_needs_calibration` says when.
+    """
+    from memhooks.background import PROMPTS
+
+    stats = _stats(conn)
+    best = []
+    for prompt in PROMPTS:
+        scores = _rank(conn, query_terms(prompt)[:MAX_LOOKUP_TERMS], stats)
+        best.append(max(scores.values(), default=0.0))
+    best.sort()
+    median = best[len(best) // 2] if best else 0.0
+    conn.executemany(
+        "INSERT INTO meta (key, value) VALUES (?, ?)"
+        " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [("calibration", median), ("calibrated_docs", stats[0])],
+    )
+
+
+def _needs_calibration(conn: sqlite3.Connection) -> bool:
+    """After a write: when the store has drifted from the size it was calibrated at."""
+    values = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    n = int(values.get("n_docs", 0))
+    at = values.get("calibrated_docs")
+    if at is None:
+        return True
+    drift = abs(n - int(at))
+    return drift > 0 and (n < ranking.MIN_IDF_DOCS or drift >= ranking.RECALIBRATE_SHARE * n)
 
 
 def _in_list(sql: str, count: int) -> str:
@@ -480,6 +675,7 @@ def _build(db_name: str, docs: Iterable[IndexedDoc]) -> None:
             "INSERT INTO meta VALUES (?, ?)",
             [("n_docs", len(doc_rows)), ("total_length", total_length)],
         )
+        calibrate(conn)
         conn.execute("COMMIT")
     finally:
         conn.close()

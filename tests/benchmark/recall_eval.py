@@ -1,6 +1,10 @@
 """Recall quality of the search index on the shared tuning set, next to plain BM25.
 
-Usage: .venv/bin/python tests/benchmark/recall_eval.py [--json] [--shared PATH]
+Usage: .venv/bin/python tests/benchmark/recall_eval.py [--json] [--shared PATH] [--cross]
+
+--cross: the gate's two constants (ranking.CALIBRATION_RATIO, ranking.MIN_FLOOR) re-tuned on
+tests/fixtures/recall and scored on recall2, and the reverse, plus the young stores of
+recall2/young with the shipped constants.
 
 Reads tests/fixtures/recall (memories, queries.json, unrelated.json), builds the real
 SearchIndex in a temp dir and scores it the way the set's README says: hit rate and mean
@@ -31,9 +35,10 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "src"))
 
 from memhooks import ranking  # noqa: E402 - after the path setup above
-from memhooks.search_index import IndexedDoc, SearchIndex  # noqa: E402
+from memhooks.search_index import IndexedDoc, SearchIndex, _stats  # noqa: E402
 
 DEFAULT_SHARED = REPO / "tests" / "fixtures" / "recall"
+SECOND_SET = REPO / "tests" / "fixtures" / "recall2"
 MAX_INJECT = 5
 BM25_FLOORS = (0.0, 10.0)
 SPLIT_SEEDS = tuple(range(10))
@@ -185,18 +190,142 @@ def score(
     )
 
 
-def ours(recall_set: RecallSet) -> tuple[list[tuple[Ranked, frozenset[str]]], list[Ranked]]:
-    """Full rankings from the real index (no floor, no gap) so floors can be swept offline."""
+@dataclass(frozen=True)
+class Ours:
+    """Full rankings from the real index (no floor, no gap) so floors can be swept offline,
+    the store's calibration, and what the per-prompt hook really injects for each prompt."""
+
+    related: list[tuple[Ranked, frozenset[str]]]
+    unrelated: list[Ranked]
+    calibration: float
+    gated_related: list[list[str]]
+    gated_unrelated: list[list[str]]
+
+
+HOOK_EXCLUDE = ("session_summary",)
+
+
+def ours_full(recall_set: RecallSet) -> Ours:
     with tempfile.TemporaryDirectory() as tmp, SearchIndex(Path(tmp) / "s.sqlite3") as index:
         index.rebuild(recall_set.docs)
         n = index.count()
+        conn = index._read_connection()
+        assert conn is not None
+        calibration = _stats(conn)[2]
 
         def rank(prompt: str) -> Ranked:
             return [(h.path, h.score) for h in index.query(prompt, limit=n, min_score=0)]
 
-        related = [(rank(prompt), targets) for prompt, targets in recall_set.queries]
-        unrelated = [rank(prompt) for prompt in recall_set.unrelated]
-    return related, unrelated
+        def gated(prompt: str) -> list[str]:
+            return [h.path for h in index.query(prompt, limit=MAX_INJECT, exclude=HOOK_EXCLUDE)]
+
+        return Ours(
+            [(rank(prompt), targets) for prompt, targets in recall_set.queries],
+            [rank(prompt) for prompt in recall_set.unrelated],
+            calibration,
+            [gated(prompt) for prompt, _ in recall_set.queries],
+            [gated(prompt) for prompt in recall_set.unrelated],
+        )
+
+
+def ours(recall_set: RecallSet) -> tuple[list[tuple[Ranked, frozenset[str]]], list[Ranked]]:
+    full = ours_full(recall_set)
+    return full.related, full.unrelated
+
+
+def gated_row(full: Ours) -> dict[str, float]:
+    """The hook's real answers: hit, silence, pointers; ranking figures from the full order."""
+    row = score(full.related, full.unrelated, 0.0, 0.0).row()
+    targets = [t for _, t in full.related]
+    row["hit"] = sum(bool(t & set(g)) for t, g in zip(targets, full.gated_related, strict=True))
+    row["hit"] /= len(targets)
+    row["silence"] = sum(not g for g in full.gated_unrelated) / len(full.gated_unrelated)
+    row["pointers"] = sum(len(g) for g in full.gated_related) / len(targets)
+    return row
+
+
+RATIO_GRID = (1.0, 1.25, 1.5, 1.75, 2.0, 2.25, 2.5, 3.0)
+MIN_FLOOR_GRID = (2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 6.0)
+
+
+def gate_scores(full: Ours, ratio: float, min_floor: float) -> Scores:
+    floor = max(min_floor, ratio * full.calibration)
+    return score(full.related, full.unrelated, floor, ranking.GAP_RATIO)
+
+
+def tune_gate(full: Ours) -> tuple[float, float]:
+    """Ratio and minimum floor maximizing min(hit, silence), then their sum, then fewer pointers."""
+
+    def key(p: tuple[float, float]) -> tuple[float, float, float]:
+        s = gate_scores(full, *p)
+        return (min(s.hit, s.silence), s.hit + s.silence, -s.pointers)
+
+    return max(((r, f) for r in RATIO_GRID for f in MIN_FLOOR_GRID), key=key)
+
+
+def young_stores(path: Path) -> dict[str, object]:
+    """Every young store through the real index and gate: hits and silences, with misses named."""
+    import frontmatter
+
+    hits = related = silent = unrelated = 0
+    misses: list[str] = []
+    for store in json.loads(path.read_text(encoding="utf-8")):
+        docs = []
+        for memory in store["memories"]:
+            post = frontmatter.loads(memory["text"])
+            meta = post.metadata
+            docs.append(
+                IndexedDoc(
+                    path=memory["path"],
+                    category=str(meta.get("category", "")),
+                    title=str(meta.get("title", "")),
+                    description=str(meta.get("description") or first_sentence(post.content)),
+                    tags=tuple(str(t) for t in _list(meta.get("tags"))),
+                    body=post.content,
+                    updated=str(meta.get("created") or ""),
+                )
+            )
+        with tempfile.TemporaryDirectory() as tmp, SearchIndex(Path(tmp) / "s.sqlite3") as index:
+            index.rebuild(docs)
+            for query in store["queries"]:
+                got = {h.path for h in index.query(query["prompt"], limit=MAX_INJECT)}
+                related += 1
+                if got & set(query["targets"]):
+                    hits += 1
+                else:
+                    misses.append(f"{store['store']}: missed {query['prompt'][:60]!r}")
+            for prompt in store["unrelated"]:
+                unrelated += 1
+                if index.query(prompt, limit=MAX_INJECT):
+                    misses.append(f"{store['store']}: spoke on {prompt[:60]!r}")
+                else:
+                    silent += 1
+    return {
+        "hit": hits / related,
+        "silence": silent / unrelated,
+        "related": related,
+        "unrelated": unrelated,
+        "misses": misses,
+    }
+
+
+def cross(first: Path, second: Path) -> dict[str, object]:
+    """Tune the gate on one corpus, score it on the other, both ways; and the young stores."""
+    sets = {first.name: ours_full(load(first)), second.name: ours_full(load(second))}
+    out: dict[str, object] = {}
+    for train, test in ((first.name, second.name), (second.name, first.name)):
+        ratio, min_floor = tune_gate(sets[train])
+        out[f"{train} -> {test}"] = {
+            "ratio": ratio,
+            "min_floor": min_floor,
+            "train": gate_scores(sets[train], ratio, min_floor).row(),
+            "test": gate_scores(sets[test], ratio, min_floor).row(),
+        }
+    out["shipped"] = {name: gated_row(full) for name, full in sets.items()}
+    young = second / "young" / "young_stores.json"
+    if young.is_file():
+        out["young"] = young_stores(young)
+    return out
 
 
 def tune(
@@ -243,12 +372,15 @@ def split_half(
 
 def evaluate(shared: Path) -> dict[str, object]:
     recall_set = load(shared)
-    related, unrelated = ours(recall_set)
+    full = ours_full(recall_set)
+    related, unrelated = full.related, full.unrelated
     bm25 = Bm25Okapi(recall_set.docs)
     b_related = [(bm25.rank(p), t) for p, t in recall_set.queries]
     b_unrelated = [bm25.rank(p) for p in recall_set.unrelated]
     rows: dict[str, dict[str, float]] = {
-        f"memhooks (floor {ranking.DEFAULT_FLOOR}, gap {ranking.GAP_RATIO})": score(
+        f"memhooks (gate: max({ranking.MIN_FLOOR:g}, {ranking.CALIBRATION_RATIO:g} x "
+        f"calibration {full.calibration:.2f}), gap {ranking.GAP_RATIO})": gated_row(full),
+        f"memhooks (old fixed floor {ranking.DEFAULT_FLOOR}, gap {ranking.GAP_RATIO})": score(
             related, unrelated, ranking.DEFAULT_FLOOR, ranking.GAP_RATIO
         ).row(),
         "memhooks (no floor)": score(related, unrelated, 0.0, 0.0).row(),
@@ -300,11 +432,50 @@ def render(result: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
+def render_cross(result: dict[str, object]) -> str:
+    lines = [
+        "| tuned on -> scored on | ratio | min floor | train hit | train silence "
+        "| test hit | test silence | test pointers |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, r in result.items():
+        if "->" not in name or not isinstance(r, dict):
+            continue
+        lines.append(
+            f"| {name} | {r['ratio']:g} | {r['min_floor']:g} | {r['train']['hit']:.3f} | "
+            f"{r['train']['silence']:.3f} | {r['test']['hit']:.3f} | {r['test']['silence']:.3f} "
+            f"| {r['test']['pointers']:.2f} |"
+        )
+    shipped = result["shipped"]
+    assert isinstance(shipped, dict)
+    lines += ["", "Shipped constants, the hook's real answers:", ""]
+    lines += [
+        f"- {name}: hit {r['hit']:.3f}, silence {r['silence']:.3f}, pointers {r['pointers']:.2f}"
+        for name, r in shipped.items()
+    ]
+    young = result.get("young")
+    if isinstance(young, dict):
+        lines += [
+            "",
+            f"Young stores: hit {young['hit']:.3f} of {young['related']}, "
+            f"silence {young['silence']:.3f} of {young['unrelated']}",
+            *(f"  {m}" for m in young["misses"]),
+        ]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED, help="the recall set")
+    parser.add_argument(
+        "--cross", action="store_true", help="cross-validate recall <-> recall2, young stores"
+    )
     args = parser.parse_args(argv)
+    if args.cross:
+        result = cross(DEFAULT_SHARED, SECOND_SET)
+        print(json.dumps(result, indent=2) if args.json else render_cross(result))
+        return 0
     if not (args.shared / "queries.json").is_file():
         print(f"recall set not found at {args.shared}", file=sys.stderr)
         return 2

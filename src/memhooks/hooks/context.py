@@ -22,6 +22,7 @@ _TEXT_FIELDS = (
     "agent_type",
     "agent_transcript_path",
     "compact_summary",
+    "tool_name",
 )
 
 
@@ -61,6 +62,7 @@ class HookInput:
     agent_type: str
     agent_transcript_path: str
     compact_summary: str
+    tool_name: str
 
     @classmethod
     def from_payload(cls, event: str, payload: dict[str, Any]) -> HookInput:
@@ -70,6 +72,11 @@ class HookInput:
             if isinstance(payload.get(name), str)
         }
         fields["stop_hook_active"] = payload.get("stop_hook_active") is True
+        tool_input = payload.get("tool_input")
+        if event == "PreToolUse" and isinstance(tool_input, dict):
+            # A sub-agent's task: the Agent tool's prompt is what its pointers answer.
+            task = tool_input.get("prompt")
+            fields["prompt"] = _writable(task) if isinstance(task, str) else ""
         return cls(event, **fields)
 
     def memory_paths(self) -> MemoryPaths:

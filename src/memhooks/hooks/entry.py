@@ -15,6 +15,7 @@ from memhooks.config import load_settings
 from memhooks.hooks.context import HookInput
 from memhooks.hooks.stdin import read_payload
 from memhooks.logsink import log_line
+from memhooks.safe_fs import tree_problem
 from memhooks.session_state import is_active
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
@@ -36,6 +37,8 @@ HANDLERS: dict[str, str] = {
     "SubagentStop": "memhooks.hooks.subagent_stop",
     "SessionEnd": "memhooks.hooks.session_end",
     "PostCompact": "memhooks.hooks.post_compact",
+    "PreToolUse": "memhooks.hooks.subagent_pointers",
+    "SubagentStart": "memhooks.hooks.subagent_pointers",
 }
 STDIN_TIMEOUT = {"SessionEnd": 0.5}
 
@@ -49,6 +52,10 @@ def run(event: str) -> int:
         payload, problem = read_payload(STDIN_TIMEOUT.get(event, 2.0))
         hook = HookInput.from_payload(event, payload)
         paths = hook.memory_paths()
+        refused = tree_problem(paths.base)
+        if refused:  # stderr only: the log is behind the link, where nothing is written
+            log_line(None, f"{event}: {refused}")
+            return 0
         if not is_active(paths.file("session")):
             return 0  # memory never started here, or stopped: nothing to do, nothing created
         if event == "SessionStart":
@@ -67,12 +74,31 @@ def run(event: str) -> int:
         if output:
             # ASCII JSON: a Windows pipe is cp1252, and the host decodes the escapes anyway.
             sys.stdout.write(json.dumps(output) + "\n")
+            _count_injected(paths, hook, event, output)
     except BaseException as exc:  # fail open, always, even on KeyboardInterrupt
         log_line(
             paths.file("log") if paths else None,
             f"{event} hook failed open: {type(exc).__name__}: {exc}",
         )
     return 0
+
+
+def _count_injected(
+    paths: MemoryPaths, hook: HookInput, event: str, output: dict[str, Any]
+) -> None:
+    """Add what went into the model's context to this session's ledger (`memhooks status`)."""
+    specific = output.get("hookSpecificOutput")
+    text = specific.get("additionalContext") if isinstance(specific, dict) else None
+    if not isinstance(text, str) or not text:
+        return
+    try:
+        from memhooks.ledger import record
+
+        record(paths.file("injected"), hook.session_id, event, len(text))
+    except OSError:
+        # Best effort, like the count itself: a read-only or full tree has already been
+        # reported once by this hook, and a lost count costs nothing else.
+        return
 
 
 def _bootstrap_dependencies() -> None:

@@ -24,6 +24,9 @@ PROMPTS_KEPT = 5
 PROMPT_CHARS_KEPT = 4_000
 #: Notifications and command echoes are not the user's task: never cached as a request.
 NOT_A_REQUEST = ("<task-notification>", "<command-name>", "<command-message>", "<local-command-")
+#: Session journals repeat the user's own words: pointing at them says nothing new. They stay
+#: searchable with `/memory recall`. (Checkpoints are state, never indexed.)
+NOT_POINTED_AT = ("session_summary",)
 _SLASH_COMMAND = re.compile(r"/[A-Za-z][\w:.-]*(?:\s|$)")
 
 
@@ -73,7 +76,13 @@ def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[briefi
     from memhooks.search_index import SearchIndex
 
     with SearchIndex(paths.file("search_db")) as index:
-        hits = index.query(prompt, limit=settings.max_inject, min_score=settings.min_score)
+        hits = index.query(
+            prompt, limit=settings.max_inject, min_score=settings.min_score, exclude=NOT_POINTED_AT
+        )
+        if index.last_error:
+            from memhooks.logsink import log_line
+
+            log_line(paths.file("log"), f"UserPromptSubmit: no pointers: {index.last_error}")
     return [briefing.Pointer(h.path, h.title, h.description) for h in hits]
 
 

@@ -7,6 +7,7 @@ import argparse
 from memhooks.cli.common import add_json, memory_paths, require_tree
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
+from memhooks.frame import frame, one_line
 from memhooks.invocation import cli_hint
 from memhooks.material import read_text
 from memhooks.paths import MemoryPaths
@@ -49,6 +50,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=RECALL_FLOOR,
         help=f"score floor (default {RECALL_FLOOR}; 0 lists every match)",
     )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="show why each memory would or would not be pointed at by the per-prompt hook "
+        "(terms, scores, matched fields, the store's floor, the gate's decision)",
+    )
     add_json(parser)
     parser.set_defaults(func=run)
 
@@ -64,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
     query = " ".join(args.query).strip()
     if not query:
         return _overview(paths, as_json=args.json)
+    if args.explain:
+        return _explain(paths, query, as_json=args.json)
     if args.limit <= 0:
         raise UserError("--limit must be at least 1", Exit.USAGE)
     return _search(paths, query, args.limit, max(args.min_score, 0.0), as_json=args.json)
@@ -80,14 +89,15 @@ def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
         )
     else:
         parts.append(
-            f"=== {PREFIX}master.md (synthesized project memory) ===\n\n" + _cap(master, MASTER_CAP)
+            f"=== {PREFIX}master.md (synthesized project memory) ===\n\n"
+            + frame(f"{PREFIX}master.md", _cap(master, MASTER_CAP))
         )
     if index is None:
         parts.append(f"No {PREFIX}MEMORY.md: run {cli_hint('rebuild')} to regenerate it.")
     else:
         parts.append(
             f"=== {PREFIX}MEMORY.md (index: read only the file you need) ===\n\n"
-            + _cap(index, INDEX_CAP)
+            + frame(f"{PREFIX}MEMORY.md", _cap(index, INDEX_CAP))
         )
     emit(
         {"master": master, "index": index, "root": str(paths.root)},
@@ -130,14 +140,34 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
         lines = [
             f'Memories in {PREFIX} matching "{query}", best first (read only the files you need):'
         ]
-        lines += [
-            f"- {PREFIX}{h.path} — {h.title}"
-            + (f": {h.description}" if h.description else "")
-            + f"  [{h.category}, score {h.score:.1f}]"
+        found = [
+            one_line(
+                f"- {PREFIX}{h.path} — {h.title}"
+                + (f": {h.description}" if h.description else "")
+                + f"  [{h.category}, score {h.score:.1f}]",
+                600,
+            )
             for h in hits
         ]
-        text = "\n".join(lines)
+        text = "\n".join(lines) + "\n" + frame(f"{PREFIX} (search index)", "\n".join(found))
     emit(data, text, as_json=as_json)
+    return Exit.OK
+
+
+def _explain(paths: MemoryPaths, query: str, *, as_json: bool) -> int:
+    from memhooks import explain
+    from memhooks.hooks.user_prompt import NOT_POINTED_AT
+    from memhooks.search_index import SearchIndex
+
+    if not paths.search_db.exists():
+        raise UserError("no search index yet: save a memory or run `memhooks rebuild`")
+    with SearchIndex(paths.search_db) as index:
+        data = explain.explain(index, query, exclude=NOT_POINTED_AT)
+    if "error" in data:
+        raise UserError(
+            f"the search index cannot be read ({data['error']}): run `memhooks rebuild`"
+        )
+    emit(data, explain.render(data), as_json=as_json)
     return Exit.OK
 
 

@@ -1,0 +1,55 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""What each hook injected, in characters, per session: shown by `memhooks status`.
+
+Hidden context is what users of memory plugins complain about most, so every hook that
+adds context counts it here. Best effort: a lost update between two parallel hooks costs one
+count, never a session; the file is a cache and holds only the latest sessions.
+"""
+
+from __future__ import annotations
+
+import json
+
+from memhooks.atomic import read_text, write_atomic
+
+SESSIONS_KEPT = 10
+MAX_CHARS = 100_000
+
+
+def _load(file: str) -> dict[str, dict[str, list[int]]]:
+    try:
+        data = json.loads(read_text(file, MAX_CHARS))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def record(file: str, session_id: str, hook: str, chars: int) -> None:
+    """Add one injection of `chars` characters by `hook` to the session's counts."""
+    if not session_id or chars <= 0:
+        return
+    data = _load(file)
+    session = data.pop(session_id, None)
+    if not isinstance(session, dict):
+        session = {}
+    runs, total = session.get(hook) or [0, 0]
+    session[hook] = [int(runs) + 1, int(total) + chars]
+    data[session_id] = session  # re-inserted last: the dict keeps sessions oldest first
+    kept = dict(list(data.items())[-SESSIONS_KEPT:])
+    write_atomic(file, json.dumps(kept, sort_keys=False), durable=False)
+
+
+def session_counts(file: str, session_id: str | None) -> tuple[str, dict[str, tuple[int, int]]]:
+    """(session id, {hook: (injections, characters)}) for that session, or the latest one."""
+    data = _load(file)
+    if not data:
+        return "", {}
+    sid = session_id if session_id in data else next(reversed(data))
+    session = data.get(sid)
+    if not isinstance(session, dict):
+        return sid, {}
+    out = {}
+    for hook, value in session.items():
+        if isinstance(value, list) and len(value) == len(("runs", "chars")):
+            out[str(hook)] = (int(value[0]), int(value[1]))
+    return sid, out

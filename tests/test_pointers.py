@@ -1,0 +1,153 @@
+"""Per-prompt and sub-agent pointers: the gate, young stores, journals, the line, the ledger."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memhooks import briefing
+from memhooks.config import Settings
+from memhooks.hooks import subagent_pointers, user_prompt
+from memhooks.hooks.context import HookInput
+from memhooks.paths import MemoryPaths
+from support import run_main
+
+QUEUE_DECISION = "we decided to use Postgres 16 for the job queue, not Redis"
+
+
+def save(capsys: pytest.CaptureFixture[str], category: str, title: str, text: str) -> str:
+    code, out, err = run_main(
+        capsys, "save", category, "--title", title, "--description", text, "--body", text, "--json"
+    )
+    assert code == 0, err
+    return str(json.loads(out)["path"])
+
+
+def young_store(capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
+    """A fresh store: one decision, and the session journal that repeats the user's words."""
+    decision = save(capsys, "decision", "Postgres 16 for the job queue", QUEUE_DECISION)
+    journal = save(
+        capsys,
+        "session_summary",
+        "Session: job queue database",
+        "User asked which database backs the job queue; " + QUEUE_DECISION,
+    )
+    return decision, journal
+
+
+def hook(event: str, memory: Path, **fields: Any) -> HookInput:
+    payload = {"session_id": "s-1", "cwd": str(memory.parent.parent), **fields}
+    return HookInput.from_payload(event, payload)
+
+
+def test_young_store_recall_finds_the_first_decision(
+    memory: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    decision, journal = young_store(capsys)
+    code, out, _ = run_main(capsys, "recall", "job", "queue", "database", "--json")
+    assert code == 0
+    found = [r["path"] for r in json.loads(out)["results"]]
+    assert any(decision in p for p in found), found
+    assert any(journal in p for p in found), found  # journals stay searchable on request
+
+
+def test_per_prompt_pointers_skip_journals_and_stay_silent_when_unrelated(
+    memory: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    decision, _ = young_store(capsys)
+    paths = MemoryPaths.for_project(memory.parent.parent)
+    pointers = user_prompt.relevant(paths, "which Postgres version runs the job queue?", Settings())
+    assert [p.path for p in pointers] == [decision.removeprefix(".claude/memory/")]
+    assert not user_prompt.relevant(paths, "write a haiku about autumn leaves", Settings())
+    assert not user_prompt.relevant(paths, "how do I exit vim", Settings())
+
+
+def test_pointer_line_never_repeats_the_title_and_cuts_at_a_word() -> None:
+    title = "Use PostgreSQL as the registrar database"
+    line = briefing.pointer_line(
+        briefing.Pointer("decisions/x.md", title, title + ". " + "word " * 60)
+    )
+    assert line.count("PostgreSQL") == 1
+    assert line.endswith("word…")
+    assert len(line) < 200
+    assert briefing.pointer_line(briefing.Pointer("a.md", title, title)).endswith(title)
+    assert briefing.gist("T", "short and whole") == "short and whole"
+
+
+def test_explain_shows_terms_scores_and_the_gate(
+    memory: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    young_store(capsys)
+    code, out, _ = run_main(
+        capsys, "recall", "--explain", "postgres", "job", "queue", "backend", "--json"
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["speaks"] is True
+    assert data["floor"] >= 4.0
+    decisions = [c["decision"] for c in data["candidates"]]
+    assert "pointed at" in decisions
+    assert any("not pointed at: session_summary" in d for d in decisions)
+    top = data["candidates"][0]
+    assert {"postgr", "queu"} <= set(top["matched"])
+    assert {t["term"]: t["status"] for t in data["terms"]}["backend"] == "in no memory"
+    code, text, _ = run_main(capsys, "recall", "--explain", "write", "a", "haiku")
+    assert code == 0
+    assert "would NOT point" in text
+
+
+def test_subagent_gets_its_tasks_pointers_and_nothing_for_an_unrelated_task(
+    memory: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    decision, _ = young_store(capsys)
+    paths = MemoryPaths.for_project(memory.parent.parent)
+    settings = Settings()
+    task = {
+        "tool_input": {"prompt": "add a retry to the Postgres job queue worker", "description": "x"}
+    }
+    assert (
+        subagent_pointers.handle(
+            hook("PreToolUse", memory, tool_name="Agent", **task), paths, settings
+        )
+        is None
+    )
+    unrelated = {"tool_input": {"prompt": "summarise the plot of Hamlet", "description": "y"}}
+    subagent_pointers.handle(
+        hook("PreToolUse", memory, tool_name="Agent", **unrelated), paths, settings
+    )
+    first = subagent_pointers.handle(hook("SubagentStart", memory), paths, settings)
+    assert first is not None
+    text = first["hookSpecificOutput"]["additionalContext"]
+    assert decision in text
+    assert "<memhooks-data" not in text or "</memhooks-data>" in text
+    assert len(text) <= settings.prompt_chars
+    assert subagent_pointers.handle(hook("SubagentStart", memory), paths, settings) is None
+    # A Bash call is no sub-agent: nothing is left for a later SubagentStart.
+    subagent_pointers.handle(
+        hook("PreToolUse", memory, tool_name="Bash", tool_input={"prompt": "job queue"}),
+        paths,
+        settings,
+    )
+    assert subagent_pointers.handle(hook("SubagentStart", memory), paths, settings) is None
+
+
+def test_status_shows_what_each_hook_injected(
+    memory: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memhooks.ledger import record
+
+    paths = MemoryPaths.for_project(memory.parent.parent)
+    record(paths.file("injected"), "s-1", "SessionStart", 1200)
+    record(paths.file("injected"), "s-1", "UserPromptSubmit", 300)
+    record(paths.file("injected"), "s-1", "UserPromptSubmit", 250)
+    monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", "s-1")
+    code, out, _ = run_main(capsys, "status", "--json")
+    assert code == 0
+    ledger = json.loads(out)["injected"]
+    assert ledger["hooks"]["UserPromptSubmit"] == {"injections": 2, "chars": 550}
+    assert ledger["total_chars"] == 1750
+    code, out, _ = run_main(capsys, "status")
+    assert "Injected this session: 1,750 characters" in out
