@@ -11,7 +11,8 @@ one is missed (unless --no-fail).
     .venv/bin/python tests/benchmark/run.py --quick    # 100/1,000, 1 MB, few repeats
     .venv/bin/python tests/benchmark/run.py --json     # one JSON document on stdout
 
-Fixtures are cached under `<repo>/.bench/fixtures/`, keyed by size. Standard library only.
+Fixtures are cached under `~/.cache/memhooks/bench/fixtures/` (`--bench-dir`), keyed by
+size. Standard library only.
 """
 
 from __future__ import annotations
@@ -55,6 +56,11 @@ MB = 1_000_000
 # Options
 
 
+def _user_cache() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "memhooks"
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes and few repeats")
@@ -65,7 +71,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="interpreter that replaces hooks.json's `python3` (default: this interpreter; "
         "a pyenv shim would add ~100 ms to every call)",
     )
-    parser.add_argument("--bench-dir", type=Path, default=REPO / ".bench")
+    parser.add_argument(
+        "--bench-dir",
+        type=Path,
+        default=_user_cache() / "bench",
+        help="fixtures, runs and results (default: the user cache, never the plugin's folder, "
+        "which a marketplace install copies whole)",
+    )
     parser.add_argument("--shared", type=Path, default=REPO / "tests" / "fixtures")
     parser.add_argument("--sizes", help="memory counts, comma-separated")
     parser.add_argument(

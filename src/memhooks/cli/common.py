@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from memhooks.errors import Exit, UserError
+from memhooks.install.invocation import cli_hint
 from memhooks.store.config import Settings, validate_config
 from memhooks.store.paths import MemoryPaths, project_root
 from memhooks.store.writer import Store
@@ -22,6 +23,8 @@ def memory_paths(args: argparse.Namespace) -> MemoryPaths:
     from memhooks.store.safe_fs import tree_problem
 
     project = Path(args.project) if getattr(args, "project", None) else Path(project_root())
+    if not project.is_dir():
+        raise UserError(f"no such project directory: {project}", Exit.NOT_FOUND)
     paths = MemoryPaths.for_project(project.resolve())
     problem = tree_problem(paths.base)
     if problem:
@@ -32,8 +35,8 @@ def memory_paths(args: argparse.Namespace) -> MemoryPaths:
 def require_tree(paths: MemoryPaths) -> None:
     if not paths.session.exists():
         raise UserError(
-            f"no memory here ({paths.root} has no _session.json): run `memhooks start` "
-            "(or `/memory start` in Claude Code) first",
+            f"no memory here ({paths.root} has no _session.json): run `/memory start` in "
+            f"Claude Code (or {cli_hint('start')}) first",
             Exit.NOT_STARTED,
         )
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit
+from memhooks.install.invocation import cli_hint
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 
 if TYPE_CHECKING:
@@ -105,12 +106,12 @@ def _text(listed: list[Action], done: list[Action], *, applied: bool) -> str:
             lines += ["       " + line for line in action.diff.rstrip("\n").splitlines()]
     if not applied and any(a.applicable for a in listed):
         lines.append(
-            "Dry run: nothing changed. `memhooks consolidate --apply` carries out the todo items "
-            "(contradictions and stale citations stay for you to decide)."
+            f"Dry run: nothing changed. {cli_hint('consolidate --apply')} carries out the todo "
+            "items (contradictions and stale citations stay for you to decide)."
         )
     if applied and done:
         lines.append(
             f"Logged in {PREFIX}consolidation.log.md; undo a retirement with "
-            "`memhooks restore <path>`."
+            f"{cli_hint('restore <path>')}."
         )
     return "\n".join(lines)

@@ -8,6 +8,7 @@ from typing import Any
 from memhooks.cli.common import add_json, memory_paths
 from memhooks.cli.output import emit
 from memhooks.errors import Exit
+from memhooks.install.invocation import cli_hint
 from memhooks.store import catalog as catalog_io
 from memhooks.store.categories import CATEGORIES
 from memhooks.store.context_files import one_line, read_status
@@ -119,7 +120,7 @@ def render(data: dict[str, Any]) -> str:
     if not data["exists"]:
         return (
             f"Memory is not set up in this project ({data['root']}).\n"
-            "Run `/memory start` (or `memhooks start`) to turn it on."
+            f"Run `/memory start` in Claude Code (or {cli_hint('start')}) to turn it on."
         )
     lines = [
         f"Memory: {'ACTIVE' if data['active'] else 'INACTIVE'}  ({data['root']})",
