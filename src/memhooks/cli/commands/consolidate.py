@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "relative dates such as 'next week' (rewritten from the memory's created date); and "
         "memories whose cited code (path:line) changed (flagged for review). Nothing changes "
         "without --apply. Every applied change is logged with its reason and diff in "
-        f"{PREFIX}consolidation.log.md; a retirement is undone with `memhooks restore PATH`.",
+        f"{PREFIX}consolidation.log.md, and `memhooks restore PATH` takes any of them back.",
         epilog="Example: memhooks consolidate --json; then memhooks consolidate --apply",
     )
     parser.add_argument(
@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--undo",
         metavar="PATH",
         help="take back the last logged rewrite (relative dates) of this memory; "
-        "a retirement is undone with `memhooks restore PATH`",
+        "`memhooks restore PATH` undoes either",
     )
     add_json(parser)
     parser.set_defaults(func=run)
@@ -71,10 +71,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _undo(args: argparse.Namespace, paths: MemoryPaths, store: Store) -> int:
+    return undo_rewrite(args, paths, store, str(args.undo).removeprefix(PREFIX))
+
+
+def undo_rewrite(args: argparse.Namespace, paths: MemoryPaths, store: Store, relative: str) -> int:
+    """Take back the newest rewrite `--apply` made of `relative` (also `memhooks restore`)."""
     from memhooks.curate.consolidate import LOG
     from memhooks.curate.undo import undo
 
-    relative = str(args.undo).removeprefix(PREFIX)
     try:
         log = (paths.root / LOG).read_text(encoding="utf-8")
     except FileNotFoundError:
