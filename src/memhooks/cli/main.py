@@ -140,7 +140,9 @@ def _dispatch(args_list: list[str]) -> int:
         sys.stderr.write("memhooks: " + " ".join(message.split()) + "\n")
         return code
     except ModuleNotFoundError as exc:
-        if exc.name not in ("pydantic", "frontmatter", "filelock", "yaml"):
+        from memhooks.install.deps import MODULES
+
+        if exc.name not in (*MODULES, "yaml"):  # yaml comes with python-frontmatter
             raise
         _say_missing(exc.name or "")
         return Exit.MISSING_DEPENDENCIES

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memhooks.demo.mock_api import MockApi, Recorded, hook_contexts
+from memhooks.install.deps import REQUIREMENTS
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -45,7 +46,6 @@ QUIET_ENV = {
 }
 #: TodoWrite instead of TaskCreate, as in the recorded fixtures (see claude-code.md).
 TODO_ENV = {"CLAUDE_CODE_ENABLE_TODO_TOOLS": "1", "CLAUDE_CODE_ENABLE_TASKS": "0"}
-DEPENDENCIES = ("pydantic", "python-frontmatter", "filelock")
 SCRIPTED_TOOLS = "Bash Write Edit Read TodoWrite ToolSearch Agent"
 _STAGE_IGNORE = shutil.ignore_patterns(
     ".git", ".venv", ".e2e", ".bench", "__pycache__", "*.pyc", ".mypy_cache", ".ruff_cache",
@@ -184,12 +184,12 @@ def ensure_deps(cache: Path, python: Path) -> Path:
     work = Path(tempfile.mkdtemp(prefix=f"{target.name}.", dir=target.parent))
     pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     proc = subprocess.run(
-        [*pip, "--target", str(work), *DEPENDENCIES], capture_output=True, text=True, check=False
+        [*pip, "--target", str(work), *REQUIREMENTS], capture_output=True, text=True, check=False
     )
     if proc.returncode != 0:
         shutil.rmtree(work, ignore_errors=True)
         raise HarnessError(
-            f"pip could not install {' '.join(DEPENDENCIES)}:\n{proc.stderr[-1500:]}"
+            f"pip could not install {' '.join(REQUIREMENTS)}:\n{proc.stderr[-1500:]}"
         )
     (work / ".complete").write_text("", encoding="utf-8")
     try:
