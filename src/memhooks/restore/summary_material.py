@@ -92,8 +92,9 @@ class Pack:
         return "\n\n".join(parts)
 
 
-def read_text(path: Path) -> str | None:
-    """A file's text (capped; no symlink, FIFO or device), None when it cannot be read."""
+def read_if_present(path: Path) -> str | None:
+    """A file's text (capped; no symlink, FIFO or device), None when it cannot be read:
+    the commands tell a missing file from an empty one (`store.atomic.read_text` gives "")."""
     from memhooks.store.safe_fs import read_bytes
 
     try:
@@ -233,7 +234,7 @@ def synthesis_material(
 ) -> SynthesisMaterial:
     """What master.md is written from, within `budget`; `piece_cap` bounds each piece (the
     chunked reading lifts both)."""
-    previous = read_text(paths.master)
+    previous = read_if_present(paths.master)
     since = since_last_synthesis(paths, previous)
     pack = Pack(budget)
     if previous is not None:
@@ -259,7 +260,7 @@ def synthesis_material(
             source=PREFIX + doc.path,
             cap=piece_cap,
         )
-    checkpoint = read_text(paths.latest_checkpoint)
+    checkpoint = read_if_present(paths.latest_checkpoint)
     if checkpoint and (since is None or _mtime(paths.latest_checkpoint) > since):
         pack.add(
             "Latest checkpoint: checkpoints/latest.md",
@@ -289,7 +290,7 @@ def synthesis_material(
         )
     docs = doc_files(project, since)
     for path in docs:
-        doc_text = read_text(path)
+        doc_text = read_if_present(path)
         if doc_text:
             relative = path.relative_to(project).as_posix()
             pack.add(f"Doc: {relative}", doc_text, source=relative, cap=piece_cap // 2)

@@ -8,7 +8,7 @@ from memhooks.cli.common import add_json, memory_paths, require_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
-from memhooks.restore.summary_material import read_text
+from memhooks.restore.summary_material import read_if_present
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
 from memhooks.text.frame import frame, one_line
@@ -79,8 +79,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
-    master = read_text(paths.master)
-    index = read_text(paths.index)
+    master = read_if_present(paths.master)
+    index = read_if_present(paths.index)
     parts: list[str] = []
     if master is None:
         parts.append(

@@ -30,7 +30,12 @@ from memhooks.restore.summary_format import (
     tracking_labels,
     without_journal,
 )
-from memhooks.restore.summary_material import SUMMARY_BUDGET, Pack, latest_session_id, read_text
+from memhooks.restore.summary_material import (
+    SUMMARY_BUDGET,
+    Pack,
+    latest_session_id,
+    read_if_present,
+)
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.session_journal import JOURNAL_HEADING
@@ -155,7 +160,7 @@ def _split(path_text: str | None) -> tuple[str, str]:
 
 def _material(paths: MemoryPaths, session_id: str, budget: int, *, as_json: bool) -> int:
     relative = f"sessions/{session_id}.md"
-    summary, journal = _split(read_text(paths.root / relative))
+    summary, journal = _split(read_if_present(paths.root / relative))
     # This session's own checkpoint, never another session's (latest.md is per project).
     checkpoint, where = read_session_checkpoint(paths, session_id)
     pack = Pack(max(budget, 2_000))

@@ -28,7 +28,7 @@ from memhooks.restore.summary_material import (
     UNCUT,
     doc_files,
     memories,
-    read_text,
+    read_if_present,
     synthesis_material,
 )
 from memhooks.store.atomic import write_atomic
@@ -185,7 +185,7 @@ def _save(paths: MemoryPaths, *, as_json: bool) -> int:
     )
     previous_path = paths.cache / PREVIOUS
     with store.locked():
-        old = read_text(paths.master)
+        old = read_if_present(paths.master)
         if old is not None:
             write_atomic(previous_path, old)
         write_atomic(paths.master, new)
