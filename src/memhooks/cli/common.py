@@ -74,6 +74,37 @@ def open_store(paths: MemoryPaths) -> Store:
     return Store(paths, settings(paths))
 
 
+def add_mode_options(parser: argparse.ArgumentParser, *, save_help: str, chunks_help: str) -> None:
+    """`summarize` and `synthesize`: --material, --save, --chunks or --chunk N (one of them),
+    and --chunk-chars."""
+    from memhooks.restore.chunks import DEFAULT_CHUNK_CHARS
+
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--material", action="store_true", help="print the material")
+    mode.add_argument("--save", action="store_true", help=save_help)
+    mode.add_argument("--chunks", action="store_true", help=chunks_help)
+    mode.add_argument("--chunk", type=int, metavar="N", help="print chunk N of that material")
+    parser.add_argument(
+        "--chunk-chars",
+        type=int,
+        default=DEFAULT_CHUNK_CHARS,
+        help=f"--chunks/--chunk: characters per chunk (default {DEFAULT_CHUNK_CHARS:,})",
+    )
+
+
+def category_name(text: str) -> str:
+    """The category a user named (aliases allowed); exit 5 naming the choices otherwise."""
+    from memhooks.store.categories import CATEGORIES, resolve
+
+    try:
+        return resolve(text).name
+    except KeyError:
+        names = ", ".join(c.name for c in CATEGORIES)
+        raise UserError(
+            f"unknown category {text!r}; use one of: {names}", Exit.INVALID_INPUT
+        ) from None
+
+
 def read_stdin_text() -> str:
     if sys.stdin is None or sys.stdin.isatty():
         return ""

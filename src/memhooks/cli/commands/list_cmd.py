@@ -5,12 +5,11 @@ from __future__ import annotations
 import argparse
 from dataclasses import asdict
 
-from memhooks.cli.common import add_json, memory_paths, require_tree
+from memhooks.cli.common import add_json, category_name, memory_paths, require_tree
 from memhooks.cli.output import emit, table
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
 from memhooks.store import catalog as catalog_io
-from memhooks.store.categories import CATEGORIES, resolve
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,13 +36,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"the catalog is missing; run {cli_hint('rebuild')}", Exit.NOT_FOUND)
     category = None
     if args.category:
-        try:
-            category = resolve(args.category).name
-        except KeyError:
-            names = ", ".join(c.name for c in CATEGORIES)
-            raise UserError(
-                f"unknown category {args.category!r}; use one of: {names}", Exit.INVALID_INPUT
-            ) from None
+        category = category_name(args.category)
     entries = sorted(cat.entries.values(), key=lambda e: e.sort_key(), reverse=True)
     entries = [
         e

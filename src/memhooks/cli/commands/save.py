@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memhooks.cli.common import add_json, open_tree, read_stdin_text
+from memhooks.cli.common import add_json, category_name, open_tree, read_stdin_text
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
-from memhooks.store.categories import CATEGORIES, resolve
+from memhooks.store.categories import CATEGORIES
 from memhooks.text.redact import redact, redact_value
 
 
@@ -126,13 +126,7 @@ def draft_from_stdin(category: str, text: str) -> Draft:
 
 
 def build_draft(args: argparse.Namespace) -> Draft:  # noqa: C901, PLR0912 - one flag, one branch
-    try:
-        category = resolve(args.category).name
-    except KeyError:
-        names = ", ".join(c.name for c in CATEGORIES)
-        raise UserError(
-            f"unknown category {args.category!r}; use one of: {names}", Exit.INVALID_INPUT
-        ) from None
+    category = category_name(args.category)
     if args.body_file is not None:
         text = read_stdin_text() if str(args.body_file) == "-" else _read(args.body_file)
         draft = (

@@ -13,6 +13,7 @@ from typing import Any
 
 from memhooks.cli.common import (
     add_json,
+    add_mode_options,
     memory_paths,
     open_store,
     read_stdin_text,
@@ -20,7 +21,6 @@ from memhooks.cli.common import (
 )
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
-from memhooks.restore.chunks import DEFAULT_CHUNK_CHARS
 from memhooks.restore.session_checkpoint import read_session_checkpoint
 from memhooks.restore.summary_format import (
     SUMMARY_TEMPLATE,
@@ -57,21 +57,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "sessions/<session-id>.md, keeping the automatic journal.",
         epilog="Example: memhooks summarize --save <<'EOF'\n# Title\n## Context\n…\nEOF",
     )
-    mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--material", action="store_true", help="print the material")
-    mode.add_argument("--save", action="store_true", help="save the summary read from stdin")
-    mode.add_argument(
-        "--chunks",
-        action="store_true",
-        help="overview of the session's whole material (transcript, compaction summaries, "
-        "checkpoints) in numbered chunks, for the summarize agent",
-    )
-    mode.add_argument("--chunk", type=int, metavar="N", help="print chunk N of that material")
-    parser.add_argument(
-        "--chunk-chars",
-        type=int,
-        default=DEFAULT_CHUNK_CHARS,
-        help=f"--chunks/--chunk: characters per chunk (default {DEFAULT_CHUNK_CHARS:,})",
+    add_mode_options(
+        parser,
+        save_help="save the summary read from stdin",
+        chunks_help="overview of the session's whole material (transcript, compaction "
+        "summaries, checkpoints) in numbered chunks, for the summarize agent",
     )
     parser.add_argument(
         "--transcript-file",

@@ -13,6 +13,7 @@ import difflib
 
 from memhooks.cli.common import (
     add_json,
+    add_mode_options,
     memory_paths,
     open_store,
     read_stdin_text,
@@ -21,7 +22,7 @@ from memhooks.cli.common import (
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_command
-from memhooks.restore.chunks import DEFAULT_CHUNK_CHARS, MIN_CHUNK_CHARS, first_words, split
+from memhooks.restore.chunks import MIN_CHUNK_CHARS, first_words, split
 from memhooks.restore.summary_format import MASTER_TEMPLATE, Footer, master_problems, with_footer
 from memhooks.restore.summary_material import (
     DEFAULT_BUDGET,
@@ -55,21 +56,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "keeps the previous version as .cache/master.previous.md and prints a unified diff.",
         epilog="Example: memhooks synthesize --save <<'EOF'\n# Project Memory\n…\nEOF",
     )
-    mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--material", action="store_true", help="print the material")
-    mode.add_argument("--save", action="store_true", help="save master.md read from stdin")
-    mode.add_argument(
-        "--chunks",
-        action="store_true",
-        help="overview of the whole material, uncut, in numbered chunks (for an agent, when "
-        "--material says something was cut or left out)",
-    )
-    mode.add_argument("--chunk", type=int, metavar="N", help="print chunk N of that material")
-    parser.add_argument(
-        "--chunk-chars",
-        type=int,
-        default=DEFAULT_CHUNK_CHARS,
-        help=f"--chunks/--chunk: characters per chunk (default {DEFAULT_CHUNK_CHARS:,})",
+    add_mode_options(
+        parser,
+        save_help="save master.md read from stdin",
+        chunks_help="overview of the whole material, uncut, in numbered chunks (for an agent, "
+        "when --material says something was cut or left out)",
     )
     parser.add_argument(
         "--budget",
