@@ -1,0 +1,1 @@
+"""The plugin in its host: its own dependencies, and how Claude runs this CLI."""

@@ -1,0 +1,1 @@
+"""Export and import between projects: the bundle and what an import would do."""
