@@ -88,8 +88,8 @@ _CSS = """
 body{margin:0;font:14px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;color:var(--fg);
 background:var(--bg)}
 header{padding:16px 24px;background:var(--card);border-bottom:1px solid var(--line)}
-h1{margin:0 0 4px;font-size:20px}h2{font-size:15px;margin:0 0 8px}h3{font-size:13px;margin:12px 0 4px;
-text-transform:capitalize;color:var(--muted)}
+h1{margin:0 0 4px;font-size:20px}h2{font-size:15px;margin:0 0 8px}h3{font-size:13px;margin:12px 0 4px}
+.category>h3{text-transform:capitalize;color:var(--muted)}
 .muted{color:var(--muted)}
 #q{width:min(520px,100%);padding:7px 10px;border:1px solid var(--line);border-radius:6px;font:inherit;
 margin-top:6px}
