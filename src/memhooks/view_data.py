@@ -89,8 +89,12 @@ def memories(paths: MemoryPaths, stale: dict[str, list[str]]) -> list[dict[str, 
     cat = catalog_io.load(paths.catalog)
     if cat is None:
         return []
+    from memhooks.categories import CATEGORIES
+
+    order = {c.name: n for n, c in enumerate(CATEGORIES)}
+    newest = sorted(cat.entries.values(), key=lambda e: e.sort_key(), reverse=True)
     out = []
-    for entry in sorted(cat.entries.values(), key=lambda e: e.sort_key(), reverse=True):
+    for entry in sorted(newest, key=lambda e: order.get(e.category, len(order))):
         text = read_safe(os.path.join(paths.base, *entry.path.split("/"))) or ""
         reason = ""
         if entry.record_status in ("retired", "archived"):

@@ -187,15 +187,10 @@ function stateOf(m){
 var st = data.status;
 document.getElementById("health").textContent = "Status: " + st.status_line;
 document.getElementById("root").textContent = data.root + " \u00b7 generated " + data.generated;
-// Memories by category
-var box = document.getElementById("memories"), rows = [], groups = {};
-data.memories.forEach(function(m){
-  var g = groups[m.category];
-  if (!g){
-    g = el("div", "category"); g.setAttribute("data-category", m.category);
-    var head = el("h3", "", m.category.replace(/_/g, " "));
-    g.appendChild(head); g.head = head; g.count = 0; groups[m.category] = g; box.appendChild(g);
-  }
+// Memories by category; at most LIMIT rows per category are in the DOM at once
+var LIMIT = 200;
+var box = document.getElementById("memories"), rows = [], groups = {}, byPath = {};
+function memNode(m){
   var d = el("details", "mem"); d.id = "mem-" + m.path;
   d.setAttribute("data-path", m.path); d.setAttribute("data-state", stateOf(m));
   var s = el("summary"); s.appendChild(el("span", "title", m.title || m.path));
@@ -213,23 +208,45 @@ data.memories.forEach(function(m){
   d.addEventListener("toggle", function(){
     if (d.open && !built){ built = true; d.appendChild(markdown(m.body)); }
   });
-  g.appendChild(d);
-  var hay = (m.title + "\n" + m.tags.join(" ") + "\n" + m.description + "\n" + m.body + "\n" + m.path).toLowerCase();
-  rows.push({node: d, hay: hay, group: g});
+  return d;
+}
+data.memories.forEach(function(m){
+  var g = groups[m.category];
+  if (!g){
+    g = el("div", "category"); g.setAttribute("data-category", m.category);
+    g.head = el("h3", "", m.category.replace(/_/g, " "));
+    g.list = el("div"); g.more = el("p", "muted");
+    g.appendChild(g.head); g.appendChild(g.list); g.appendChild(g.more);
+    g.total = 0; groups[m.category] = g; box.appendChild(g);
+  }
+  g.total++;
+  var r = {m: m, node: null, group: g,
+    hay: (m.title + "\n" + m.tags.join(" ") + "\n" + m.description + "\n" + m.body + "\n" + m.path).toLowerCase()};
+  rows.push(r); byPath[m.path] = r;
 });
-Object.keys(groups).forEach(function(k){ groups[k].head.textContent += " (" + groups[k].querySelectorAll("details").length + ")"; });
+function nodeOf(r){ if (!r.node) r.node = memNode(r.m); return r.node; }
+Object.keys(groups).forEach(function(k){ groups[k].head.textContent += " (" + groups[k].total + ")"; });
 if (!data.memories.length) box.appendChild(el("p", "muted", "No memories yet."));
 // Search
 var q = document.getElementById("q"), hits = document.getElementById("hits");
 function search(term){
   term = term.trim().toLowerCase();
-  var n = 0, seen = {};
-  rows.forEach(function(r){
-    var show = !term || r.hay.indexOf(term) !== -1;
-    r.node.classList.toggle("hidden", !show);
-    if (show){ n++; seen[r.group.getAttribute("data-category")] = true; }
+  var n = 0, shown = {};
+  Object.keys(groups).forEach(function(k){
+    var g = groups[k]; g.shown = 0; g.hiddenMatches = 0;
+    while (g.list.firstChild) g.list.removeChild(g.list.firstChild);
   });
-  Object.keys(groups).forEach(function(k){ groups[k].classList.toggle("hidden", !seen[k]); });
+  rows.forEach(function(r){
+    if (term && r.hay.indexOf(term) === -1) return;
+    n++;
+    var g = r.group;
+    if (g.shown < LIMIT){ g.list.appendChild(nodeOf(r)); g.shown++; } else { g.hiddenMatches++; }
+  });
+  Object.keys(groups).forEach(function(k){
+    var g = groups[k];
+    g.classList.toggle("hidden", g.shown === 0);
+    g.more.textContent = g.hiddenMatches ? "\u2026 and " + g.hiddenMatches + " more: search to narrow" : "";
+  });
   hits.textContent = term ? n + " of " + rows.length + " memories match" : rows.length + " memories";
   hits.setAttribute("data-matches", String(n));
 }
@@ -240,9 +257,12 @@ function fromHash(){
     try { parts[p.slice(0, i)] = decodeURIComponent(p.slice(i + 1)); } catch (e) {} } });
   if (parts.q !== undefined){ q.value = parts.q; }
   search(q.value);
-  if (parts.m){
-    var target = document.getElementById("mem-" + parts.m);
-    if (target){ target.classList.remove("hidden"); target.open = true; target.scrollIntoView(); }
+  var r = parts.m ? byPath[parts.m] : null;
+  if (r){
+    var target = nodeOf(r);
+    if (!target.parentNode){ r.group.list.insertBefore(target, r.group.list.firstChild); }
+    r.group.classList.remove("hidden");
+    target.open = true; target.scrollIntoView();
   }
 }
 window.addEventListener("hashchange", fromHash);
@@ -293,5 +313,6 @@ data.timeline.forEach(function(ev){
 });
 fromHash();
 document.body.setAttribute("data-ready", "1");
+document.body.setAttribute("data-ms", String(Math.round(performance.now())));
 })();
 """
