@@ -48,25 +48,64 @@ def build_store(project: Path) -> MemoryPaths:
     _cli(project, "start")
     paths = MemoryPaths.for_project(project)
     for title in ("Use SQLite", "Use Postgres", "Use CockroachDB"):
-        _cli(project, "save", "decision", "--title", title, "--tags", "db,storage",
-             "--body", f"## Decision\n\n{title} for **orders**.\n\n- fast\n- simple\n")
+        _cli(
+            project,
+            "save",
+            "decision",
+            "--title",
+            title,
+            "--tags",
+            "db,storage",
+            "--body",
+            f"## Decision\n\n{title} for **orders**.\n\n- fast\n- simple\n",
+        )
     first, second, third = (
         _path_of(paths, t) for t in ("Use SQLite", "Use Postgres", "Use CockroachDB")
     )
     _cli(project, "retire", first, "--reason", f"superseded by {second}")
     _cli(project, "retire", second, "--reason", f"superseded by {third}")
-    _cli(project, "save", "runbook", "--title", "Deploy the frontend", "--tags", "deploy",
-         "--body", "## Steps\n\n1. build\n2. `make deploy`\n\nSee [the db](../" + third + ")\n")
+    _cli(
+        project,
+        "save",
+        "runbook",
+        "--title",
+        "Deploy the frontend",
+        "--tags",
+        "deploy",
+        "--body",
+        "## Steps\n\n1. build\n2. `make deploy`\n\nSee [the db](../" + third + ")\n",
+    )
     _cli(project, "save", "constraint", "--title", "Old rule", "--body", "gone")
     _cli(project, "archive", _path_of(paths, "Old rule"), "--reason", "no longer applies")
-    _cli(project, "save", "decision", "--title", HOSTILE_TITLE, "--tags", HOSTILE_TAG,
-         "--body", HOSTILE_BODY)
-    _cli(project, "save", "subagent", "--title", "Explore the payments module",
-         "--body", "## Summary\n\nThe payments module rounds half-even.\n")
+    _cli(
+        project,
+        "save",
+        "decision",
+        "--title",
+        HOSTILE_TITLE,
+        "--tags",
+        HOSTILE_TAG,
+        "--body",
+        HOSTILE_BODY,
+    )
+    _cli(
+        project,
+        "save",
+        "subagent",
+        "--title",
+        "Explore the payments module",
+        "--body",
+        "## Summary\n\nThe payments module rounds half-even.\n",
+    )
     (project / "src").mkdir(exist_ok=True)
     (project / "src" / "pricing.py").write_text(CODE)
-    _cli(project, "remember", "--category", "decision",
-         "we decided prices are rounded half-even in src/pricing.py:10-12")
+    _cli(
+        project,
+        "remember",
+        "--category",
+        "decision",
+        "we decided prices are rounded half-even in src/pricing.py:10-12",
+    )
     (project / "src" / "pricing.py").write_text(CODE.replace("line 11\n", "line eleven\n"))
     sessions = paths.root / "sessions"
     sessions.mkdir(exist_ok=True)

@@ -1,3 +1,5 @@
+# os.lstat and os.open(O_NOFOLLOW) on plain strings: the reads that never follow a symlink.
+# ruff: noqa: PTH118, PTH208
 """What `memhooks view` shows, gathered from the tree as plain JSON-ready data.
 
 Memories come from the catalog (the derived list every command reads) plus each file's body,

@@ -1,3 +1,5 @@
+# The page's CSS and JS are kept as written, one rule or statement a line.
+# ruff: noqa: E501
 """The memory view as one self-contained HTML file: inline CSS and JS, no network.
 
 Everything from the tree is data: it is embedded as JSON in a `<script type=
@@ -22,7 +24,7 @@ _ESCAPES = {
 }
 
 
-def embed_json(data: Any) -> str:
+def embed_json(data: object) -> str:
     """JSON that is safe inside a <script> element: nothing in it can close or comment it."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     for raw, escaped in _ESCAPES.items():
@@ -108,7 +110,8 @@ border:1px solid var(--line)}
 .body pre{background:#eef1f5;padding:6px;overflow:auto}
 .reason{color:var(--bad);font-size:12px}
 .bar{display:flex;align-items:center;gap:6px;font-size:12px;margin:2px 0}
-.bar .lbl{width:150px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.bar .lbl{flex:none;width:150px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.bar span:last-child{white-space:nowrap}
 .bar .fill{height:10px;background:var(--accent);border-radius:3px;min-width:1px}
 .chain{font-size:12px;margin:4px 0}.chain .old{text-decoration:line-through;color:var(--muted)}
 #timeline{list-style:none;padding:0;margin:0;max-height:520px;overflow:auto}
@@ -217,15 +220,19 @@ data.memories.forEach(function(m){
     g.head = el("h3", "", m.category.replace(/_/g, " "));
     g.list = el("div"); g.more = el("p", "muted");
     g.appendChild(g.head); g.appendChild(g.list); g.appendChild(g.more);
-    g.total = 0; groups[m.category] = g; box.appendChild(g);
+    g.total = 0; g.active = 0; groups[m.category] = g; box.appendChild(g);
   }
   g.total++;
+  if (m.status === "active") g.active++;
   var r = {m: m, node: null, group: g,
     hay: (m.title + "\n" + m.tags.join(" ") + "\n" + m.description + "\n" + m.body + "\n" + m.path).toLowerCase()};
   rows.push(r); byPath[m.path] = r;
 });
 function nodeOf(r){ if (!r.node) r.node = memNode(r.m); return r.node; }
-Object.keys(groups).forEach(function(k){ groups[k].head.textContent += " (" + groups[k].total + ")"; });
+Object.keys(groups).forEach(function(k){
+  var g = groups[k];
+  g.head.textContent += " (" + g.active + " active" + (g.total !== g.active ? " of " + g.total : "") + ")";
+});
 if (!data.memories.length) box.appendChild(el("p", "muted", "No memories yet."));
 // Search
 var q = document.getElementById("q"), hits = document.getElementById("hits");

@@ -94,22 +94,27 @@ def test_counts_match_status_and_nothing_logged(
     assert 'data-ready="1"' in dom, dom[:2000]
     assert console == []  # no script error, no CSP refusal, no alert
     status = _status(project, capsys)
-    states = re.findall(r'<details class="mem[^"]*" id="[^"]*" data-path="[^"]*" data-state="(\w+)"', dom)
+    states = re.findall(
+        r'<details class="mem[^"]*" id="[^"]*" data-path="[^"]*" data-state="(\w+)"', dom
+    )
     active = [s for s in states if s in ("active", "stale")]
     assert len(active) == status["total"]
     assert states.count("stale") == status["stale"] == 1
-    assert states.count("retired") == 2 and states.count("archived") == 1
+    assert states.count("retired") == 2
+    assert states.count("archived") == 1
     counts = status["counts"]
     assert isinstance(counts, dict)
     for category, n in counts.items():
         if n:
             heading = re.search(
-                rf'data-category="{category}"><h3>[^<]*\((\d+)\)</h3>', dom
+                rf'data-category="{category}"><h3>[^<]*\((\d+) active[^<]*\)</h3>', dom
             )
             assert heading, category
+            assert int(heading.group(1)) == n, category
     assert dom.count('class="chain"') == 1
     assert dom.count("data-kind=") >= 4
-    assert "s-222" in dom and "UserPromptSubmit" in dom
+    assert "s-222" in dom
+    assert "UserPromptSubmit" in dom
 
 
 def test_search_through_the_fragment(
@@ -120,9 +125,11 @@ def test_search_through_the_fragment(
     assert console == []
     assert 'data-matches="1"' in dom
     shown = re.findall(r'<details class="mem" id="[^"]*" data-path="([^"]*)"', dom)
-    assert len(shown) == 1 and shown[0].startswith("runbooks/")
-    dom, _ = browse(chromium, target.as_uri() + "#q=" + quote("nothing-like-this"), tmp_path,
-                    "--dump-dom")
+    assert len(shown) == 1
+    assert shown[0].startswith("runbooks/")
+    dom, _ = browse(
+        chromium, target.as_uri() + "#q=" + quote("nothing-like-this"), tmp_path, "--dump-dom"
+    )
     assert 'data-matches="0"' in dom
 
 
@@ -148,7 +155,8 @@ def test_hostile_memory_opened_runs_nothing(
     assert "&lt;img src=x onerror=" in dom  # shown as text
     shot = tmp_path / "memory-view.png"
     browse(chromium, url, tmp_path, f"--screenshot={shot}", "--window-size=1200,900")
-    assert shot.is_file() and shot.stat().st_size > 10_000
+    assert shot.is_file()
+    assert shot.stat().st_size > 10_000
     print(f"screenshot: {shot}")
 
 
