@@ -40,12 +40,15 @@ def run_hook(
     env: dict[str, str] | None = None,
     raw: bytes | None = None,
     timeout: float = 30,
+    cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
+    """The hook in a new process, as hooks.json runs it (`cwd`: the project, as the host sets)."""
     data = raw if raw is not None else json.dumps(payload).encode()
     return subprocess.run(
         [sys.executable, str(LAUNCHER), "hook", event],
         input=data,
         capture_output=True,
+        cwd=cwd,
         env={**os.environ, **(env or {})},
         timeout=timeout,
         check=False,

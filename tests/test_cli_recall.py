@@ -68,7 +68,9 @@ def test_a_query_lists_ranked_pointers_with_scores(
     paths = seed(capsys)
     code, out, _ = run(capsys, "recall", "auth", "tokens", "cookies")
     assert code == 0
-    first = out.splitlines()[1]
+    assert out.splitlines()[1] == '<memhooks-data source=".claude/memory/ (search index)">'
+    assert out.rstrip().endswith("</memhooks-data>")
+    first = out.splitlines()[2]
     assert first.startswith(f"- .claude/memory/{paths['cookies']} — Auth tokens live in")
     assert ": never in localStorage" in first
     assert "score " in first

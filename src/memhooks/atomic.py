@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 
+from memhooks.safe_fs import check_target, makedirs, read_bytes
+
 
 def _default_mode() -> int:
     """Memory files are shared through git like any other file: honour the umask."""
@@ -18,16 +20,21 @@ def _default_mode() -> int:
 
 
 _MODE = _default_mode()
+READ_CAP_BYTES = 4_000_000
 _FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
 
 
 def read_text(path: str | os.PathLike[str], limit: int = -1) -> str:
-    """The text of a small file, at most `limit` characters; "" when it cannot be read."""
+    """The text of a small file of the tree, at most `limit` characters (-1: at most
+    safe_fs.READ_CAP bytes); "" when it cannot be read, is a symlink or is no regular file."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read(limit)
+        data = read_bytes(path, limit * 4 if limit >= 0 else READ_CAP_BYTES)
     except OSError:
         return ""
+    text = data.decode("utf-8", errors="replace")
+    if "\r" in text:  # what text mode's universal newlines did
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text if limit < 0 else text[:limit]
 
 
 def _discard(path: str) -> None:
@@ -50,7 +57,7 @@ def _temp_file(path: str) -> tuple[int, str]:
 
 
 def _write_temp(path: str, text: str | bytes, *, durable: bool = True) -> str:
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    makedirs(os.path.dirname(path))  # refuses a symlinked folder of the tree
     fd, tmp = _temp_file(path)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -72,6 +79,7 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes, *, durable: bo
     harmless but a torn file is not; the replace stays atomic either way.
     """
     target = os.fspath(path)
+    check_target(target)
     tmp = _write_temp(target, text, durable=durable)
     try:
         os.replace(tmp, target)
@@ -83,6 +91,7 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes, *, durable: bo
 def create_exclusive(path: str | os.PathLike[str], text: str) -> None:
     """Create `path` atomically, failing with FileExistsError if the name is taken."""
     target = os.fspath(path)
+    check_target(target)
     tmp = _write_temp(target, text)
     try:
         # link() refuses to overwrite, unlike replace(): two writers can never clobber a name.

@@ -14,8 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from memhooks.atomic import write_atomic
+from memhooks.safe_fs import read_bytes
 
 CATALOG_VERSION = 1
+CATALOG_CAP = 64_000_000  # bytes: 10,000 memories take about 4 MB
 
 
 @dataclass(frozen=True)
@@ -85,13 +87,22 @@ class Catalog:
 def load(path: Path) -> Catalog | None:
     """None when missing or unreadable: the caller rebuilds it from the files."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_bytes(path, CATALOG_CAP, whole=True).decode("utf-8"))
         if data.get("version") != CATALOG_VERSION:
             return None
         entries = [Entry.from_dict(e) for e in data["entries"]]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
+    if not all(_plain_relative(e.path) for e in entries):
+        return None  # not one we wrote (a path out of the tree): rebuilt from the files
     return Catalog({e.path: e for e in entries})
+
+
+def _plain_relative(path: object) -> bool:
+    """A path as the catalog writes them: relative, forward slashes, no `..`, no NUL."""
+    if not isinstance(path, str) or not path or "\x00" in path or "\\" in path:
+        return False
+    return not path.startswith("/") and ".." not in path.split("/")
 
 
 def save(path: Path, catalog: Catalog) -> None:

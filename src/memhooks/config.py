@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 
+CONFIG_CAP = 1_000_000  # bytes: a settings file is a few hundred
+
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from typing import Any
@@ -95,9 +97,10 @@ _NUDGES = ("off", "remind", "save")
 
 def load_settings(path: str | os.PathLike[str]) -> Settings:
     """Lenient: a missing or broken file gives the defaults; problems are listed, not raised."""
+    from memhooks.safe_fs import read_bytes
+
     try:
-        with open(path, encoding="utf-8") as handle:
-            raw = handle.read()
+        raw = read_bytes(path, CONFIG_CAP, whole=True).decode("utf-8")
     except FileNotFoundError:
         return Settings()
     except (OSError, UnicodeDecodeError) as exc:

@@ -42,10 +42,10 @@ def line(memory_root: str, today: str | None = None) -> str:
         write_atomic(target, json.dumps(data), durable=False)
     except OSError:
         return ""  # cannot record it: better silent than repeated every session
-    parts = [
-        f"{n} {LABELS.get(str(k), str(k))}"
+    parts = [  # known kinds only: the file is in the tree, and this line is outside any frame
+        f"{n} {LABELS[k]}"
         for k, n in (kinds.items() if isinstance(kinds, dict) else ())
-        if isinstance(n, int) and n
+        if k in LABELS and isinstance(n, int) and n
     ]
     detail = f" ({', '.join(parts)})" if parts else ""
     return (

@@ -22,6 +22,7 @@ from memhooks.config import Settings
 from memhooks.index_render import IndexCaps, render_archive, render_index
 from memhooks.memory_entry import body_of, file_stamp, indexed_doc, ordered
 from memhooks.paths import MemoryPaths
+from memhooks.safe_fs import read_memory
 from memhooks.session_state import read_state, write_state
 from memhooks.status_line import read_status
 from memhooks.yaml_emit import render_document
@@ -180,7 +181,7 @@ class DerivedFiles:
         for entry in excess:
             target = self.paths.root / entry.path
             with contextlib.suppress(OSError, ValueError):
-                raw = parse_bytes(target.read_bytes())
+                raw = parse_bytes(read_memory(target))
                 meta = {
                     **raw.meta,
                     "record_status": "retired",

@@ -67,8 +67,10 @@ class quick_lock:  # noqa: N801 - used like the function-style context managers 
         self._fd = -1
 
     def __enter__(self) -> None:
-        os.makedirs(os.path.dirname(self._path), exist_ok=True)
-        fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o644)
+        from memhooks.safe_fs import open_created
+
+        # Not followed if a symlink: a dangling `.cache/store.lock` must not create its target.
+        fd = open_created(self._path, os.O_RDWR)
         deadline = time.monotonic() + self._timeout
         while not _try_lock(fd):
             if time.monotonic() >= deadline:
@@ -98,7 +100,11 @@ class command_lock:  # noqa: N801 - a context manager used like a function
     def __enter__(self) -> None:
         from filelock import FileLock, Timeout
 
-        os.makedirs(os.path.dirname(self._path), exist_ok=True)
+        from memhooks.safe_fs import open_created
+
+        # filelock opens the lock with O_TRUNC and, when it looks absent, O_CREAT, following
+        # symlinks: the file is made (or checked) here first, where symlinks are refused.
+        os.close(open_created(self._path, os.O_RDWR))
         lock = FileLock(self._path, preserve_lock_file=True)
         try:
             lock.acquire(timeout=0)

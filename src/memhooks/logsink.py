@@ -24,10 +24,21 @@ def log_line(log_path: str | os.PathLike[str] | None, message: str) -> None:
 
 
 def _append(target: str, line: str) -> None:
+    from memhooks.safe_fs import open_created
+
     if not os.path.isdir(os.path.dirname(target)):
         return  # never create a tree just to log into it
-    if os.path.exists(target) and os.stat(target).st_size > MAX_LOG_BYTES:
-        os.replace(target, target + ".1")
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    with open(target, "a", encoding="utf-8") as handle:
-        handle.write(f"{stamp} {line}\n")
+    # Never through a symlink: a committed `.cache/memhooks.log -> ~/.bashrc` must not get
+    # lines appended (open_created refuses it, and a symlinked folder on the way).
+    fd = open_created(target, os.O_WRONLY | os.O_APPEND)
+    try:
+        if os.fstat(fd).st_size > MAX_LOG_BYTES:
+            os.close(fd)
+            fd = -1
+            os.replace(target, target + ".1")
+            fd = open_created(target, os.O_WRONLY | os.O_APPEND)
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        os.write(fd, f"{stamp} {line}\n".encode("utf-8", "replace"))
+    finally:
+        if fd >= 0:
+            os.close(fd)

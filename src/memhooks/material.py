@@ -14,22 +14,27 @@ from pathlib import Path
 from typing import Any
 
 from memhooks.clock import iso, parse_iso
+from memhooks.frame import frame, neutralise, one_line, overhead
 from memhooks.paths import MemoryPaths
+from memhooks.safe_fs import read_memory
 from memhooks.session_journal import JOURNAL_HEADING
 
 DEFAULT_BUDGET = 40_000
 SUMMARY_BUDGET = 30_000
 PIECE_CAP = 8_000
+TEXT_CAP = 1_000_000  # bytes read of one file: far more than any piece keeps
 GIT_TIMEOUT_S = 10.0
 GIT_MAX_COMMITS = 200
 DOC_FOLDERS = ("docs", "_docs")
 DOC_FILES_MAX = 200
+PREFIX = ".claude/memory/"
 
 
 @dataclass(frozen=True)
 class Piece:
     heading: str
     text: str
+    source: str = ""  # where the text was read: then it is data, framed when rendered
 
 
 @dataclass
@@ -42,12 +47,21 @@ class Pack:
     used: int = 0
 
     def add(
-        self, heading: str, text: str, *, cap: int = PIECE_CAP, keep_tail: bool = False
+        self,
+        heading: str,
+        text: str,
+        *,
+        source: str = "",
+        cap: int = PIECE_CAP,
+        keep_tail: bool = False,
     ) -> bool:
-        text = text.strip("\n")
+        """Add a piece; `source` marks it as data read from there (framed, neutralised)."""
+        heading = one_line(heading, 200)
+        text = (neutralise(text) if source else text).strip("\n")
         if not text.strip():
             return False
-        room = min(cap, self.budget - self.used - len(heading) - 8)
+        framing = overhead(source) if source else 0
+        room = min(cap, self.budget - self.used - len(heading) - 8 - framing)
         if room < min(400, len(text)):
             self.omitted.append(heading)
             return False
@@ -58,12 +72,17 @@ class Pack:
                 if keep_tail
                 else (text[: room - 40] + "\n" + note)
             )
-        self.pieces.append(Piece(heading, text))
-        self.used += len(heading) + len(text) + 8
+        self.pieces.append(Piece(heading, text, source))
+        self.used += len(heading) + len(text) + 8 + framing
         return True
 
     def render(self) -> str:
-        parts = [f"=== {p.heading} ===\n\n{p.text}" for p in self.pieces]
+        """Our `=== heading ===` lines, each over its text; text read from a file is framed
+        as data, so nothing in a memory can pass for a header or end its frame."""
+        parts = [
+            f"=== {p.heading} ===\n\n{frame(p.source, p.text) if p.source else p.text}"
+            for p in self.pieces
+        ]
         if self.omitted:
             parts.append(
                 "=== Left out (over the budget; read them if you need them) ===\n\n"
@@ -73,8 +92,11 @@ class Pack:
 
 
 def read_text(path: Path) -> str | None:
+    """A file's text (capped; no symlink, FIFO or device), None when it cannot be read."""
+    from memhooks.safe_fs import read_bytes
+
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
+        return read_bytes(path, TEXT_CAP).decode("utf-8", errors="replace")
     except OSError:
         return None
 
@@ -142,7 +164,7 @@ def memories(paths: MemoryPaths, folder: str) -> list[MemoryDoc]:
         return out
     for path in sorted(base.glob("*.md")):
         try:
-            raw = parse_bytes(path.read_bytes())
+            raw = parse_bytes(read_memory(path))
         except (OSError, UnparsableMemoryError):
             continue
         if str(raw.meta.get("record_status") or "active") != "active":
@@ -154,11 +176,14 @@ def memories(paths: MemoryPaths, folder: str) -> list[MemoryDoc]:
 
 def doc_files(project: Path, since: dt.datetime | None) -> list[Path]:
     found: list[Path] = []
+    real = project.resolve()
     for name in DOC_FOLDERS:
         base = project / name
-        if not base.is_dir():
+        if not base.is_dir() or base.is_symlink():  # a committed `docs -> ~` is not read
             continue
         for path in sorted(base.rglob("*.md"))[:DOC_FILES_MAX]:
+            if path.is_symlink() or not path.resolve().is_relative_to(real):
+                continue
             try:
                 mtime = dt.datetime.fromtimestamp(path.stat().st_mtime, tz=dt.timezone.utc)
             except OSError:
@@ -209,7 +234,12 @@ def synthesis_material(
     since = since_last_synthesis(paths, previous)
     pack = Pack(budget)
     if previous is not None:
-        pack.add("Previous master.md (update it; keep what still holds)", previous, cap=budget // 2)
+        pack.add(
+            "Previous master.md (update it; keep what still holds)",
+            previous,
+            source=f"{PREFIX}master.md",
+            cap=budget // 2,
+        )
 
     def new(doc: MemoryDoc) -> bool:
         return since is None or doc.changed > since
@@ -220,12 +250,22 @@ def synthesis_material(
         summary = (doc.body[:at] if at >= 0 else doc.body).strip()
         # A session nobody summarised still has its journal: better than nothing.
         text = summary or doc.body[max(at, 0) :].strip()
-        pack.add(f"Session summary: {doc.path} ({iso(doc.changed)})", text, cap=PIECE_CAP)
+        pack.add(
+            f"Session summary: {doc.path} ({iso(doc.changed)})",
+            text,
+            source=PREFIX + doc.path,
+            cap=PIECE_CAP,
+        )
     checkpoint = read_text(paths.latest_checkpoint)
     if checkpoint and (since is None or _mtime(paths.latest_checkpoint) > since):
-        pack.add("Latest checkpoint: checkpoints/latest.md", checkpoint, cap=PIECE_CAP // 2)
+        pack.add(
+            "Latest checkpoint: checkpoints/latest.md",
+            checkpoint,
+            source=f"{PREFIX}checkpoints/latest.md",
+            cap=PIECE_CAP // 2,
+        )
     for doc in reversed([d for d in memories(paths, "decisions") if new(d)]):
-        pack.add(f"Decision: {doc.path}", doc.body, cap=PIECE_CAP // 2)
+        pack.add(f"Decision: {doc.path}", doc.body, source=PREFIX + doc.path, cap=PIECE_CAP // 2)
     others = [
         d
         for folder in ("constraints", "tech-debt", "preferences", "runbooks", "subagent")
@@ -238,15 +278,21 @@ def synthesis_material(
             + (f": {d.meta['description']}" if d.meta.get("description") else "")
             for d in others
         ]
-        pack.add("Other memories changed since (titles only)", "\n".join(lines), cap=PIECE_CAP)
+        pack.add(
+            "Other memories changed since (titles only)",
+            "\n".join(lines),
+            source=PREFIX,
+            cap=PIECE_CAP,
+        )
     docs = doc_files(project, since)
     for path in docs:
         doc_text = read_text(path)
         if doc_text:
-            pack.add(f"Doc: {path.relative_to(project).as_posix()}", doc_text, cap=PIECE_CAP // 2)
+            relative = path.relative_to(project).as_posix()
+            pack.add(f"Doc: {relative}", doc_text, source=relative, cap=PIECE_CAP // 2)
     log = git_log(project, since)
     if log:
-        pack.add("git log since the last synthesis", log, cap=PIECE_CAP)
+        pack.add("git log since the last synthesis", log, source="git log", cap=PIECE_CAP)
     return SynthesisMaterial(previous, since, pack, len(sessions), len(docs), log)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from memhooks.catalog import Entry
 from memhooks.categories import BY_FOLDER
 from memhooks.clock import iso
+from memhooks.safe_fs import read_memory
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop files through this module
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ def body_of(path: Path) -> str:
     from memhooks.memory_file import parse_bytes
 
     try:
-        return parse_bytes(path.read_bytes()).body
+        return parse_bytes(read_memory(path)).body
     except (OSError, ValueError):
         return ""
 

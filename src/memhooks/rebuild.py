@@ -11,6 +11,7 @@ from memhooks.catalog import Catalog, Entry
 from memhooks.categories import BY_FOLDER
 from memhooks.memory_file import UnparsableMemoryError, parse_bytes
 from memhooks.paths import MemoryPaths
+from memhooks.safe_fs import read_memory
 
 
 @dataclass
@@ -52,7 +53,7 @@ def read_entry(paths: MemoryPaths, path: Path, stamp: str | None = None) -> tupl
 
     relative = paths.relative(path)
     folder_category = BY_FOLDER[relative.split("/", 1)[0]].name
-    raw = parse_bytes(path.read_bytes())
+    raw = parse_bytes(read_memory(path))
     meta = dict(raw.meta)
     if meta:
         _check_category(meta, folder_category)

@@ -15,6 +15,8 @@ crash leaves either the old index or the new one; `upsert` and `remove` are one 
 from __future__ import annotations
 
 import os
+import stat
+import time
 
 try:
     # The C module alone: `sqlite3` adds the dbapi2 layer and `datetime` (~3 ms per prompt)
@@ -41,6 +43,11 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 1
 #: Readers wait at most this long for a writer's commit (seconds); then they return no hits.
 READ_BUSY_TIMEOUT = 0.05
+#: Seconds any one query may run: a crafted `.cache/search.sqlite3` must not hang a prompt.
+READ_DEADLINE = 1.0
+WRITE_DEADLINE = 30.0
+_TABLES = frozenset(("meta", "docs", "terms", "postings"))
+SIDECARS = ("-journal", "-wal", "-shm")
 #: Writers hold the store lock; a reader holds its shared lock only for milliseconds.
 WRITE_BUSY_TIMEOUT = 5.0
 #: Only the head of a huge prompt (pasted logs) is tokenized: bounds the per-prompt work.
@@ -205,22 +212,53 @@ class SearchIndex:
         terms = query_terms(text[:MAX_QUERY_CHARS])[:MAX_LOOKUP_TERMS]
         if limit <= 0 or not terms:
             return []
+        hits = self._query_once(terms, limit, min_score, exclude)
+        if hits is None and self.roll_back_journal():
+            self.last_error = None
+            hits = self._query_once(terms, limit, min_score, exclude)
+        return hits or []
+
+    def _query_once(
+        self, terms: list[str], limit: int, min_score: float | None, exclude: tuple[str, ...]
+    ) -> list[Hit] | None:
+        """The hits, or None on an error (kept in last_error)."""
         try:
             conn = self._read_connection()
             if conn is None:
                 return []
+            with_deadline(conn, READ_DEADLINE)  # per query: a connection serves many
             return _search(conn, terms, limit, min_score, exclude)
         except sqlite3.Error as exc:
             # Locked by a writer, corrupt, or half-written by another tool: fail open.
             self.last_error = f"{type(exc).__name__}: {exc}"
             self._drop_reader()
-            return []
+            return None
+
+    def roll_back_journal(self) -> bool:
+        """A writer killed mid-transaction leaves a hot `-journal` that read-only readers
+        cannot roll back, so every search fails until the next write. Open the file
+        read-write once: SQLite rolls a hot journal back itself (and leaves alone the journal
+        of a writer still at work). True when there was a journal to try."""
+        journal = self.db_file + SIDECARS[0]
+        if file_problem(self.db_file) is not None or not os.path.isfile(journal):
+            return False
+        try:
+            conn = sqlite3.connect(self.db_file, timeout=READ_BUSY_TIMEOUT)
+            try:
+                with_deadline(conn, READ_DEADLINE)
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            return False
+        return True
 
     def count(self) -> int:
         try:
             conn = self._read_connection()
             if conn is None:
                 return 0
+            with_deadline(conn, READ_DEADLINE)
             row = conn.execute("SELECT count(*) FROM docs").fetchone()
         except sqlite3.Error as exc:
             self.last_error = f"{type(exc).__name__}: {exc}"
@@ -231,18 +269,24 @@ class SearchIndex:
     def _read_connection(self) -> sqlite3.Connection | None:
         if self._reader is not None:
             return self._reader
-        if not os.path.isfile(self.db_file):
+        problem = file_problem(self.db_file)
+        if problem is not None:
+            self.last_error = problem or None
             return None
         uri = read_only_uri(self.db_file)
         conn = sqlite3.connect(uri, uri=True, timeout=READ_BUSY_TIMEOUT)
+        with_deadline(conn, READ_DEADLINE)
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
+            problem = schema_problem(conn)
         except sqlite3.Error:
             conn.close()
             raise
-        if version != SCHEMA_VERSION:
+        if version != SCHEMA_VERSION or problem:
             conn.close()
-            self.last_error = f"index version {version}, expected {SCHEMA_VERSION}: rebuild"
+            self.last_error = problem or (
+                f"index version {version}, expected {SCHEMA_VERSION}: rebuild"
+            )
             return None
         self._reader = conn
         return conn
@@ -264,6 +308,7 @@ class SearchIndex:
         if not pending:
             return
         conn = self._write_connection()
+        with_deadline(conn, WRITE_DEADLINE)
         # IMMEDIATE takes the write lock up front, so a write never fails halfway on a lock.
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -279,6 +324,7 @@ class SearchIndex:
 
     def remove(self, path: str) -> None:
         conn = self._write_connection()
+        with_deadline(conn, WRITE_DEADLINE)
         conn.execute("BEGIN IMMEDIATE")
         try:
             _delete(conn, path)
@@ -293,9 +339,11 @@ class SearchIndex:
         """Replace the index with one of exactly these docs (a later duplicate path wins)."""
         import tempfile
 
+        from memhooks.safe_fs import makedirs
+
         latest = {doc.path: doc for doc in docs}
         self.close()
-        self.db_path.parent.mkdir(parents=True, exist_ok=True)
+        makedirs(self.db_path.parent)  # refuses a symlinked .cache/
         fd, tmp_name = tempfile.mkstemp(
             prefix=self.db_path.name + ".", suffix=".tmp", dir=self.db_path.parent
         )
@@ -314,15 +362,81 @@ class SearchIndex:
 
     def _write_connection(self) -> sqlite3.Connection:
         if self._writer is None:
-            self.db_path.parent.mkdir(parents=True, exist_ok=True)
+            from memhooks.safe_fs import makedirs
+
+            makedirs(self.db_path.parent)
+            if file_problem(self.db_file):
+                _discard_derived(self.db_file)  # not ours as it is: made again from the files
             conn = sqlite3.connect(self.db_path, timeout=WRITE_BUSY_TIMEOUT, isolation_level=None)
+            with_deadline(conn, WRITE_DEADLINE)
             try:
+                if schema_problem(conn):
+                    conn.close()
+                    _discard_derived(self.db_file)
+                    conn = sqlite3.connect(
+                        self.db_path, timeout=WRITE_BUSY_TIMEOUT, isolation_level=None
+                    )
+                    with_deadline(conn, WRITE_DEADLINE)
                 _ensure_schema(conn)
             except sqlite3.Error:
                 conn.close()
                 raise
             self._writer = conn
         return self._writer
+
+
+def file_problem(db_file: str) -> str | None:
+    """None when the index file may be opened; "" when there is none; else why not (a
+    symlink, a FIFO or device, a symlinked folder, or a symlinked journal beside it)."""
+    from memhooks.safe_fs import UnsafeFileError, check_folders
+
+    try:
+        check_folders(db_file)
+        info = os.lstat(db_file)
+    except FileNotFoundError:
+        return ""
+    except (UnsafeFileError, OSError) as exc:
+        return str(exc)
+    if not stat.S_ISREG(info.st_mode):
+        return f"{db_file} is not a regular file: not opened"
+    for suffix in SIDECARS:
+        if os.path.islink(db_file + suffix):
+            return f"{db_file}{suffix} is a symlink: not opened"
+    return None
+
+
+def schema_problem(conn: sqlite3.Connection) -> str:
+    """Why this database is not one we made (views, triggers, other tables), or "".
+
+    A view or a trigger can run any query, a recursive one too: only our plain tables (and
+    SQLite's own indexes for them) are accepted, and `trusted_schema` is off besides.
+    """
+    conn.execute("PRAGMA trusted_schema = OFF")
+    for kind, name, table in conn.execute("SELECT type, name, tbl_name FROM sqlite_master"):
+        if kind == "table" and name in _TABLES:
+            continue
+        if kind == "index" and str(name).startswith("sqlite_autoindex_") and table in _TABLES:
+            continue
+        return f"the search index holds a {kind} {name!r} memhooks never makes: rebuild"
+    return ""
+
+
+def with_deadline(conn: sqlite3.Connection, seconds: float) -> None:
+    """Interrupt any statement of `conn` still running `seconds` from now (until armed
+    again: each query arms it): SQLite raises OperationalError('interrupted'), and the
+    caller fails open."""
+    deadline = time.monotonic() + seconds
+
+    def past() -> int:
+        return 1 if time.monotonic() > deadline else 0
+
+    conn.set_progress_handler(past, 10_000)
+
+
+def _discard_derived(db_file: str) -> None:
+    for name in (db_file, *(db_file + s for s in SIDECARS)):
+        if os.path.lexists(name):
+            os.unlink(name)  # a symlink is removed, never its target
 
 
 def _search(

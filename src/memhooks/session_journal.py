@@ -10,6 +10,7 @@ import os
 from memhooks.atomic import write_atomic
 from memhooks.clock import iso
 from memhooks.paths import MemoryPaths, UnsafePathError, inside, session_file_stem
+from memhooks.safe_fs import read_memory
 
 JOURNAL_HEADING = "## Automatic journal"
 
@@ -27,8 +28,7 @@ def append_journal(paths: MemoryPaths, session_id: str, entry: str) -> None:
     if not inside(paths.base, target):
         raise UnsafePathError(f"sessions/{name} resolves outside .claude/memory/: not written")
     try:
-        with open(target, encoding="utf-8") as handle:
-            current = handle.read()
+        current = read_memory(target).decode("utf-8")
     except FileNotFoundError:
         now = iso()
         meta = {

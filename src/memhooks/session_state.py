@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 MAX_SESSIONS_KEPT = 50
+STATE_CAP = 1_000_000  # bytes: 50 session records take a few KB
 
 
 class StateUnreadableError(ValueError):
@@ -24,11 +25,14 @@ class StateUnreadableError(ValueError):
 
 def read_state(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     """None when there is no file; raises StateUnreadableError when it cannot be parsed."""
+    from memhooks.safe_fs import UnsafeFileError, read_bytes
+
     try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
+        raw = read_bytes(path, STATE_CAP, whole=True)
     except FileNotFoundError:
         return None
+    except UnsafeFileError as exc:
+        raise StateUnreadableError(str(exc)) from None
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
@@ -51,6 +55,35 @@ def write_state(
     path: str | os.PathLike[str], state: dict[str, Any], *, durable: bool = True
 ) -> None:
     write_atomic(path, json.dumps(state, indent=2, ensure_ascii=False) + "\n", durable=durable)
+
+
+_TEXT_KEYS = ("started", "stopped", "project", "branch", "lastActivity", "lastMemoryWrite", "task")
+_LIST_KEYS = ("sessions", "archived_sessions")
+
+
+def repair_state(state: dict[str, Any]) -> list[str]:
+    """Drop what a hand-made or half-written `_session.json` holds of the wrong type (it is
+    state, not memory: the commands set it again); returns what was dropped, for one line."""
+    dropped = []
+    for key in _TEXT_KEYS:
+        if key in state and state[key] is not None and not isinstance(state[key], str):
+            dropped.append(key)
+            del state[key]
+    if "active" in state and not isinstance(state["active"], bool):
+        dropped.append("active")
+        state["active"] = False
+    if "stats" in state and not isinstance(state["stats"], dict):
+        dropped.append("stats")
+        del state["stats"]
+    for key in _LIST_KEYS:
+        value = state.get(key)
+        if key in state and not isinstance(value, list):
+            dropped.append(key)
+            del state[key]
+        elif isinstance(value, list) and not all(isinstance(r, dict) for r in value):
+            dropped.append(f"{key} (records that were not objects)")
+            state[key] = [r for r in value if isinstance(r, dict)]
+    return dropped
 
 
 def session_record(state: dict[str, Any], session_id: str) -> dict[str, Any]:

@@ -123,9 +123,15 @@ def parse_status(current_task_md: str, blockers_md: str, *, full: bool = False) 
 
 
 def read_status(paths: MemoryPaths, *, full: bool = False) -> Status:
+    """The status from `context/`; a file a merge left conflict markers in counts as unset
+    (its lines would show up as the task and the blockers)."""
+    from memhooks.conflicts import has_markers
+
+    task_md = read_text(paths.file("current_task"), CONTEXT_CAP)
+    blockers_md = read_text(paths.file("blockers"), CONTEXT_CAP)
     return parse_status(
-        read_text(paths.file("current_task"), CONTEXT_CAP),
-        read_text(paths.file("blockers"), CONTEXT_CAP),
+        "" if has_markers(task_md) else task_md,
+        "" if has_markers(blockers_md) else blockers_md,
         full=full,
     )
 

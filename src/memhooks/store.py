@@ -30,6 +30,7 @@ from memhooks.locking import command_lock, quick_lock
 from memhooks.memory_entry import entry_for, ordered, text_of
 from memhooks.naming import UnsafePathError, candidate_name, contained
 from memhooks.paths import MemoryPaths
+from memhooks.safe_fs import read_memory
 from memhooks.session_journal import journal_part
 from memhooks.yaml_emit import render_document
 
@@ -42,6 +43,14 @@ class ConflictError(StoreError):
 
 class ResurrectionError(StoreError):
     """A retired slug cannot be created again so soon."""
+
+
+class DuplicateError(StoreError):
+    """`create`'s `unless` check found the memory already there (checked under the lock)."""
+
+    def __init__(self, found: object) -> None:
+        super().__init__("a memory like this one exists already")
+        self.found = found
 
 
 class NotFoundError(StoreError):
@@ -101,12 +110,25 @@ class Store(DerivedFiles):
         session_id: str | None = None,
         agent: str | None = None,
         now: dt.datetime | None = None,
+        unless: Callable[[], object] | None = None,
+        then: Callable[[], None] | None = None,
     ) -> Saved:
-        """File a new memory. `meta` holds validated frontmatter fields (title at least)."""
+        """File a new memory. `meta` holds validated frontmatter fields (title at least).
+
+        Under the lock, before anything is written, `unless()` may find the memory already
+        there: then nothing is written and DuplicateError carries what it found (parallel
+        identical calls file one memory). `then()` runs under the lock after the write (a
+        dedupe marker set only once the memory is safely on disk).
+        """
         item = NewMemory(category, meta, body, source_path=source_path)
         with self.locked():
+            found = unless() if unless is not None else None
+            if found:
+                raise DuplicateError(found)
             entry = self._write_new(item, now, session_id=session_id, agent=agent)
             retired = self._after_write([entry], [], body_by_path={entry.path: body}, now=now)
+            if then is not None:
+                then()
         return Saved(entry, True, retired)
 
     def create_many(
@@ -212,7 +234,7 @@ class Store(DerivedFiles):
         from memhooks.memory_file import UnparsableMemoryError, parse_bytes
 
         try:
-            raw = parse_bytes(target.read_bytes())
+            raw = parse_bytes(read_memory(target))
         except (OSError, UnparsableMemoryError):
             return
         if raw.meta.get("record_status") != "retired":
@@ -233,7 +255,7 @@ class Store(DerivedFiles):
         from memhooks.memory_file import content_hash, parse_bytes
 
         target = self._existing(relative)
-        data = target.read_bytes()
+        data = read_memory(target)
         raw = parse_bytes(data)
         return raw.meta, raw.body, content_hash(data)
 
@@ -262,7 +284,7 @@ class Store(DerivedFiles):
 
         with self.locked():
             target = self._existing(relative)
-            data = target.read_bytes()
+            data = read_memory(target)
             if expected_hash is not None and content_hash(data) != expected_hash:
                 raise ConflictError(
                     f"{relative} changed since it was read (hash {content_hash(data)}, "
@@ -294,7 +316,7 @@ class Store(DerivedFiles):
         """Rewrite one file's lifecycle fields; the caller holds the lock and reindexes."""
         from memhooks.memory_file import parse_bytes
 
-        current = parse_bytes(target.read_bytes())
+        current = parse_bytes(read_memory(target))
         meta = dict(current.meta)
         meta["record_status"] = status
         if status == "retired":
@@ -313,7 +335,7 @@ class Store(DerivedFiles):
         from memhooks.memory_file import UnparsableMemoryError, parse_bytes
 
         try:
-            meta = parse_bytes((self.paths.root / relative).read_bytes()).meta
+            meta = parse_bytes(read_memory(self.paths.root / relative)).meta
         except (OSError, UnparsableMemoryError):
             return False  # never delete what we cannot read
         retired = parse_iso(text_of(meta.get("retired_at")))
@@ -397,7 +419,7 @@ class Store(DerivedFiles):
             }
             created = not target.exists()
             if not created:
-                current = parse_bytes(target.read_bytes())
+                current = parse_bytes(read_memory(target))
                 merged.update(current.meta)
                 journal = journal_part(current.body)
             merged.update(meta)

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 RECORD_TYPES = frozenset({"user", "assistant", "system"})
 
 _CHUNK = 1 << 20
+#: A longer line is skipped, never held: real records with big tool results take a few MB.
+MAX_LINE_BYTES = 32 << 20
 #: a result line this small that mentions "Task #" may hold the id TaskCreate assigned
 _PARSE_LIMIT = 64 * 1024
 _TASK_NUMBER = b"Task #"
@@ -340,34 +342,55 @@ def parse_line(line: bytes, offset: int = -1) -> Record | None:
     return record_from_json(obj, offset)
 
 
-def _complete_lines(handle: BinaryIO, offset: int) -> Iterator[tuple[int, bytes]]:
-    """``(offset, line)`` for each newline-terminated line; a trailing partial line is left."""
+def _complete_lines(
+    handle: BinaryIO, offset: int, limit: int | None = None
+) -> Iterator[tuple[int, bytes]]:
+    """``(offset, line)`` for each newline-terminated line; a trailing partial line is left.
+
+    A line over MAX_LINE_BYTES is skipped whole without being held in memory (a 3 GB file
+    with no newline cost PreCompact 3.1 GB); `limit` stops after that many bytes read.
+    """
     head: list[bytes] = []
+    held = 0  # bytes in head, or of the over-long line being skipped
+    skipping = False
     position = offset
-    while chunk := handle.read(_CHUNK):
+    left = limit if limit is not None else -1
+    while left != 0 and (chunk := handle.read(_CHUNK if left < 0 else min(_CHUNK, left))):
+        left = left - len(chunk) if left > 0 else left
         pieces = chunk.split(b"\n")
         if len(pieces) == 1:
-            head.append(chunk)
+            held += len(chunk)
+            if not skipping:
+                head.append(chunk)
+                if held > MAX_LINE_BYTES:
+                    skipping, head = True, []
             continue
-        head.append(pieces[0])
-        first = b"".join(head)
-        yield position, first
-        position += len(first) + 1
+        if skipping:
+            position += held + len(pieces[0]) + 1
+            skipping = False
+        else:
+            head.append(pieces[0])
+            first = b"".join(head)
+            if len(first) <= MAX_LINE_BYTES:
+                yield position, first
+            position += len(first) + 1
         for line in pieces[1:-1]:
             yield position, line
             position += len(line) + 1
         head = [pieces[-1]]
+        held = len(pieces[-1])
 
 
 class _Cursor:
     """Records from a byte offset, remembering where the last whole line ended."""
 
-    def __init__(self, handle: BinaryIO, offset: int) -> None:
+    def __init__(self, handle: BinaryIO, offset: int, limit: int | None = None) -> None:
         self._handle = handle
         self.end = offset
+        self._limit = limit
 
     def __iter__(self) -> Iterator[Record]:
-        for position, line in _complete_lines(self._handle, self.end):
+        for position, line in _complete_lines(self._handle, self.end, self._limit):
             self.end = position + len(line) + 1
             record = parse_line(line, position)
             if record is not None:
@@ -383,7 +406,9 @@ def _start_offset(path: str | os.PathLike[str], offset: int) -> int | None:
     return 0 if offset < 0 or offset > size else offset
 
 
-def read_new(path: str | os.PathLike[str], offset: int) -> tuple[list[Record], int]:
+def read_new(
+    path: str | os.PathLike[str], offset: int, limit: int | None = None
+) -> tuple[list[Record], int]:
     """Records of the whole lines after byte ``offset``, and the offset to resume from.
 
     A last line without its newline is not consumed. An offset past the end of the
@@ -396,22 +421,25 @@ def read_new(path: str | os.PathLike[str], offset: int) -> tuple[list[Record], i
     try:
         with open(path, "rb") as handle:
             handle.seek(start)
-            cursor = _Cursor(handle, start)
+            cursor = _Cursor(handle, start, limit)
             records = list(cursor)
     except OSError:
         return [], offset
     return records, cursor.end
 
 
-def iter_records(path: str | os.PathLike[str], offset: int = 0) -> Iterator[Record]:
-    """Like ``read_new`` but streaming, for a whole big file; yields nothing if unreadable."""
+def iter_records(
+    path: str | os.PathLike[str], offset: int = 0, limit: int | None = None
+) -> Iterator[Record]:
+    """Like ``read_new`` but streaming, for a whole big file (at most `limit` bytes of it);
+    yields nothing if unreadable. An offset inside a line skips that line."""
     start = _start_offset(path, offset)
     if start is None:
         return
     try:
         with open(path, "rb") as handle:
             handle.seek(start)
-            yield from _Cursor(handle, start)
+            yield from _Cursor(handle, start, limit)
     except OSError:
         return
 

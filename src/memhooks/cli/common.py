@@ -20,8 +20,15 @@ def add_json(parser: argparse.ArgumentParser) -> None:
 
 
 def memory_paths(args: argparse.Namespace) -> MemoryPaths:
+    """The tree; refused (exit 9) when `.claude/memory` or its `.cache/` is a symlink."""
+    from memhooks.safe_fs import tree_problem
+
     project = Path(args.project) if getattr(args, "project", None) else Path(project_root())
-    return MemoryPaths.for_project(project.resolve())
+    paths = MemoryPaths.for_project(project.resolve())
+    problem = tree_problem(paths.base)
+    if problem:
+        raise UserError(problem, Exit.REFUSED)
+    return paths
 
 
 def require_tree(paths: MemoryPaths) -> None:
@@ -35,8 +42,11 @@ def require_tree(paths: MemoryPaths) -> None:
 
 def settings(paths: MemoryPaths) -> Settings:
     """config.json, strictly: a typo is a clear error here (hooks only log it)."""
+    from memhooks.config import CONFIG_CAP
+    from memhooks.safe_fs import read_bytes
+
     try:
-        raw = paths.config.read_text(encoding="utf-8")
+        raw = read_bytes(paths.config, CONFIG_CAP, whole=True).decode("utf-8")
     except FileNotFoundError:
         return Settings()
     except (OSError, UnicodeDecodeError) as exc:

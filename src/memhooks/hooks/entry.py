@@ -14,6 +14,7 @@ from memhooks.config import load_settings
 from memhooks.hooks.context import HookInput
 from memhooks.hooks.stdin import read_payload
 from memhooks.logsink import log_line
+from memhooks.safe_fs import tree_problem
 from memhooks.session_state import is_active
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
@@ -52,6 +53,10 @@ def run(event: str) -> int:
         paths = hook.memory_paths()
         if event == "SessionStart":
             _bootstrap_dependencies()
+        refused = tree_problem(paths.base)
+        if refused:  # stderr only: the log is behind the link, where nothing is written
+            log_line(None, f"{event}: {refused}")
+            return 0
         if not is_active(paths.file("session")):
             return 0  # memory never started here, or stopped: nothing to do, nothing created
         if problem:

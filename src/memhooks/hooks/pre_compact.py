@@ -9,8 +9,10 @@ to `checkpoints/latest.md` (for people) and a timestamped one. Everything is red
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
+import time
 from pathlib import Path
 
 from memhooks.atomic import read_text, write_atomic
@@ -24,16 +26,44 @@ from memhooks.locking import quick_lock
 from memhooks.naming import UnsafePathError
 from memhooks.paths import MemoryPaths, inside
 from memhooks.redact import cut_at_line
+from memhooks.safe_fs import makedirs
 from memhooks.session_checkpoint import checkpoint_path, prune_sessions
 from memhooks.status_line import CONTEXT_CAP
-from memhooks.transcript import iter_records
+from memhooks.transcript import Record, iter_records
 from memhooks.yaml_emit import render_document
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
 
-LOCK_TIMEOUT = 3.0
+STARTED = time.monotonic()
+#: PreCompact's timeout in hooks.json (a test checks they agree), and what is kept back of it
+#: for writing and exiting: the lock is waited for as long as the host allows, minus that.
+HOST_TIMEOUT = 60.0
+MARGIN = 10.0
+#: A transcript bigger than this is read at its head (the goal) and its tail (the latest
+#: work), never whole: 50 MB takes about half a second.
+READ_CAP = 256 << 20
+HEAD_BYTES = 16 << 20
+
+
+def lock_timeout() -> float:
+    """What is left of the host's timeout, minus the margin (at least a second)."""
+    return max(1.0, HOST_TIMEOUT - MARGIN - (time.monotonic() - STARTED))
+
+
+def transcript_records(path: str) -> Iterable[Record]:
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return ()
+    if size <= READ_CAP:
+        return iter_records(path)
+    tail = READ_CAP - HEAD_BYTES
+    return itertools.chain(
+        iter_records(path, limit=HEAD_BYTES), iter_records(path, offset=size - tail)
+    )
 
 
 def cached_prompts(paths: MemoryPaths, session_id: str) -> list[str]:
@@ -54,8 +84,8 @@ def cached_prompts(paths: MemoryPaths, session_id: str) -> list[str]:
 
 
 def collect(hook: HookInput, paths: MemoryPaths, settings: Settings) -> SessionFacts:
-    transcript = Path(hook.transcript_path) if hook.transcript_path else None
-    records = iter_records(transcript) if transcript is not None and transcript.is_file() else ()
+    transcript = hook.transcript_path
+    records = transcript_records(transcript) if transcript and os.path.isfile(transcript) else ()
     return extract_facts(
         records,
         extra_prompts=cached_prompts(paths, hook.session_id),
@@ -107,10 +137,10 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     except UnsafePathError:
         own = ""  # not a host session id: only latest.md, which no SessionStart restores
     if own:
-        os.makedirs(paths.file("session_checkpoints"), exist_ok=True)
+        makedirs(paths.file("session_checkpoints"))  # never through a symlinked folder
         if not inside(paths.base, own):
             raise UnsafePathError("checkpoints/sessions/ resolves outside .claude/memory/")
-    with quick_lock(paths.lock, LOCK_TIMEOUT):
+    with quick_lock(paths.lock, lock_timeout()):
         if own:
             write_atomic(own, text)
             prune_sessions(paths.file("session_checkpoints"), max(settings.checkpoints_keep, 20))

@@ -8,10 +8,12 @@ from memhooks import briefing, consolidation_note
 from memhooks.atomic import read_text
 from memhooks.checkpoint_marks import without_host_kept
 from memhooks.config import Settings
+from memhooks.conflicts import has_markers
 from memhooks.hooks.context import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.hooks.records import touch_session
 from memhooks.invocation import cli_command
+from memhooks.logsink import log_line
 from memhooks.paths import MemoryPaths
 from memhooks.reminder_state import reset_reminder
 from memhooks.session_checkpoint import read_session_checkpoint
@@ -45,24 +47,53 @@ def _newer_summaries(paths: MemoryPaths) -> int:
         return 0
 
 
+def unconflicted(paths: MemoryPaths, name: str, conflicted: list[str]) -> str:
+    """A file's text, or "" (and its name in `conflicted`) when a merge left conflict
+    markers in it: those are never injected as data."""
+    text = read_text(paths.file(name), READ_CAP)
+    if has_markers(text):
+        conflicted.append(paths.relative(paths.file(name)))
+        return ""
+    return text
+
+
+def _consolidation_line(paths: MemoryPaths) -> str:
+    try:
+        return consolidation_note.line(paths.base)
+    except OSError:
+        return ""
+
+
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     touch_session(paths, hook.session_id, started=True)
     source = hook.source or "startup"
+    conflicted: list[str] = []
     checkpoint, where = "", ""
     if source in ("compact", "resume"):
         checkpoint, where = read_session_checkpoint(paths, hook.session_id)
+        if has_markers(checkpoint):  # a merge left it conflicted: never injected as data
+            conflicted.append(where)
+            checkpoint = ""
         checkpoint = without_host_kept(without_frontmatter(checkpoint))
     reset_reminder(paths, hook.session_id)
+    index = unconflicted(paths, "index", conflicted)
+    if conflicted:
+        log_line(paths.file("log"), f"SessionStart: git conflict markers in {conflicted}")
+    if not index and "MEMORY.md" in conflicted:
+        from memhooks.heal import rebuild_in_background
+
+        rebuild_in_background(paths)
     text = briefing.session_start(
         session_id=hook.session_id,
         source=source,
         status=read_status(paths),
         checkpoint=checkpoint,
-        index=read_text(paths.file("index"), READ_CAP),
+        index=index,
+        conflicted=conflicted,
+        note=_consolidation_line(paths),
         budget=settings.session_start_chars,
         new_summaries=_newer_summaries(paths) if os.path.exists(paths.file("master")) else 0,
         cli=cli_command(),
         checkpoint_source=f"{briefing.MEMORY_DIR}/{where}",
     )
-    text = consolidation_note.with_note(text, paths.base, min(settings.session_start_chars, 10_000))
     return context_output("SessionStart", text)

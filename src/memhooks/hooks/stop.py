@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 LOCK_TIMEOUT = 0.3
 FIRST_READ_MAX = 2_000_000  # a resumed long session: journal only its recent tail
+READ_MAX = 32_000_000  # bytes one Stop reads at most: a turn with huge tool output fits
 MAX_OFFSETS = 200
 
 
@@ -49,9 +50,13 @@ def new_journal_text(
     if not transcript or not os.path.isfile(transcript):
         return "", None
     start = offsets.get(hook.session_id)
-    if start is None:
-        start = max(0, os.stat(transcript).st_size - FIRST_READ_MAX)
-    records, end = read_new(transcript, start)
+    cap = FIRST_READ_MAX if start is None else READ_MAX
+    size = os.stat(transcript).st_size
+    if start is None or size - start > cap:
+        # A resumed session, or far more written since the last Stop than a turn writes:
+        # journal only the recent tail, and never read more (the file may still be growing).
+        start = max(0, size - cap)
+    records, end = read_new(transcript, start, limit=cap)
     entry = render_journal_entry(
         records,
         last_assistant_message=hook.last_assistant_message or None,

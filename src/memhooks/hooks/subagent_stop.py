@@ -125,34 +125,45 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         "task": task or None,
         "session_id": hook.session_id or None,
     }
-    marker = claim(paths, hook.agent_id)
-    if marker == "":
-        return None  # this sub-agent's result was filed already: the event was re-delivered
+    marker = marker_path(paths, hook.agent_id)
     store = Store(paths, settings, hook=True, lock_timeout=LOCK_TIMEOUT)
+    from memhooks.store import DuplicateError
+
+    # Checked and marked under the store lock, and marked only after the memory is written:
+    # a delivery killed while it waited leaves no marker, so the re-delivery files it.
     try:
-        store.create("subagent", meta, body, agent=hook.agent_type)
-    except BaseException:
-        if marker:
-            os.unlink(marker)  # not filed after all: a retry may file it
-        raise
+        store.create(
+            "subagent",
+            meta,
+            body,
+            agent=hook.agent_type,
+            unless=(lambda: os.path.lexists(marker)) if marker else None,
+            then=(lambda: mark(marker)) if marker else None,
+        )
+    except DuplicateError:
+        return None  # this sub-agent's result was filed already: the event was re-delivered
     return None
 
 
-def claim(paths: MemoryPaths, agent_id: str) -> str | None:
-    """Mark `agent_id` as filed, atomically: the marker path, "" when already claimed, or None
-    when there is no usable id (then nothing can be deduplicated)."""
+def marker_path(paths: MemoryPaths, agent_id: str) -> str:
+    """Where the "filed" mark of `agent_id` goes; "" when there is no usable id (then
+    nothing can be deduplicated)."""
     name = re.sub(r"[^A-Za-z0-9_-]", "", agent_id)[:100]
     if not name:
-        return None
-    folder = os.path.join(paths.file("cache"), "subagents-filed")
-    os.makedirs(folder, exist_ok=True)
-    marker = os.path.join(folder, name)
-    try:
+        return ""
+    return os.path.join(paths.file("cache"), "subagents-filed", name)
+
+
+def mark(marker: str) -> None:
+    from memhooks.safe_fs import makedirs
+
+    folder = os.path.dirname(marker)
+    makedirs(folder)  # refuses a symlinked .cache/ or subagents-filed/
+    try:  # O_EXCL never follows a symlink
         os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
     except FileExistsError:
-        return ""
+        return
     _prune(folder)
-    return marker
 
 
 def _prune(folder: str) -> None:

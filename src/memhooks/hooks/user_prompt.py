@@ -79,6 +79,10 @@ def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[briefi
         hits = index.query(
             prompt, limit=settings.max_inject, min_score=settings.min_score, exclude=NOT_POINTED_AT
         )
+        if index.last_error:
+            from memhooks.logsink import log_line
+
+            log_line(paths.file("log"), f"UserPromptSubmit: no pointers: {index.last_error}")
     return [briefing.Pointer(h.path, h.title, h.description) for h in hits]
 
 

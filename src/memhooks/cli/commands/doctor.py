@@ -42,9 +42,10 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
     from memhooks.config import validate_config
     from memhooks.models import SessionState
     from memhooks.rebuild import memory_files
+    from memhooks.safe_fs import read_bytes
 
     try:
-        SessionState.model_validate_json(paths.session.read_bytes())
+        SessionState.model_validate_json(read_bytes(paths.session, 1_000_000, whole=True))
         _check(checks, "_session.json", True, "valid")
     except (ValidationError, OSError) as exc:
         _check(
@@ -56,7 +57,7 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
         )
     if paths.config.exists():
         try:
-            validate_config(json.loads(paths.config.read_text(encoding="utf-8")))
+            validate_config(json.loads(read_bytes(paths.config, 1_000_000, whole=True)))
             _check(checks, "config.json", True, "valid")
         except (ValueError, OSError) as exc:
             _check(checks, "config.json", False, str(exc)[:300], "see the README's configuration")
@@ -80,10 +81,21 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
         )
     try:
         size = paths.index.stat().st_size
-        lines = len(paths.index.read_text(encoding="utf-8").splitlines())
+        lines = len(read_bytes(paths.index).splitlines())
         _check(checks, "MEMORY.md", True, f"{lines} lines, {size:,} bytes")
     except OSError:
         _check(checks, "MEMORY.md", False, "missing", "run `memhooks rebuild`")
+    from memhooks.categories import CATEGORIES
+    from memhooks.conflicts import conflicted_files
+
+    conflicts = conflicted_files(str(paths.root), tuple(c.folder for c in CATEGORIES))
+    _check(
+        checks,
+        "conflict markers",
+        not conflicts,
+        (f"in {', '.join(conflicts[:5])}" if conflicts else "none"),
+        "resolve the git merge conflict in those files, then run `memhooks rebuild`",
+    )
     from memhooks.search_index import SearchIndex
 
     with SearchIndex(paths.search_db) as index:

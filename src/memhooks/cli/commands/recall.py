@@ -7,6 +7,7 @@ import argparse
 from memhooks.cli.common import add_json, memory_paths, require_tree
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
+from memhooks.frame import frame, one_line
 from memhooks.material import read_text
 from memhooks.paths import MemoryPaths
 
@@ -87,14 +88,15 @@ def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
         )
     else:
         parts.append(
-            f"=== {PREFIX}master.md (synthesized project memory) ===\n\n" + _cap(master, MASTER_CAP)
+            f"=== {PREFIX}master.md (synthesized project memory) ===\n\n"
+            + frame(f"{PREFIX}master.md", _cap(master, MASTER_CAP))
         )
     if index is None:
         parts.append(f"No {PREFIX}MEMORY.md: run `memhooks rebuild` to regenerate it.")
     else:
         parts.append(
             f"=== {PREFIX}MEMORY.md (index: read only the file you need) ===\n\n"
-            + _cap(index, INDEX_CAP)
+            + frame(f"{PREFIX}MEMORY.md", _cap(index, INDEX_CAP))
         )
     emit(
         {"master": master, "index": index, "root": str(paths.root)},
@@ -137,13 +139,16 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
         lines = [
             f'Memories in {PREFIX} matching "{query}", best first (read only the files you need):'
         ]
-        lines += [
-            f"- {PREFIX}{h.path} — {h.title}"
-            + (f": {h.description}" if h.description else "")
-            + f"  [{h.category}, score {h.score:.1f}]"
+        found = [
+            one_line(
+                f"- {PREFIX}{h.path} — {h.title}"
+                + (f": {h.description}" if h.description else "")
+                + f"  [{h.category}, score {h.score:.1f}]",
+                600,
+            )
             for h in hits
         ]
-        text = "\n".join(lines)
+        text = "\n".join(lines) + "\n" + frame(f"{PREFIX} (search index)", "\n".join(found))
     emit(data, text, as_json=as_json)
     return Exit.OK
 

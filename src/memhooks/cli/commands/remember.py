@@ -120,22 +120,7 @@ def run(args: argparse.Namespace) -> int:
         return _update(args, store, text)
     category, why = pick_category(args.category, text)
     if not args.new:
-        close = similar(paths, text, category)
-        if close:
-            best = close[0]
-            emit(
-                {"conflict": True, "category": category, "similar": close},
-                f"A similar {category} is already in {PREFIX}:\n"
-                + "\n".join(
-                    f"- {PREFIX}{c['path']} — {c['title']}: {c['description']}" for c in close
-                ),
-                as_json=args.json,
-            )
-            raise UserError(
-                f"not saved: {PREFIX}{best['path']} looks like the same {category}. Run again "
-                f"with --update {best['path']} to add to it, or --new to file a separate one",
-                Exit.CONFLICT,
-            )
+        _refuse_similar(args, similar(paths, text, category), category)
     title = redact(args.title, patterns) if args.title else short_title(text)
     meta: dict[str, Any] = {
         "title": title,
@@ -145,8 +130,18 @@ def run(args: argparse.Namespace) -> int:
     if args.tags:
         meta["tags"] = [redact(t.strip(), patterns) for t in args.tags.split(",") if t.strip()]
     draft = Draft(category, meta, render_sections(title, sections_for(category, text)))
+    from memhooks.store import DuplicateError
+
+    def already() -> list[dict[str, Any]] | None:
+        # Again under the store lock: six parallel identical calls file one memory.
+        return None if args.new else similar(paths, text, category) or None
+
     with store_errors():
-        saved = store.create(category, validate(draft), draft.body)
+        try:
+            saved = store.create(category, validate(draft), draft.body, unless=already)
+        except DuplicateError as exc:
+            _refuse_similar(args, list(exc.found), category)  # type: ignore[call-overload]
+            raise
     refresh_if_old(paths)
     entry = saved.entry
     emit(
@@ -163,6 +158,24 @@ def run(args: argparse.Namespace) -> int:
         as_json=args.json,
     )
     return Exit.OK
+
+
+def _refuse_similar(args: argparse.Namespace, close: list[dict[str, Any]], category: str) -> None:
+    """Exit 6, listing the similar memories, when there are any."""
+    if not close:
+        return
+    best = close[0]
+    emit(
+        {"conflict": True, "category": category, "similar": close},
+        f"A similar {category} is already in {PREFIX}:\n"
+        + "\n".join(f"- {PREFIX}{c['path']} — {c['title']}: {c['description']}" for c in close),
+        as_json=args.json,
+    )
+    raise UserError(
+        f"not saved: {PREFIX}{best['path']} looks like the same {category}. Run again "
+        f"with --update {best['path']} to add to it, or --new to file a separate one",
+        Exit.CONFLICT,
+    )
 
 
 def _update(args: argparse.Namespace, store: Store, text: str) -> int:

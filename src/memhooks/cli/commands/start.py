@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import subprocess
+import sys
 from pathlib import Path
 
 from memhooks.atomic import write_atomic
@@ -13,7 +14,7 @@ from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
 from memhooks.clock import iso
 from memhooks.paths import MemoryPaths
-from memhooks.session_state import StateUnreadableError, read_state, write_state
+from memhooks.session_state import StateUnreadableError, read_state, repair_state, write_state
 from memhooks.status_line import (
     ACTIVE_TEMPLATE,
     BLOCKERS_TEMPLATE,
@@ -88,10 +89,16 @@ def run(args: argparse.Namespace) -> int:
             state = read_state(paths.session) or {}
         except StateUnreadableError as exc:
             raise UserError(f"{exc}; fix or move it, then run start again", Exit.REFUSED) from None
+        repaired = repair_state(state)
+        if repaired:
+            sys.stderr.write(
+                f"memhooks: {paths.relative(paths.session)}: dropped what was not valid "
+                f"({', '.join(repaired)}); start sets it again\n"
+            )
         was_active = state.get("active") is True
         state.setdefault("version", 1)
         state["active"] = True
-        if not was_active:
+        if not was_active or not state.get("started"):
             state["started"] = now
         state.pop("stopped", None)
         state["project"] = paths.root.parent.parent.name

@@ -27,8 +27,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def index_health(paths: MemoryPaths) -> dict[str, Any]:
+    from memhooks.safe_fs import read_bytes
+
     try:
-        data = paths.index.read_bytes()
+        data = read_bytes(paths.index)
     except OSError:
         return {"exists": False}
     text = data.decode("utf-8", errors="replace")
@@ -68,7 +70,13 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
     )
     status = read_status(paths)
     stale = stale_memories(paths, [e.path for e in cat.active()] if cat else [])
+    from memhooks.conflicts import conflicted_files
+    from memhooks.search_index import SIDECARS
+
+    journal = paths.search_db.with_name(paths.search_db.name + SIDECARS[0])
     return {
+        "conflicts": conflicted_files(str(paths.root), tuple(c.folder for c in CATEGORIES)),
+        "search_journal": journal.is_file(),
         "root": str(paths.root),
         "exists": state is not None,
         "active": bool(state and state.get("active") is True),
@@ -147,6 +155,17 @@ def render(data: dict[str, Any]) -> str:
         )
     else:
         lines.append("Injected this session: nothing yet")
+    if data["conflicts"]:
+        lines.append(
+            f"Conflicts: {len(data['conflicts'])} file(s) hold git conflict markers (not "
+            "injected until resolved; then run `memhooks rebuild`): "
+            + ", ".join(data["conflicts"][:10])
+        )
+    if data["search_journal"]:
+        lines.append(
+            "Search index: an interrupted write left .cache/search.sqlite3-journal; the next "
+            "search rolls it back (or run `memhooks rebuild`)"
+        )
     if data["problem"]:
         lines.append(f"Problem: {data['problem']}")
     return "\n".join(lines)

@@ -8,7 +8,7 @@ from memhooks.cli.common import add_json, open_tree, store_errors
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
 from memhooks.clock import iso
-from memhooks.session_state import StateUnreadableError, read_state, write_state
+from memhooks.session_state import StateUnreadableError, read_state, repair_state, write_state
 
 CONFIRMATION = "Memory mode stopped. Files preserved in .claude/memory/"
 
@@ -32,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
             state = read_state(paths.session) or {}
         except StateUnreadableError as exc:
             raise UserError(str(exc), Exit.REFUSED) from None
+        repair_state(state)
         was_active = state.get("active") is True
         if was_active:
             stats = state.get("stats") if isinstance(state.get("stats"), dict) else {}

@@ -135,9 +135,12 @@ def _material(paths: MemoryPaths, session_id: str, budget: int, *, as_json: bool
     checkpoint, where = read_session_checkpoint(paths, session_id)
     pack = Pack(max(budget, 2_000))
     pack.add("Required structure (seed 002)", SUMMARY_TEMPLATE)
-    pack.add(f"Existing summary in {PREFIX}{relative} (update it)", summary)
-    pack.add(f"Automatic journal of this session ({PREFIX}{relative})", journal, keep_tail=True)
-    pack.add(f"This session's checkpoint ({PREFIX}{where})", checkpoint)
+    source = PREFIX + relative
+    pack.add(f"Existing summary in {source} (update it)", summary, source=source)
+    pack.add(
+        f"Automatic journal of this session ({source})", journal, source=source, keep_tail=True
+    )
+    pack.add(f"This session's checkpoint ({PREFIX}{where})", checkpoint, source=f"{PREFIX}{where}")
     head = [
         f"Session: {session_id}",
         f"Summary file: {PREFIX}{relative} ("

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from memhooks.atomic import write_atomic
+from memhooks.atomic import read_text, write_atomic
 from memhooks.cli.common import add_json, open_tree, store_errors
 from memhooks.cli.errors import Exit
 from memhooks.cli.output import emit
@@ -59,11 +59,7 @@ def run(args: argparse.Namespace) -> int:
     )
     if changed:
         with store_errors(), store.locked():
-            current = (
-                paths.current_task.read_text(encoding="utf-8")
-                if paths.current_task.exists()
-                else ""
-            )
+            current = read_text(paths.current_task)  # "" when absent; never via a symlink
             status = read_status(paths, full=True)  # never rewrite from the clipped display
             progress = section(current, "progress")
             if args.progress:

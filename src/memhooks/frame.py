@@ -1,0 +1,82 @@
+"""The one way text from `.claude/memory/` (or the project) is put in front of Claude.
+
+Everything quoted goes inside `<memhooks-data source="…">` … `</memhooks-data>`. Data cannot
+end the frame early or pose as framing: every tag-like `<` in it (any tag, any case, spaces
+or attributes, a partial tag such as `</memhooks-data` with no `>`, or a look-alike `<`) is
+written `&lt;`, and a line that starts like one of the CLI's `=== … ===` headers is escaped.
+Cutting to a budget happens after that, and always keeps the closing tag.
+
+Standard library only, and cheap: every hook builds its context with it.
+"""
+
+from __future__ import annotations
+
+import re
+
+TAG = "memhooks-data"
+CLOSE = f"</{TAG}>"
+#: `<` or a look-alike, then a letter, `!`, `?`, a `/` (spaces allowed before it) or our tag's
+#: name after spaces: the start of a tag. `a < b` is left alone.
+_TAG_LIKE = re.compile(r"[<\uff1c\ufe64\u2039\u3008\u27e8](?=[A-Za-z!?]|\s*/|\s*(?i:memhooks))")
+#: A line that could pass for one of the material headers the CLI prints (`=== … ===`).
+_HEADER_LIKE = re.compile(r"^([ \t]*)(?====)", re.MULTILINE)
+#: Every other line break a reader may honour, made a plain one so `^` above sees the line.
+_ODD_BREAKS = re.compile(r"\r\n?|[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+_SOURCE_UNSAFE = re.compile(r"[^\w ./:@+,()#\[\]~-]")
+
+
+def neutralise(text: str) -> str:
+    """`text` with nothing in it that reads as a tag or as a CLI header."""
+    text = _ODD_BREAKS.sub("\n", _TAG_LIKE.sub("&lt;", text))
+    if "===" in text:
+        text = _HEADER_LIKE.sub(r"\1\\", text)
+    return text
+
+
+def clean_source(source: str) -> str:
+    """A source attribute that cannot close its quotes or hold a line break."""
+    return _SOURCE_UNSAFE.sub("_", " ".join(source.split()))[:300]
+
+
+def _opening(source: str) -> str:
+    return f'<{TAG} source="{clean_source(source)}">\n'
+
+
+def overhead(source: str) -> int:
+    """Characters the frame itself costs around its body."""
+    return len(_opening(source)) + 1 + len(CLOSE)
+
+
+def frame(
+    source: str, text: str, budget: int | None = None, *, what: str = "", where: str = ""
+) -> str:
+    """`text` quoted as data from `source`, at most `budget` characters in all (None: no cap).
+
+    An over-long body is cut at a line end, with one line saying how much of `what` was left
+    out and `where` to read it; the frame is always closed. Returns "" when not even the empty
+    frame and that note fit the budget.
+    """
+    opening = _opening(source)
+    body = neutralise(text).rstrip()
+    whole = f"{opening}{body}\n{CLOSE}"
+    if budget is None or len(whole) <= budget:
+        return whole
+    note = (  # the longest it can be: the count below only gets smaller
+        f"[memhooks] {len(body):,} characters of {what or 'this text'} not shown"
+        + (f": read {where}." if where else ".")
+    )
+    room = budget - len(opening) - len(CLOSE) - len(note) - 2
+    if room < 0:
+        return ""
+    cut = body[:room]
+    if "\n" in cut:
+        cut = cut[: cut.rfind("\n")]
+    note = f"[memhooks] {len(body) - len(cut):,} characters of {what or 'this text'} not shown" + (
+        f": read {where}." if where else "."
+    )
+    return f"{opening}{cut}\n{note}\n{CLOSE}" if cut else f"{opening}{note}\n{CLOSE}"
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    """Data shown on one line of our own text (a heading, a pointer): no breaks, no tags."""
+    return neutralise(" ".join(text.split()))[:limit]

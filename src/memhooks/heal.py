@@ -1,0 +1,50 @@
+"""Derived files a git merge left conflicted are made again, in the background.
+
+`MEMORY.md` is derived from the memory files, yet it is committed, so a merge can leave
+conflict markers in it. SessionStart never injects such a file; it starts `memhooks rebuild`
+detached (the rebuild needs the command path's dependencies and takes longer than a hook
+may), so the next hook read finds the index whole again. Standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from memhooks.logsink import log_line
+from memhooks.paths import MemoryPaths
+
+
+def rebuild_in_background(paths: MemoryPaths) -> None:
+    """Start `memhooks rebuild` for this tree, detached; logged, never raised."""
+    import subprocess
+
+    package = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(os.path.dirname(package))
+    launcher = os.path.join(root, "hooks", "memhooks.py")
+    # -I: nothing from the environment or the project (whose folder is not on the path, and
+    # is not the working directory either).
+    argv = (
+        [sys.executable, "-I", launcher, "rebuild"]
+        if os.path.isfile(launcher)
+        else [sys.executable, "-I", "-m", "memhooks", "rebuild"]
+    )
+    project = os.path.dirname(os.path.dirname(paths.base))
+    kwargs: dict[str, object] = {"start_new_session": True}
+    if sys.platform == "win32":
+        kwargs = {"creationflags": 0x00000008 | 0x00000200}  # DETACHED_PROCESS | NEW_PROCESS_GROUP
+    try:
+        subprocess.Popen(
+            argv,
+            cwd=root if os.path.isdir(root) else os.path.expanduser("~"),
+            env={**os.environ, "MEMHOOKS_PROJECT_DIR": project},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            close_fds=True,
+            **kwargs,  # type: ignore[call-overload]
+        )
+    except OSError as exc:
+        log_line(paths.file("log"), f"SessionStart: could not start the rebuild: {exc}")
+        return
+    log_line(paths.file("log"), "SessionStart: MEMORY.md has conflict markers; rebuilding it")
