@@ -29,20 +29,12 @@ _FENCE = re.compile(r"\A---[ \t]*\r?\n.*?^---[ \t]*\r?\n?", re.DOTALL | re.MULTI
 
 def read_safe(path: str, cap: int = READ_CAP) -> str | None:
     """A regular file's text (at most `cap` bytes), never through a symlink; None otherwise."""
+    from memhooks.safe_fs import read_bytes
+
     try:
-        info = os.lstat(path)
-        if not stat.S_ISREG(info.st_mode):
-            return None
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        return read_bytes(path, cap).decode("utf-8", errors="replace")
     except OSError:
         return None
-    try:
-        data = os.read(fd, cap)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    return data.decode("utf-8", errors="replace")
 
 
 def _safe_dir(paths: MemoryPaths, relative: str) -> str | None:

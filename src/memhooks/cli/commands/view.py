@@ -36,9 +36,14 @@ def _target(args: argparse.Namespace, cache: Path) -> Path:
         if out.is_dir():
             raise UserError(f"--out {out} is a folder; name a file", Exit.USAGE)
         return out
-    if cache.is_symlink():
-        raise UserError(f"{cache} is a symlink; refusing to write through it", Exit.REFUSED)
-    return cache / DEFAULT_NAME
+    from memhooks.safe_fs import UnsafeFileError, check_target
+
+    target = cache / DEFAULT_NAME
+    try:
+        check_target(target)
+    except UnsafeFileError as exc:
+        raise UserError(str(exc), Exit.REFUSED) from None
+    return target
 
 
 def run(args: argparse.Namespace) -> int:
