@@ -135,13 +135,13 @@ var known = {};
 data.memories.forEach(function(m){ known[m.path] = m; });
 var MEM_LINK = /^(?:\.\/|\.\.\/)*([a-z0-9_-]+\/[A-Za-z0-9._-]+\.md)$/;
 function inline(parent, text){
-  var re = /`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\)|\*\*([^*]+)\*\*/g, last = 0, m;
-  while ((m = re.exec(text)) !== null){
+  var re = /`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\)|\*\*([^*]+)\*\*/g, last = 0;
+  Array.from(String(text).matchAll(re)).forEach(function(m){
     if (m.index > last) parent.appendChild(document.createTextNode(text.slice(last, m.index)));
     if (m[1] !== undefined){ parent.appendChild(el("code", "", m[1])); }
     else if (m[4] !== undefined){ parent.appendChild(el("strong", "", m[4])); }
     else {
-      var target = MEM_LINK.exec(m[3]);
+      var target = m[3].match(MEM_LINK);
       if (target && known[target[1]]){
         var a = el("a", "", m[2]);
         a.href = "#m=" + encodeURIComponent(target[1]);
@@ -150,8 +150,8 @@ function inline(parent, text){
         parent.appendChild(document.createTextNode(m[2] + " (" + m[3] + ")"));
       }
     }
-    last = re.lastIndex;
-  }
+    last = m.index + m[0].length;
+  });
   if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
 }
 function markdown(text){
@@ -169,8 +169,8 @@ function markdown(text){
       var pre = el("pre"); pre.appendChild(el("code", "", code.join("\n"))); root.appendChild(pre);
       i++; continue;
     }
-    var h = /^(#{1,6})\s+(.*)$/.exec(line);
-    var li = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line);
+    var h = line.match(/^(#{1,6})\s+(.*)$/);
+    var li = line.match(/^\s*(?:[-*+]|\d+[.)])\s+(.*)$/);
     if (h){ flush(); list = null; var hh = el("h" + Math.min(6, h[1].length + 2)); inline(hh, h[2]);
       root.appendChild(hh); }
     else if (li){ flush(); if (!list){ list = el("ul"); root.appendChild(list); }

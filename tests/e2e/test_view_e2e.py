@@ -127,6 +127,12 @@ def test_search_through_the_fragment(
     shown = re.findall(r'<details class="mem" id="[^"]*" data-path="([^"]*)"', dom)
     assert len(shown) == 1
     assert shown[0].startswith("runbooks/")
+    url = target.as_uri() + "#q=frontend&m=" + quote(shown[0], safe="")
+    dom, console = browse(chromium, url, tmp_path, "--dump-dom")
+    assert console == []
+    link = re.search(r'<a href="#m=decisions%2F([^"]+)">the db</a>', dom)  # memory links stay local
+    assert link, "a link to another memory of the store is an in-page link"
+    assert "<code>make deploy</code>" in dom
     dom, _ = browse(
         chromium, target.as_uri() + "#q=" + quote("nothing-like-this"), tmp_path, "--dump-dom"
     )
