@@ -110,4 +110,5 @@ def test_not_started(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) ->
     monkeypatch.setenv("MEMHOOKS_PROJECT_DIR", str(tmp_path))
     code, _, err = run(capsys, "recall", "anything")
     assert code == 3
-    assert "memhooks start" in err
+    assert "/memory start" in err
+    assert 'memhooks.py" start' in err

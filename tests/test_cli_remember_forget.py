@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.category_cues import guess_category, sections_for, short_title
+from memhooks.category_cues import description_for, guess_category, sections_for, short_title
 from support import run_main
 
 
@@ -46,10 +46,103 @@ def test_titles_and_sections() -> None:
     long = "x " * 100
     assert len(short_title(long)) <= 81
     assert sections_for("decision", "use uv because it is fast") == {
-        "Context": "it is fast",
-        "Decision": "use uv",
+        "Context": "Because it is fast.",
+        "Decision": "Use uv.",
     }
-    assert sections_for("preference", "always rebase")["Preference"] == "always rebase"
+    assert sections_for("preference", "always rebase")["Preference"] == "Always rebase."
+
+
+#: (what the user said, category, title, description): a title names the thing, the reason
+#: stays whole ("because" kept), the description adds to the title instead of repeating it.
+WRITTEN_AS_A_PERSON_WOULD = [
+    (
+        "we decided to use Postgres 16 for the job queue because of SKIP LOCKED",
+        "decision",
+        "Postgres 16 for the job queue",
+        "Because of SKIP LOCKED.",
+    ),
+    (
+        "Always use pytest fixtures instead of setUp methods because they compose",
+        "preference",
+        "Pytest fixtures instead of setUp methods",
+        "Because they compose.",
+    ),
+    (
+        "we'll go with httpx instead of requests because it supports HTTP/2",
+        "decision",
+        "Httpx instead of requests",
+        "Because it supports HTTP/2.",
+    ),
+    (
+        "We chose Redis for the session cache so that logins survive a deploy",
+        "decision",
+        "Redis for the session cache",
+        "So that logins survive a deploy.",
+    ),
+    (
+        "Use Postgres for the queue because MySQL cannot do SKIP LOCKED",
+        "decision",  # the cue in the reason ("cannot") does not decide
+        "Postgres for the queue",
+        "Because MySQL cannot do SKIP LOCKED.",
+    ),
+    (
+        "the API must answer within 200 ms because the mobile app times out",
+        "constraint",
+        "The API must answer within 200 ms",
+        "Because the mobile app times out.",
+    ),
+    ("never push to main directly", "preference", "Never push to main directly", ""),
+    (
+        "Please always write commit messages in the imperative",
+        "preference",
+        "Always write commit messages in the imperative",
+        "",
+    ),
+    (
+        "when the deploy fails, clear the build cache and retry",
+        "runbook",
+        "When the deploy fails",
+        "Clear the build cache and retry.",
+    ),
+    ("TODO later: the retry loop is a hack", "tech_debt", "The retry loop is a hack", ""),
+    (
+        "We decided that all timestamps are stored in UTC",
+        "decision",
+        "All timestamps are stored in UTC",
+        "",
+    ),
+    (
+        "Going with SQLite for tests, because it needs no server",
+        "decision",
+        "SQLite for tests",
+        "Because it needs no server.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("said", "category", "title", "description"), WRITTEN_AS_A_PERSON_WOULD)
+def test_remember_writes_what_a_person_would(
+    said: str, category: str, title: str, description: str
+) -> None:
+    assert guess_category(said).category == category
+    assert short_title(said) == title
+    assert description_for(said, title) == description
+    sections = sections_for(category, said)
+    if " because " in said or " so that " in said:
+        reason = [text for text in sections.values() if text.startswith(("Because", "So that"))]
+        assert reason == [description], sections  # the reason whole, in its own section
+
+
+def test_remember_the_issue_example(memory: Path, capsys) -> None:
+    said = "we decided to use Postgres 16 for the job queue because of SKIP LOCKED"
+    code, _, err = run(capsys, "remember", said)
+    assert code == 0, err
+    (path,) = (memory / "decisions").glob("*.md")
+    text = path.read_text()
+    assert "title: Postgres 16 for the job queue\n" in text
+    assert "description: Because of SKIP LOCKED.\n" in text
+    assert "## Context\nBecause of SKIP LOCKED." in text
+    assert text.count("job queue") == 3  # title, heading, the decision itself: nothing more
 
 
 def test_remember_files_a_typed_memory(memory: Path, capsys) -> None:
@@ -65,8 +158,8 @@ def test_remember_files_a_typed_memory(memory: Path, capsys) -> None:
     assert len(files) == 1
     text = files[0].read_text()
     assert "title: We always squash-merge PRs" in text
-    assert "## Preference\nwe always squash-merge PRs" in text
-    assert "## Reason\nhistory stays linear" in text
+    assert "## Preference\nWe always squash-merge PRs." in text
+    assert "## Reason\nBecause history stays linear." in text
     assert "remember that" not in text
     assert "We always squash-merge PRs" in (memory / "MEMORY.md").read_text()
 
@@ -135,7 +228,7 @@ def test_forget_shows_first_and_retires_only_with_yes(memory: Path, capsys) -> N
     code, out, _ = run(capsys, "forget", "squash", "merge")
     assert code == 0
     assert out.startswith(f"Would retire: .claude/memory/{path} — We always squash-merge")
-    assert f"memhooks forget {path} --yes" in out
+    assert f'hooks/memhooks.py" forget {path} --yes' in out  # runnable as printed
     assert "record_status: active" in (memory / path).read_text()
     code, out, _ = run(
         capsys, "forget", path, "--yes", "--reason", "we merge commits now", "--json"

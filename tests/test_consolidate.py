@@ -225,8 +225,8 @@ def test_apply_then_restore_and_undo_take_each_back(
         assert main_ok(capsys, "restore", path)
         assert "record_status: active" in (root / path).read_text(encoding="utf-8")
     freeze = "constraints/public-api-freeze.md"
-    assert f"memhooks consolidate --undo {freeze}" in log
-    assert main_ok(capsys, "consolidate", "--undo", freeze)
+    assert f"memhooks restore {freeze}" in log
+    assert main_ok(capsys, "restore", freeze)  # an active memory: its rewrite is taken back
     undone = (root / freeze).read_text(encoding="utf-8")
     assert undone.split("\n---\n", 1)[1] == before.split("\n---\n", 1)[1]
     code, out, _ = run_main(capsys, "consolidate", "--json")

@@ -290,6 +290,9 @@ def test_transcript_growing_while_read(tmp_path: Path) -> None:
     assert seen == [f"u{n}" for n in range(3000)]  # every record once, in order
 
 
+WRITER_LINES = 100_000
+
+
 def test_stop_hook_while_transcript_grows(started: Path, tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     path.write_bytes(b"")
@@ -298,7 +301,11 @@ def test_stop_hook_while_transcript_grows(started: Path, tmp_path: Path) -> None
     def writer() -> None:
         n = 0
         with path.open("ab") as handle:
-            while not stop.is_set():
+            # Bounded and paced: unbounded, the writer outran the hooks on a loaded machine
+            # (several GB written, one test taking over ten minutes).
+            while not stop.is_set() and n < WRITER_LINES:
+                if n % 100 == 0:
+                    time.sleep(0.001)
                 line = json.dumps(
                     {"type": "user", "uuid": f"u{n}", "message": {"content": f"please do {n}"}}
                 )

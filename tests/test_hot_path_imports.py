@@ -77,3 +77,32 @@ def test_hot_path_hooks_import_nothing_heavy(started: Path, tmp_path: Path, even
     loaded = imported_modules(event, payload, tmp_path / "data")
     assert "memhooks.hooks.entry" in loaded  # the measurement saw the hook's imports
     assert not loaded & HEAVY, sorted(loaded & HEAVY)
+
+
+@pytest.mark.parametrize(
+    ("event", "tool", "tool_input"),
+    [
+        ("PreToolUse", "Write", {"file_path": "src/app.py", "content": "x = 1\n"}),
+        ("PreToolUse", "Bash", {"command": "pytest -q > /tmp/out.txt 2>&1"}),
+        ("PreToolUse", "Write", {"file_path": ".claude/memory/MEMORY.md", "content": "x"}),
+        ("PreToolUse", "Edit", {"file_path": ".claude/memory/decisions/x.md"}),
+        ("PostToolUse", "Write", {"file_path": "src/app.py", "content": "x = 1\n"}),
+    ],
+)
+def test_the_write_guard_imports_nothing_heavy(
+    started: Path, tmp_path: Path, event: str, tool: str, tool_input: dict[str, str]
+) -> None:
+    """It runs on every Write, Edit and Bash call, denials included."""
+    project = started.parent.parent
+    payload = {
+        "session_id": "s1",
+        "cwd": str(project),
+        "hook_event_name": event,
+        "tool_name": tool,
+        "tool_input": tool_input,
+        "tool_use_id": "toolu_1",
+    }
+    loaded = imported_modules(event, payload, tmp_path / "data")
+    assert "memhooks.hooks.entry" in loaded
+    assert "memhooks.write_guard" in loaded  # the measurement saw the guard
+    assert not loaded & HEAVY, sorted(loaded & HEAVY)

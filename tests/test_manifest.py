@@ -21,12 +21,22 @@ HOOKS = json.loads((REPO / "hooks" / "hooks.json").read_text(encoding="utf-8"))[
 def test_every_handler_is_wired_and_nothing_else() -> None:
     assert set(HOOKS) == set(HANDLERS)
     for event, groups in HOOKS.items():
-        (group,) = groups
-        (hook,) = group["hooks"]
-        assert hook["type"] == "command"
-        assert f"hook {event}" in hook["command"]
-        assert '"${CLAUDE_PLUGIN_ROOT}/hooks/memhooks.py"' in hook["command"]  # quoted: spaces
-        assert 0 < hook["timeout"] <= 60
+        for group in groups:  # the tool events have one group per matcher
+            (hook,) = group["hooks"]
+            assert hook["type"] == "command"
+            assert f"hook {event}" in hook["command"]
+            assert '"${CLAUDE_PLUGIN_ROOT}/hooks/memhooks.py"' in hook["command"]  # quoted
+            assert 0 < hook["timeout"] <= 60
+
+
+def test_the_write_guard_matches_exactly_the_tools_it_checks() -> None:
+    """Every tool call starts a process for a matching hook: match nothing more."""
+    from memhooks.write_guard import FILE_TOOLS, GUARDED_TOOLS
+
+    pre = [g["matcher"] for g in HOOKS["PreToolUse"] if "Write" in g.get("matcher", "")]
+    assert pre == ["|".join(GUARDED_TOOLS)]
+    post = [g["matcher"] for g in HOOKS["PostToolUse"] if "Write" in g.get("matcher", "")]
+    assert post == ["|".join(FILE_TOOLS)]
 
 
 def test_session_end_stays_inside_the_hosts_budget() -> None:

@@ -43,6 +43,7 @@ class Settings:
     capture_journal: bool = True
     capture_prompts: bool = True
     redact_patterns: tuple[str, ...] = ()
+    direct_edits: str = "deny"  # guard.direct_edits: "deny" or "allow" (then validated after)
     categories: dict[str, dict[str, Any]] = {}  # noqa: RUF012 - read-only, never mutated
     problems: tuple[str, ...] = ()
 
@@ -93,6 +94,7 @@ _FIELDS: dict[tuple[str, str], tuple[str, type | tuple[type, ...], float, float]
     ("capture", "prompts"): ("capture_prompts", bool, 0, 1),
 }
 _NUDGES = ("off", "remind", "save")
+_DIRECT_EDITS = ("deny", "allow")
 
 
 def load_settings(path: str | os.PathLike[str]) -> Settings:
@@ -135,6 +137,7 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
             values["nudge"] = stop["nudge"]
         else:
             problems.append(f"stop.nudge: ignored bad value {stop['nudge']!r}")
+    _choice(data, ("guard", "direct_edits", "direct_edits"), _DIRECT_EDITS, values, problems)
     redact = data.get("redact")
     if isinstance(redact, dict) and isinstance(redact.get("extra_patterns"), list):
         patterns = redact["extra_patterns"]
@@ -149,6 +152,24 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
             k: v for k, v in categories.items() if isinstance(k, str) and isinstance(v, dict)
         }
     return Settings(**values, problems=tuple(problems))
+
+
+def _choice(
+    data: dict[str, Any],
+    where: tuple[str, str, str],
+    allowed: tuple[str, ...],
+    values: dict[str, Any],
+    problems: list[str],
+) -> None:
+    """One of `allowed` at data[section][key], kept as `field`; anything else is a problem."""
+    section, key, field = where
+    block = data.get(section)
+    if not isinstance(block, dict) or key not in block:
+        return
+    if block[key] in allowed:
+        values[field] = block[key]
+    else:
+        problems.append(f"{section}.{key}: ignored bad value {block[key]!r}")
 
 
 def validate_config(data: object) -> Settings:

@@ -346,7 +346,7 @@ def write_log(store: Store, done: list[Action], now: dt.datetime | None) -> None
         if action.kind in ("duplicate", "superseded"):
             lines.append(f"  - undo: `memhooks restore {action.paths[0]}`")
         else:
-            lines.append(f"  - undo: `memhooks consolidate --undo {action.paths[0]}`")
+            lines.append(f"  - undo: `memhooks restore {action.paths[0]}`")
         if action.diff:
             lines += ["", "```diff", action.diff.rstrip("\n"), "```", ""]
     entry = "\n".join(lines).rstrip("\n") + "\n"

@@ -18,6 +18,8 @@ REQUIREMENTS = ("pydantic>=2.6", "python-frontmatter>=1.1", "filelock>=3.30")
 MODULES = ("pydantic", "frontmatter", "filelock")
 MARKER = ".memhooks-deps-ok"
 STALE_INSTALL_SECONDS = 900
+#: How long a command waits for an install another process runs.
+INSTALL_WAIT_SECONDS = 600.0
 #: The folder holding the `memhooks` package, for the detached installer's sys.path.
 _SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -33,18 +35,63 @@ def _path(text: str) -> Path:
 
 
 def default_data_dir() -> Path:
-    """Where commands look when CLAUDE_PLUGIN_DATA is unset (hooks/memhooks.py agrees).
+    """Where a command looks when neither CLAUDE_PLUGIN_DATA nor --plugin-data says.
 
-    The host sets it for hooks, not for a slash command's shell injection: the installed
-    plugin's data folder comes first; a checkout run by hand uses the user cache.
+    The plugin's command files pass `--plugin-data "${CLAUDE_PLUGIN_DATA}"` (the host
+    substitutes it); a launcher given it records the folder for its plugin root, so that
+    Claude's own Bash calls of the same launcher find it too. A checkout run by hand with
+    no record uses the user cache. The folder's name is never guessed.
     """
-    home = os.path.expanduser("~")
-    config = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude")
-    installed = _path(config) / "plugins" / "data"
-    if (installed / "memory-memhooks").is_dir():
-        return installed / "memory-memhooks"
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
-    return _path(cache) / "memhooks"
+    recorded = recorded_data_dir()
+    if recorded is not None:
+        return recorded
+    return user_cache()
+
+
+def _user_cache_str() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "memhooks")
+
+
+def user_cache() -> Path:
+    return _path(_user_cache_str())
+
+
+def _record_file() -> str:
+    """One small file per plugin root, named by the root's path (escaped, not hashed), in
+    plain strings: SessionStart calls this, and hashlib or pathlib cost it imports."""
+    root = os.path.realpath(os.path.dirname(_SRC))
+    name = "".join(c if c.isalnum() or c in "-_." else f"%{ord(c):02X}" for c in root)
+    return os.path.join(_user_cache_str(), "plugin-data", name[-200:])
+
+
+def _read_record() -> str:
+    try:
+        with open(_record_file(), encoding="utf-8") as handle:
+            text = handle.read(4096).strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return text if os.path.isabs(text) else ""
+
+
+def recorded_data_dir() -> Path | None:
+    text = _read_record()
+    return _path(text) if text else None
+
+
+def record_data_dir(data: str) -> None:
+    """Remember which data folder the host gave this plugin root (best effort)."""
+    try:
+        if _read_record() == data:
+            return
+        record = _record_file()
+        os.makedirs(os.path.dirname(record), exist_ok=True)
+        temp = f"{record}.{os.getpid()}.tmp"
+        with open(temp, "w", encoding="utf-8") as handle:
+            handle.write(data + "\n")
+        os.replace(temp, record)
+    except OSError:
+        pass
 
 
 def data_dir(*, fallback: bool = False) -> Path | None:
@@ -72,7 +119,8 @@ def missing_modules() -> list[str]:
 def ensure_in_background() -> str:
     """What it did, in a word: 'present', 'installing', 'started' or 'no-data-dir'.
 
-    SessionStart calls this every time: the usual answer costs one stat and no imports.
+    SessionStart calls this only where memory is active: the usual answer costs one stat
+    and no imports.
     """
     value = os.environ.get("CLAUDE_PLUGIN_DATA")
     if not value:
@@ -82,6 +130,13 @@ def ensure_in_background() -> str:
     if not missing_modules():
         return "present"
     return _start_install(_path(value))
+
+
+def _isolated(*args: str) -> list[str]:
+    """This Python in isolated mode (-I): no PYTHON* variables, no user site, and neither
+    the current directory nor a script's folder on sys.path, so nothing of the project
+    (a `pip/` package, a `subprocess.py`) can be imported in place of the real one."""
+    return [sys.executable, "-I", *args]
 
 
 def _start_install(data: Path) -> str:
@@ -104,8 +159,11 @@ def _start_install(data: Path) -> str:
     kwargs: dict[str, object] = {"start_new_session": True}
     if sys.platform == "win32":
         kwargs = {"creationflags": 0x00000008 | 0x00000200}  # DETACHED_PROCESS | NEW_PROCESS_GROUP
+    env = {**os.environ, "CLAUDE_PLUGIN_DATA": str(data)}
     subprocess.Popen(
-        [sys.executable, "-c", code],
+        _isolated("-c", code),
+        cwd=str(data),  # never the project: it is not ours to run code from
+        env=env,
         stdin=subprocess.DEVNULL,
         stdout=log,
         stderr=log,
@@ -116,35 +174,53 @@ def _start_install(data: Path) -> str:
     return "started"
 
 
-def install_now(*, fallback: bool = False) -> int:
-    """Install into a fresh folder, then swap it in, so a half-done install is never used."""
-    import shutil
-    import subprocess
-    import time
+def install_now(*, fallback: bool = False, quiet: bool = True) -> int:
+    """Install into a fresh folder, then swap it in, so a half-done install is never used.
+
+    One install at a time per data folder (a lock): a second caller waits for the first
+    and finds its result.
+    """
+    from memhooks.locking import LockTimeoutError, quick_lock
 
     data = data_dir(fallback=fallback)
     if data is None:
         sys.stderr.write("memhooks: CLAUDE_PLUGIN_DATA is not set; nothing to install into\n")
         return 2
+    try:
+        with quick_lock(data / "deps" / ".install.lock", INSTALL_WAIT_SECONDS):
+            return _install_locked(data, quiet=quiet)
+    except LockTimeoutError:
+        sys.stderr.write(f"memhooks: another install into {data} has run for too long\n")
+        return 3
+
+
+def _install_locked(data: Path, *, quiet: bool) -> int:
+    import shutil
+    import subprocess
+    import time
+
     final = target_dir(data)
+    if (final / MARKER).exists():
+        return 0  # the install we waited for did it
     staging = final.with_name(final.name + f".new-{os.getpid()}")
     busy = data / "deps" / ".installing"
     try:
-        command = [
-            sys.executable,
+        busy.write_text(str(os.getpid()), encoding="utf-8")
+        command = _isolated(
             "-m",
             "pip",
             "install",
             "--disable-pip-version-check",
             "--no-input",
-            "--quiet",
+            *(["--quiet"] if quiet else ["--progress-bar", "off"]),
             "--no-warn-conflicts",  # other packages of this Python are not ours to judge
             "--target",
             str(staging),
             *REQUIREMENTS,
-        ]
+        )
         env = {**os.environ, "PIP_ROOT_USER_ACTION": "ignore"}  # a container's root is fine
-        done = subprocess.run(command, check=False, env=env)
+        # stdout to stderr: a command's stdout is what Claude reads as its result.
+        done = subprocess.run(command, check=False, env=env, cwd=str(data), stdout=sys.stderr)
         if done.returncode != 0:
             sys.stderr.write(f"memhooks: pip exited {done.returncode}\n")
             return done.returncode
@@ -158,19 +234,45 @@ def install_now(*, fallback: bool = False) -> int:
         busy.unlink(missing_ok=True)
 
 
-def ensure_now() -> bool:
-    """For commands run by hand: install the dependencies once, visibly; True when present."""
+def manual_install_hint(data: Path) -> str:
+    """What a person can paste into a terminal: no `memhooks`, no unexpanded variable."""
+    python = "python" if os.name == "nt" else "python3"
+    wanted = " ".join(f'"{r}"' for r in REQUIREMENTS)
+    return f'{python} -m pip install --target "{target_dir(data)}" {wanted}'
+
+
+def ensure_now(*, fallback: bool = True) -> bool:
+    """For commands: make the dependencies importable, installing them once, visibly.
+
+    Waits for an install already running (the lock), else runs it itself; says so in
+    one line on stderr, and on failure says exactly what to run. True when present.
+    """
     if not missing_modules():
         return True
-    data = data_dir(fallback=True)
-    assert data is not None  # noqa: S101 - fallback always gives a folder
-    sys.stderr.write(
-        f"memhooks: installing {', '.join(REQUIREMENTS)} into {target_dir(data)} "
-        "(once; about a minute)...\n"
-    )
-    if install_now(fallback=True) != 0:
+    data = data_dir(fallback=fallback)
+    if data is None:
         return False
-    activate(target_dir(data))
+    final = target_dir(data)
+    if not (final / MARKER).exists():
+        busy = (data / "deps" / ".installing").exists()
+        sys.stderr.write(
+            f"memhooks: waiting for the install of {', '.join(MODULES)} already running "
+            f"into {final}...\n"
+            if busy
+            else f"memhooks: installing {', '.join(MODULES)} into {final} "
+            "(first use only, usually under a minute)...\n"
+        )
+        code = install_now(fallback=fallback, quiet=True)
+        if code != 0:
+            log = data / "deps" / "install.log"
+            sys.stderr.write(
+                f"memhooks: could not install {', '.join(MODULES)} (pip exit code {code}; "
+                "offline?). When the network is back, run the same command again; or install "
+                f"them yourself with:\n  {manual_install_hint(data)}\n"
+                + (f"  (the background install's log: {log})\n" if log.exists() else "")
+            )
+            return False
+    activate(final)
     return not missing_modules()
 
 

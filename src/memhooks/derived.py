@@ -61,6 +61,11 @@ class DerivedFiles:
         with self.locked():
             self._after_write([], [], body_by_path={}, now=now)
 
+    def reindex_locked(self, changed: list[Entry], bodies: dict[str, str]) -> None:
+        """The derived files after a change the caller made itself, holding the lock (a direct
+        edit settled by PostToolUse); files changed behind our back are reconciled too."""
+        self._after_write(changed, [], body_by_path=bodies, now=None)
+
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> ScanResult:
         """Everything derived, regenerated from the memory files alone, under the lock."""
         from memhooks.rebuild import scan_tree

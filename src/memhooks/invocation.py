@@ -16,3 +16,13 @@ def cli_command() -> str:
         return "memhooks"  # installed as a package: the console script is on PATH
     python = "python" if os.name == "nt" else "python3"
     return f'{python} "{launcher}"'
+
+
+def cli_hint(rest: str) -> str:
+    """A command the reader can run where they are, in backticks: `<resolved CLI> rest`."""
+    return f"`{cli_command()} {rest}`"
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """ "1 decision", "2 decisions", "0 analyses"."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"

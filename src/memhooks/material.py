@@ -28,6 +28,7 @@ GIT_MAX_COMMITS = 200
 DOC_FOLDERS = ("docs", "_docs")
 DOC_FILES_MAX = 200
 PREFIX = ".claude/memory/"
+UNCUT = 50_000_000  # a budget and piece cap nothing reaches: the chunked reading's
 
 
 @dataclass(frozen=True)
@@ -228,8 +229,10 @@ class SynthesisMaterial:
 
 
 def synthesis_material(
-    paths: MemoryPaths, project: Path, budget: int = DEFAULT_BUDGET
+    paths: MemoryPaths, project: Path, budget: int = DEFAULT_BUDGET, *, piece_cap: int = PIECE_CAP
 ) -> SynthesisMaterial:
+    """What master.md is written from, within `budget`; `piece_cap` bounds each piece (the
+    chunked reading lifts both)."""
     previous = read_text(paths.master)
     since = since_last_synthesis(paths, previous)
     pack = Pack(budget)
@@ -254,7 +257,7 @@ def synthesis_material(
             f"Session summary: {doc.path} ({iso(doc.changed)})",
             text,
             source=PREFIX + doc.path,
-            cap=PIECE_CAP,
+            cap=piece_cap,
         )
     checkpoint = read_text(paths.latest_checkpoint)
     if checkpoint and (since is None or _mtime(paths.latest_checkpoint) > since):
@@ -262,10 +265,10 @@ def synthesis_material(
             "Latest checkpoint: checkpoints/latest.md",
             checkpoint,
             source=f"{PREFIX}checkpoints/latest.md",
-            cap=PIECE_CAP // 2,
+            cap=piece_cap // 2,
         )
     for doc in reversed([d for d in memories(paths, "decisions") if new(d)]):
-        pack.add(f"Decision: {doc.path}", doc.body, source=PREFIX + doc.path, cap=PIECE_CAP // 2)
+        pack.add(f"Decision: {doc.path}", doc.body, source=PREFIX + doc.path, cap=piece_cap // 2)
     others = [
         d
         for folder in ("constraints", "tech-debt", "preferences", "runbooks", "subagent")
@@ -282,17 +285,17 @@ def synthesis_material(
             "Other memories changed since (titles only)",
             "\n".join(lines),
             source=PREFIX,
-            cap=PIECE_CAP,
+            cap=piece_cap,
         )
     docs = doc_files(project, since)
     for path in docs:
         doc_text = read_text(path)
         if doc_text:
             relative = path.relative_to(project).as_posix()
-            pack.add(f"Doc: {relative}", doc_text, source=relative, cap=PIECE_CAP // 2)
+            pack.add(f"Doc: {relative}", doc_text, source=relative, cap=piece_cap // 2)
     log = git_log(project, since)
     if log:
-        pack.add("git log since the last synthesis", log, source="git log", cap=PIECE_CAP)
+        pack.add("git log since the last synthesis", log, source="git log", cap=piece_cap)
     return SynthesisMaterial(previous, since, pack, len(sessions), len(docs), log)
 
 

@@ -43,17 +43,18 @@ def parse_text(text: str) -> RawMemory:
         # that a YAML error surfaces as ours, with no tags or constructors allowed.
         import frontmatter
 
-        post = frontmatter.loads(text)
+        # parse(), not loads(): loads() builds a Post(content, handler, **meta), which a
+        # `content:` or `handler:` key in the frontmatter breaks. Any key must round-trip.
+        meta, body = frontmatter.parse(text)
     except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
         raise UnparsableMemoryError(f"frontmatter: {str(exc).splitlines()[0]}") from None
-    meta = post.metadata
     if not isinstance(meta, dict):
         raise UnparsableMemoryError("frontmatter is not a mapping")
     if _too_large(meta):
         raise UnparsableMemoryError(
             f"frontmatter holds more than {MAX_META_NODES:,} values (a YAML alias bomb?)"
         )
-    return RawMemory({str(k): v for k, v in meta.items()}, post.content)
+    return RawMemory({str(k): v for k, v in meta.items()}, body)
 
 
 def _too_large(meta: dict[str, Any]) -> bool:

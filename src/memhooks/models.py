@@ -280,6 +280,10 @@ class CaptureSettings(_Strict):
     prompts: bool = True
 
 
+class GuardSettings(_Strict):
+    direct_edits: Literal["deny", "allow"] = "deny"
+
+
 class RedactSettings(_Strict):
     extra_patterns: list[str] = Field(default_factory=list)
 
@@ -297,6 +301,7 @@ class ConfigModel(_Strict):
     stop: StopSettings = Field(default_factory=StopSettings)
     capture: CaptureSettings = Field(default_factory=CaptureSettings)
     redact: RedactSettings = Field(default_factory=RedactSettings)
+    guard: GuardSettings = Field(default_factory=GuardSettings)
 
     @field_validator("categories")
     @classmethod

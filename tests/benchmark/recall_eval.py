@@ -6,7 +6,7 @@ Usage: .venv/bin/python tests/benchmark/recall_eval.py [--json] [--shared PATH] 
 tests/fixtures/recall and scored on recall2, and the reverse, plus the young stores of
 recall2/young with the shipped constants.
 
-Reads <repo>/../shared/e2e/recall (memories, queries.json, unrelated.json), builds the real
+Reads tests/fixtures/recall (memories, queries.json, unrelated.json), builds the real
 SearchIndex in a temp dir and scores it the way the set's README says: hit rate and mean
 pointers over related prompts, silence over unrelated ones, Recall@1/3/5 and MRR over the full
 ranking. Plain BM25 (rank_bm25's BM25Okapi, reimplemented so no extra dependency is needed)

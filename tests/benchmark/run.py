@@ -11,7 +11,8 @@ one is missed (unless --no-fail).
     .venv/bin/python tests/benchmark/run.py --quick    # 100/1,000, 1 MB, few repeats
     .venv/bin/python tests/benchmark/run.py --json     # one JSON document on stdout
 
-Fixtures are cached under `<repo>/.bench/fixtures/`, keyed by size. Standard library only.
+Fixtures are cached under `~/.cache/memhooks/bench/fixtures/` (`--bench-dir`), keyed by
+size. Standard library only.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ HOT_HOOKS = (
     "UserPromptSubmit",
     "Stop",
     "SessionEnd",
+    "PreToolUse:Write",
+    "PreToolUse:Bash",
 )
 SESSION_START_CHARS = 9_000  # design.md defaults: briefing.session_start_chars
 PROMPT_CHARS = 1_500  # briefing.prompt_chars
@@ -51,6 +54,11 @@ MB = 1_000_000
 
 # ---------------------------------------------------------------------------------------------
 # Options
+
+
+def _user_cache() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "memhooks"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -63,7 +71,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="interpreter that replaces hooks.json's `python3` (default: this interpreter; "
         "a pyenv shim would add ~100 ms to every call)",
     )
-    parser.add_argument("--bench-dir", type=Path, default=REPO / ".bench")
+    parser.add_argument(
+        "--bench-dir",
+        type=Path,
+        default=_user_cache() / "bench",
+        help="fixtures, runs and results (default: the user cache, never the plugin's folder, "
+        "which a marketplace install copies whole)",
+    )
     parser.add_argument("--shared", type=Path, default=REPO / "tests" / "fixtures")
     parser.add_argument("--sizes", help="memory counts, comma-separated")
     parser.add_argument(
@@ -162,6 +176,8 @@ def load_payloads(shared: Path) -> dict[str, dict[str, Any]]:
             "custom_instructions": None,
         },
         "SessionEnd:other": {"hook_event_name": "SessionEnd", "reason": "other"},
+        "PreToolUse:Write": {"hook_event_name": "PreToolUse", "tool_name": "Write"},
+        "PreToolUse:Bash": {"hook_event_name": "PreToolUse", "tool_name": "Bash"},
     }
     for name, extra in defaults.items():
         payloads.setdefault(name, {**base, "prompt_id": str(uuid.uuid4()), **extra})
@@ -498,6 +514,10 @@ class Bench:
             body = json.dumps(self.payload(case, project, transcript)).encode()
             return lambda _i: body
 
+        def tool(case: str, **tool_input: str) -> Callable[[int], bytes]:
+            data = self.payload(case, project, transcript, tool_input=tool_input)
+            return _constant(json.dumps(data).encode())
+
         def prompt_payload(i: int) -> bytes:
             return json.dumps(
                 self.payload(
@@ -549,9 +569,40 @@ class Bench:
             self.stop_case(
                 f"Stop@{size}", project, transcript, f"{label}, {_mb_label(small)}", reps
             ),
+            # The write guard runs on every Write/Edit/Bash call; nearly all are elsewhere.
+            Case(
+                f"PreToolUse:Write@{size}",
+                "PreToolUse Write",
+                f"{label}, elsewhere",
+                hook_argv("PreToolUse", self.python),
+                env,
+                tool("PreToolUse:Write", file_path=str(project / "src" / "app.py")),
+                cwd=project,
+                repeats=reps,
+            ),
+            Case(
+                f"PreToolUse:Bash@{size}",
+                "PreToolUse Bash",
+                f"{label}, elsewhere",
+                hook_argv("PreToolUse", self.python),
+                env,
+                tool("PreToolUse:Bash", command="pytest -q > /tmp/out.txt 2>&1 && git status"),
+                cwd=project,
+                repeats=reps,
+            ),
         ]
         if size == self.mid:
             self.cases += [
+                Case(
+                    f"PreToolUse:deny@{size}",
+                    "PreToolUse Write",
+                    f"{label}, into MEMORY.md: denied",
+                    hook_argv("PreToolUse", self.python),
+                    env,
+                    tool("PreToolUse:Write", file_path=str(project / ".claude/memory/MEMORY.md")),
+                    cwd=project,
+                    repeats=reps,
+                ),
                 Case(
                     f"UserPromptSubmit@{size}:bytecode",
                     "UserPromptSubmit",
@@ -880,6 +931,16 @@ def judge(
     )
     checks.extend(
         _check(
+            f"PreToolUse {tool} @{mid:,}: median vs floor",
+            ratio(f"PreToolUse:{tool}@{mid}"),
+            2.0,
+            "x floor",
+            "every Write/Edit/Bash call: the UserPromptSubmit budget",
+        )
+        for tool in ("Write", "Bash", "deny")
+    )
+    checks.extend(
+        _check(
             f"SessionStart {source} @{mid:,}: median vs floor",
             ratio(f"SessionStart:{source}@{mid}"),
             3.0,
@@ -1041,6 +1102,11 @@ def _budget_for(row: dict[str, Any], checks: list[dict[str, Any]]) -> tuple[str,
                 row["key"].startswith("UserPromptSubmit@")
                 and ":" not in row["key"]
                 and name.startswith("UserPromptSubmit @")
+                and row["size"].split()[0] in name
+            )
+            or (
+                row["key"].startswith("PreToolUse:")
+                and name.startswith(f"PreToolUse {row['key'].split(':')[1].split('@')[0]} @")
                 and row["size"].split()[0] in name
             )
             or (

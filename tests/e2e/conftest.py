@@ -1,7 +1,8 @@
 # Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
 """Fixtures for the end-to-end suite: the pinned claude CLI, sandboxes, and hook timings.
 
-The CLI is installed once into the e2e cache (`.e2e/` or $MEMHOOKS_E2E_DIR) and reused.
+The CLI is installed once into the user cache (~/.cache/memhooks, or $MEMHOOKS_E2E_DIR) and
+reused by `.ci/run`, the tests and the demo alike.
 Without npm the suite is skipped, except under CI=true, where a missing CLI is a failure:
 CI must never pass by skipping the tests that matter most.
 """
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
 REPO = Path(__file__).resolve().parents[2]
+#: Resolved at import, before the per-test fixture points HOME at a temporary folder.
+CACHE = harness.cache_dir()
 TIMES_FILE = "e2e-hook-times.json"
 _TIMES: list[dict[str, Any]] = []
 _WRITTEN: list[Path] = []
@@ -35,7 +38,7 @@ def _unavailable(reason: str) -> None:
 
 @pytest.fixture(scope="session")
 def claude_bin() -> Path:
-    cache = harness.cache_dir()
+    cache = CACHE
     found = harness.find_claude(cache)
     if found is not None:
         return found
@@ -49,6 +52,21 @@ def claude_bin() -> Path:
 
 
 @pytest.fixture(scope="session")
+def e2e_cache() -> Path:
+    """The user cache (or $MEMHOOKS_E2E_DIR) that `.ci/run` and the demo use too."""
+    return CACHE
+
+
+@pytest.fixture(scope="session")
+def no_deps_python() -> Path:
+    """A Python with pip and nothing else: a new user's machine, whatever this one has."""
+    python = harness.bare_python(CACHE)
+    probe = [str(python), "-c", "import pydantic"]
+    assert harness.subprocess.run(probe, capture_output=True, check=False).returncode != 0
+    return python
+
+
+@pytest.fixture(scope="session")
 def hook_python() -> Path:
     """The interpreter the hooks run on: the system's, with none of the suite's packages."""
     return harness.base_python()
@@ -58,7 +76,7 @@ def hook_python() -> Path:
 def seeded_deps(hook_python: Path) -> Path | None:
     """Dependencies pre-installed for the hooks; None leaves it to the plugin's bootstrap."""
     try:
-        return harness.ensure_deps(harness.cache_dir(), hook_python)
+        return harness.ensure_deps(CACHE, hook_python)
     except harness.HarnessError:
         return None
 
@@ -73,11 +91,13 @@ class SandboxFactory:
         self.deps = deps
         self._mocks: list[MockApi] = []
 
-    def __call__(self, name: str, *, install: bool = True, seed: bool = True) -> harness.Sandbox:
+    def __call__(
+        self, name: str, *, install: bool = True, seed: bool = True, python: Path | None = None
+    ) -> harness.Sandbox:
         mock = MockApi(record=None).__enter__()
         self._mocks.append(mock)
         root = self.base / name
-        box = harness.Sandbox(root, self.claude, mock, python=self.python)
+        box = harness.Sandbox(root, self.claude, mock, python=python or self.python)
         (root / "requests").mkdir(exist_ok=True)
         mock.record = root / "requests" / "requests.jsonl"
         if install:

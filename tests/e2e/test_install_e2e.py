@@ -43,11 +43,23 @@ def test_nothing_happens_where_memory_was_never_started(
 
 
 def test_bootstrap_installs_the_dependencies(
-    sandboxes: SandboxFactory, record_times: Callable[[str, harness.Sandbox], None]
+    sandboxes: SandboxFactory,
+    no_deps_python: Path,
+    record_times: Callable[[str, harness.Sandbox], None],
 ) -> None:
-    """No pre-seeded dependencies: the first SessionStart installs them in the background."""
-    box = sandboxes("bootstrap", seed=False)
-    first = box.run("hello")
+    """A project where memory is already on (a teammate's clone, a Python upgrade) and no
+    dependencies: SessionStart installs them in the background, isolated, from the plugin's
+    data folder; a project that never started memory gets no installer at all."""
+    box = sandboxes("bootstrap", seed=False, python=no_deps_python)
+    untouched = box.run("hello")
+    assert untouched.rc == 0
+    assert not (box.plugin_data / "deps").exists(), "no installer where memory is off"
+    memory = box.project / ".claude" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "_session.json").write_text(
+        '{"version": 1, "active": true, "started": "2026-01-01T00:00:00Z"}', encoding="utf-8"
+    )
+    first = box.run("hello again", resume=True)
     assert first.rc == 0
     marker = box.plugin_data / "deps" / harness.python_tag(box.python) / ".memhooks-deps-ok"
     deadline = time.monotonic() + BOOTSTRAP_WAIT_S
@@ -55,7 +67,8 @@ def test_bootstrap_installs_the_dependencies(
         time.sleep(2)
     log = box.plugin_data / "deps" / "install.log"
     assert marker.exists(), log.read_text()[-2000:] if log.exists() else "no install.log"
-    started = box.run("/memory start", resume=True)
+    status = box.run("/memory status", resume=True)
     record_times("bootstrap", box)
-    assert started.rc == 0
-    assert (box.project / ".claude" / "memory" / "_session.json").is_file()
+    assert status.rc == 0
+    assert "ACTIVE" in status.request_text()
+    assert "installing" not in status.request_text()  # it was there already

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from memhooks.cli.errors import Exit, UserError
 from memhooks.config import Settings, validate_config
+from memhooks.invocation import cli_hint
 from memhooks.paths import MemoryPaths, project_root
 from memhooks.store import Store
 
@@ -24,6 +25,8 @@ def memory_paths(args: argparse.Namespace) -> MemoryPaths:
     from memhooks.safe_fs import tree_problem
 
     project = Path(args.project) if getattr(args, "project", None) else Path(project_root())
+    if not project.is_dir():
+        raise UserError(f"no such project directory: {project}", Exit.NOT_FOUND)
     paths = MemoryPaths.for_project(project.resolve())
     problem = tree_problem(paths.base)
     if problem:
@@ -34,8 +37,8 @@ def memory_paths(args: argparse.Namespace) -> MemoryPaths:
 def require_tree(paths: MemoryPaths) -> None:
     if not paths.session.exists():
         raise UserError(
-            f"no memory here ({paths.root} has no _session.json): run `memhooks start` "
-            "(or `/memory start` in Claude Code) first",
+            f"no memory here ({paths.root} has no _session.json): run `/memory start` in "
+            f"Claude Code (or {cli_hint('start')}) first",
             Exit.NOT_STARTED,
         )
 

@@ -99,15 +99,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         from memhooks.cli.commands.demo import run_with
 
         return run_with(args_list[1:])
+    if not _dependencies_ready(args_list):
+        return 4  # Exit.MISSING_DEPENDENCIES; ensure_now said what failed and what to run
     return _dispatch(args_list)
 
 
-def _dispatch(args_list: list[str]) -> int:
+def _dependencies_ready(args_list: list[str]) -> bool:
+    """Every command but --help/--version needs pydantic and friends: the first use installs
+    them (or waits for the install in flight), saying so, and goes on."""
+    if not args_list or any(a in ("-h", "--help", "--version") for a in args_list[:3]):
+        return True
+    from memhooks import deps
+
+    return deps.ensure_now(fallback=True)
+
+
+def _say_missing(module: str) -> None:
+    from memhooks import deps
+
+    data = deps.data_dir(fallback=True)
+    hint = deps.manual_install_hint(data) if data else "pip install memhooks"
+    sys.stderr.write(
+        f"memhooks: the dependency {module!r} cannot be imported; install the "
+        f"dependencies with:\n  {hint}\n"
+    )
+
+
+def _utf8_streams() -> None:
     for stream in (sys.stdout, sys.stderr):
         # Memories hold any text; a Windows console or pipe defaults to a legacy code page.
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(encoding="utf-8", errors="replace")
+
+
+def _dispatch(args_list: list[str]) -> int:
+    _utf8_streams()
     from memhooks.cli.errors import Exit, UserError
 
     parser = build_parser()
@@ -123,15 +150,10 @@ def _dispatch(args_list: list[str]) -> int:
         sys.stderr.write("memhooks: " + " ".join(message.split()) + "\n")
         return code
     except ModuleNotFoundError as exc:
-        if exc.name in ("pydantic", "frontmatter", "filelock", "yaml"):
-            sys.stderr.write(
-                f"memhooks: the dependency {exc.name!r} is not installed yet. The plugin installs "
-                "pydantic, python-frontmatter and filelock into ${CLAUDE_PLUGIN_DATA} in the "
-                "background at session start; try again in a minute, or run `memhooks doctor "
-                "--install` to install them now.\n"
-            )
-            return Exit.MISSING_DEPENDENCIES
-        raise
+        if exc.name not in ("pydantic", "frontmatter", "filelock", "yaml"):
+            raise
+        _say_missing(exc.name or "")
+        return Exit.MISSING_DEPENDENCIES
     except KeyboardInterrupt:
         sys.stderr.write("memhooks: interrupted\n")
         return 130

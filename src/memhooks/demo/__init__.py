@@ -37,13 +37,16 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _install_for_user(plugin_root: Path | None) -> list[str]:
-    """Install the plugin into the user's real Claude Code; return what was done."""
+def _install_for_user(claude: Path | None, plugin_root: Path | None) -> list[str]:
+    """Install the plugin into the user's real Claude Code with the CLI the demo used."""
     from memhooks.demo import harness
 
-    claude = shutil.which("claude")
     if claude is None:
-        return ["--install: `claude` is not on PATH, so nothing was installed."]
+        return [
+            "--install: no claude CLI (none on PATH, and npm was not there to fetch the pinned "
+            "one), so nothing was installed. With claude installed, run the two commands of "
+            "the README's 'Install in Claude Code'."
+        ]
     if plugin_root is None:
         return ["--install: this copy of memhooks is not a plugin checkout; nothing was installed."]
     done: list[str] = []
@@ -51,7 +54,7 @@ def _install_for_user(plugin_root: Path | None) -> list[str]:
         ["plugin", "marketplace", "add", str(plugin_root)],
         ["plugin", "install", f"{harness.PLUGIN}@{harness.MARKETPLACE}"],
     ):
-        proc = subprocess.run([claude, *args], capture_output=True, text=True, check=False)
+        proc = subprocess.run([str(claude), *args], capture_output=True, text=True, check=False)
         state = (
             "ok"
             if proc.returncode == 0
@@ -62,29 +65,46 @@ def _install_for_user(plugin_root: Path | None) -> list[str]:
     return done
 
 
+def _find_or_fetch_claude(notes: list[str]) -> Path | None:
+    """$CLAUDE_BIN, the pinned CLI in the user cache, `claude` on PATH; else fetch the pinned
+    one with npm (once, with progress). None, with a note saying why, when there is no npm."""
+    from memhooks.demo import harness
+
+    cache = harness.cache_dir()
+    found = harness.find_claude(cache, allow_path=True)
+    if found is not None:
+        return found
+    try:
+        return harness.install_claude(cache, progress=True)
+    except harness.HarnessError as exc:
+        notes.append(
+            f"No claude CLI: {exc}. The demo ran the hook entry points directly instead "
+            "(the same hooks, without the real CLI around them)."
+        )
+        return None
+
+
 def run_demo(argv: list[str]) -> int:
     """The `memhooks demo` command. Returns 0 when every step of the session ran."""
     from memhooks.demo import harness, report, session
 
     args = _parser().parse_args(argv)
     plugin_root = harness.repo_root()
-    claude = None if args.no_claude else harness.find_claude(harness.cache_dir(), allow_path=True)
-    workdir = Path(tempfile.mkdtemp(prefix="memhooks-demo-"))
     notes: list[str] = []
+    claude = None if args.no_claude else _find_or_fetch_claude(notes)
+    workdir = Path(tempfile.mkdtemp(prefix="memhooks-demo-"))
     try:
         if claude is not None and plugin_root is not None:
             python, deps = _hook_python(notes)
             result = session.play_with_claude(claude, plugin_root, workdir, python, deps)
+            notes.insert(0, f"claude CLI: {claude}")
         else:
-            if not args.no_claude:
-                notes.append(
-                    "No pinned claude CLI found: run the e2e suite once (it caches one in .e2e/), "
-                    "or set CLAUDE_BIN, to see the same session through the real CLI."
-                )
             result = session.play_direct(plugin_root, workdir)
         result.notes.extend(notes)
         if args.install:
-            result.notes.extend(_install_for_user(plugin_root))
+            if claude is None and args.no_claude:
+                claude = _find_or_fetch_claude(result.notes)
+            result.notes.extend(_install_for_user(claude, plugin_root))
         if args.keep:
             result.notes.append(f"kept: {workdir}")
         print(json.dumps(result.as_json(), indent=2) if args.json else report.render(result))

@@ -3,14 +3,15 @@
 
 Standard library only. A `Sandbox` is one throwaway world: a clean HOME, a project
 directory, a private `bin/` that decides which `python3` the hooks get, and a `MockApi`.
-The plugin is staged into the sandbox (so the 200 MB CLI cache and the venv beside it are
-not copied into the plugin cache) and installed through its marketplace, never through
-`--plugin-dir`. Each `run` is one `claude -p` process; its result carries the requests the
-mock recorded and each hook's time as the host measured it (from `--debug-file`).
+The plugin is staged into the sandbox (a developer's venv beside it is not copied into the
+plugin cache) and installed through its marketplace, or loaded with `--plugin-dir`. Each
+`run` is one `claude -p` process; its result carries the requests the mock recorded and
+each hook's time as the host measured it (from `--debug-file`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -73,12 +74,14 @@ def repo_root() -> Path | None:
 
 
 def cache_dir() -> Path:
-    """Where the pinned CLI and other downloads are kept between runs."""
+    """Where the pinned CLI and other downloads are kept between runs: $MEMHOOKS_E2E_DIR, else
+    the user cache (~/.cache/memhooks), shared by `.ci/run`, the tests and the demo, and
+    never inside the plugin's folder (a marketplace install copies that folder whole)."""
     override = os.environ.get(E2E_DIR_ENV)
     if override:
         return Path(override)
-    root = repo_root()
-    return root / ".e2e" if root else Path.home() / ".cache" / "memhooks-e2e"
+    home = Path.home()
+    return Path(os.environ.get("XDG_CACHE_HOME") or home / ".cache") / "memhooks"
 
 
 def _cli_dir(cache: Path, version: str) -> Path:
@@ -101,29 +104,46 @@ def find_claude(
     return None
 
 
-def install_claude(cache: Path, version: str = CLI_VERSION) -> Path:
-    """Install the pinned CLI with npm into the cache, once; safe when runs race."""
+def install_claude(cache: Path, version: str = CLI_VERSION, *, progress: bool = True) -> Path:
+    """Install the pinned CLI with npm into the cache, once; safe when runs race.
+
+    With `progress`, says what it fetches and where, and lets npm's own output through
+    (to stderr: stdout may be a report or JSON)."""
     found = find_claude(cache, version)
     if found:
         return found
     npm = shutil.which("npm")
     if npm is None:
-        raise HarnessError("npm is not on PATH: install Node.js to fetch the claude CLI")
+        raise HarnessError(
+            "npm is not on PATH, so the pinned claude CLI cannot be fetched: install Node.js "
+            "(it brings npm), or set CLAUDE_BIN to a claude binary"
+        )
     cache.mkdir(parents=True, exist_ok=True)
     # npm works in a private folder that is renamed into place whole, so a concurrent
     # run never sees a half-installed CLI and the loser of the race just drops its copy.
     work = Path(tempfile.mkdtemp(prefix=f"cli-{version}.", dir=cache))
     (work / "package.json").write_text('{"name": "memhooks-e2e-cli", "private": true}\n')
     spec = f"{CLI_PACKAGE}@{version}"
+    if progress:
+        print(
+            f"memhooks: fetching {spec} with npm into {_cli_dir(cache, version)} "
+            "(about 400 MB, once; a minute or two)...",
+            file=sys.stderr,
+            flush=True,
+        )
     proc = subprocess.run(
         [npm, "install", "--no-audit", "--no-fund", "--prefix", str(work), spec],
-        capture_output=True,
+        stdout=sys.stderr if progress else subprocess.PIPE,
+        stderr=None if progress else subprocess.PIPE,
         text=True,
         check=False,
     )
     if proc.returncode != 0:
         shutil.rmtree(work, ignore_errors=True)
-        raise HarnessError(f"npm install {spec} failed:\n{proc.stderr[-2000:]}")
+        raise HarnessError(
+            f"npm install {spec} failed (exit {proc.returncode})"
+            + (f":\n{proc.stderr[-2000:]}" if proc.stderr else "")
+        )
     try:
         work.rename(_cli_dir(cache, version))
     except OSError:
@@ -157,7 +177,7 @@ def has_deps(python: Path) -> bool:
 
 def ensure_deps(cache: Path, python: Path) -> Path:
     """The plugin's dependencies for `python`, installed once with pip into the cache."""
-    target = cache / "deps" / python_tag(python)
+    target = cache / "e2e-deps" / python_tag(python)  # not deps/: the plugin's own layout
     if (target / ".complete").is_file():
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -177,6 +197,40 @@ def ensure_deps(cache: Path, python: Path) -> Path:
     except OSError:  # another run finished first; its copy is as good as ours
         shutil.rmtree(work, ignore_errors=True)
     return target
+
+
+def bare_python(cache: Path) -> Path:
+    """A Python with pip and nothing else (a venv of the base interpreter, made once): what a
+    new user's machine gives the plugin, whatever this machine has installed system-wide."""
+    base = base_python()
+    folder = cache / "bare-python" / python_tag(base)
+    python = folder / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    if (folder / ".complete").is_file():
+        return python
+    cache.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="bare.", dir=cache))
+    proc = subprocess.run(
+        [str(base), "-m", "venv", str(work / "venv")], capture_output=True, text=True, check=False
+    )
+    if proc.returncode != 0:
+        shutil.rmtree(work, ignore_errors=True)
+        raise HarnessError(f"{base} -m venv failed: {proc.stderr[-1000:]}")
+    (work / "venv" / ".complete").write_text("", encoding="utf-8")
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):  # another run made it first
+        (work / "venv").rename(folder)
+    shutil.rmtree(work, ignore_errors=True)
+    return python
+
+
+def tree_size(root: Path) -> tuple[int, dict[str, int]]:
+    """Bytes under `root` (symlinks not followed), and by top-level entry."""
+    by_entry: dict[str, int] = {}
+    for path in root.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            top = path.relative_to(root).parts[0]
+            by_entry[top] = by_entry.get(top, 0) + path.stat().st_size
+    return sum(by_entry.values()), by_entry
 
 
 def stage_plugin(source: Path, dest: Path) -> Path:
@@ -334,6 +388,11 @@ class Sandbox:
     def plugin_data(self) -> Path:
         """${CLAUDE_PLUGIN_DATA} of the marketplace-installed plugin."""
         return self.home / ".claude" / "plugins" / "data" / f"{PLUGIN}-{MARKETPLACE}"
+
+    @property
+    def inline_plugin_data(self) -> Path:
+        """${CLAUDE_PLUGIN_DATA} of the plugin loaded with `claude --plugin-dir`."""
+        return self.home / ".claude" / "plugins" / "data" / f"{PLUGIN}-inline"
 
     def env(self) -> dict[str, str]:
         """A minimal environment: nothing of the caller's leaks in but PATH's tools."""

@@ -21,8 +21,9 @@ _TEXT_FIELDS = (
     "agent_id",
     "agent_type",
     "agent_transcript_path",
-    "compact_summary",
     "tool_name",
+    "tool_use_id",
+    "compact_summary",
 )
 
 
@@ -39,11 +40,13 @@ class HookInput:
     """The payload's fields, each a string of the right type or empty; slotted, not a dataclass,
     because dataclasses cost the hooks ~10 ms of imports."""
 
-    __slots__ = ("event", "stop_hook_active", *_TEXT_FIELDS)
+    __slots__ = ("event", "stop_hook_active", "tool_input", *_TEXT_FIELDS)
 
-    def __init__(self, event: str, **fields: str | bool) -> None:
+    def __init__(self, event: str, **fields: str | bool | dict[str, Any]) -> None:
         self.event = event
         self.stop_hook_active = fields.get("stop_hook_active") is True
+        tool_input = fields.get("tool_input")
+        self.tool_input: dict[str, Any] = tool_input if isinstance(tool_input, dict) else {}
         for name in _TEXT_FIELDS:
             value = fields.get(name, "")
             setattr(self, name, value if isinstance(value, str) else "")
@@ -61,17 +64,20 @@ class HookInput:
     agent_id: str
     agent_type: str
     agent_transcript_path: str
-    compact_summary: str
     tool_name: str
+    tool_use_id: str
+    compact_summary: str
 
     @classmethod
     def from_payload(cls, event: str, payload: dict[str, Any]) -> HookInput:
-        fields: dict[str, str | bool] = {
+        fields: dict[str, str | bool | dict[str, Any]] = {
             name: _writable(payload[name])
             for name in _TEXT_FIELDS
             if isinstance(payload.get(name), str)
         }
         fields["stop_hook_active"] = payload.get("stop_hook_active") is True
+        if isinstance(payload.get("tool_input"), dict):
+            fields["tool_input"] = payload["tool_input"]
         tool_input = payload.get("tool_input")
         if event == "PreToolUse" and isinstance(tool_input, dict):
             # A sub-agent's task: the Agent tool's prompt is what its pointers answer.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 
 from memhooks.config import load_settings
@@ -35,11 +36,13 @@ HANDLERS: dict[str, str] = {
     "Stop": "memhooks.hooks.stop",
     "SubagentStop": "memhooks.hooks.subagent_stop",
     "SessionEnd": "memhooks.hooks.session_end",
+    "PreToolUse": "memhooks.hooks.pre_tool_use",
+    "PostToolUse": "memhooks.hooks.post_tool_use",
     "PostCompact": "memhooks.hooks.post_compact",
-    "PreToolUse": "memhooks.hooks.subagent_pointers",
     "SubagentStart": "memhooks.hooks.subagent_pointers",
 }
 STDIN_TIMEOUT = {"SessionEnd": 0.5}
+TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 
 
 def run(event: str) -> int:
@@ -51,21 +54,28 @@ def run(event: str) -> int:
         payload, problem = read_payload(STDIN_TIMEOUT.get(event, 2.0))
         hook = HookInput.from_payload(event, payload)
         paths = hook.memory_paths()
-        if event == "SessionStart":
-            _bootstrap_dependencies()
+        module = importlib.import_module(HANDLERS[event]) if event in TOOL_EVENTS else None
+        # The tool hooks run on every tool call and most calls are none of their business:
+        # their `wants` decides from the payload alone, before any file is read.
+        if module is not None and not module.wants(hook, paths):
+            return 0
         refused = tree_problem(paths.base)
         if refused:  # stderr only: the log is behind the link, where nothing is written
             log_line(None, f"{event}: {refused}")
             return 0
         if not is_active(paths.file("session")):
             return 0  # memory never started here, or stopped: nothing to do, nothing created
+        if event == "SessionStart":
+            # Only where memory is active (`start` installs them itself elsewhere): a project
+            # that never started memory costs nothing, not even a background process.
+            _bootstrap_dependencies()
         if problem:
             log_line(paths.file("log"), f"{event}: {problem}; skipped")
             return 0
         settings = load_settings(paths.file("config"))
         for issue in settings.problems:
             log_line(paths.file("log"), f"{event}: config.json {issue}")
-        module = importlib.import_module(HANDLERS[event])
+        module = module or importlib.import_module(HANDLERS[event])
         handler: Handler = module.handle
         output = handler(hook, paths, settings)
         if output:
@@ -100,8 +110,13 @@ def _count_injected(
 
 def _bootstrap_dependencies() -> None:
     try:
-        from memhooks.deps import ensure_in_background
+        from memhooks.deps import ensure_in_background, record_data_dir
 
+        data = os.environ.get("CLAUDE_PLUGIN_DATA")
+        if data:
+            # For Claude's own Bash calls of the launcher, which the host gives no
+            # CLAUDE_PLUGIN_DATA: they find the folder the hooks were given.
+            record_data_dir(data)
         ensure_in_background()
     except Exception as exc:
         log_line(None, f"dependency check failed: {exc}")

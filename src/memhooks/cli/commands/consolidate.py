@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from memhooks.cli.common import add_json, open_tree, store_errors
 from memhooks.cli.errors import Exit
 from memhooks.cli.output import emit
+from memhooks.invocation import cli_hint
 
 if TYPE_CHECKING:
     from memhooks.consolidate import Action
@@ -28,7 +29,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "relative dates such as 'next week' (rewritten from the memory's created date); and "
         "memories whose cited code (path:line) changed (flagged for review). Nothing changes "
         "without --apply. Every applied change is logged with its reason and diff in "
-        f"{PREFIX}consolidation.log.md; a retirement is undone with `memhooks restore PATH`.",
+        f"{PREFIX}consolidation.log.md, and `memhooks restore PATH` takes any of them back.",
         epilog="Example: memhooks consolidate --json; then memhooks consolidate --apply",
     )
     parser.add_argument(
@@ -38,7 +39,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--undo",
         metavar="PATH",
         help="take back the last logged rewrite (relative dates) of this memory; "
-        "a retirement is undone with `memhooks restore PATH`",
+        "`memhooks restore PATH` undoes either",
     )
     add_json(parser)
     parser.set_defaults(func=run)
@@ -72,10 +73,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _undo(args: argparse.Namespace, paths: MemoryPaths, store: Store) -> int:
+    return undo_rewrite(args, paths, store, str(args.undo).removeprefix(PREFIX))
+
+
+def undo_rewrite(args: argparse.Namespace, paths: MemoryPaths, store: Store, relative: str) -> int:
+    """Take back the newest rewrite `--apply` made of `relative` (also `memhooks restore`)."""
     from memhooks.consolidate import LOG
     from memhooks.consolidation_undo import undo
 
-    relative = str(args.undo).removeprefix(PREFIX)
     try:
         log = (paths.root / LOG).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -108,12 +113,12 @@ def _text(listed: list[Action], done: list[Action], *, applied: bool) -> str:
             lines += ["       " + line for line in action.diff.rstrip("\n").splitlines()]
     if not applied and any(a.applicable for a in listed):
         lines.append(
-            "Dry run: nothing changed. `memhooks consolidate --apply` carries out the todo items "
-            "(contradictions and stale citations stay for you to decide)."
+            f"Dry run: nothing changed. {cli_hint('consolidate --apply')} carries out the todo "
+            "items (contradictions and stale citations stay for you to decide)."
         )
     if applied and done:
         lines.append(
             f"Logged in {PREFIX}consolidation.log.md; undo a retirement with "
-            "`memhooks restore <path>`."
+            f"{cli_hint('restore <path>')}."
         )
     return "\n".join(lines)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,7 +29,6 @@ def run_with(argv: list[str]) -> int:
     from memhooks.demo import run_demo
 
     if not deps.ensure_now():
-        sys.stderr.write("memhooks: could not install the dependencies; see `memhooks doctor`\n")
-        return 4
+        return 4  # ensure_now said what failed and what to run
 
     return run_demo(argv)

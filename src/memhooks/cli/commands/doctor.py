@@ -11,6 +11,7 @@ from memhooks import deps
 from memhooks.cli.common import add_json, memory_paths
 from memhooks.cli.errors import Exit
 from memhooks.cli.output import emit
+from memhooks.invocation import cli_hint
 from memhooks.locking import LockTimeoutError, quick_lock
 from memhooks.paths import MemoryPaths
 
@@ -36,6 +37,20 @@ def _check(checks: list[dict[str, Any]], name: str, ok: bool, detail: str, fix: 
     checks.append({"check": name, "ok": ok, "detail": detail, "fix": "" if ok else fix})
 
 
+def _unreadable(paths: MemoryPaths, relatives: list[str]) -> dict[str, str]:
+    from memhooks.rebuild import read_entry
+
+    def problem(relative: str) -> str | None:
+        try:
+            read_entry(paths, paths.root / relative)
+        except (OSError, ValueError) as exc:
+            return " ".join(str(exc).split())[:200]
+        return None
+
+    found = {relative: problem(relative) for relative in relatives[:50]}
+    return {relative: why for relative, why in found.items() if why is not None}
+
+
 def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
     from pydantic import ValidationError
 
@@ -53,7 +68,7 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
             "_session.json",
             False,
             str(exc).splitlines()[0],
-            "fix the file by hand or move it away and run `memhooks start`",
+            "fix the file by hand or move it away and run " + cli_hint("start"),
         )
     if paths.config.exists():
         try:
@@ -66,10 +81,12 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
     cat = catalog_io.load(paths.catalog)
     files = {paths.relative(p) for p in memory_files(paths)}
     if cat is None:
-        _check(checks, "catalog", False, "missing or unreadable", "run `memhooks rebuild`")
+        _check(checks, "catalog", False, "missing or unreadable", "run " + cli_hint("rebuild"))
     else:
         missing = sorted(set(cat.entries) - files)
         unknown = sorted(files - set(cat.entries))
+        broken = _unreadable(paths, unknown)
+        unknown = [u for u in unknown if u not in broken]
         _check(
             checks,
             "catalog",
@@ -77,14 +94,17 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
             f"{len(cat.entries)} entries, {len(files)} files"
             + (f"; gone: {missing[:3]}" if missing else "")
             + (f"; not indexed: {unknown[:3]}" if unknown else ""),
-            "run `memhooks rebuild` (files that do not parse are listed there)",
+            "run " + cli_hint("rebuild"),
         )
+        for relative, why in broken.items():
+            # A rebuild cannot index these: only an edit of the file can.
+            _check(checks, relative, False, f"does not parse: {why}", "fix or move the file")
     try:
         size = paths.index.stat().st_size
         lines = len(read_bytes(paths.index).splitlines())
         _check(checks, "MEMORY.md", True, f"{lines} lines, {size:,} bytes")
     except OSError:
-        _check(checks, "MEMORY.md", False, "missing", "run `memhooks rebuild`")
+        _check(checks, "MEMORY.md", False, "missing", "run " + cli_hint("rebuild"))
     from memhooks.categories import CATEGORIES
     from memhooks.conflicts import conflicted_files
 
@@ -94,7 +114,7 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
         "conflict markers",
         not conflicts,
         (f"in {', '.join(conflicts[:5])}" if conflicts else "none"),
-        "resolve the git merge conflict in those files, then run `memhooks rebuild`",
+        "resolve the git merge conflict in those files, then run " + cli_hint("rebuild"),
     )
     from memhooks.search_index import SearchIndex
 
@@ -106,7 +126,7 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
         "search index",
         indexed == active,
         f"{indexed} documents, {active} active",
-        "run `memhooks rebuild`",
+        "run " + cli_hint("rebuild"),
     )
     try:
         with quick_lock(paths.lock, 0.2):
@@ -140,8 +160,9 @@ def run(args: argparse.Namespace) -> int:
         "dependencies",
         not missing,
         "all importable" if not missing else f"missing: {', '.join(missing)}",
-        "`memhooks doctor --install` (inside Claude Code) or "
-        "`python3 -m pip install pydantic python-frontmatter filelock`",
+        f"run {cli_hint('doctor --install')}, or {deps.manual_install_hint(data)}"
+        if (data := deps.data_dir(fallback=True))
+        else "pip install pydantic python-frontmatter filelock",
     )
     paths = memory_paths(args)
     if not paths.session.exists():

@@ -13,6 +13,7 @@ from typing import Any
 from memhooks.cli.common import add_json, memory_paths, open_store, require_tree, store_errors
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
+from memhooks.invocation import cli_hint
 from memhooks.paths import MemoryPaths
 
 PREFIX = ".claude/memory/"
@@ -58,7 +59,7 @@ def _search(paths: MemoryPaths, query: str) -> list[Any]:
 
     if not paths.search_db.exists():
         raise UserError(
-            f"no search index in {PREFIX}.cache/: run `memhooks rebuild`, or give the path",
+            f"no search index in {PREFIX}.cache/: run {cli_hint('rebuild')}, or give the path",
             Exit.NOT_FOUND,
         )
     with SearchIndex(paths.search_db) as index:
@@ -103,7 +104,10 @@ def run(args: argparse.Namespace) -> int:
         if others:
             lines.append("Other matches (not touched):")
             lines += [f"- {PREFIX}{h.path} — {h.title}" for h in others]
-        lines.append(f'Nothing changed. To confirm: memhooks forget {relative} --yes --reason "…"')
+        lines.append(
+            "Nothing changed. To confirm: "
+            + cli_hint(f'forget {relative} --yes --reason "…"').strip("`")
+        )
         data["retired"] = False
         emit(data, "\n".join(lines), as_json=args.json)
         return Exit.OK
@@ -114,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     emit(
         data,
         f"Retired: {shown}\nReason: {reason}\nThe file is kept (GC deletes it after the grace "
-        f"period); `memhooks restore {relative}` brings it back.",
+        f"period); {cli_hint('restore ' + relative)} brings it back.",
         as_json=args.json,
     )
     return Exit.OK

@@ -6,15 +6,22 @@ Nothing is deleted here; `memhooks gc` does that after the grace period.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from memhooks.cli.common import add_json, open_tree, store_errors
 from memhooks.cli.errors import Exit
 from memhooks.cli.output import emit
 
+LOG_CAP = 8_000_000  # bytes read of the consolidation log or a memory file
+
 VERBS = {
     "retire": ("retired", "take a memory out of the index (GC deletes it after the grace period)"),
     "archive": ("archived", "take a memory out of the index for good, never GC'd"),
-    "restore": ("active", "bring a retired or archived memory back"),
+    "restore": (
+        "active",
+        "bring a retired or archived memory back, or take back the rewrite "
+        "`consolidate --apply` made of an active one",
+    ),
 }
 
 
@@ -29,8 +36,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    _, store = open_tree(args)
+    paths, store = open_tree(args)
     relative = args.path.removeprefix(".claude/memory/")
+    if args.verb == "restore" and _rewritten_and_active(paths.root, relative):
+        from memhooks.cli.commands.consolidate import undo_rewrite
+
+        return undo_rewrite(args, paths, store, relative)
     with store_errors():
         saved = store.set_record_status(relative, args.state, getattr(args, "reason", ""))
     emit(
@@ -39,3 +50,21 @@ def run(args: argparse.Namespace) -> int:
         as_json=args.json,
     )
     return Exit.OK
+
+
+def _rewritten_and_active(root: Path, relative: str) -> bool:
+    """An active memory whose body `consolidate --apply` rewrote (its diff is in the log):
+    `restore` then takes the rewrite back, as `consolidate --undo` does."""
+    from memhooks.consolidate import LOG
+    from memhooks.consolidation_undo import last_diff
+    from memhooks.memory_file import UnparsableMemoryError, parse_bytes
+    from memhooks.safe_fs import UnsafeFileError, read_bytes
+
+    try:
+        log = read_bytes(str(root / LOG), LOG_CAP).decode("utf-8", "replace")
+        if not last_diff(log, relative):
+            return False
+        meta = parse_bytes(read_bytes(str(root / relative), LOG_CAP)).meta
+    except (OSError, UnsafeFileError, UnparsableMemoryError, ValueError):
+        return False
+    return str(meta.get("record_status", "active")) == "active"

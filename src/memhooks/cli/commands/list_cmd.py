@@ -6,10 +6,11 @@ import argparse
 from dataclasses import asdict
 
 from memhooks import catalog as catalog_io
-from memhooks.categories import resolve
+from memhooks.categories import CATEGORIES, resolve
 from memhooks.cli.common import add_json, memory_paths, require_tree
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit, table
+from memhooks.invocation import cli_hint
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,13 +34,16 @@ def run(args: argparse.Namespace) -> int:
     require_tree(paths)
     cat = catalog_io.load(paths.catalog)
     if cat is None:
-        raise UserError("the catalog is missing; run `memhooks rebuild`", Exit.NOT_FOUND)
+        raise UserError(f"the catalog is missing; run {cli_hint('rebuild')}", Exit.NOT_FOUND)
     category = None
     if args.category:
         try:
             category = resolve(args.category).name
         except KeyError:
-            raise UserError(f"unknown category {args.category!r}", Exit.INVALID_INPUT) from None
+            names = ", ".join(c.name for c in CATEGORIES)
+            raise UserError(
+                f"unknown category {args.category!r}; use one of: {names}", Exit.INVALID_INPUT
+            ) from None
     entries = sorted(cat.entries.values(), key=lambda e: e.sort_key(), reverse=True)
     entries = [
         e

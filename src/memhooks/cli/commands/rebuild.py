@@ -7,6 +7,7 @@ import argparse
 from memhooks.cli.common import add_json, open_tree, store_errors
 from memhooks.cli.errors import Exit
 from memhooks.cli.output import Progress, emit
+from memhooks.invocation import plural
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,11 +29,12 @@ def run(args: argparse.Namespace) -> int:
         result = store.rebuild(Progress("rebuild"))
     counts = result.counts()
     skipped = [{"path": p, "reason": why} for p, why in result.problems]
+    contexts = sum(1 for _ in paths.context.glob("*.md")) if paths.context.is_dir() else 0
     text = (
-        f"Index rebuilt. Found {counts.get('decision', 0)} decisions, "
-        f"{counts.get('analysis', 0)} analyses, "
-        f"{sum(1 for _ in paths.context.glob('*.md')) if paths.context.is_dir() else 0} "
-        f"context files, {counts.get('subagent', 0)} subagent outputs."
+        f"Index rebuilt. Found {plural(counts.get('decision', 0), 'decision')}, "
+        f"{plural(counts.get('analysis', 0), 'analysis', 'analyses')}, "
+        f"{plural(contexts, 'context file')}, "
+        f"{plural(counts.get('subagent', 0), 'subagent output')}."
     )
     others = {k: v for k, v in counts.items() if k not in ("decision", "analysis", "subagent")}
     if others:

@@ -8,6 +8,7 @@ from memhooks.cli.common import add_json, memory_paths, require_tree
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
 from memhooks.frame import frame, one_line
+from memhooks.invocation import cli_hint
 from memhooks.material import read_text
 from memhooks.paths import MemoryPaths
 
@@ -84,7 +85,7 @@ def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
     if master is None:
         parts.append(
             f"No {PREFIX}master.md yet: nothing has been synthesized. Run /memory synthesize "
-            "(or `memhooks synthesize --material`) to build it from the session summaries."
+            f"(or {cli_hint('synthesize --material')}) to build it from the session summaries."
         )
     else:
         parts.append(
@@ -92,7 +93,7 @@ def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
             + frame(f"{PREFIX}master.md", _cap(master, MASTER_CAP))
         )
     if index is None:
-        parts.append(f"No {PREFIX}MEMORY.md: run `memhooks rebuild` to regenerate it.")
+        parts.append(f"No {PREFIX}MEMORY.md: run {cli_hint('rebuild')} to regenerate it.")
     else:
         parts.append(
             f"=== {PREFIX}MEMORY.md (index: read only the file you need) ===\n\n"
@@ -116,7 +117,7 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
             hits = index.query(query, limit=limit, min_score=floor)
             problem = index.last_error
     if problem:
-        raise UserError(f"the search index cannot be read ({problem}): run `memhooks rebuild`")
+        raise UserError(f"the search index cannot be read ({problem}): run {cli_hint('rebuild')}")
     data = {
         "query": query,
         "results": [
@@ -133,7 +134,7 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
     if not hits:
         text = (
             f'No memory in {PREFIX} matches "{query}". Try other words, or read '
-            f"{PREFIX}MEMORY.md (run `memhooks recall` with no query)."
+            f"{PREFIX}MEMORY.md (run {cli_hint('recall')} with no query)."
         )
     else:
         lines = [

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from memhooks.categories import resolve
 from memhooks.category_cues import (
     INITIAL_FIELDS,
+    description_for,
     guess_category,
     sections_for,
     short_title,
@@ -23,6 +24,7 @@ from memhooks.cli.common import add_json, open_tree, store_errors
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
 from memhooks.clock import iso
+from memhooks.invocation import cli_hint
 from memhooks.paths import MemoryPaths
 from memhooks.redact import redact
 
@@ -122,11 +124,10 @@ def run(args: argparse.Namespace) -> int:
     if not args.new:
         _refuse_similar(args, similar(paths, text, category), category)
     title = redact(args.title, patterns) if args.title else short_title(text)
-    meta: dict[str, Any] = {
-        "title": title,
-        "description": _one_line(text),
-        **INITIAL_FIELDS.get(category, {}),
-    }
+    meta: dict[str, Any] = {"title": title, **INITIAL_FIELDS.get(category, {})}
+    description = description_for(text, title)
+    if description:
+        meta["description"] = _one_line(description)
     if args.tags:
         meta["tags"] = [redact(t.strip(), patterns) for t in args.tags.split(",") if t.strip()]
     draft = Draft(category, meta, render_sections(title, sections_for(category, text)))
@@ -153,8 +154,8 @@ def run(args: argparse.Namespace) -> int:
             "created": True,
         },
         f"Remembered as a {entry.category} ({why}): {PREFIX}{entry.path} — {entry.title}\n"
-        "Wrong category? Retire it (`memhooks forget … --yes`) and run remember again "
-        "with --category.",
+        f"Wrong category? Retire it ({cli_hint('forget ' + PREFIX + entry.path + ' --yes')}) "
+        "and run remember again with --category.",
         as_json=args.json,
     )
     return Exit.OK

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -56,9 +58,9 @@ def git_branch(project: Path) -> str | None:
     return done.stdout.strip() or None if done.returncode == 0 else None
 
 
-def create_tree(paths: MemoryPaths) -> list[str]:
-    """Folders and placeholders; returns what was created."""
-    created: list[str] = []
+def create_tree(paths: MemoryPaths, created: list[str] | None = None) -> list[str]:
+    """Folders and placeholders; returns what was created (also appended to `created`)."""
+    created = [] if created is None else created
     for folder in [c.folder for c in CATEGORIES] + ["context", "progress", "checkpoints", ".cache"]:
         target = paths.root / folder
         if not target.is_dir():
@@ -78,10 +80,7 @@ def create_tree(paths: MemoryPaths) -> list[str]:
     return created
 
 
-def run(args: argparse.Namespace) -> int:
-    paths = memory_paths(args)
-    settings(paths)  # a broken config.json is reported before anything is written
-    created = create_tree(paths)
+def _activate(paths: MemoryPaths) -> tuple[dict[str, object], bool]:
     now = iso()
     store = open_store(paths)
     with store_errors(), store.locked():
@@ -110,6 +109,35 @@ def run(args: argparse.Namespace) -> int:
         write_state(paths.session, state)
     with store_errors():
         store.refresh()
+    return state, was_active
+
+
+def _undo(paths: MemoryPaths, created: list[str], fresh: bool) -> None:
+    """Remove what this run created: the whole tree when it made it, else its own files
+    (then the folders it made, if still empty)."""
+    if fresh:
+        shutil.rmtree(paths.root, ignore_errors=True)  # ours entirely; never follows links
+        return
+    for name in reversed(created):
+        target = paths.root / name.rstrip("/")
+        with contextlib.suppress(OSError):
+            if name.endswith("/"):
+                target.rmdir()
+            else:
+                target.unlink()
+
+
+def run(args: argparse.Namespace) -> int:
+    paths = memory_paths(args)
+    settings(paths)  # a broken config.json is reported before anything is written
+    fresh = not paths.root.exists()
+    created: list[str] = []
+    try:
+        create_tree(paths, created)
+        state, was_active = _activate(paths)
+    except BaseException:
+        _undo(paths, created, fresh)  # all or nothing: never a half-started tree
+        raise
     data = {
         "active": True,
         "already_active": was_active,

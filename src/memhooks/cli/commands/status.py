@@ -10,6 +10,7 @@ from memhooks.categories import CATEGORIES
 from memhooks.cli.common import add_json, memory_paths
 from memhooks.cli.errors import Exit
 from memhooks.cli.output import emit
+from memhooks.invocation import cli_hint
 from memhooks.paths import MemoryPaths
 from memhooks.session_state import StateUnreadableError, read_state
 from memhooks.status_line import one_line, read_status
@@ -119,7 +120,7 @@ def render(data: dict[str, Any]) -> str:
     if not data["exists"]:
         return (
             f"Memory is not set up in this project ({data['root']}).\n"
-            "Run `/memory start` (or `memhooks start`) to turn it on."
+            f"Run `/memory start` in Claude Code (or {cli_hint('start')}) to turn it on."
         )
     lines = [
         f"Memory: {'ACTIVE' if data['active'] else 'INACTIVE'}  ({data['root']})",

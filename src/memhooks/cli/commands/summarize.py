@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
 from typing import Any
 
+from memhooks.chunks import DEFAULT_CHUNK_CHARS
 from memhooks.cli.common import (
     add_json,
     memory_paths,
@@ -54,6 +56,26 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--material", action="store_true", help="print the material")
     mode.add_argument("--save", action="store_true", help="save the summary read from stdin")
+    mode.add_argument(
+        "--chunks",
+        action="store_true",
+        help="overview of the session's whole material (transcript, compaction summaries, "
+        "checkpoints) in numbered chunks, for the summarize agent",
+    )
+    mode.add_argument("--chunk", type=int, metavar="N", help="print chunk N of that material")
+    parser.add_argument(
+        "--chunk-chars",
+        type=int,
+        default=DEFAULT_CHUNK_CHARS,
+        help=f"--chunks/--chunk: characters per chunk (default {DEFAULT_CHUNK_CHARS:,})",
+    )
+    parser.add_argument(
+        "--transcript-file",
+        type=Path,
+        metavar="PATH",
+        help="--chunks/--chunk: the session's JSONL transcript (default: found in the host's "
+        "projects folder by session id)",
+    )
     parser.add_argument("--session", metavar="ID", help="session id (default: the latest one)")
     parser.add_argument(
         "session_arg",
@@ -107,6 +129,10 @@ def run(args: argparse.Namespace) -> int:
     session_id = resolve_session(paths, args.session or args.session_arg)
     if args.material:
         return _material(paths, session_id, args.budget, as_json=args.json)
+    if args.chunks or args.chunk is not None:
+        from memhooks.cli.commands.summarize_chunks import print_chunks
+
+        return print_chunks(paths, session_id, args)
     return _save(paths, session_id, as_json=args.json)
 
 

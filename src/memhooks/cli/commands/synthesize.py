@@ -12,6 +12,7 @@ import argparse
 import difflib
 
 from memhooks.atomic import write_atomic
+from memhooks.chunks import DEFAULT_CHUNK_CHARS, MIN_CHUNK_CHARS, first_words, split
 from memhooks.cli.common import (
     add_json,
     memory_paths,
@@ -23,7 +24,15 @@ from memhooks.cli.common import (
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
 from memhooks.clock import iso
-from memhooks.material import DEFAULT_BUDGET, doc_files, memories, read_text, synthesis_material
+from memhooks.invocation import cli_command
+from memhooks.material import (
+    DEFAULT_BUDGET,
+    UNCUT,
+    doc_files,
+    memories,
+    read_text,
+    synthesis_material,
+)
 from memhooks.paths import MemoryPaths
 from memhooks.prose_format import MASTER_TEMPLATE, Footer, master_problems, with_footer
 from memhooks.redact import redact
@@ -50,6 +59,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--material", action="store_true", help="print the material")
     mode.add_argument("--save", action="store_true", help="save master.md read from stdin")
+    mode.add_argument(
+        "--chunks",
+        action="store_true",
+        help="overview of the whole material, uncut, in numbered chunks (for an agent, when "
+        "--material says something was cut or left out)",
+    )
+    mode.add_argument("--chunk", type=int, metavar="N", help="print chunk N of that material")
+    parser.add_argument(
+        "--chunk-chars",
+        type=int,
+        default=DEFAULT_CHUNK_CHARS,
+        help=f"--chunks/--chunk: characters per chunk (default {DEFAULT_CHUNK_CHARS:,})",
+    )
     parser.add_argument(
         "--budget",
         type=int,
@@ -67,7 +89,47 @@ def run(args: argparse.Namespace) -> int:
         if args.budget < MIN_BUDGET:
             raise UserError(f"--budget must be at least {MIN_BUDGET} characters", Exit.USAGE)
         return _material(paths, args.budget, as_json=args.json)
+    if args.chunks or args.chunk is not None:
+        return _chunks(paths, args)
     return _save(paths, as_json=args.json)
+
+
+def _chunks(paths: MemoryPaths, args: argparse.Namespace) -> int:
+    if args.chunk_chars < MIN_CHUNK_CHARS:
+        raise UserError(f"--chunk-chars must be at least {MIN_CHUNK_CHARS:,}", Exit.USAGE)
+    found = synthesis_material(paths, paths.root.parent.parent, UNCUT, piece_cap=UNCUT)
+    structure = "=== Required structure (seed 002) ===\n\n" + MASTER_TEMPLATE
+    text = (found.pack.render() + "\n\n" + structure).strip()
+    chunks = split(text.split("\n"), args.chunk_chars)
+    total = len(chunks)
+    if args.chunk is not None:
+        if not 1 <= args.chunk <= total:
+            raise UserError(f"chunk {args.chunk} does not exist: there are {total}", Exit.NOT_FOUND)
+        body = chunks[args.chunk - 1]
+        emit(
+            {"chunk": args.chunk, "chunks": total, "text": body},
+            f"=== Synthesis material: chunk {args.chunk} of {total} ===\n{body}\n"
+            f"=== end of chunk {args.chunk} of {total} ===",
+            as_json=args.json,
+        )
+        return Exit.OK
+    how = f"{cli_command()} synthesize --chunk K"
+    lines = [
+        f"Synthesis material for {PREFIX}master.md, uncut: {total} chunk(s) of at most "
+        f"{args.chunk_chars:,} characters. Read each in turn with:\n  {how}",
+        "",
+        *(f"chunk {n}: {first_words(c)}" for n, c in enumerate(chunks, 1)),
+    ]
+    emit(
+        {
+            "chunks": total,
+            "chunk_chars": args.chunk_chars,
+            "openings": [first_words(c) for c in chunks],
+        },
+        "\n".join(lines),
+        as_json=args.json,
+    )
+    return Exit.OK
 
 
 def _material(paths: MemoryPaths, budget: int, *, as_json: bool) -> int:

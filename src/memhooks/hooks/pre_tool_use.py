@@ -1,0 +1,88 @@
+"""PreToolUse: refuse Claude's direct writes into `.claude/memory/` (seed 003's write guard).
+
+The refusal carries the CLI command that does the same thing through the store, so Claude
+retries at once; it is decided before the host's own permission prompt. With
+`guard.direct_edits: "allow"` a file tool may edit one memory file: its current bytes are
+kept in `.cache/guard/` so that PostToolUse can put them back when the edit is invalid.
+"""
+
+from __future__ import annotations
+
+import os
+
+from memhooks.write_guard import GUARDED_TOOLS, decide, targets
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from typing import Any
+
+    from memhooks.config import Settings
+    from memhooks.hooks.context import HookInput
+    from memhooks.paths import MemoryPaths
+
+#: The sub-agent tools, whose PreToolUse gives the sub-agent its pointers (subagent_pointers).
+AGENT_TOOLS = ("Agent", "Task")
+#: Larger files get no hash in the refusal (`memhooks show --json` prints it).
+HASH_READ_CAP = 4 * 1024 * 1024
+
+
+def _cwd(hook: HookInput) -> str:
+    return hook.cwd or os.getcwd()
+
+
+def wants(hook: HookInput, paths: MemoryPaths) -> bool:
+    """A sub-agent's start (its pointers), or a guarded tool whose input names a path inside
+    the tree: decided from the input."""
+    if hook.tool_name in AGENT_TOOLS:
+        return True
+    if hook.tool_name not in GUARDED_TOOLS:
+        return False
+    return bool(targets(hook.tool_name, hook.tool_input, _cwd(hook), paths.base))
+
+
+def current_hash(path: str) -> str | None:
+    """The store's OCC hash of an existing memory file (`memory_file.content_hash`)."""
+    if os.path.islink(path) or not os.path.isfile(path):
+        return None
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(HASH_READ_CAP + 1)
+    except OSError:
+        return None
+    if len(data) > HASH_READ_CAP:
+        return None
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
+    if hook.tool_name in AGENT_TOOLS:  # hooks.json's "Agent|Task" group
+        from memhooks.hooks import subagent_pointers
+
+        return subagent_pointers.handle(hook, paths, settings)
+    from memhooks.invocation import cli_command
+
+    verdict = decide(
+        hook.tool_name,
+        hook.tool_input,
+        cwd=_cwd(hook),
+        memory_base=paths.base,
+        cli=cli_command(),
+        allow_direct=settings.direct_edits == "allow",
+        current_hash=current_hash,
+    )
+    if verdict is None:
+        return None
+    if verdict.action == "allow" and verdict.target is not None:
+        from memhooks.guard_backup import keep
+
+        keep(paths.base, verdict.target.relative)
+        return None
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": verdict.reason,
+        }
+    }

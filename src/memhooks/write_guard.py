@@ -1,0 +1,223 @@
+"""Whether a tool call writes into `.claude/memory/`, and what to tell Claude instead.
+
+Seed 003's rule: every write goes through the store (validated, redacted, named by its
+scheme, indexed under the lock). Claude's own Write, Edit, MultiEdit, NotebookEdit and
+plain shell writes into the tree are refused with the CLI command that does the same thing
+through the store, so Claude can retry at once. Standard library only, and a pure function
+of the tool input: the PreToolUse hook calls it on every such tool call.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from memhooks.categories import BY_FOLDER
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
+
+#: The tools the guard looks at (the `matcher` of its hooks.json entry names the same).
+FILE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path"}
+NOTEBOOK_TOOLS = {"NotebookEdit": "notebook_path"}
+GUARDED_TOOLS = (*FILE_TOOLS, *NOTEBOOK_TOOLS, "Bash")
+
+DERIVED = ("MEMORY.md", "MEMORY-archive.md", ".gitignore")
+STATE_FOLDERS = ("context", "progress")
+HEREDOC_END = "MEMHOOKS_EOF"
+REMOVALS = ("rm", "rmdir", "unlink", "shred", "mv")
+REMEMBER_CATEGORIES = ("decision", "constraint", "runbook", "preference", "tech_debt")
+_FOLDED = sys.platform in ("darwin", "win32")  # case-insensitive file systems by default
+
+
+class Target:
+    """One path a tool call writes inside the tree: `relative` is '' for the tree itself."""
+
+    __slots__ = ("path", "relative", "verb")
+
+    def __init__(self, verb: str, path: str, relative: str) -> None:
+        self.verb = verb
+        self.path = path
+        self.relative = relative
+
+    def __repr__(self) -> str:
+        return f"Target({self.verb!r}, {self.relative!r})"
+
+    @property
+    def category_folder(self) -> str:
+        """The category folder of a memory file directly in it, else ''."""
+        folder, _, name = self.relative.partition("/")
+        if folder in BY_FOLDER and name.endswith(".md") and "/" not in name:
+            return folder
+        return ""
+
+
+class Verdict:
+    """`deny` with the reason Claude sees, or `allow` (direct edits are on) for one file."""
+
+    __slots__ = ("action", "reason", "target")
+
+    def __init__(self, action: str, reason: str = "", target: Target | None = None) -> None:
+        self.action = action
+        self.reason = reason
+        self.target = target
+
+    def __repr__(self) -> str:
+        return f"Verdict({self.action!r}, {self.target!r})"
+
+
+def _fold(path: str) -> str:
+    path = os.path.normcase(path)
+    return path.lower() if _FOLDED else path
+
+
+def relative_in_tree(path: str, memory_base: str) -> str | None:
+    """`path` (absolute, normalised) relative to the tree, with '/' separators; None when it
+    lies outside. Checked as written and again with symlinks resolved, so a link into the
+    tree (or a tree reached through a linked project folder) is seen."""
+    for candidate, base in (
+        (path, os.path.normpath(memory_base)),
+        (os.path.realpath(path), os.path.realpath(memory_base)),
+    ):
+        folded, folded_base = _fold(candidate), _fold(base)
+        if folded == folded_base:
+            return ""
+        prefix = folded_base.rstrip(os.sep) + os.sep
+        if folded.startswith(prefix):
+            return candidate[len(prefix) :].replace(os.sep, "/")
+    return None
+
+
+def targets(
+    tool_name: str, tool_input: Mapping[str, Any], cwd: str, memory_base: str
+) -> list[Target]:
+    """Every path inside the tree this tool call would write; [] for everything else."""
+    found: list[tuple[str, str]] = []
+    key = FILE_TOOLS.get(tool_name) or NOTEBOOK_TOOLS.get(tool_name)
+    if key:
+        raw = tool_input.get(key)
+        if isinstance(raw, str) and raw:
+            found.append((tool_name, os.path.normpath(os.path.join(cwd, raw))))
+    elif tool_name == "Bash":
+        command = tool_input.get("command")
+        if isinstance(command, str) and command:
+            from memhooks.shell_writes import write_targets
+
+            found = write_targets(command, cwd)
+    out: list[Target] = []
+    for verb, path in found:
+        relative = relative_in_tree(path, memory_base)
+        if relative is not None:
+            out.append(Target(verb, path, relative))
+    return out
+
+
+def decide(
+    tool_name: str,
+    tool_input: Mapping[str, Any],
+    *,
+    cwd: str,
+    memory_base: str,
+    cli: str,
+    allow_direct: bool = False,
+    current_hash: Callable[[str], str | None] = lambda _path: None,
+) -> Verdict | None:
+    """None leaves the call alone; otherwise deny (with the way through the store) or, when
+    direct edits are allowed and the call edits one memory file with a file tool, allow."""
+    found = targets(tool_name, tool_input, cwd, memory_base)
+    if not found:
+        return None
+    if allow_direct and tool_name in FILE_TOOLS and len(found) == 1 and found[0].category_folder:
+        return Verdict("allow", target=found[0])
+    first = found[0]
+    reason = (
+        f"memhooks: `.claude/memory/{first.relative}` is written only through the memhooks "
+        "CLI (validated, secrets redacted, named by its scheme and indexed under the store "
+        "lock); direct writes into `.claude/memory/` are refused. "
+        + instead(first, cli, current_hash(first.path))
+    )
+    return Verdict("deny", reason, first)
+
+
+def _heredoc(command: str, content: str) -> str:
+    return f"{command} <<'{HEREDOC_END}'\n{content}\n{HEREDOC_END}"
+
+
+# One branch per kind of file in the tree: a table of lambdas would read worse.
+def instead(target: Target, cli: str, current: str | None) -> str:  # noqa: C901, PLR0911, PLR0912
+    """The CLI command that does what the refused write meant to do."""
+    rel = target.relative
+    top, _, rest = rel.partition("/")
+    if rel in DERIVED or top == ".cache":
+        return (
+            f"`{rel or top}` is derived from the memory files and rewritten after every "
+            f"save; it is never edited. Add a memory with `{cli} remember '<one sentence>'` "
+            f"or `{cli} save <category> --title '<title>' --body '<markdown>'`; regenerate "
+            f"the derived files with `{cli} rebuild`."
+        )
+    if rel == "":
+        return f"Turn memory off with `{cli} stop` (the files are kept)."
+    if rel == "_session.json":
+        return f"It is the store's state: `{cli} start` and `{cli} stop` change it."
+    if rel == "config.json":
+        return (
+            "It holds the user's memhooks settings: tell the user which key to change "
+            f"(the keys are listed in the README; `{cli} doctor` checks the file)."
+        )
+    if rel == "master.md":
+        return "Run:\n" + _heredoc(
+            f"{cli} synthesize --save",
+            "# Project Memory\n## Current Status\n…\n(the whole new master.md)",
+        )
+    if top in STATE_FOLDERS:
+        return (
+            f"The task, next step, progress and blockers are set with `{cli} task '<current "
+            "task>' --next '<next step>' --progress '<note>' --blocker '<blocker>'`."
+        )
+    if top == "checkpoints":
+        return (
+            "Checkpoints are written by the PreCompact hook from the transcript. Record the "
+            f"task with `{cli} task '<task>' --next '<next step>'`."
+        )
+    if top == "sessions" and target.category_folder:
+        session = rest[:-3]
+        return "Run:\n" + _heredoc(
+            f"{cli} summarize --save --session {session}",
+            "# Title\n## Context\n…\n## Tracking Points\n- Decision: …\n(seed 002's "
+            "structure; the automatic journal is kept)",
+        )
+    folder = target.category_folder or (top if top in BY_FOLDER and not rest else "")
+    if not folder:
+        return (
+            f"It is not a memory file. Save memories with `{cli} remember '<one sentence>'` or "
+            f"`{cli} save <category> ...` (see `{cli} save --help`)."
+        )
+    category = BY_FOLDER[folder].name
+    if target.verb in REMOVALS:
+        if target.category_folder:
+            return f"To take it out of memory, run: `{cli} retire {rel} --reason '<why>'`."
+        return (
+            f"Retire memories one at a time with `{cli} retire <path> --reason '<why>'` "
+            f"(`{cli} list` shows them); `{cli} gc` deletes retired ones after the grace period."
+        )
+    if current is not None and target.category_folder:
+        return (
+            "To change it, pipe the whole new document (frontmatter optional: the fields "
+            "you give merge) into:\n"
+            + _heredoc(
+                f"{cli} save {category} --update {rel} --if-hash {current}",
+                "# <title>\n\n## …\n(the full new body)",
+            )
+            + f"\nTo take it out of memory instead: `{cli} retire {rel} --reason '<why>'`."
+        )
+    text = (
+        "To file it, pipe the same content (YAML frontmatter with title, description and tags, "
+        "then the body) into:\n"
+        + _heredoc(f"{cli} save {category}", "---\ntitle: …\n---\n# …\n\n## …")
+        + "\nThe store names the file by the category's scheme."
+    )
+    if category in REMEMBER_CATEGORIES:
+        text += f" For one sentence: `{cli} remember --category {category} '<text>'`."
+    return text
