@@ -180,4 +180,6 @@ def test_command_refuses_a_symlinked_cache(
 
 def test_command_needs_a_started_tree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--project", str(tmp_path), "view"]) == 3
-    assert "memhooks start" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no memory here" in err
+    assert "start" in err
