@@ -36,6 +36,7 @@ VERBS = {
     "consolidate",
     "export",
     "import",
+    "view",
 }
 INJECTION = re.compile(r"!`([^`]+)`")
 FENCED = re.compile(r"^```[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
@@ -49,6 +50,7 @@ EXPECTED = {
     "summarize": "Session: ",
     "synthesize": "Synthesis material for .claude/memory/master.md",
     "consolidate": "Nothing to consolidate in .claude/memory/",
+    "view": ".claude/memory/.cache/view.html",
 }
 
 

@@ -32,6 +32,7 @@ COMMAND_MODULES = (
     "consolidate",
     "export",
     "import_cmd",
+    "view",
     "demo",
 )
 

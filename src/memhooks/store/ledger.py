@@ -53,3 +53,11 @@ def session_counts(file: str, session_id: str | None) -> tuple[str, dict[str, tu
         if isinstance(value, list) and len(value) == len(("runs", "chars")):
             out[str(hook)] = (int(value[0]), int(value[1]))
     return sid, out
+
+
+def all_sessions(file: str) -> dict[str, dict[str, tuple[int, int]]]:
+    """Every session the ledger keeps (oldest first): {hook: (injections, characters)}."""
+    out: dict[str, dict[str, tuple[int, int]]] = {}
+    for sid in _load(file):
+        out[str(sid)] = session_counts(file, str(sid))[1]
+    return out

@@ -12,7 +12,7 @@ from memhooks.cli.common import add_json, category_name, open_tree, read_stdin_t
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
 from memhooks.store.categories import CATEGORIES
-from memhooks.text.redact import redact, redact_value
+from memhooks.text.redact import redact, redact_field
 
 
 @dataclass
@@ -214,7 +214,7 @@ def run(args: argparse.Namespace) -> int:
         )
     patterns = store.settings.redact_patterns
     draft.body = redact(draft.body, patterns)
-    draft.meta = {k: redact_value(v, patterns) for k, v in draft.meta.items()}
+    draft.meta = {k: redact_field(k, v, patterns) for k, v in draft.meta.items()}
     if draft.source_path:
         draft.source_path = redact(draft.source_path, patterns)
     if args.update:

@@ -39,7 +39,7 @@ from memhooks.restore.summary_material import (
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.session_journal import JOURNAL_HEADING
-from memhooks.text.redact import redact, redact_value
+from memhooks.text.redact import redact, redact_field
 
 DESCRIPTION_MAX = 200
 
@@ -211,7 +211,7 @@ def _save(paths: MemoryPaths, session_id: str, *, as_json: bool) -> int:
         "title": title,
         "description": meta_in.get("description") or summary_description(body),
     }
-    meta = {k: redact_value(v, patterns) for k, v in meta.items()}
+    meta = {k: redact_field(k, v, patterns) for k, v in meta.items()}
     meta = _validated(meta)
     saved = store.write_session_file(session_id, meta, body)
     entry = saved.entry

@@ -1,0 +1,221 @@
+# os.lstat and os.open(O_NOFOLLOW) on plain strings: the reads that never follow a symlink.
+# ruff: noqa: PTH118, PTH208
+"""What `memhooks view` shows, gathered from the tree as plain JSON-ready data.
+
+Memories come from the catalog (the derived list every command reads) plus each file's body,
+read without following symlinks and capped; retire/archive reasons come from the frontmatter
+of the few files that are not active. Sessions, checkpoints and sub-agent results form the
+timeline; `status`'s collector gives the health line, the counts and the stale citations.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import stat
+from typing import Any
+
+from memhooks.store import catalog as catalog_io
+from memhooks.store.paths import MemoryPaths
+
+BODY_CAP = 20_000  # characters of one memory body shown in the view
+TIMELINE_CAP = 4_000  # characters of one journal or checkpoint shown
+READ_CAP = 256 * 1024  # bytes read from any one file
+TIMELINE_MAX = 500  # newest timeline items kept
+_SUPERSEDED = re.compile(r"superseded by\s+`?([^\s`;,]+\.md)", re.IGNORECASE)
+_FENCE = re.compile(r"\A---[ \t]*\r?\n.*?^---[ \t]*\r?\n?", re.DOTALL | re.MULTILINE)
+
+
+def read_safe(path: str, cap: int = READ_CAP) -> str | None:
+    """A regular file's text (at most `cap` bytes), never through a symlink; None otherwise."""
+    from memhooks.store.safe_fs import read_bytes
+
+    try:
+        return read_bytes(path, cap).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _safe_dir(paths: MemoryPaths, relative: str) -> str | None:
+    """An existing folder of the tree reached without a symlink on the way."""
+    current = paths.base
+    for part in relative.split("/"):
+        current = os.path.join(current, part)
+        try:
+            if not stat.S_ISDIR(os.lstat(current).st_mode):
+                return None
+        except OSError:
+            return None
+    return current
+
+
+def split_body(text: str) -> str:
+    """The markdown body after the frontmatter (no YAML parse: bodies are shown, not trusted)."""
+    match = _FENCE.match(text)
+    return text[match.end() :] if match else text
+
+
+def _reason(text: str, key: str) -> str:
+    """`retired_reason` or `archived_reason` from the frontmatter, via the project's parser."""
+    from memhooks.store.memory_file import UnparsableMemoryError, parse_text
+
+    try:
+        value = parse_text(text).meta.get(key, "")
+    except UnparsableMemoryError:
+        return ""
+    return str(value or "")
+
+
+def _clip(text: str, cap: int) -> str:
+    return text if len(text) <= cap else text[:cap] + "\n\n… (cut for the view)"
+
+
+def _mtime(path: str) -> str:
+    try:
+        moment = os.lstat(path).st_mtime
+    except OSError:
+        return ""
+    return dt.datetime.fromtimestamp(moment, dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def memories(paths: MemoryPaths, stale: dict[str, list[str]]) -> list[dict[str, Any]]:
+    cat = catalog_io.load(paths.catalog)
+    if cat is None:
+        return []
+    from memhooks.store.categories import CATEGORIES
+
+    order = {c.name: n for n, c in enumerate(CATEGORIES)}
+    newest = sorted(cat.entries.values(), key=lambda e: e.sort_key(), reverse=True)
+    out = []
+    for entry in sorted(newest, key=lambda e: order.get(e.category, len(order))):
+        text = read_safe(os.path.join(paths.base, *entry.path.split("/"))) or ""
+        reason = ""
+        if entry.record_status in ("retired", "archived"):
+            reason = _reason(text, f"{entry.record_status}_reason")
+        found = _SUPERSEDED.search(reason)
+        out.append(
+            {
+                "path": entry.path,
+                "category": entry.category,
+                "title": entry.title,
+                "description": entry.description,
+                "tags": list(entry.tags),
+                "created": entry.created,
+                "updated": entry.updated,
+                "status": entry.record_status,
+                "reason": reason,
+                "superseded_by": found.group(1).removeprefix("./") if found else "",
+                "stale": stale.get(entry.path, []),
+                "body": _clip(split_body(text), BODY_CAP),
+            }
+        )
+    return out
+
+
+def chains(items: list[dict[str, Any]]) -> list[list[str]]:
+    """Memories that superseded each other, oldest first; each chain of two or more."""
+    newer = {m["path"]: m["superseded_by"] for m in items if m["superseded_by"]}
+    older = set(newer.values())
+    out = []
+    for start in sorted(p for p in newer if p not in older):
+        chain, seen = [start], {start}
+        while chain[-1] in newer and newer[chain[-1]] not in seen:
+            chain.append(newer[chain[-1]])
+            seen.add(chain[-1])
+        out.append(chain)
+    return out
+
+
+def _folder_items(
+    paths: MemoryPaths, relative: str, kind: str, skip: set[str]
+) -> list[dict[str, Any]]:
+    folder = _safe_dir(paths, relative)
+    if folder is None:
+        return []
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        rel = f"{relative}/{name}"
+        if not name.endswith(".md") or name.startswith(".") or rel in skip:
+            continue
+        full = os.path.join(folder, name)
+        text = read_safe(full)
+        if text is None:
+            continue
+        out.append(
+            {
+                "kind": kind,
+                "path": rel,
+                "when": _mtime(full),
+                "title": name.removesuffix(".md"),
+                "body": _clip(split_body(text), TIMELINE_CAP),
+            }
+        )
+    return out
+
+
+def timeline(paths: MemoryPaths, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Journals, checkpoints, session summaries and sub-agent results, newest first."""
+    catalogued = {m["path"] for m in items}
+    events = _folder_items(paths, "sessions", "session journal", catalogued)
+    events += _folder_items(paths, "checkpoints", "checkpoint", catalogued)
+    events += _folder_items(paths, "checkpoints/sessions", "session checkpoint", catalogued)
+    for memory in items:
+        if memory["category"] in ("session_summary", "subagent"):
+            kind = "session summary" if memory["category"] == "session_summary" else "sub-agent"
+            events.append(
+                {
+                    "kind": kind,
+                    "path": memory["path"],
+                    "when": memory["updated"] or memory["created"],
+                    "title": memory["title"],
+                    "body": "",
+                }
+            )
+    events.sort(key=lambda e: (e["when"], e["path"]), reverse=True)
+    return events[:TIMELINE_MAX]
+
+
+def injected(paths: MemoryPaths) -> list[dict[str, Any]]:
+    """The ledger: characters per hook for each session it keeps, newest first."""
+    from memhooks.store.ledger import all_sessions
+
+    out = []
+    for sid, hooks in reversed(list(all_sessions(paths.file("injected")).items())):
+        out.append(
+            {
+                "session_id": sid,
+                "hooks": {h: {"injections": n, "chars": c} for h, (n, c) in hooks.items()},
+                "total_chars": sum(c for _, c in hooks.values()),
+            }
+        )
+    return out
+
+
+def gather(paths: MemoryPaths) -> dict[str, Any]:
+    from memhooks.cli.commands.status import collect
+
+    status = collect(paths)
+    items = memories(paths, status.get("stale_citations") or {})
+    return {
+        "generated": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "root": status["root"],
+        "status": {
+            "status_line": status["status_line"],
+            "active": status["active"],
+            "counts": status["counts"],
+            "total": status["total"],
+            "retired": status["retired"],
+            "archived_records": status["archived_records"],
+            "stale": status["stale"],
+            "index": status["index"],
+        },
+        "memories": items,
+        "chains": chains(items),
+        "timeline": timeline(paths, items),
+        "injected": injected(paths),
+    }

@@ -1,0 +1,185 @@
+"""`memhooks view`: the data it gathers and the escaping that keeps the tree's text inert."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from memhooks.cli.main import main
+from memhooks.view.data import gather, read_safe, split_body
+from memhooks.view.page import embed_json, render
+from view_tree import HOSTILE_TAG, HOSTILE_TITLE, build_store
+
+DATA_BLOCK = re.compile(
+    r'<script id="memhooks-data" type="application/json">(.*?)</script>', re.DOTALL
+)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> tuple[Path, dict[str, object]]:
+    project = tmp_path / "proj"
+    paths = build_store(project)
+    return project, gather(paths)
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "</script><script>alert(1)</script>",
+        "</SCRIPT >",
+        "<!-- <script>",
+        "a\u2028b\u2029c",
+        "</style><img src=x onerror=alert(1)>",
+        "javascript:alert(1)",
+        "&lt;script&gt;",
+    ],
+)
+def test_embedded_json_cannot_break_out(hostile: str) -> None:
+    text = embed_json({"title": hostile, "tags": [hostile], hostile: hostile})
+    for bad in ("<", ">", "&", "\u2028", "\u2029"):
+        assert bad not in text
+    assert json.loads(text) == {"title": hostile, "tags": [hostile], hostile: hostile}
+
+
+def test_page_holds_hostile_data_only_inside_the_json_block(
+    store: tuple[Path, dict[str, object]],
+) -> None:
+    _project, data = store
+    page = render(data)
+    blocks = DATA_BLOCK.findall(page)
+    assert len(blocks) == 1
+    assert json.loads(blocks[0]) == json.loads(json.dumps(data))
+    outside = DATA_BLOCK.sub("", page)
+    for needle in ("PWNED", "onerror", "javascript:", "pwned-marker", HOSTILE_TAG):
+        assert needle not in outside
+    for needle in ("<script", "</script", "</style", "<!--", "<img", HOSTILE_TAG):
+        assert needle not in blocks[0]  # escaped: only \u003c... forms remain
+    assert "\\u003cscript" in blocks[0]
+    assert page.count("</script>") == 2  # the data block and the page's own script
+    assert "\u2028" not in page
+    nonce = re.search(r"'nonce-([^']+)'", page)
+    assert nonce
+    assert f'<script nonce="{nonce.group(1)}">' in page
+    assert "default-src 'none'" in page
+    assert "innerHTML" not in page
+    assert "eval(" not in page
+
+
+def test_nonce_differs_per_render(store: tuple[Path, dict[str, object]]) -> None:
+    _project, data = store
+    one, two = (re.search(r"'nonce-([^']+)'", render(data)) for _ in range(2))
+    assert one
+    assert two
+    assert one.group(1) != two.group(1)
+
+
+def test_gathers_states_chains_timeline_and_ledger(
+    store: tuple[Path, dict[str, object]],
+) -> None:
+    _project, data = store
+    memories = {m["title"]: m for m in data["memories"]}  # type: ignore[attr-defined]
+    assert memories["Use SQLite"]["status"] == "retired"
+    assert memories["Use SQLite"]["superseded_by"] == memories["Use Postgres"]["path"]
+    assert memories["Old rule"]["status"] == "archived"
+    assert memories["Old rule"]["reason"] == "no longer applies"
+    assert memories[HOSTILE_TITLE]["tags"] == [HOSTILE_TAG]
+    assert "javascript:alert(1)" in memories[HOSTILE_TITLE]["body"]
+    assert not memories[HOSTILE_TITLE]["body"].startswith("---")
+    stale = [m for m in memories.values() if m["stale"]]
+    assert [m["stale"] for m in stale] == [["src/pricing.py"]]
+    chain = [memories[t]["path"] for t in ("Use SQLite", "Use Postgres", "Use CockroachDB")]
+    assert data["chains"] == [chain]
+    kinds = {e["kind"]: e for e in data["timeline"]}  # type: ignore[attr-defined]
+    assert {"session journal", "session checkpoint", "checkpoint", "sub-agent"} <= set(kinds)
+    assert "compacted" in kinds["session journal"]["body"] or any(
+        "compacted" in e["body"]
+        for e in data["timeline"]  # type: ignore[attr-defined]
+    )
+    whens = [e["when"] for e in data["timeline"]]  # type: ignore[attr-defined]
+    assert whens == sorted(whens, reverse=True)
+    injected = data["injected"]
+    assert [s["session_id"] for s in injected] == ["s-222", "s-111"]  # type: ignore[index]
+    assert injected[0]["hooks"]["UserPromptSubmit"] == {"injections": 2, "chars": 800}  # type: ignore[index]
+    assert injected[0]["total_chars"] == 3200  # type: ignore[index]
+
+
+def test_counts_match_status(
+    store: tuple[Path, dict[str, object]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project, data = store
+    capsys.readouterr()
+    assert main(["--project", str(project), "status", "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert data["status"]["counts"] == status["counts"]  # type: ignore[index]
+    active = [m for m in data["memories"] if m["status"] == "active"]  # type: ignore[attr-defined]
+    assert len(active) == status["total"]
+    assert data["status"]["stale"] == status["stale"] == 1  # type: ignore[index]
+
+
+def test_symlinks_are_not_followed(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.md"
+    secret.write_text("TOP SECRET")
+    link = tmp_path / "link.md"
+    link.symlink_to(secret)
+    assert read_safe(str(link)) is None
+    assert read_safe(str(secret)) == "TOP SECRET"
+    assert read_safe(str(tmp_path)) is None
+
+
+def test_a_symlinked_journal_folder_is_skipped(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    paths = build_store(project)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "leak.md").write_text("LEAKED")
+    (paths.root / "checkpoints" / "sessions" / "leak.md").symlink_to(outside / "leak.md")
+    data = gather(paths)
+    assert "LEAKED" not in json.dumps(data)
+
+
+def test_split_body_drops_frontmatter_only() -> None:
+    assert split_body("---\ntitle: x\n---\n# Body\n---\nmore") == "# Body\n---\nmore"
+    assert split_body("no frontmatter") == "no frontmatter"
+
+
+def test_command_writes_into_the_cache_and_prints_the_path(
+    store: tuple[Path, dict[str, object]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    project, _ = store
+    capsys.readouterr()
+    assert main(["--project", str(project), "view"]) == 0
+    out = capsys.readouterr().out.strip()
+    target = project / ".claude" / "memory" / ".cache" / "view.html"
+    assert out == str(target)
+    assert "memhooks-data" in target.read_text(encoding="utf-8")
+    assert (
+        main(["--project", str(project), "view", "--json", "--out", str(project / "v.html")]) == 0
+    )
+    report = json.loads(capsys.readouterr().out)
+    assert report["path"] == str(project / "v.html")
+    assert report["memories"] == 8
+    assert report["chains"] == 1
+    assert (project / "v.html").stat().st_size == report["bytes"]
+
+
+def test_command_refuses_a_symlinked_cache(
+    store: tuple[Path, dict[str, object]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project, _ = store
+    cache = project / ".claude" / "memory" / ".cache"
+    moved = tmp_path / "elsewhere"
+    cache.rename(moved)
+    cache.symlink_to(moved)
+    assert main(["--project", str(project), "view"]) == 9
+    assert not (moved / "view.html").exists()
+    assert "symlink" in capsys.readouterr().err
+
+
+def test_command_needs_a_started_tree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--project", str(tmp_path), "view"]) == 3
+    err = capsys.readouterr().err
+    assert "no memory here" in err
+    assert "start" in err
