@@ -308,3 +308,28 @@ def test_launcher_path_redacts(
     text = persisted(tree)
     assert canary(batch[0][0]) in text
     assert leaks(text, batch) == []
+
+
+def test_a_frontmatter_field_is_redacted_with_its_key_in_view(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`password: hunter2` is a secret where `hunter2` alone is a word: `save --field` keeps the
+    key beside the value when it redacts, so the value never reaches the file."""
+    from memhooks.cli.main import main
+
+    code = main(
+        [
+            "save",
+            "runbook",
+            "--title",
+            "Staging database access",
+            "--field",
+            "password=hunter2-staging",
+            "--body",
+            "## Steps\nConnect with the staging credentials.",
+        ]
+    )
+    assert code == 0, capsys.readouterr().err
+    text = persisted(tree)
+    assert "hunter2-staging" not in text
+    assert "Staging database access" in text

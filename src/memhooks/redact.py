@@ -37,7 +37,15 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the ho
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["MARKER_PREFIX", "cut_at_line", "marker", "redact", "redact_prefix", "redact_value"]
+__all__ = [
+    "MARKER_PREFIX",
+    "cut_at_line",
+    "marker",
+    "redact",
+    "redact_field",
+    "redact_prefix",
+    "redact_value",
+]
 _MARKER_BYTES = MARKER_PREFIX.encode()
 
 
@@ -158,3 +166,14 @@ def redact_value(value: object, extra_patterns: Sequence[str] = ()) -> object:
     if isinstance(value, dict):
         return {key: redact_value(item, extra_patterns) for key, item in value.items()}
     return value
+
+
+def redact_field(key: str, value: object, extra_patterns: Sequence[str] = ()) -> object:
+    """A frontmatter value, redacted with its key in view: `password: hunter2` is a secret
+    where `hunter2` alone is just a word."""
+    if isinstance(value, str):
+        prefix = f"{key}: "
+        paired = redact(prefix + value, extra_patterns)
+        if paired.startswith(prefix):
+            return paired[len(prefix) :]
+    return redact_value(value, extra_patterns)

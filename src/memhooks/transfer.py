@@ -19,7 +19,7 @@ from typing import Any
 from memhooks.categories import BY_FOLDER, Naming
 from memhooks.models import PROVENANCE_KEYS
 from memhooks.paths import MemoryPaths
-from memhooks.redact import redact
+from memhooks.redact import redact, redact_field
 from memhooks.store import NewMemory
 from memhooks.yaml_emit import render_document
 
@@ -56,27 +56,6 @@ def identity(meta: dict[str, Any], body: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _redact_field(key: str, value: object, patterns: Sequence[str]) -> object:
-    """A frontmatter value, redacted with its key in view: `password: hunter2` is a secret
-    where `hunter2` alone is just a word."""
-    if isinstance(value, str):
-        prefix = f"{key}: "
-        paired = redact(prefix + value, patterns)
-        if paired.startswith(prefix):
-            return paired[len(prefix) :]
-    return _redact_value(value, patterns)
-
-
-def _redact_value(value: object, patterns: Sequence[str]) -> object:
-    if isinstance(value, str):
-        return redact(value, patterns)
-    if isinstance(value, list):
-        return [_redact_value(v, patterns) for v in value]
-    if isinstance(value, dict):
-        return {k: _redact_value(v, patterns) for k, v in value.items()}
-    return value
-
-
 def clean(
     relative: str,
     data: bytes,
@@ -105,7 +84,7 @@ def clean(
     for key, value in (defaults or {}).items():
         if value and not meta.get(key):
             meta[key] = value
-    redacted_meta = {k: _redact_field(k, v, patterns) for k, v in meta.items()}
+    redacted_meta = {k: redact_field(k, v, patterns) for k, v in meta.items()}
     body = redact(raw.body, patterns)
     changed = sum(1 for k in meta if redacted_meta[k] != meta[k]) + (body != raw.body)
     try:

@@ -12,7 +12,7 @@ from memhooks.categories import CATEGORIES, resolve
 from memhooks.cli.common import add_json, open_tree, read_stdin_text, store_errors
 from memhooks.cli.errors import Exit, UserError
 from memhooks.cli.output import emit
-from memhooks.redact import redact, redact_value
+from memhooks.redact import redact, redact_field
 
 SECTIONS = {
     "decision": ("Context", "Decision", "Alternatives Considered", "Consequences"),
@@ -244,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
         )
     patterns = store.settings.redact_patterns
     draft.body = redact(draft.body, patterns)
-    draft.meta = {k: redact_value(v, patterns) for k, v in draft.meta.items()}
+    draft.meta = {k: redact_field(k, v, patterns) for k, v in draft.meta.items()}
     if draft.source_path:
         draft.source_path = redact(draft.source_path, patterns)
     with store_errors():

@@ -32,7 +32,7 @@ from memhooks.prose_format import (
     tracking_labels,
     without_journal,
 )
-from memhooks.redact import redact, redact_value
+from memhooks.redact import redact, redact_field
 from memhooks.session_checkpoint import read_session_checkpoint
 from memhooks.session_journal import JOURNAL_HEADING
 
@@ -217,7 +217,7 @@ def _save(paths: MemoryPaths, session_id: str, *, as_json: bool) -> int:
         "title": title,
         "description": meta_in.get("description") or summary_description(body),
     }
-    meta = {k: redact_value(v, patterns) for k, v in meta.items()}
+    meta = {k: redact_field(k, v, patterns) for k, v in meta.items()}
     meta = _validated(meta)
     with store_errors():
         saved = store.write_session_file(session_id, meta, body)
