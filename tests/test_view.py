@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from memhooks.cli.main import main
+from memhooks.hooks.post_compact import render_entry
+from memhooks.store.paths import MemoryPaths
+from memhooks.store.session_journal import append_journal
 from memhooks.view.data import gather, read_safe, split_body
+from memhooks.view.history import history, parse_log
 from memhooks.view.page import embed_json, render
 from view_tree import HOSTILE_TAG, HOSTILE_TITLE, build_store
 
@@ -183,3 +188,103 @@ def test_command_needs_a_started_tree(tmp_path: Path, capsys: pytest.CaptureFixt
     err = capsys.readouterr().err
     assert "no memory here" in err
     assert "start" in err
+
+
+def _git(project: Path, *args: str) -> None:
+    subprocess.run(
+        [
+            "git",
+            "-c",
+            "user.name=Ada",
+            "-c",
+            "user.email=ada@example.com",
+            "-c",
+            "commit.gpgsign=false",
+            "-C",
+            str(project),
+            *args,
+        ],
+        check=True,
+        capture_output=True,
+    )
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str]:
+    """A project in git with one memory committed twice (the second subject is hostile)."""
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    project = tmp_path / "proj"
+    project.mkdir()
+    assert main(["--project", str(project), "start"]) == 0
+    save = ["save", "decision", "--title", "Use Postgres", "--body", "## Why\n\nJSONB.\n"]
+    assert main(["--project", str(project), *save]) == 0
+    memory = next((project / ".claude" / "memory" / "decisions").glob("*.md"))
+    _git(project, "init", "-q")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-q", "-m", "remember postgres")
+    memory.write_text(memory.read_text(encoding="utf-8") + "\nAlso: JSON columns.\n")
+    _git(project, "commit", "-q", "-am", HOSTILE_SUBJECT)
+    return project, f"decisions/{memory.name}"
+
+
+HOSTILE_SUBJECT = "<script>document.title='PWNED'</script> tweak"
+
+
+def test_history_in_git_is_gathered_newest_first(repo: tuple[Path, str]) -> None:
+    project, path = repo
+    data = gather(MemoryPaths.for_project(project))
+    memory = next(m for m in data["memories"] if m["path"] == path)  # type: ignore[attr-defined]
+    history = memory["history"]
+    assert [c["subject"] for c in history] == [HOSTILE_SUBJECT, "remember postgres"]
+    assert {c["author"] for c in history} == {"Ada"}
+    assert all(len(c["hash"]) == 10 and c["date"][:4].isdigit() for c in history)
+    assert history[0]["date"] >= history[1]["date"]
+
+
+def test_a_hostile_commit_subject_is_embedded_escaped(repo: tuple[Path, str]) -> None:
+    project, _ = repo
+    page = render(gather(MemoryPaths.for_project(project)))
+    blocks = DATA_BLOCK.findall(page)
+    assert len(blocks) == 1
+    assert "<script>document.title" not in blocks[0]
+    assert "\\u003cscript\\u003edocument.title='PWNED'" in blocks[0]
+    assert "PWNED" not in DATA_BLOCK.sub("", page)
+
+
+def test_no_git_history_without_a_repository_or_without_git(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    project = tmp_path / "proj"
+    paths = build_store(project)
+    assert history(paths.base) == {}
+    assert all(m["history"] == [] for m in gather(paths)["memories"])  # type: ignore[attr-defined]
+    monkeypatch.setenv("PATH", str(tmp_path / "no-bin"))
+    assert history(paths.base) == {}
+    assert len(gather(paths)["memories"]) == 8  # type: ignore[arg-type]
+
+
+def test_parse_log_caps_each_file_and_skips_broken_records() -> None:
+    record = "\x1e{h}\x1f2026-01-0{d}T00:00:00+00:00\x1fAda\x1fs{d}\n\ndecisions/a.md\n"
+    text = "".join(record.format(h=str(d) * 40, d=d) for d in range(9, 0, -1))
+    parsed = parse_log(text + "\x1ebroken\n\ndecisions/a.md\n", per_file=3)
+    assert [c["subject"] for c in parsed["decisions/a.md"]] == ["s9", "s8", "s7"]
+
+
+def test_compaction_summaries_are_their_own_timeline_entries(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    paths = build_store(project)
+    entry = render_entry(
+        "<analysis>scratch</analysis><summary>We were shipping the view.\n\nNext: tests.</summary>",
+        trigger="auto",
+        when="2030-01-02T03:04:05Z",
+    )
+    append_journal(paths, "s-333", entry)
+    data = gather(paths)
+    found = [e for e in data["timeline"] if e["kind"] == "compaction summary"]  # type: ignore[attr-defined]
+    assert len(found) == 1
+    assert found[0]["session_id"] == "s-333"
+    assert found[0]["when"] == "2030-01-02T03:04:05Z"
+    assert found[0]["path"] == "sessions/s-333.md"
+    assert found[0]["body"] == "We were shipping the view.\n\nNext: tests."
+    assert data["timeline"][0] == found[0]  # the newest event

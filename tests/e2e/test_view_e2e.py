@@ -18,6 +18,9 @@ from urllib.parse import quote
 import pytest
 
 from memhooks.cli.main import main
+from memhooks.hooks.post_compact import render_entry
+from memhooks.store.session_journal import append_journal
+from memhooks.text.clock import iso
 from memhooks.view.data import gather
 from memhooks.view.page import csp
 from view_tree import HOSTILE_TITLE, build_store
@@ -36,6 +39,7 @@ FLAGS = (
     "--v=0",
 )
 CONSOLE = re.compile(r":CONSOLE[:(].*")
+HOSTILE_SUBJECT = "<img src=x onerror=\"document.title='PWNED'\"> first commit"
 
 
 def _unavailable(reason: str) -> None:
@@ -71,6 +75,16 @@ def browse(chromium: str, url: str, tmp: Path, *extra: str) -> tuple[str, list[s
 def page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, object]]:
     project = tmp_path_factory.mktemp("view") / "proj"
     paths = build_store(project)
+    append_journal(
+        paths,
+        "s-333",
+        render_entry("<summary>Shipping the view</summary>", trigger="auto", when=iso()),
+    )
+    git = ["git", "-c", 'user.name=Eve & "Mallory"', "-c", "user.email=e@example.com"]
+    git += ["-c", "commit.gpgsign=false", "-C", str(project)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", HOSTILE_SUBJECT], check=True)
     assert main(["--project", str(project), "view"]) == 0
     target = paths.cache / "view.html"
     assert target.is_file()
@@ -113,6 +127,7 @@ def test_counts_match_status_and_nothing_logged(
             assert int(heading.group(1)) == n, category
     assert dom.count('class="chain"') == 1
     assert dom.count("data-kind=") >= 4
+    assert 'data-kind="compaction summary"' in dom
     assert "s-222" in dom
     assert "UserPromptSubmit" in dom
 
@@ -159,6 +174,9 @@ def test_hostile_memory_opened_runs_nothing(
     opened = re.search(r"<details[^>]*" + re.escape(hostile["path"]) + r'[^>]*open=""', dom)
     assert opened, "the hostile memory was opened and its body rendered"
     assert "&lt;img src=x onerror=" in dom  # shown as text
+    assert "<h4>History in git</h4>" in dom
+    assert re.search(r"History in git.*Eve &amp; \"Mallory", dom), dom[-3000:]
+    assert "first commit</span>" in dom
     shot = tmp_path / "memory-view.png"
     browse(chromium, url, tmp_path, f"--screenshot={shot}", "--window-size=1200,900")
     assert shot.is_file()

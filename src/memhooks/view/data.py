@@ -3,8 +3,9 @@
 """What `memhooks view` shows, gathered from the tree as plain JSON-ready data.
 
 Memories come from the catalog (the derived list every command reads) plus each file's body,
-read without following symlinks and capped; retire/archive reasons come from the frontmatter
-of the few files that are not active. Sessions, checkpoints and sub-agent results form the
+read without following symlinks and capped, and its commits (`view.history`, one `git log`);
+retire/archive reasons come from the frontmatter of the few files that are not active.
+Sessions, checkpoints, the host's compaction summaries and sub-agent results form the
 timeline; `status`'s collector gives the health line, the counts and the stale citations.
 """
 
@@ -24,6 +25,10 @@ TIMELINE_CAP = 4_000  # characters of one journal or checkpoint shown
 READ_CAP = 256 * 1024  # bytes read from any one file
 TIMELINE_MAX = 500  # newest timeline items kept
 _SUPERSEDED = re.compile(r"superseded by\s+`?([^\s`;,]+\.md)", re.IGNORECASE)
+_COMPACTION = re.compile(
+    r"^### (\S+) compaction \((\w+)\): the host's own summary[ \t]*\n\n((?:>.*(?:\n|$))*)",
+    re.MULTILINE,
+)
 _FENCE = re.compile(r"\A---[ \t]*\r?\n.*?^---[ \t]*\r?\n?", re.DOTALL | re.MULTILINE)
 
 
@@ -79,7 +84,11 @@ def _mtime(path: str) -> str:
     return dt.datetime.fromtimestamp(moment, dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def memories(paths: MemoryPaths, stale: dict[str, list[str]]) -> list[dict[str, Any]]:
+def memories(
+    paths: MemoryPaths,
+    stale: dict[str, list[str]],
+    history: dict[str, list[dict[str, str]]] | None = None,
+) -> list[dict[str, Any]]:
     cat = catalog_io.load(paths.catalog)
     if cat is None:
         return []
@@ -108,6 +117,7 @@ def memories(paths: MemoryPaths, stale: dict[str, list[str]]) -> list[dict[str, 
                 "superseded_by": found.group(1).removeprefix("./") if found else "",
                 "stale": stale.get(entry.path, []),
                 "body": _clip(split_body(text), BODY_CAP),
+                "history": (history or {}).get(entry.path, []),
             }
         )
     return out
@@ -158,12 +168,47 @@ def _folder_items(
     return out
 
 
+def compactions(paths: MemoryPaths) -> list[dict[str, Any]]:
+    """The host's compaction summaries that PostCompact keeps in `sessions/<id>.md`'s journal."""
+    folder = _safe_dir(paths, "sessions")
+    if folder is None:
+        return []
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        if not name.endswith(".md") or name.startswith("."):
+            continue
+        text = read_safe(os.path.join(folder, name)) or ""
+        session = name.removesuffix(".md")
+        for found in _COMPACTION.finditer(text):
+            when, how, quoted = found.groups()
+            body = "\n".join(
+                line[2:] if line.startswith("> ") else line[1:] for line in quoted.splitlines()
+            )
+            out.append(
+                {
+                    "kind": "compaction summary",
+                    "path": f"sessions/{name}",
+                    "when": when,
+                    "title": f"session {session} ({how})",
+                    "session_id": session,
+                    "body": _clip(body.strip("\n"), TIMELINE_CAP),
+                }
+            )
+    return out
+
+
 def timeline(paths: MemoryPaths, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Journals, checkpoints, session summaries and sub-agent results, newest first."""
+    """Journals, checkpoints, compaction summaries, session summaries and sub-agent results,
+    newest first."""
     catalogued = {m["path"] for m in items}
     events = _folder_items(paths, "sessions", "session journal", catalogued)
     events += _folder_items(paths, "checkpoints", "checkpoint", catalogued)
     events += _folder_items(paths, "checkpoints/sessions", "session checkpoint", catalogued)
+    events += compactions(paths)
     for memory in items:
         if memory["category"] in ("session_summary", "subagent"):
             kind = "session summary" if memory["category"] == "session_summary" else "sub-agent"
@@ -198,9 +243,10 @@ def injected(paths: MemoryPaths) -> list[dict[str, Any]]:
 
 def gather(paths: MemoryPaths) -> dict[str, Any]:
     from memhooks.cli.commands.status import collect
+    from memhooks.view.history import history
 
     status = collect(paths)
-    items = memories(paths, status.get("stale_citations") or {})
+    items = memories(paths, status.get("stale_citations") or {}, history(paths.base))
     return {
         "generated": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "root": status["root"],

@@ -117,6 +117,7 @@ border:1px solid var(--line)}
 #timeline{list-style:none;padding:0;margin:0;max-height:520px;overflow:auto}
 #timeline li{border-left:2px solid var(--line);padding:2px 0 6px 10px;font-size:12px}
 #timeline .kind{font-weight:600}
+.history h4{font-size:12px;margin:6px 0 2px}.history ol{margin:0;padding-left:18px;font-size:12px}
 .hidden{display:none}
 @media (max-width:900px){main{grid-template-columns:1fr}}
 """
@@ -209,9 +210,22 @@ function memNode(m){
   if (m.stale.length) d.appendChild(el("div", "reason", "cited code changed: " + m.stale.join(", ")));
   var built = false;
   d.addEventListener("toggle", function(){
-    if (d.open && !built){ built = true; d.appendChild(markdown(m.body)); }
+    if (d.open && !built){ built = true; d.appendChild(markdown(m.body)); if (m.history && m.history.length) d.appendChild(historyNode(m.history)); }
   });
   return d;
+}
+function historyNode(commits){
+  var box = el("div", "history"); box.appendChild(el("h4", "", "History in git"));
+  var ol = el("ol");
+  commits.forEach(function(c){
+    var li = el("li");
+    li.appendChild(el("code", "", c.hash));
+    li.appendChild(el("span", "muted", " " + c.date + " " + c.author + ": "));
+    li.appendChild(el("span", "", c.subject));
+    ol.appendChild(li);
+  });
+  box.appendChild(ol);
+  return box;
 }
 data.memories.forEach(function(m){
   var g = groups[m.category];
