@@ -269,10 +269,11 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         # user:password@host; the password may hold `@` (the last one before the host ends
         # it), never `/`, so `http://host:3000/users?email=a@b.c` is a port, not a password.
+        # The user part never holds `[`: `://[REDACTED:kind]…@` is a marker, not user:password.
         "url-password",
         text(b"://"),
         LazyBytes(
-            rb"://[^\s:/@\"'<>]*:(?P<value>[^\s/\"'<>]+)@(?=[^\s@/\"'<>]*(?:[/?#\s\"'<>]|$))"
+            rb"://[^\s:/@\"'<>\[]*:(?P<value>[^\s/\"'<>]+)@(?=[^\s@/\"'<>]*(?:[/?#\s\"'<>]|$))"
         ),
         ("value",),
         lambda value: not is_placeholder(value),
