@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from memhooks.text.lazy_re import LazyBytes
 from memhooks.text.redact_values import value_span
 
 #: The last part of a name that says the value is not the secret itself.
@@ -35,7 +36,7 @@ _KEY_QUALIFIERS = (
     rb"|sendgrid|stripe|openai|anthropic|mailgun|twilio|datadog|algolia|firebase)"
 )
 #: What may stand before `key` in a secret's name: `api_key`, `AccountKey`, "API key".
-_QUALIFIED_KEY = re.compile(_KEY_QUALIFIERS + rb"[_-]?$|(?<![a-z0-9])" + _KEY_QUALIFIERS + rb" $")
+_QUALIFIED_KEY = LazyBytes(_KEY_QUALIFIERS + rb"[_-]?$|(?<![a-z0-9])" + _KEY_QUALIFIERS + rb" $")
 
 _TAIL = rb"(?:[_.-][a-z0-9_.-]*)?(?![a-z0-9])"
 #: After a name: optional spaced words ("Secret access key", only these few: prose such as
@@ -49,22 +50,22 @@ _AFTER = (
 #: Keywords (over the lowercased text); those in the second list need a word start.
 _KEYWORDS = (rb"password", rb"secret", rb"token", rb"credentials?", rb"key")
 _WORD_KEYWORDS = (rb"pass(?:wd|phrase|code)?", rb"pwd", rb"auth", rb"sig(?:nature)?")
-_FLAG = re.compile(
+_FLAG = LazyBytes(
     rb"--?[a-z0-9-]*?(?:pass|pwd|secret|token|key|credential|auth)[a-z0-9-]*(?:=|[ \t]+)(?!-)"
 )
 _UPPER_WORDS = (b"PASS", b"PWD", b"SECRET", b"TOKEN", b"KEY", b"CRED", b"AUTH")
-_UPPER_AFTER = re.compile(rb"[\"']?[ \t]*(?P<sep>=(?!=)|:(?![:/]))[ \t]*")
+_UPPER_AFTER = LazyBytes(rb"[\"']?[ \t]*(?P<sep>=(?!=)|:(?![:/]))[ \t]*")
 #: A type annotation between `:` and `=`: `password: str = "…"`.
-_ANNOTATION = re.compile(
+_ANNOTATION = LazyBytes(
     rb"(?:str|bytes|int|SecretStr|Optional\[[^\]\r\n]*\]|[A-Z]\w*(?:\[[^\]\r\n]*\])?)"
     rb"(?:[ \t]*\|[ \t]*None)?[ \t]*=(?!=)[ \t]*"
 )
-_LAST_PART = re.compile(rb"([a-z0-9]+)[^a-z0-9]*$")
+_LAST_PART = LazyBytes(rb"([a-z0-9]+)[^a-z0-9]*$")
 _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_.-")
 _UPPER_NAME_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _LETTERS = frozenset(b"abcdefghijklmnopqrstuvwxyz")
 _DELIMITERS = b"?&;"
-_PLAIN_WORD = re.compile(rb"[a-z]+(?:-[a-z]+)*(?![\w@#$%^&*!?+=/.:-])")
+_PLAIN_WORD = LazyBytes(rb"[a-z]+(?:-[a-z]+)*(?![\w@#$%^&*!?+=/.:-])")
 _SHORT = frozenset((b"pass", b"pwd", b"auth", b"sig", b"signature"))
 
 _compiled: list[tuple[re.Pattern[bytes], bool]] = []
@@ -78,7 +79,7 @@ def _finders() -> list[tuple[re.Pattern[bytes], bool]]:
 
 
 def _denied(name: bytes) -> bool:
-    last = _LAST_PART.search(name)
+    last = _LAST_PART.compiled.search(name)
     return last is not None and last.group(1) in _NOT_THE_SECRET
 
 
@@ -90,7 +91,7 @@ def _name_start(text: bytes, position: int, allowed: frozenset[int]) -> int:
 
 def _value(data: bytes, name_start: int, position: int, separator: bytes) -> tuple[int, int] | None:
     if separator == b":":
-        annotation = _ANNOTATION.match(data, position)
+        annotation = _ANNOTATION.compiled.match(data, position)
         if annotation is not None:
             position = annotation.end()
     before = data[name_start - 1 : name_start]
@@ -109,7 +110,7 @@ def _lower_spans(data: bytes, lowered: bytes, names: set[int]) -> list[tuple[int
             if needs_word_start and _prose(data, lowered, name_start, hit):
                 continue
             if lowered.startswith(b"key", start):
-                qualified = _QUALIFIED_KEY.search(lowered, max(0, start - 24), start)
+                qualified = _QUALIFIED_KEY.compiled.search(lowered, max(0, start - 24), start)
                 in_query = name_start > 0 and lowered[name_start - 1 : name_start] in b"?&"
                 if qualified is None and not in_query:
                     continue  # a plain `key` is a dict key, a sort key: UPPERCASE rule only
@@ -132,13 +133,13 @@ def _prose(data: bytes, lowered: bytes, name_start: int, hit: re.Match[bytes]) -
     line_start = lowered.rfind(b"\n", 0, name_start) + 1
     if not any(byte in _LETTERS for byte in lowered[line_start:name_start]):
         return False
-    return _PLAIN_WORD.match(data, hit.end()) is not None
+    return _PLAIN_WORD.compiled.match(data, hit.end()) is not None
 
 
 def _flag_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     """`--api-key VALUE`, `--password=VALUE`, `-password VALUE`."""
     spans: list[tuple[int, int]] = []
-    for hit in _FLAG.finditer(lowered):
+    for hit in _FLAG.compiled.finditer(lowered):
         position = hit.start()
         if position and lowered[position - 1] not in b" \t\n\"'":
             continue
@@ -172,7 +173,7 @@ def _upper_spans(data: bytes, names: set[int]) -> list[tuple[int, int]]:
         last_name_end = name_end
         if name_end in names:
             continue  # the keyword rule read this name already
-        separator = _UPPER_AFTER.match(data, name_end)
+        separator = _UPPER_AFTER.compiled.match(data, name_end)
         if separator is None:
             continue
         name_start = _name_start(data, hit_start, _UPPER_NAME_BYTES)
@@ -203,15 +204,15 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-_CSV_CELL = re.compile(rb"pass|pwd|secret|token|key|credential")
-_HEADER_CELL = re.compile(rb"[ \t]*\"?[a-z][a-z0-9 _./()-]{0,40}\"?[ \t]*")
+_CSV_CELL = LazyBytes(rb"pass|pwd|secret|token|key|credential")
+_HEADER_CELL = LazyBytes(rb"[ \t]*\"?[a-z][a-z0-9 _./()-]{0,40}\"?[ \t]*")
 
 
 def csv_secret_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     """Cells under a CSV header naming a secret column (an AWS credentials export)."""
     spans: list[tuple[int, int]] = []
     seen: set[int] = set()
-    for hit in _CSV_CELL.finditer(lowered):
+    for hit in _CSV_CELL.compiled.finditer(lowered):
         line_start = lowered.rfind(b"\n", 0, hit.start()) + 1
         if line_start in seen:
             continue
@@ -225,9 +226,9 @@ def csv_secret_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
         cells = header.split(separator)
         if len(cells) < 2:  # noqa: PLR2004
             continue
-        if not all(_HEADER_CELL.fullmatch(cell) for cell in cells):
+        if not all(_HEADER_CELL.compiled.fullmatch(cell) for cell in cells):
             continue
-        columns = [i for i, cell in enumerate(cells) if _CSV_CELL.search(cell)]
+        columns = [i for i, cell in enumerate(cells) if _CSV_CELL.compiled.search(cell)]
         spans.extend(_csv_rows(data, line_end, separator, len(cells), columns))
     return spans
 

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 
+from memhooks.text.lazy_re import LazyBytes
+
 MARKER_PREFIX_BYTES = b"[REDACTED:"
 
 #: A value as written after its separator. A quoted value may hold escaped quotes (and a
 #: shell's '\'' splice); one whose closing quote is missing (text cut short) runs to the end
 #: of its line. A YAML block indicator (``|``, ``>-``) opens an indented block.
-_VALUE = re.compile(
+_VALUE = LazyBytes(
     rb"""
     "(?P<dq>(?:[^"\\\r\n]|\\.)*)(?:"|(?=[\r\n])|$)
     | '(?P<sq>[^'\r\n]*(?:'\\''[^'\r\n]*)*)(?:'|(?=[\r\n])|$)
@@ -27,7 +29,7 @@ _VALUE = re.compile(
     re.VERBOSE,
 )
 
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = LazyBytes(
     rb"""
     \$\{[^}\r\n]*\}\}?                          # ${TOKEN}, ${TOKEN:-}
     | \$\([^)\r\n]*\)                           # $(vault read ...)
@@ -42,7 +44,7 @@ _PLACEHOLDER = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 
-_TRIVIAL = re.compile(
+_TRIVIAL = LazyBytes(
     rb"""
     \d{1,6}(?:\.\d+)?(?:ms|[smhdw])?            # TOKEN_TTL=30, 15m
     | [A-Za-z_][A-Za-z0-9_.]*[(\[].*            # os.environ["X"], get_token(
@@ -53,8 +55,8 @@ _TRIVIAL = re.compile(
 )
 _BLOCK_MARKS = frozenset((b"|", b">", b"|-", b">-", b"|+", b">+"))
 _TRIVIAL_STARTS = frozenset(b"0123456789[({~./")
-_DOTTED = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
-_RUNS = re.compile(rb"[-_.]")
+_DOTTED = LazyBytes(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+_RUNS = LazyBytes(rb"[-_.]")
 
 #: Trailing characters that close code around a bare value: ``f(password=pw)``.
 _CLOSERS = {ord(")"): ord("("), ord("]"): ord("["), ord("}"): ord("{")}
@@ -64,11 +66,13 @@ def looks_random(token: bytes) -> bool:
     """A generated key has a digit and a long alphanumeric run; ``sk-learn-…`` has neither."""
     if not any(48 <= byte <= 57 for byte in token):  # noqa: PLR2004 - ASCII digits
         return False
-    return max(len(run) for run in _RUNS.split(token)) >= 16  # noqa: PLR2004
+    return max(len(run) for run in _RUNS.compiled.split(token)) >= 16  # noqa: PLR2004
 
 
 def is_placeholder(value: bytes) -> bool:
-    return value.startswith(MARKER_PREFIX_BYTES) or _PLACEHOLDER.fullmatch(value) is not None
+    return (
+        value.startswith(MARKER_PREFIX_BYTES) or _PLACEHOLDER.compiled.fullmatch(value) is not None
+    )
 
 
 def can_be_secret(value: bytes) -> bool:
@@ -77,12 +81,14 @@ def can_be_secret(value: bytes) -> bool:
     if not value or is_placeholder(value):
         return False
     code_like = value[0] in _TRIVIAL_STARTS or b"(" in value or b"[" in value
-    if code_like and _TRIVIAL.fullmatch(value) is not None:
+    if code_like and _TRIVIAL.compiled.fullmatch(value) is not None:
         return False
     if b"." not in value:
         return True
     # settings.SECRET_KEY is a name; s.Xy7kQ2… (a Vault token) is not.
-    return _DOTTED.fullmatch(value) is None or any(looks_random(part) for part in value.split(b"."))
+    return _DOTTED.compiled.fullmatch(value) is None or any(
+        looks_random(part) for part in value.split(b".")
+    )
 
 
 def _trim_bare(data: bytes, start: int, end: int, *, delimited: bool) -> int:
@@ -134,7 +140,7 @@ def value_span(
     """
     if data.startswith(MARKER_PREFIX_BYTES, position):
         return None
-    match = _VALUE.match(data, position)
+    match = _VALUE.compiled.match(data, position)
     if match is None or match.lastgroup is None:
         return None
     group = match.lastgroup
