@@ -267,9 +267,8 @@ RULES: tuple[Rule | Scan, ...] = (
         lambda value: not is_placeholder(value),
     ),
     Rule(
-        # user:password@host; the password may hold `@` (the last one before the host ends
-        # it), never `/`, so `http://host:3000/users?email=a@b.c` is a port, not a password.
-        # The user part never holds `[`: `://[REDACTED:kind]…@` is a marker, not user:password.
+        # user:password@host; the password may hold `@` (the last before the host ends it),
+        # never `/` (`http://host:3000/x?e=a@b.c` is a port); the user never holds `[` (a marker).
         "url-password",
         text(b"://"),
         LazyBytes(
