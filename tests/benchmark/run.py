@@ -78,7 +78,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="fixtures, runs and results (default: the user cache, never the plugin's folder, "
         "which a marketplace install copies whole)",
     )
-    parser.add_argument("--shared", type=Path, default=REPO / "tests" / "fixtures")
+    parser.add_argument(
+        "--fixtures", type=Path, default=REPO / "tests" / "fixtures", help="the test fixtures"
+    )
     parser.add_argument("--sizes", help="memory counts, comma-separated")
     parser.add_argument(
         "--transcript-mb", help="transcript sizes in MB (10^6 bytes), comma-separated"
@@ -191,7 +193,7 @@ def load_payloads(shared: Path) -> dict[str, dict[str, Any]]:
 class Fixtures:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.shared: Path | None = args.shared if args.shared.is_dir() else None
+        self.shared: Path | None = args.fixtures if args.fixtures.is_dir() else None
         self.corpus = generate.Corpus.load(self.shared, seed=args.seed)
         self.episodes = generate.load_episodes(self.shared)
         kind = "shared" if self.shared else "builtin"
@@ -372,7 +374,7 @@ class Bench:
         self.fixtures = Fixtures(args)
         self.run_dir: Path = args.bench_dir / "run"
         self.data: Path = args.bench_dir / "data"
-        self.payloads = load_payloads(args.shared)
+        self.payloads = load_payloads(args.fixtures)
         self.env = minimal_env(dont_write_bytecode=True)
         self.notes: list[str] = []
         self.cases: list[Case] = []

@@ -137,9 +137,9 @@ def chains(items: list[dict[str, Any]]) -> list[list[str]]:
     return out
 
 
-def _folder_items(
-    paths: MemoryPaths, relative: str, kind: str, skip: set[str]
-) -> list[dict[str, Any]]:
+def _markdown_files(paths: MemoryPaths, relative: str) -> list[tuple[str, str]]:
+    """(name, full path) of the visible `.md` files of a tree folder, sorted; [] when the folder
+    is missing, unreadable or not safe to list."""
     folder = _safe_dir(paths, relative)
     if folder is None:
         return []
@@ -147,12 +147,21 @@ def _folder_items(
         names = sorted(os.listdir(folder))
     except OSError:
         return []
+    return [
+        (name, os.path.join(folder, name))
+        for name in names
+        if name.endswith(".md") and not name.startswith(".")
+    ]
+
+
+def _folder_items(
+    paths: MemoryPaths, relative: str, kind: str, skip: set[str]
+) -> list[dict[str, Any]]:
     out = []
-    for name in names:
+    for name, full in _markdown_files(paths, relative):
         rel = f"{relative}/{name}"
-        if not name.endswith(".md") or name.startswith(".") or rel in skip:
+        if rel in skip:
             continue
-        full = os.path.join(folder, name)
         text = read_safe(full)
         if text is None:
             continue
@@ -170,18 +179,9 @@ def _folder_items(
 
 def compactions(paths: MemoryPaths) -> list[dict[str, Any]]:
     """The host's compaction summaries that PostCompact keeps in `sessions/<id>.md`'s journal."""
-    folder = _safe_dir(paths, "sessions")
-    if folder is None:
-        return []
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError:
-        return []
     out = []
-    for name in names:
-        if not name.endswith(".md") or name.startswith("."):
-            continue
-        text = read_safe(os.path.join(folder, name)) or ""
+    for name, full in _markdown_files(paths, "sessions"):
+        text = read_safe(full) or ""
         session = name.removesuffix(".md")
         for found in _COMPACTION.finditer(text):
             when, how, quoted = found.groups()
