@@ -59,8 +59,6 @@ def imported_modules(event: str, payload: dict[str, object], data: Path) -> set[
 COLD = {"PreCompact"}
 #: Never on any hook's path, PreCompact's included, at module level: the command path's weight.
 NEVER = {"pydantic", "yaml", "filelock", "frontmatter"}
-#: Hot hooks that still load some of HEAVY (named, so that a fix shows as an XPASS).
-KNOWN_SLOW = {"SubagentStop"}  # files through Store (dataclasses, pathlib, datetime, typing)
 
 
 def test_every_hook_event_is_checked() -> None:
@@ -104,16 +102,7 @@ def test_no_hook_loads_the_command_path(started: Path, tmp_path: Path, event: st
         assert not loaded & NEVER, sorted(loaded & NEVER)
 
 
-@pytest.mark.parametrize(
-    "event",
-    [
-        pytest.param(e, marks=pytest.mark.xfail(reason="files through Store", strict=True))
-        if e in KNOWN_SLOW
-        else e
-        for e in EVENTS
-        if e not in COLD
-    ],
-)
+@pytest.mark.parametrize("event", [e for e in EVENTS if e not in COLD])
 def test_hot_path_hooks_import_nothing_heavy(started: Path, tmp_path: Path, event: str) -> None:
     assert run_cli("save", "decision", "--title", "Use SQLite for the cache").returncode == 0
     payload = _payload(started, tmp_path)

@@ -36,8 +36,8 @@ sys.path.insert(0, str(REPO / "src"))
 
 from memhooks.recall import ranking  # noqa: E402 - after the path setup above
 from memhooks.recall.index_read import index_stats  # noqa: E402
-from memhooks.recall.index_write import IndexedDoc  # noqa: E402
 from memhooks.recall.search_index import SearchIndex  # noqa: E402
+from memhooks.store.catalog_entry import IndexedDoc  # noqa: E402
 
 DEFAULT_SHARED = REPO / "tests" / "fixtures" / "recall"
 SECOND_SET = REPO / "tests" / "fixtures" / "recall2"

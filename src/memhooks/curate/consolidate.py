@@ -316,7 +316,7 @@ def _dates(m: Memory) -> list[Action]:
 
 def apply(store: Store, actions: list[Action], now: dt.datetime | None = None) -> list[Action]:
     """Carry out the applicable actions through the store; log each. Returns those done."""
-    from memhooks.store.writer import StoreError
+    from memhooks.store.write_errors import StoreError
 
     done: list[Action] = []
     for action in actions:

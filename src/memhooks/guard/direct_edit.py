@@ -74,6 +74,8 @@ def check(relative: str, data: bytes, *, new: bool) -> tuple[dict[str, Any], str
 def settle(paths: MemoryPaths, settings: Settings, relative: str, cli: str) -> tuple[bool, str]:
     """Validate, redact and index an edited memory file, or undo the edit: (undone, what
     happened, '' for a clean edit)."""
+    from memhooks.recall.citations import with_hashes
+    from memhooks.recall.search_index import SearchIndex
     from memhooks.store.catalog_entry import entry_for, ordered
     from memhooks.store.writer import Store
     from memhooks.store.yaml_emit import render_document
@@ -83,7 +85,7 @@ def settle(paths: MemoryPaths, settings: Settings, relative: str, cli: str) -> t
     path = memory_file(paths.base, relative)
     if path is None:
         return False, f"memhooks: .claude/memory/{relative} is a symlink; left alone."
-    store = Store(paths, settings, lock_timeout=5.0)
+    store = Store(paths, settings, search=SearchIndex, cite=with_hashes, lock_timeout=5.0)
     with store.locked():
         try:
             meta, body = check(relative, _read(path), new=_was_new(paths, relative))

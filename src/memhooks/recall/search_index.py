@@ -27,7 +27,6 @@ except ImportError:  # pragma: no cover - a build without the private module
 
 from memhooks.recall.index_read import MAX_LOOKUP_TERMS, SCHEMA_VERSION, Hit, search
 from memhooks.recall.index_write import (
-    IndexedDoc,
     analyze,
     build,
     calibrate,
@@ -42,10 +41,11 @@ from memhooks.recall.tokenize import query_terms
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
-    from pathlib import Path
     from types import TracebackType
 
     from typing_extensions import Self
+
+    from memhooks.store.catalog_entry import IndexedDoc
 
 #: Readers wait at most this long for a writer's commit (seconds); then they return no hits.
 READ_BUSY_TIMEOUT = 0.05
@@ -79,13 +79,6 @@ class SearchIndex:
         self.last_error: str | None = None
         self._reader: sqlite3.Connection | None = None
         self._writer: sqlite3.Connection | None = None
-
-    @property
-    def db_path(self) -> Path:
-        """For the write paths, which run on the command path where pathlib is loaded anyway."""
-        from pathlib import Path
-
-        return Path(self.db_file)
 
     def __enter__(self) -> Self:
         return self
@@ -254,26 +247,28 @@ class SearchIndex:
         # A journal left by a crashed writer belongs to the old file; next to the new one
         # it would be "rolled back" into it and corrupt it. (A symlinked .cache/ is refused.)
         replace_with_built(
-            self.db_path,
+            self.db_file,
             lambda tmp_name: build(tmp_name, latest.values()),
-            before_replace=str(self.db_path) + "-journal",
+            before_replace=self.db_file + SIDECARS[0],
         )
 
     def _write_connection(self) -> sqlite3.Connection:
         if self._writer is None:
+            from memhooks.store.atomic import discard_derived
             from memhooks.store.safe_fs import makedirs
 
-            makedirs(self.db_path.parent)
+            makedirs(os.path.dirname(self.db_file))
             if file_problem(self.db_file):
-                _discard_derived(self.db_file)  # not ours as it is: made again from the files
-            conn = sqlite3.connect(self.db_path, timeout=WRITE_BUSY_TIMEOUT, isolation_level=None)
+                # Not ours as it is: made again from the files.
+                discard_derived(self.db_file, SIDECARS)
+            conn = sqlite3.connect(self.db_file, timeout=WRITE_BUSY_TIMEOUT, isolation_level=None)
             with_deadline(conn, WRITE_DEADLINE)
             try:
                 if schema_problem(conn):
                     conn.close()
-                    _discard_derived(self.db_file)
+                    discard_derived(self.db_file, SIDECARS)
                     conn = sqlite3.connect(
-                        self.db_path, timeout=WRITE_BUSY_TIMEOUT, isolation_level=None
+                        self.db_file, timeout=WRITE_BUSY_TIMEOUT, isolation_level=None
                     )
                     with_deadline(conn, WRITE_DEADLINE)
                 ensure_schema(conn)
@@ -331,8 +326,3 @@ def with_deadline(conn: sqlite3.Connection, seconds: float) -> None:
 
     conn.set_progress_handler(past, 10_000)
 
-
-def _discard_derived(db_file: str) -> None:
-    for name in (db_file, *(db_file + s for s in SIDECARS)):
-        if os.path.lexists(name):
-            os.unlink(name)  # a symlink is removed, never its target

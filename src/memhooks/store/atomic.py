@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 
-from memhooks.store.safe_fs import check_target, makedirs, read_bytes
+from memhooks.store.safe_fs import check_folders, check_target, makedirs, read_bytes
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the hooks import this module
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
 
 def _default_mode() -> int:
@@ -115,6 +115,16 @@ def replace_with_built(
     except BaseException:
         _discard(tmp)
         raise
+
+
+def discard_derived(path: str | os.PathLike[str], suffixes: Iterable[str] = ()) -> None:
+    """Remove a derived file (the search index, say) and its companions `path + suffix`,
+    to be made again: a symlink is removed, never its target; the folders are checked."""
+    target = os.fspath(path)
+    check_folders(target)
+    for name in (target, *(target + s for s in suffixes)):
+        if os.path.lexists(name):
+            os.unlink(name)
 
 
 def create_exclusive(path: str | os.PathLike[str], text: str) -> None:
