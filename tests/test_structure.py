@@ -54,24 +54,9 @@ WRITERS_OUTSIDE_STORE = {
     "transfer/bundle.py": "the export bundle, outside the tree",
     "cli/commands/export.py": "the export bundle, outside the tree",
     # debt: tree writes still made here rather than through the store package
-    "cli/commands/start.py": "debt",
-    "cli/commands/view.py": "debt: the page, by default under .cache/",
-    "cli/commands/stop.py": "debt",
-    "cli/commands/synthesize.py": "debt",
-    "cli/commands/task.py": "debt",
-    "curate/consolidate.py": "debt",
-    "curate/pending_note.py": "debt",
-    "guard/backup.py": "debt",
-    "guard/direct_edit.py": "debt",
-    "hooks/pre_compact.py": "debt",
-    "hooks/session_record.py": "debt",
-    "hooks/stop.py": "debt",
-    "hooks/subagent_pointers.py": "debt",
     "hooks/user_prompt.py": "debt",
     "recall/citation_check.py": "debt",
     "recall/citations.py": "debt",
-    "recall/search_index.py": "debt: the index build path belongs in store/",
-    "restore/session_checkpoint.py": "debt",
 }
 
 

@@ -325,4 +325,3 @@ def with_deadline(conn: sqlite3.Connection, seconds: float) -> None:
         return 1 if time.monotonic() > deadline else 0
 
     conn.set_progress_handler(past, 10_000)
-

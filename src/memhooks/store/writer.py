@@ -221,6 +221,11 @@ class Store:
             self.after_write([entry], [], bodies={entry.path: new_body}, now=now)
         return Saved(entry, False)
 
+    def rewrite_locked(self, path: str, meta: dict[str, Any], body: str) -> None:
+        """Write a memory file the caller validated and cleaned (a direct edit made whole),
+        in place; the caller holds the lock and reindexes."""
+        write_atomic(path, render_document(ordered(meta), body))
+
     def set_record_status(
         self, relative: str, status: str, reason: str, now: dt.datetime | None = None
     ) -> Saved:
