@@ -105,10 +105,10 @@ def new_target(
 
 
 def _make_folder(paths: MemoryPaths, folder: str) -> str:
-    from memhooks.store.safe_fs import makedirs
-
     full = os.path.join(paths.base, folder)
-    makedirs(full)  # refuses a symlinked folder of the tree
+    # A symlinked category folder is refused by the containment check that follows, and
+    # the write itself refuses any symlinked folder (`atomic.check_target`).
+    os.makedirs(full, exist_ok=True)
     return full
 
 
