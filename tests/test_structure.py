@@ -42,9 +42,9 @@ _WRITE_NAMES = {"write_atomic", "write_state", "create_exclusive", "rmtree", "co
 _OS_WRITES = {"replace", "rename", "unlink", "remove", "makedirs", "mkdir", "rmdir", "link"}
 _PATH_WRITES = {"write_text", "write_bytes", "unlink", "mkdir", "rename", "rmdir", "chmod"}
 
-#: Outside `store/`, only these modules write. `demo/` and `install/` never touch a memory
-#: tree (a sandbox project, the plugin's data folder). The rest are the known debt of the
-#: "only the store writes" rule: each should file its write through the store package.
+#: Outside `store/`, only these modules write, and none of them into a memory tree: `demo/`
+#: a sandbox project, `install/` the plugin's data folder, the export an outside bundle.
+#: Everything written into `.claude/memory/` goes through the store package.
 WRITERS_OUTSIDE_STORE = {
     "demo/__init__.py": "a throw-away sandbox project",
     "demo/harness.py": "a throw-away sandbox project",
@@ -53,9 +53,6 @@ WRITERS_OUTSIDE_STORE = {
     "install/deps.py": "the plugin's data folder, not a memory tree",
     "transfer/bundle.py": "the export bundle, outside the tree",
     "cli/commands/export.py": "the export bundle, outside the tree",
-    # debt: tree writes still made here rather than through the store package
-    "hooks/user_prompt.py": "debt",
-    "recall/citation_check.py": "debt",
 }
 
 

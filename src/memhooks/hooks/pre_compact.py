@@ -9,7 +9,6 @@ to `checkpoints/latest.md` (for people) and a timestamped one. Everything is red
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import time
 
@@ -24,6 +23,7 @@ from memhooks.store.atomic import read_text
 from memhooks.store.checkpoint_files import write_checkpoint
 from memhooks.store.config import Settings
 from memhooks.store.context_files import CONTEXT_CAP
+from memhooks.store.hook_caches import read_prompts
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.yaml_emit import render_document
 from memhooks.text.clock import iso
@@ -65,15 +65,9 @@ def transcript_records(path: str) -> Iterable[Record]:
 
 def cached_prompts(paths: MemoryPaths, session_id: str) -> list[str]:
     """Prompts UserPromptSubmit kept: the transcript may not have the latest one yet."""
-    try:
-        data = json.loads(read_text(paths.file("prompts")))
-    except (OSError, ValueError):
-        return []
-    if not isinstance(data, list):
-        return []
     return [
         str(item.get("prompt", ""))
-        for item in data
+        for item in read_prompts(paths)
         if isinstance(item, dict)
         and item.get("session_id") in (session_id, "")
         and item.get("prompt")

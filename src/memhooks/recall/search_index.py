@@ -25,16 +25,8 @@ try:
 except ImportError:  # pragma: no cover - a build without the private module
     import sqlite3  # type: ignore[no-redef]
 
+# The write side (`index_write`) is imported by the write methods: the per-prompt hook reads.
 from memhooks.recall.index_read import MAX_LOOKUP_TERMS, SCHEMA_VERSION, Hit, search
-from memhooks.recall.index_write import (
-    analyze,
-    build,
-    calibrate,
-    delete,
-    ensure_schema,
-    insert,
-    needs_calibration,
-)
 from memhooks.recall.tokenize import query_terms
 
 # Not `from typing import TYPE_CHECKING`: typing costs milliseconds on the per-prompt path.
@@ -209,6 +201,8 @@ class SearchIndex:
     def upsert_many(self, docs: Iterable[IndexedDoc]) -> None:
         """Add or replace these docs in one transaction (an import files hundreds at once;
         a commit each costs a sync each)."""
+        from memhooks.recall.index_write import analyze, delete, insert
+
         pending = [(doc, analyze(doc)) for doc in docs]
         if not pending:
             return
@@ -221,10 +215,14 @@ class SearchIndex:
         self._in_transaction(change)
 
     def remove(self, path: str) -> None:
+        from memhooks.recall.index_write import delete
+
         self._in_transaction(lambda conn: delete(conn, path))
 
     def _in_transaction(self, change: Callable[[sqlite3.Connection], None]) -> None:
         """One write transaction, recalibrating the gate when the store drifted."""
+        from memhooks.recall.index_write import calibrate, needs_calibration
+
         conn = self._write_connection()
         with_deadline(conn, WRITE_DEADLINE)
         # IMMEDIATE takes the write lock up front, so a write never fails halfway on a lock.
@@ -240,6 +238,7 @@ class SearchIndex:
 
     def rebuild(self, docs: Iterable[IndexedDoc]) -> None:
         """Replace the index with one of exactly these docs (a later duplicate path wins)."""
+        from memhooks.recall.index_write import build
         from memhooks.store.atomic import replace_with_built
 
         latest = {doc.path: doc for doc in docs}
@@ -254,6 +253,7 @@ class SearchIndex:
 
     def _write_connection(self) -> sqlite3.Connection:
         if self._writer is None:
+            from memhooks.recall.index_write import ensure_schema
             from memhooks.store.atomic import discard_derived
             from memhooks.store.safe_fs import makedirs
 
