@@ -41,7 +41,8 @@ def read_text(path: str | os.PathLike[str], limit: int = -1) -> str:
     return text if limit < 0 else text[:limit]
 
 
-def _discard(path: str) -> None:
+def discard(path: str | os.PathLike[str]) -> None:
+    """Remove a file if it can be; a failure is ignored (a temp file, an old copy)."""
     # Not contextlib.suppress: contextlib costs every hook ~0.7 ms to import.
     try:
         os.unlink(path)
@@ -70,7 +71,7 @@ def _write_temp(path: str, text: str | bytes, *, durable: bool = True) -> str:
                 handle.flush()
                 os.fsync(handle.fileno())
     except BaseException:
-        _discard(tmp)
+        discard(tmp)
         raise
     return tmp
 
@@ -88,7 +89,7 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes, *, durable: bo
     try:
         os.replace(tmp, target)
     except BaseException:
-        _discard(tmp)
+        discard(tmp)
         raise
 
 
@@ -110,10 +111,10 @@ def replace_with_built(
         finally:
             os.close(fd)
         if before_replace:
-            _discard(before_replace)
+            discard(before_replace)
         os.replace(tmp, target)
     except BaseException:
-        _discard(tmp)
+        discard(tmp)
         raise
 
 
@@ -136,4 +137,4 @@ def create_exclusive(path: str | os.PathLike[str], text: str) -> None:
         # link() refuses to overwrite, unlike replace(): two writers can never clobber a name.
         os.link(tmp, target)
     finally:
-        _discard(tmp)
+        discard(tmp)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from memhooks.store.atomic import write_atomic
+from memhooks.store.atomic import discard, write_atomic
 from memhooks.store.locking import quick_lock
 from memhooks.store.paths import MemoryPaths, UnsafePathError, inside, session_file_stem
 from memhooks.store.safe_fs import makedirs
@@ -69,7 +69,7 @@ def prune(folder: Path, keep: int) -> None:
     """Keep the newest `keep` timestamped copies; latest.md is never pruned."""
     copies = sorted(p for p in folder.glob("20*.md") if p.is_file())
     for old in copies[:-keep] if keep > 0 else copies:
-        _discard(old)
+        discard(old)
 
 
 def prune_sessions(folder: str, keep: int) -> None:
@@ -83,11 +83,4 @@ def prune_sessions(folder: str, keep: int) -> None:
     except OSError:
         return
     for entry in stamped[: max(0, len(stamped) - keep)]:
-        _discard(entry.path)
-
-
-def _discard(path: str | os.PathLike[str]) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
+        discard(entry.path)

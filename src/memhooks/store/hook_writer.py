@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from memhooks.store.derived import DerivedFiles
 from memhooks.store.locking import quick_lock
-from memhooks.store.new_file import completed, new_target, project_of, write_new
+from memhooks.store.new_file import file_new
 from memhooks.store.write_errors import DuplicateError, StoreError
 from memhooks.text.clock import iso
 
@@ -70,13 +70,16 @@ class HookWriter:
             found = unless() if unless is not None else None
             if found:
                 raise DuplicateError(found)
-            stamp = iso()
-            project = project_of(self.paths)
-            meta = completed(category, meta, body, stamp, project=project, cite=self._cite)
-            target = new_target(
-                self.paths, category, str(meta["title"]), stamp, session_id=session_id, agent=agent
+            entry = file_new(
+                self.paths,
+                category,
+                meta,
+                body,
+                iso(),
+                cite=self._cite,
+                session_id=session_id,
+                agent=agent,
             )
-            entry = write_new(self.paths, target, meta, body)
             cat = self.derived.load_catalog()
             if cat is None:
                 raise StoreError("the catalog is missing or stale; run `memhooks rebuild`")

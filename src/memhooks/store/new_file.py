@@ -36,6 +36,38 @@ def project_of(paths: MemoryPaths) -> str:
     return os.path.dirname(os.path.dirname(os.path.abspath(paths.base)))
 
 
+def file_new(
+    paths: MemoryPaths,
+    category: str,
+    meta: dict[str, Any],
+    body: str,
+    stamp: str,
+    *,
+    cite: CiteHasher,
+    name: str | None = None,
+    source_path: str | None = None,
+    session_id: str | None = None,
+    agent: str | None = None,
+    before_renaming: Callable[[str], None] | None = None,
+) -> Entry:
+    """One new memory as both writers file it: its frontmatter completed, its name chosen
+    (`name` is kept when it is free), the file written. The caller holds the lock."""
+    meta = completed(category, meta, body, stamp, project=project_of(paths), cite=cite)
+    target = named_target(paths, category, name) if name else None
+    if target is None:
+        target = new_target(
+            paths,
+            category,
+            str(meta["title"]),
+            stamp,
+            source_path=source_path,
+            session_id=session_id,
+            agent=agent,
+            before_renaming=before_renaming,
+        )
+    return write_new(paths, target, meta, body)
+
+
 def completed(
     category: str, meta: dict[str, Any], body: str, stamp: str, *, project: str, cite: CiteHasher
 ) -> dict[str, Any]:

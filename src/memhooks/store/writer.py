@@ -30,7 +30,7 @@ from memhooks.store.derived import DerivedFiles
 from memhooks.store.locking import command_lock
 from memhooks.store.memory_file import content_hash, parse_bytes
 from memhooks.store.naming import UnsafePathError, candidate_name, contained
-from memhooks.store.new_file import completed, named_target, new_target, project_of, write_new
+from memhooks.store.new_file import file_new, project_of
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.safe_fs import read_memory
 from memhooks.store.scan import ScanResult
@@ -151,24 +151,19 @@ class Store:
         agent: str | None = None,
     ) -> Entry:
         """Write one new file; the caller holds the lock and updates the derived files."""
-        stamp = iso(now or utc_now())
-        project = project_of(self.paths)
-        meta = completed(
-            item.category, item.meta, item.body, stamp, project=project, cite=self._cite
+        return file_new(
+            self.paths,
+            item.category,
+            item.meta,
+            item.body,
+            iso(now or utc_now()),
+            cite=self._cite,
+            name=item.name,
+            source_path=item.source_path,
+            session_id=session_id,
+            agent=agent,
+            before_renaming=lambda taken: retention.refuse_resurrection(self, taken),
         )
-        target = named_target(self.paths, item.category, item.name) if item.name else None
-        if target is None:
-            target = new_target(
-                self.paths,
-                item.category,
-                str(meta["title"]),
-                stamp,
-                source_path=item.source_path,
-                session_id=session_id,
-                agent=agent,
-                before_renaming=lambda taken: retention.refuse_resurrection(self, taken),
-            )
-        return write_new(self.paths, target, meta, item.body)
 
     # ------------------------------------------------------ update / lifecycle
 
