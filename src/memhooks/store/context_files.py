@@ -147,15 +147,23 @@ def parse_status(current_task_md: str, blockers_md: str, *, full: bool = False) 
 def read_status(paths: MemoryPaths, *, full: bool = False) -> Status:
     """The status from `context/`; a file a merge left conflict markers in counts as unset
     (its lines would show up as the task and the blockers)."""
-    from memhooks.store.conflicts import has_markers
-
     task_md = read_text(paths.file("current_task"), CONTEXT_CAP)
     blockers_md = read_text(paths.file("blockers"), CONTEXT_CAP)
     return parse_status(
-        "" if has_markers(task_md) else task_md,
-        "" if has_markers(blockers_md) else blockers_md,
+        "" if _conflicted(task_md) else task_md,
+        "" if _conflicted(blockers_md) else blockers_md,
         full=full,
     )
+
+
+def _conflicted(text: str) -> bool:
+    # The module that reads markers is loaded only for a text that may hold one (every
+    # prompt reads these two files).
+    if "<<<<<<<" not in text and ">>>>>>>" not in text:
+        return False
+    from memhooks.store.conflicts import has_markers
+
+    return has_markers(text)
 
 
 def one_line(status: Status) -> str:
