@@ -15,10 +15,9 @@ from memhooks.hooks.event import HookInput
 from memhooks.restore.journal_entry import render_journal_entry
 from memhooks.restore.transcript import read_new
 from memhooks.store.config import Settings
-from memhooks.store.journal_offsets import read_offsets, save_offset
 from memhooks.store.locking import quick_lock
 from memhooks.store.paths import MemoryPaths, UnsafePathError
-from memhooks.store.session_journal import append_journal
+from memhooks.store.session_journal import append_journal, read_offsets, save_offset
 from memhooks.store.session_state import change_state, session_record
 from memhooks.text.clock import epoch, iso, stamp
 

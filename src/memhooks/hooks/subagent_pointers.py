@@ -17,7 +17,7 @@ from memhooks.hooks.user_prompt import relevant
 from memhooks.recall import citation_check
 from memhooks.restore import briefing
 from memhooks.store.config import HOST_CONTEXT_CAP, Settings
-from memhooks.store.handoff import leave, take
+from memhooks.store.hook_caches import leave_pointers, take_pointers
 from memhooks.store.paths import TREE_PREFIX, MemoryPaths
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
@@ -36,10 +36,10 @@ LEAD = (
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     if hook.event == "PreToolUse":
         if hook.tool_name in AGENT_TOOLS and hook.prompt.strip():
-            leave(paths, hook.session_id, pointers_text(paths, hook.prompt, settings))
+            leave_pointers(paths, hook.session_id, pointers_text(paths, hook.prompt, settings))
         return None
     if hook.event == "SubagentStart":
-        return context_output("SubagentStart", take(paths, hook.session_id))
+        return context_output("SubagentStart", take_pointers(paths, hook.session_id))
     return None
 
 

@@ -11,7 +11,6 @@ from memhooks.recall.pointer import Pointer
 from memhooks.restore import briefing
 from memhooks.store.config import Settings
 from memhooks.store.context_files import read_status
-from memhooks.store.hook_caches import keep_prompt
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.reminder_state import should_remind
 from memhooks.text.redact import redact_prefix
@@ -47,6 +46,8 @@ def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> 
 
         log_line(paths.file("log"), f"UserPromptSubmit: prompt not kept: {exc}")
         return
+    from memhooks.store.hook_caches import keep_prompt  # not for SubagentStart's pointers
+
     try:
         keep_prompt(paths, hook.session_id, prompt)
     except OSError as exc:  # a read-only tree or a full disk: the reminder still goes out
