@@ -59,6 +59,9 @@ def imported_modules(event: str, payload: dict[str, object], data: Path) -> set[
 COLD = {"PreCompact"}
 #: Never on any hook's path, PreCompact's included, at module level: the command path's weight.
 NEVER = {"pydantic", "yaml", "filelock", "frontmatter"}
+#: A module the event loads only once its work is done: the measurement saw the whole path
+#: (SubagentStop reads the new memory's heading after writing it, then indexes it).
+REACHED = {"SubagentStop": {"memhooks.store.memory_file", "_sqlite3"}}
 
 
 def test_every_hook_event_is_checked() -> None:
@@ -108,6 +111,7 @@ def test_hot_path_hooks_import_nothing_heavy(started: Path, tmp_path: Path, even
     payload = _payload(started, tmp_path)
     loaded = imported_modules(event, payload, tmp_path / "data")
     assert "memhooks.hooks.entry" in loaded  # the measurement saw the hook's imports
+    assert REACHED.get(event, set()) <= loaded, sorted(REACHED[event] - loaded)
     assert not loaded & HEAVY, sorted(loaded & HEAVY)
 
 
