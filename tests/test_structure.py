@@ -11,7 +11,6 @@ MAX_LINES = 400
 #: Modules still over the limit, with the size they may not grow past. Split by idea and
 #: remove from here; the test fails when one of them is back under the limit but still listed.
 OVERSIZE = {
-    "demo/harness.py": 548,
     "restore/cues.py": 461,
     "store/writer.py": 450,
     "text/redact_rules.py": 444,  # a table of patterns
@@ -49,6 +48,8 @@ _PATH_WRITES = {"write_text", "write_bytes", "unlink", "mkdir", "rename", "rmdir
 WRITERS_OUTSIDE_STORE = {
     "demo/__init__.py": "a throw-away sandbox project",
     "demo/harness.py": "a throw-away sandbox project",
+    "demo/hook_python.py": "the demo's dependency cache, outside any memory tree",
+    "demo/pinned_cli.py": "the pinned CLI's cache, outside any memory tree",
     "demo/session.py": "a throw-away sandbox project",
     "demo/mock_api.py": "the mock API's request log",
     "install/deps.py": "the plugin's data folder, not a memory tree",
