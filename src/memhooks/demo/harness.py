@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 from memhooks.demo import HarnessError
 from memhooks.demo.hook_python import base_python, python_tag
 from memhooks.demo.host_log import HookRun, parse_hook_runs
-from memhooks.demo.mock_api import MockApi, Recorded, hook_contexts
+from memhooks.demo.mock_api import MockApi, Recorded
+from memhooks.demo.mock_requests import hook_contexts
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from memhooks.demo import harness, pinned_cli, scenario
-from memhooks.demo.mock_api import MockApi, request_texts
+from memhooks.demo.mock_api import MockApi
+from memhooks.demo.mock_requests import request_texts
 
 JsonDict = dict[str, Any]
 
