@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memhooks.text import one_line
+
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "runbook",
@@ -102,12 +104,12 @@ def guess_category(text: str) -> Guess:
     if not found:
         return Guess(DEFAULT_CATEGORY, None)
     _start, _rank, category, cue = min(found)
-    return Guess(category, " ".join(cue.split()))
+    return Guess(category, one_line(cue))
 
 
 def statement(text: str) -> str:
     """The text without a leading "remember that", on one line."""
-    return _LEAD.sub("", " ".join(text.split()), count=1).strip()
+    return _LEAD.sub("", one_line(text), count=1).strip()
 
 
 def split_reason(text: str) -> tuple[str, str]:

@@ -58,10 +58,6 @@ def words(text: str) -> set[str]:
     return {word for word in found if len(word) > 1} - STOPWORDS
 
 
-def one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
 class Cue(LazyPattern):
     """A pattern with the words it cannot match without, tested first as a set: PreCompact
     reads thousands of sentences of a long session, most hold none of a pattern's words, and

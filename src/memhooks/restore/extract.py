@@ -19,7 +19,6 @@ from memhooks.restore.live_items import LiveState
 from memhooks.restore.prompts import assistant_text, clean_prompt, prompt_text
 from memhooks.restore.statements import (
     FACT_WORDS,
-    clip,
     find_blockers,
     find_decisions,
     first_error_line,
@@ -27,6 +26,7 @@ from memhooks.restore.statements import (
 )
 from memhooks.restore.todos import TaskReplay, todos_from_input
 from memhooks.restore.transcript_records import Record, ToolResult, ToolUse
+from memhooks.text import clip
 from memhooks.text.redact import redact
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms

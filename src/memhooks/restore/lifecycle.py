@@ -48,6 +48,7 @@ from memhooks.restore.live_rules import (
     settles,
     unlabelled,
 )
+from memhooks.text import one_line
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
@@ -215,7 +216,7 @@ class LiveTracker:
                     item.replaces = cues.words(self.latest_prompt)
 
     def _item(self, kind: str, text: str, *, from_user: bool) -> Item:
-        text = cues.one_line(text)
+        text = one_line(text)
         item = Item(kind, text, self.turn, from_user=from_user)
         self.events.append(_Event("item", self.turn, text, item))
         if len(self.events) > MAX_TRACKED * 4:
@@ -362,7 +363,7 @@ class LiveTracker:
             label = cues.STATUS_LABEL.match(line)
             if label is None:
                 continue
-            kind, text = label.group(1).lower(), cues.one_line(label.group(2))
+            kind, text = label.group(1).lower(), one_line(label.group(2))
             if kind.startswith("next") or kind in ("remaining", "left", "to do", "todo"):
                 state.next_steps.append(text)
             elif kind in ("open", "still open", "still failing", "failing"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from memhooks.restore import cues
 from memhooks.restore.live_items import DECISION, Item
+from memhooks.text import one_line
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def plan_items(lines: list[str]) -> list[str]:
         item = cues.PLAN_ITEM.match(line)
         if item is None:
             break
-        items.append(cues.one_line(item.group(1)))
+        items.append(one_line(item.group(1)))
     return items
 
 
@@ -65,7 +66,7 @@ def goal_without(goal: str, settled: list[str]) -> str:
     kept = [
         sentence
         for sentence in cues.sentences(goal, from_user=True)
-        if not any(cues.one_line(sentence) in text for text in settled)
+        if not any(one_line(sentence) in text for text in settled)
     ]
     return " ".join(kept) + " [part settled since: see below]"
 
@@ -73,7 +74,7 @@ def goal_without(goal: str, settled: list[str]) -> str:
 def unlabelled(step: str) -> str:
     """ "Next: do X" and a status line "- Next: do X" are the same step."""
     match = cues.STATUS_LABEL.match(step)
-    return cues.one_line(match.group(2)) if match else step
+    return one_line(match.group(2)) if match else step
 
 
 def reports_failure(sentence: str, toks: frozenset[str]) -> bool:
@@ -126,9 +127,9 @@ def questions(reply: str) -> list[str]:
     tail = cues.paragraphs(reply)[-3:]
     found: list[str] = []
     for paragraph in tail:
-        found += [cues.one_line(line) for line in paragraph.splitlines() if cues.OPTION.match(line)]
+        found += [one_line(line) for line in paragraph.splitlines() if cues.OPTION.match(line)]
         found += [
-            cues.one_line(sentence)
+            one_line(sentence)
             for sentence in cues.sentences(paragraph, from_user=False)
             if sentence.endswith("?") or cues.WAITING.search(sentence)
         ]
@@ -145,5 +146,5 @@ def proposal(replies: list[str]) -> str:
         kept = [s for s in cues.sentences(paragraph, from_user=False) if not s.endswith("?")]
         text = " ".join(kept)
         if len(text) >= PROPOSAL_MIN:
-            return cues.one_line(text)
+            return one_line(text)
     return ""

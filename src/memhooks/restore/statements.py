@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from memhooks.text import clip
 from memhooks.text.lazy_re import LazyPattern
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
@@ -124,7 +125,3 @@ def first_error_line(output: str) -> tuple[str, int | None]:
     if line.endswith(":") and index + 1 < len(lines):
         line = f"{line} {lines[index + 1]}"
     return clip(line, _ERROR_LINE_LIMIT), exit_code
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

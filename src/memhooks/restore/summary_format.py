@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from memhooks.store.session_journal import JOURNAL_HEADING  # Stop-hook material, never saved back
+from memhooks.text import clip
 
 SUMMARY_TEMPLATE = """\
 # [Short descriptive title]
@@ -127,7 +128,7 @@ def first_line_of(section_text: str, limit: int = 200) -> str:
     for line in section_text.splitlines():
         stripped = line.strip().lstrip("-*+ ").strip()
         if stripped:
-            return stripped if len(stripped) <= limit else stripped[: limit - 1].rstrip() + "…"
+            return clip(stripped, limit)
     return ""
 
 

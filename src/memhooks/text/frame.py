@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from memhooks.text import one_line as _single_line
+
 TAG = "memhooks-data"
 CLOSE = f"</{TAG}>"
 #: `<` or a look-alike, then a letter, `!`, `?`, a `/` (spaces allowed before it) or our tag's
@@ -35,7 +37,7 @@ def neutralise(text: str) -> str:
 
 def clean_source(source: str) -> str:
     """A source attribute that cannot close its quotes or hold a line break."""
-    return _SOURCE_UNSAFE.sub("_", " ".join(source.split()))[:300]
+    return _SOURCE_UNSAFE.sub("_", _single_line(source))[:300]
 
 
 def _opening(source: str) -> str:
@@ -79,4 +81,4 @@ def frame(
 
 def one_line(text: str, limit: int = 300) -> str:
     """Data shown on one line of our own text (a heading, a pointer): no breaks, no tags."""
-    return neutralise(" ".join(text.split()))[:limit]
+    return neutralise(_single_line(text))[:limit]

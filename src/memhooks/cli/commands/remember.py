@@ -26,6 +26,7 @@ from memhooks.install.invocation import cli_hint
 from memhooks.store.categories import resolve
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
+from memhooks.text import clip
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
 
@@ -127,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     meta: dict[str, Any] = {"title": title, **INITIAL_FIELDS.get(category, {})}
     description = description_for(text, title)
     if description:
-        meta["description"] = _one_line(description)
+        meta["description"] = clip(description, 200, fold=True)
     if args.tags:
         meta["tags"] = [redact(t.strip(), patterns) for t in args.tags.split(",") if t.strip()]
     draft = Draft(category, meta, render_sections(title, sections_for(category, text)))
@@ -205,8 +206,3 @@ def _update(args: argparse.Namespace, store: Store, text: str) -> int:
         as_json=args.json,
     )
     return Exit.OK
-
-
-def _one_line(text: str, limit: int = 200) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"

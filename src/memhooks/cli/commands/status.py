@@ -11,7 +11,7 @@ from memhooks.errors import Exit
 from memhooks.install.invocation import cli_hint
 from memhooks.store import catalog as catalog_io
 from memhooks.store.categories import CATEGORIES
-from memhooks.store.context_files import one_line, read_status
+from memhooks.store.context_files import read_status, status_line
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.session_state import StateUnreadableError, read_state
 
@@ -91,7 +91,7 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
         "retired": retired,
         "archived_records": archived,
         "index": {**index_health(paths), "archived": index_archived},
-        "status_line": one_line(status),
+        "status_line": status_line(status),
         "catalog": cat is not None,
         "stale": len(stale),
         "stale_citations": stale,

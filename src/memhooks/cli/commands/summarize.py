@@ -39,6 +39,7 @@ from memhooks.restore.summary_material import (
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.session_journal import JOURNAL_HEADING
+from memhooks.text import clip
 from memhooks.text.redact import redact, redact_field
 
 DESCRIPTION_MAX = 200
@@ -242,8 +243,8 @@ def _validated(meta: dict[str, Any]) -> dict[str, Any]:
 
     from memhooks.store.models import meta_to_dict, parse_meta
 
-    if isinstance(meta.get("description"), str) and len(meta["description"]) > DESCRIPTION_MAX:
-        meta["description"] = meta["description"][: DESCRIPTION_MAX - 1].rstrip() + "…"
+    if isinstance(meta.get("description"), str):
+        meta["description"] = clip(meta["description"], DESCRIPTION_MAX)
     try:
         model = parse_meta({**meta, "category": "session_summary"})
     except ValidationError as exc:
