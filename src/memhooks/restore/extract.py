@@ -12,11 +12,12 @@ Every string it returns has been through ``redact``.
 
 from __future__ import annotations
 
-from memhooks.restore.cues import FAILURE_WORDS, INTENDED_FAILURE, sentences
+from memhooks.restore.cues import FAILURE_WORDS, INTENDED_FAILURE
 from memhooks.restore.facts import FailedCommand, LiveFacts, SessionFacts, Todo
 from memhooks.restore.lifecycle import LiveTracker
 from memhooks.restore.live_items import LiveState
 from memhooks.restore.prompts import assistant_text, clean_prompt, prompt_text
+from memhooks.restore.session_text import sentences
 from memhooks.restore.statements import (
     FACT_WORDS,
     find_blockers,
