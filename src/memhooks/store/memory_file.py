@@ -15,7 +15,8 @@ from memhooks.text import clip
 
 MAX_META_NODES = 10_000
 _FENCE = re.compile(r"\A---[ \t]*\r?\n")
-_H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
+#: An ATX level-1 heading on one line; a closing run of `#` is not part of it.
+_H1 = re.compile(r"^#[ \t]+(\S.*?)[ \t#]*\r?$", re.MULTILINE)
 
 
 class UnparsableMemoryError(ValueError):

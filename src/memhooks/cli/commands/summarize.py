@@ -26,7 +26,6 @@ from memhooks.restore.summary_format import (
     SUMMARY_TEMPLATE,
     summary_description,
     summary_problems,
-    title_of,
     tracking_labels,
     without_journal,
 )
@@ -36,6 +35,7 @@ from memhooks.restore.summary_material import (
     latest_session_id,
     read_if_present,
 )
+from memhooks.store.memory_file import first_heading
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.session_journal import JOURNAL_HEADING
@@ -206,7 +206,7 @@ def _save(paths: MemoryPaths, session_id: str, *, as_json: bool) -> int:
     store = open_store(paths)
     patterns = store.settings.redact_patterns
     body = redact(body, patterns)
-    title = (title_of(body) or session_id)[:120]
+    title = (first_heading(body) or session_id)[:120]
     meta: dict[str, Any] = {
         **meta_in,
         "title": title,
