@@ -1,0 +1,37 @@
+"""The tree's well-known paths: one table serves the hooks' strings and the commands' Paths."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memhooks.store.paths import LAYOUT, MemoryPaths, UnsafePathError, session_file_stem
+
+
+def test_every_entry_is_the_same_place_as_a_string_and_as_a_path(tmp_path: Path) -> None:
+    paths = MemoryPaths.for_project(tmp_path)
+    assert paths.root == tmp_path / ".claude" / "memory"
+    assert len(LAYOUT) == 25
+    for name, relative in LAYOUT.items():
+        as_path = getattr(paths, name)
+        assert isinstance(as_path, Path)
+        assert as_path == paths.root / relative
+        assert paths.file(name) == str(as_path)
+    assert paths.catalog == paths.root / ".cache" / "catalog.json"
+    assert paths.relative(paths.current_task) == "context/current-task.md"
+
+
+def test_the_paths_cannot_be_reassigned(tmp_path: Path) -> None:
+    paths = MemoryPaths(tmp_path)
+    with pytest.raises(AttributeError):
+        paths.index = tmp_path  # type: ignore[misc]
+    with pytest.raises(KeyError):
+        paths.file("nonsense")
+
+
+def test_a_session_id_is_a_file_name_or_refused() -> None:
+    assert session_file_stem("abc-123_X") == "abc-123_X"
+    for bad in ("../x", "", "a/b", ".hidden", "x" * 200):
+        with pytest.raises(UnsafePathError):
+            session_file_stem(bad)
