@@ -154,8 +154,6 @@ LAYERS = {
 #: Arrows that still point up or sideways, named so that no new one slips in.
 KNOWN_UPWARD = {
     ("store", "recall"): "derived files update the search index; a save hashes citations",
-    ("transfer", "cli"): "an import validates memories as `save` and `remember` do",
-    ("view", "cli"): "the page shows the counts `memhooks status` collects",
 }
 
 

@@ -240,8 +240,8 @@ def injected(paths: MemoryPaths) -> list[dict[str, Any]]:
 
 
 def gather(paths: MemoryPaths) -> dict[str, Any]:
-    from memhooks.cli.commands.status import collect
     from memhooks.view.history import history
+    from memhooks.view.tree_status import collect
 
     status = collect(paths)
     items = memories(paths, status.get("stale_citations") or {}, history(paths.base))

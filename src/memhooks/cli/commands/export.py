@@ -102,11 +102,12 @@ def _output(args: argparse.Namespace, paths: MemoryPaths, project: str, stamp: s
 
 
 def run(args: argparse.Namespace) -> int:
+    from memhooks.recall.lookup import matching
     from memhooks.store.atomic import write_atomic
     from memhooks.store.derived import safe_state
     from memhooks.store.models import BundleFile, BundleManifest
     from memhooks.transfer.bundle import pack, sha256
-    from memhooks.transfer.plan import InvalidMemoryError, Selection, clean, matching, select
+    from memhooks.transfer.plan import InvalidMemoryError, Selection, clean, select
 
     paths, store = open_tree(args)
     since = None
