@@ -28,6 +28,7 @@ from memhooks.demo.hook_python import base_python, python_tag
 from memhooks.demo.host_log import HookRun, parse_hook_runs
 from memhooks.demo.mock_api import MockApi, Recorded
 from memhooks.demo.mock_requests import hook_contexts
+from memhooks.install.deps import target_dir
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -205,7 +206,7 @@ class Sandbox:
 
     def seed_deps(self, deps: Path) -> Path:
         """Put pre-installed dependencies where the launcher looks, skipping the bootstrap."""
-        target = self.plugin_data / "deps" / python_tag(self.python)
+        target = target_dir(self.plugin_data, python_tag(self.python))
         target.parent.mkdir(parents=True, exist_ok=True)
         if not target.exists():
             shutil.copytree(deps, target, symlinks=True, ignore=shutil.ignore_patterns(".complete"))
