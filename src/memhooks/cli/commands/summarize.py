@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from memhooks.cli.common import (
+    add_budget,
     add_json,
     add_mode_options,
     memory_paths,
@@ -79,12 +80,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="SESSION",
         help="the session id as a plain argument, as `/memory summarize [id]` passes it",
     )
-    parser.add_argument(
-        "--budget",
-        type=int,
-        default=SUMMARY_BUDGET,
-        help=f"--material: at most this many characters (default {SUMMARY_BUDGET:,})",
-    )
+    add_budget(parser, SUMMARY_BUDGET)
     add_json(parser)
     parser.set_defaults(func=run)
 

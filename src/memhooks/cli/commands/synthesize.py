@@ -13,6 +13,7 @@ import difflib
 
 from memhooks.cli.chunk_output import check_chunk_chars, print_chunk, print_overview
 from memhooks.cli.common import (
+    add_budget,
     add_json,
     add_mode_options,
     memory_paths,
@@ -63,12 +64,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         chunks_help="overview of the whole material, uncut, in numbered chunks (for an agent, "
         "when --material says something was cut or left out)",
     )
-    parser.add_argument(
-        "--budget",
-        type=int,
-        default=DEFAULT_BUDGET,
-        help=f"--material: at most this many characters (default {DEFAULT_BUDGET:,})",
-    )
+    add_budget(parser, DEFAULT_BUDGET)
     add_json(parser)
     parser.set_defaults(func=run)
 
