@@ -15,18 +15,19 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the ho
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[`*])")
-_DECISION_MARKER = re.compile(
+# Compiled on first use: only a text that `mentions` a decision or a blocker needs them.
+_SENTENCE_END = LazyPattern(r"(?<=[.!?])\s+(?=[A-Z\"'(\[`*])")
+_DECISION_MARKER = LazyPattern(
     r"^\W*(?:decision|decided)\W*:\s*|(?<![A-Za-z])(?-i:Decision)\W*:\s*", re.IGNORECASE
 )
-_DECISION_PHRASE = re.compile(
+_DECISION_PHRASE = LazyPattern(
     r"\b(?:we(?:'ve| have)? decided|I(?:'ve| have)? decided|(?:I|we)(?:'ll| will) go with"
     r"|let's go with|we're going with|I'm going with)\b",
     re.IGNORECASE,
 )
-_BLOCKER_MARKER = re.compile(r"^\W*(?:blocker|blocked)\W*:\s*", re.IGNORECASE)
-_USER_BLOCKED = re.compile(r"\bblocked (?:on|by)\b", re.IGNORECASE)
-_SELF_BLOCKED = re.compile(
+_BLOCKER_MARKER = LazyPattern(r"^\W*(?:blocker|blocked)\W*:\s*", re.IGNORECASE)
+_USER_BLOCKED = LazyPattern(r"\bblocked (?:on|by)\b", re.IGNORECASE)
+_SELF_BLOCKED = LazyPattern(
     r"\b(?:I'm|I am|we're|we are|still|currently)\s+blocked\b(?:\s+(?:on|by))?", re.IGNORECASE
 )
 _EXIT_CODE = LazyPattern(r"^Exit code (\d+)$")
@@ -38,15 +39,6 @@ _ERROR_WORDS = LazyPattern(
 )
 _ERROR_LINE_LIMIT = 240
 FACT_WORDS = ("decision", "decided", "go with", "going with", "blocke")
-
-
-def _sentences(text: str) -> list[str]:
-    return [
-        sentence.strip()
-        for line in text.splitlines()
-        for sentence in _SENTENCE_END.split(line)
-        if sentence.strip()
-    ]
 
 
 def _strip_emphasis(text: str) -> str:
@@ -80,7 +72,7 @@ def find_blockers(text: str, *, from_user: bool) -> list[str]:
 
 
 def _labelled_or_said(
-    text: str, label: re.Pattern[str], phrase: re.Pattern[str], tidy: Callable[[str], str]
+    text: str, label: LazyPattern, phrase: LazyPattern, tidy: Callable[[str], str]
 ) -> list[str]:
     """What a line labelled ``label`` says after its label (emphasis stripped), and, on the
     other lines, each sentence in which ``phrase`` occurs (``tidy``-ed)."""
@@ -93,7 +85,9 @@ def _labelled_or_said(
                 found.append(rest)
             continue
         found.extend(
-            tidy(sentence) for sentence in _SENTENCE_END.split(line) if phrase.search(sentence)
+            tidy(sentence)
+            for sentence in _SENTENCE_END.compiled.split(line)
+            if phrase.search(sentence)
         )
     return found
 
