@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memhooks.text import ELLIPSIS, clip, clip_counted, one_line
+from memhooks.text import ELLIPSIS, clip, clip_at_word, clip_counted, one_line
 
 
 def test_one_line_folds_every_run_of_white_space() -> None:
@@ -38,3 +38,10 @@ def test_a_clip_never_exceeds_its_limit(text: str, limit: int, fold: bool) -> No
     if cut != (one_line(text) if fold else text):
         assert cut.endswith(ELLIPSIS)
     assert len(clip_counted(text, limit + 40)) <= limit + 40
+
+
+def test_clip_at_word_never_leaves_half_a_word() -> None:
+    assert clip_at_word("short", 10) == "short"
+    assert clip_at_word("Use Postgres 16, for the queue", 16) == "Use Postgres…"
+    assert clip_at_word("Use Postgres — for the queue", 15, trim=" ,;:.-—") == "Use Postgres…"
+    assert clip_at_word("unbrokenwordhere", 8) == "unbroken…"

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memhooks.text import one_line
+from memhooks.text import clip_at_word, one_line
 
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -129,9 +129,7 @@ def short_title(text: str, limit: int = TITLE_MAX) -> str:
     first = _CLAUSE_END.split(said, maxsplit=1)[0].strip() or said
     head, _reason = split_reason(first)
     title = _PREAMBLE.sub("", head or first, count=1).strip() or head or first
-    if len(title) > limit:
-        title = title[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
-    return _capital(title)
+    return _capital(clip_at_word(title, limit))
 
 
 def _capital(text: str) -> str:

@@ -13,7 +13,7 @@ from memhooks.recall.pointer import Pointer
 from memhooks.store.config import HOST_CONTEXT_CAP as HOST_CAP
 from memhooks.store.context_files import Status
 from memhooks.store.paths import MEMORY_DIR
-from memhooks.text import one_line
+from memhooks.text import clip_at_word, one_line
 from memhooks.text.frame import frame, overhead
 from memhooks.text.frame import one_line as data_line
 
@@ -158,12 +158,7 @@ def gist(title: str, description: str, limit: int = POINTER_GIST_CHARS) -> str:
         text = text[len(head) :].lstrip(" .:;,-—")
     if not text or text.lower() == head.lower():
         return ""
-    if len(text) <= limit:
-        return text
-    cut = text[:limit]
-    if " " in cut:
-        cut = cut[: cut.rfind(" ")]
-    return cut.rstrip(" ,;:.-—") + "…"
+    return clip_at_word(text, limit, trim=" ,;:.-—")
 
 
 def pointer_line(pointer: Pointer) -> str:

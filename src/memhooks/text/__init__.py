@@ -28,3 +28,14 @@ def clip_counted(text: str, limit: int, *, fold: bool = False) -> str:
     out (" … [N more chars cut]"), for text a reader may want to look up whole."""
     text = one_line(text) if fold else text.strip()
     return clip(text, limit, mark=f" … [{len(text) - limit} more chars cut]")
+
+
+def clip_at_word(text: str, limit: int, *, trim: str = " ,;:") -> str:
+    """``text``, or its first ``limit`` characters cut back to the last whole word, with the
+    ``trim`` characters at the cut removed and "…" added (a title, a gist: never half a word)."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    if " " in cut:
+        cut = cut[: cut.rfind(" ")]
+    return cut.rstrip(trim) + ELLIPSIS
