@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from memhooks import __version__
+from memhooks.text import one_line
 
 if TYPE_CHECKING:
     import argparse
@@ -138,7 +139,7 @@ def _dispatch(args_list: list[str]) -> int:
     except (MemhooksError, OSError) as exc:
         message, code = _failure(exc)
         # One line, whatever the message quotes (a path argument may hold a newline).
-        sys.stderr.write("memhooks: " + " ".join(message.split()) + "\n")
+        sys.stderr.write("memhooks: " + one_line(message) + "\n")
         return code
     except ModuleNotFoundError as exc:
         from memhooks.install.deps import MODULES

@@ -5,6 +5,7 @@ from __future__ import annotations
 from memhooks.store.atomic import read_text
 from memhooks.store.fences import split_frontmatter
 from memhooks.store.paths import MemoryPaths
+from memhooks.text import clip
 
 CURRENT_TASK_TEMPLATE = """# Current task
 
@@ -66,11 +67,6 @@ class Status:
     @property
     def empty(self) -> bool:
         return not (self.task or self.next_step or self.blockers)
-
-
-def _clip(text: str, limit: int = LINE_MAX) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def unbulleted(line: str) -> str:
@@ -138,9 +134,9 @@ def parse_status(current_task_md: str, blockers_md: str, *, full: bool = False) 
     if full:
         return Status(task[0] if task else "", nxt[0] if nxt else "", tuple(blocker_lines))
     return Status(
-        task=_clip(task[0]) if task else "",
-        next_step=_clip(nxt[0]) if nxt else "",
-        blockers=tuple(_clip(b, 120) for b in blocker_lines[:3]),
+        task=clip(task[0], LINE_MAX, fold=True) if task else "",
+        next_step=clip(nxt[0], LINE_MAX, fold=True) if nxt else "",
+        blockers=tuple(clip(b, 120, fold=True) for b in blocker_lines[:3]),
     )
 
 
@@ -166,7 +162,7 @@ def _conflicted(text: str) -> bool:
     return has_markers(text)
 
 
-def one_line(status: Status) -> str:
+def status_line(status: Status) -> str:
     blockers = "; ".join(status.blockers) if status.blockers else "none"
     return (
         f"task: {status.task or '(not set)'} | next: {status.next_step or '(not set)'}"

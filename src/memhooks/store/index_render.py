@@ -9,6 +9,7 @@ entries were cut and where they are.
 from __future__ import annotations
 
 from memhooks.store.categories import BY_NAME, CATEGORIES
+from memhooks.text import clip
 from memhooks.text.value import Value, set_field
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop files through this module
@@ -58,9 +59,7 @@ def pointer_line(entry: Entry) -> str:
     line = f"- [{_escape(entry.title)}]({entry.path})"
     if entry.description:
         line += f" — {_escape(entry.description)}"
-    if len(line) > LINE_MAX_CHARS:
-        line = line[: LINE_MAX_CHARS - 1].rstrip() + "…"
-    return line
+    return clip(line, LINE_MAX_CHARS)
 
 
 def header_lines(status: Status, *, active: bool, started: str) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from memhooks.text import clip
 from memhooks.text.value import Value, set_field
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop imports this module
@@ -17,7 +18,8 @@ if TYPE_CHECKING:
 
 MAX_META_NODES = 10_000
 _FENCE = re.compile(r"\A---[ \t]*\r?\n")
-_H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
+#: An ATX level-1 heading on one line; a closing run of `#` is not part of it.
+_H1 = re.compile(r"^#[ \t]+(\S.*?)[ \t#]*\r?$", re.MULTILINE)
 
 
 class UnparsableMemoryError(ValueError):
@@ -104,5 +106,5 @@ def first_sentence(body: str, limit: int = 160) -> str:
         stripped = re.sub(r"^[-*+]\s+|^\d+\.\s+", "", stripped)
         stripped = re.sub(r"[*_`\[\]]", "", stripped)
         sentence = re.split(r"(?<=[.!?])\s", stripped, maxsplit=1)[0]
-        return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
+        return clip(sentence, limit)
     return ""
