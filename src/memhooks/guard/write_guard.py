@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 import sys
 
+from memhooks import TYPE_CHECKING
 from memhooks.store.categories import BY_FOLDER
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any

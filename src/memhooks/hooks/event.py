@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from memhooks import TYPE_CHECKING
 from memhooks.store.paths import MemoryPaths, project_root
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from typing import Any
 

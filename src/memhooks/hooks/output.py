@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+from memhooks import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

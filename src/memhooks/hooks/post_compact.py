@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
 from memhooks.store.config import Settings
 from memhooks.store.paths import MemoryPaths
@@ -16,7 +17,6 @@ from memhooks.store.session_journal import append_journal
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from typing import Any
 

@@ -12,6 +12,7 @@ import itertools
 import os
 import time
 
+from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
 from memhooks.restore.checkpoint import render_checkpoint
 from memhooks.restore.extract import extract_facts
@@ -29,7 +30,6 @@ from memhooks.store.yaml_emit import render_document
 from memhooks.text.clock import iso
 from memhooks.text.redact import cut_at_line
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any

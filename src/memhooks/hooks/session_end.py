@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.session_record import touch_session
 from memhooks.store.config import Settings
 from memhooks.store.paths import MemoryPaths
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from typing import Any
 

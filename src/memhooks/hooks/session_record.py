@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from memhooks import TYPE_CHECKING
 from memhooks.store.locking import quick_lock
 from memhooks.store.logsink import log_line
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.session_state import change_state, session_record
 from memhooks.text.clock import iso
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from typing import Any
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from memhooks import TYPE_CHECKING
 from memhooks.curate import pending_note as consolidation_note
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.output import context_output
@@ -21,7 +22,6 @@ from memhooks.store.logsink import log_line
 from memhooks.store.paths import MEMORY_DIR, MemoryPaths
 from memhooks.store.reminder_state import reset_reminder
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from typing import Any
 

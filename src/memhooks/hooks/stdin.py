@@ -7,7 +7,8 @@ import os
 import sys
 import time
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+from memhooks import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing import Any
 

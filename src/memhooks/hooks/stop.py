@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import time
 
+from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
 from memhooks.restore.journal_entry import render_journal_entry
 from memhooks.restore.transcript import read_new
@@ -21,7 +22,6 @@ from memhooks.store.session_journal import append_journal, read_offsets, save_of
 from memhooks.store.session_state import change_state, session_record
 from memhooks.text.clock import epoch, iso, stamp
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from typing import Any
 

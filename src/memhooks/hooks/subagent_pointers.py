@@ -11,6 +11,7 @@ nobody takes expires. An unrelated task leaves nothing, so its sub-agent gets no
 
 from __future__ import annotations
 
+from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.hooks.user_prompt import relevant
@@ -20,7 +21,6 @@ from memhooks.store.config import HOST_CONTEXT_CAP, Settings
 from memhooks.store.hook_caches import leave_pointers, take_pointers
 from memhooks.store.paths import TREE_PREFIX, MemoryPaths
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from typing import Any
 

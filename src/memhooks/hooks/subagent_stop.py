@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from memhooks import TYPE_CHECKING
 from memhooks.recall.citations import with_hashes
 from memhooks.recall.search_index import SearchIndex
 from memhooks.restore.prompts import first_request
@@ -13,7 +14,6 @@ from memhooks.store.write_errors import DuplicateError
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from typing import Any
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from memhooks import TYPE_CHECKING
 from memhooks.restore.checkpoint_marks import HOST_KEPT_HEADING, without_host_kept
 from memhooks.text import clip, clip_counted
 from memhooks.text.redact import redact
@@ -18,7 +19,6 @@ from memhooks.text.redact import redact
 __all__ = ["HOST_KEPT_HEADING", "MAX_CHARS", "fit_lines", "render_checkpoint"]
 __all__ += ["without_host_kept"]
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Sequence
 

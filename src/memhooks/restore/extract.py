@@ -12,6 +12,7 @@ Every string it returns has been through ``redact``.
 
 from __future__ import annotations
 
+from memhooks import TYPE_CHECKING
 from memhooks.restore.cues import FAILURE_WORDS, INTENDED_FAILURE
 from memhooks.restore.facts import FailedCommand, LiveFacts, SessionFacts, Todo
 from memhooks.restore.lifecycle import LiveTracker
@@ -30,7 +31,6 @@ from memhooks.restore.transcript_records import Record, ToolResult, ToolUse
 from memhooks.text import clip
 from memhooks.text.redact import redact
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 

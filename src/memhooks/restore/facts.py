@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from memhooks.text.value import Value
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
-
 MAX_PROMPTS = 5
 MAX_REPLIES = 3
 #: lists keep their most recent entries; the renderer cuts further and says so

@@ -9,10 +9,10 @@ increment with none of those (bookkeeping only, a bare reply) gives no entry.
 
 from __future__ import annotations
 
+from memhooks import TYPE_CHECKING
 from memhooks.restore.extract import extract_facts
 from memhooks.text import clip_counted
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 

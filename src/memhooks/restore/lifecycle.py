@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 
+from memhooks import TYPE_CHECKING
 from memhooks.restore import cues, decision_cues, session_text
 from memhooks.restore.live_items import (
     BLOCKER,
@@ -50,7 +51,6 @@ from memhooks.restore.live_rules import (
 )
 from memhooks.text import one_line
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Callable
 

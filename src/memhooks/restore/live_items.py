@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
+from memhooks import TYPE_CHECKING
 from memhooks.restore import decision_cues, session_text
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Callable
 

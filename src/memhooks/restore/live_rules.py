@@ -4,11 +4,11 @@ asks or proposes; and how a new decision retires older ones. Pure, stdlib only."
 
 from __future__ import annotations
 
+from memhooks import TYPE_CHECKING
 from memhooks.restore import cues, decision_cues, session_text
 from memhooks.restore.live_items import DECISION, Item
 from memhooks.text import one_line
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Callable
 

@@ -12,9 +12,6 @@ from memhooks.restore.transcript import iter_records
 from memhooks.restore.transcript_records import Record, TextBlock
 from memhooks.text.lazy_re import LazyPattern
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
-
-
 #: Slash-command echoes (either tag may come first), local command output, background-task
 #: notifications and `!` shell input: none of them is a request from the user.
 _NOT_A_PROMPT = (

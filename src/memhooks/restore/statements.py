@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 
+from memhooks import TYPE_CHECKING
 from memhooks.text import clip
 from memhooks.text.lazy_re import LazyPattern
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Callable
 

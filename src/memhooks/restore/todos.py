@@ -7,8 +7,6 @@ from memhooks.restore.facts import Todo
 from memhooks.restore.transcript_records import ToolResult, ToolUse
 from memhooks.text.lazy_re import LazyPattern
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
-
 TODO_STATUSES = ("pending", "in_progress", "completed")
 _TASK_ID = LazyPattern(r"Task #(\d+)")
 

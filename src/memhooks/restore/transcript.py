@@ -24,10 +24,10 @@ import json
 import os
 import re
 
+from memhooks import TYPE_CHECKING
 from memhooks.restore.transcript_records import Record, TextBlock, ToolResult, ToolUse
 from memhooks.text.redact import cut_at_line
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import BinaryIO

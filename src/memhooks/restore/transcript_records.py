@@ -4,9 +4,9 @@ dataclasses: the Stop hook imports this). Standard library only."""
 
 from __future__ import annotations
 
+from memhooks import TYPE_CHECKING
 from memhooks.text.value import Value, set_field
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from typing import TypeAlias
 

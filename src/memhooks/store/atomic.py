@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 
+from memhooks import TYPE_CHECKING
 from memhooks.store.safe_fs import check_folders, check_target, makedirs, read_bytes
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the hooks import this module
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import os
 
+from memhooks import TYPE_CHECKING
 from memhooks.store.atomic import write_atomic
 from memhooks.store.safe_fs import read_bytes
 from memhooks.text.value import Value, set_field
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop files through this module
 if TYPE_CHECKING:
     from collections.abc import Iterable
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import os
 
+from memhooks import TYPE_CHECKING
 from memhooks.store.catalog import Entry
 from memhooks.store.categories import BY_FOLDER
 from memhooks.store.safe_fs import read_memory
 from memhooks.text.clock import iso
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop files through this module
 if TYPE_CHECKING:
     from typing import Any
 

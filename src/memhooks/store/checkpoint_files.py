@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import os
 
+from memhooks import TYPE_CHECKING
 from memhooks.store.atomic import discard, write_atomic
 from memhooks.store.locking import quick_lock
 from memhooks.store.paths import MemoryPaths, UnsafePathError, inside, session_file_stem
 from memhooks.store.safe_fs import makedirs
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SessionStart imports this module
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 
+from memhooks import TYPE_CHECKING
 from memhooks.store import catalog as catalog_io
 from memhooks.store.atomic import write_atomic
 from memhooks.store.catalog_entry import body_of, file_stamp, indexed_doc
@@ -23,7 +24,6 @@ from memhooks.store.index_render import IndexCaps, render_archive, render_index
 from memhooks.store.session_state import read_state, write_state
 from memhooks.text.clock import iso
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop files through this module
 if TYPE_CHECKING:
     import datetime as dt
     from collections.abc import Callable, Iterable

@@ -9,9 +9,9 @@ from __future__ import annotations
 import os
 import re
 
+from memhooks import TYPE_CHECKING
 from memhooks.store.safe_fs import makedirs
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from memhooks.store.paths import MemoryPaths
 

@@ -17,9 +17,9 @@ import json
 import os
 import time
 
+from memhooks import TYPE_CHECKING
 from memhooks.store.atomic import read_text, write_atomic
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from typing import Any
 

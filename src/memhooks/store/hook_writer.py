@@ -10,13 +10,13 @@ an index that needs healing are left to the next command. Without a catalog it r
 
 from __future__ import annotations
 
+from memhooks import TYPE_CHECKING
 from memhooks.store.derived import DerivedFiles
 from memhooks.store.locking import quick_lock
 from memhooks.store.new_file import file_new
 from memhooks.store.write_errors import DuplicateError, StoreError
 from memhooks.text.clock import iso
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop files through this module
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any

@@ -8,11 +8,11 @@ entries were cut and where they are.
 
 from __future__ import annotations
 
+from memhooks import TYPE_CHECKING
 from memhooks.store.categories import BY_NAME, CATEGORIES
 from memhooks.text import clip
 from memhooks.text.value import Value, set_field
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop files through this module
 if TYPE_CHECKING:
     from collections.abc import Sequence
 

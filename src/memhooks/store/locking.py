@@ -14,9 +14,9 @@ import os
 import sys
 import time
 
+from memhooks import TYPE_CHECKING
 from memhooks.errors import Exit, MemhooksError
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the hooks import this module
 if TYPE_CHECKING:
     from typing import Any
 

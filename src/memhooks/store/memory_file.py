@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
+from memhooks import TYPE_CHECKING
 from memhooks.text import clip
 from memhooks.text.value import Value, set_field
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop imports this module
 if TYPE_CHECKING:
     from typing import Any
 

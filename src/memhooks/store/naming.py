@@ -6,10 +6,10 @@ import os
 import re
 import unicodedata
 
+from memhooks import TYPE_CHECKING
 from memhooks.store.categories import Category, Naming
 from memhooks.store.paths import UnsafePathError, resolves_inside, session_file_stem
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the Stop hook imports this module
 if TYPE_CHECKING:
     from pathlib import Path
 

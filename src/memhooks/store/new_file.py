@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+from memhooks import TYPE_CHECKING
 from memhooks.store.atomic import create_exclusive
 from memhooks.store.catalog_entry import entry_for, ordered
 from memhooks.store.categories import BY_NAME, Naming
@@ -17,7 +18,6 @@ from memhooks.store.naming import candidate_name, contained_file
 from memhooks.store.write_errors import StoreError
 from memhooks.store.yaml_emit import render_document
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop files through this module
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any

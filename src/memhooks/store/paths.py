@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 
+from memhooks import TYPE_CHECKING
 from memhooks.errors import MemhooksError
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 
+from memhooks import TYPE_CHECKING
 from memhooks.store.atomic import write_atomic
 from memhooks.store.catalog import Catalog, Entry
 from memhooks.store.catalog_entry import entry_for, ordered, text_of
@@ -21,7 +22,6 @@ from memhooks.store.write_errors import ResurrectionError
 from memhooks.store.yaml_emit import render_document
 from memhooks.text.clock import iso, parse_iso, utc_now
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from memhooks.store.paths import MemoryPaths
     from memhooks.store.writer import Store

@@ -15,7 +15,8 @@ from __future__ import annotations
 import os
 import stat
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+from memhooks import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 

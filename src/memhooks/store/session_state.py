@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 import os
 
+from memhooks import TYPE_CHECKING
 from memhooks.errors import MemhooksError
 from memhooks.store.atomic import write_atomic
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, TypeVar

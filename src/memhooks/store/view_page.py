@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import os
 
+from memhooks import TYPE_CHECKING
 from memhooks.store.atomic import write_atomic
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.safe_fs import check_target
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 

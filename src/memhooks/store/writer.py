@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from memhooks import TYPE_CHECKING
 from memhooks.store import retention, upkeep
 from memhooks.store.atomic import write_atomic
 from memhooks.store.catalog import Entry
@@ -45,7 +46,6 @@ from memhooks.store.write_errors import (
 from memhooks.store.yaml_emit import render_document
 from memhooks.text.clock import iso, utc_now
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 import time
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+from memhooks import TYPE_CHECKING
+
 if TYPE_CHECKING:
     import datetime as dt
 

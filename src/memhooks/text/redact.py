@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import re
 
+from memhooks import TYPE_CHECKING
 from memhooks.text.redact_engine import MARKER_PREFIX, marker
 from memhooks.text.redact_rules import RULES
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Sequence
 

@@ -19,7 +19,8 @@ from __future__ import annotations
 import functools
 import re
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+from memhooks import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any

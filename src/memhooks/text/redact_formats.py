@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
+from memhooks import TYPE_CHECKING
 from memhooks.text.lazy_re import LazyBytes
 from memhooks.text.redact_engine import Rule, always, random, text
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Callable
 

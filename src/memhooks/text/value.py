@@ -7,7 +7,8 @@ keyword-wise `replace` and `as_dict`, and refuses attribute assignment after `__
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+from memhooks import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from typing_extensions import Self
 
