@@ -1,0 +1,224 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""Meaning beyond shared words, with the standard library: a static token-vector table.
+
+The table (built once at install time by semantic_build from all-MiniLM-L6-v2) holds one
+384-dimension vector per WordPiece token: the model's own sentence vector of that token
+alone. A text's vector is the mean of its pieces' vectors (the model2vec idea), so neither
+the model nor numpy runs per prompt. Memories are encoded the same way when the index is
+written, and each memory also keeps how close the everyday requests of `background` come
+to it (mean and spread of their cosines): its own null distribution. A prompt's semantic
+evidence for a memory is then a z-score against that memory's null, which carries over
+between stores where one absolute cosine threshold did not (see ranking.SEMANTIC_*).
+
+Standard library only: UserPromptSubmit reads the table on every prompt.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from array import array
+from operator import mul
+
+try:
+    import _sqlite3 as sqlite3
+except ImportError:  # pragma: no cover - a build without the private module
+    import sqlite3  # type: ignore[no-redef]
+
+from memhooks.recall import wordpiece
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+#: Bump with any change to how the table is made: an index whose vectors came from another
+#: table version ignores them (lexical alone) until `memhooks rebuild`.
+TABLE_VERSION = 1
+TABLE_FILE = f"tokens-minilm-l6-v2-v{TABLE_VERSION}.sqlite3"
+DIMS = 384
+#: The vocabulary's longest piece has 18 characters; longer candidates are never asked.
+MAX_PIECE_CHARS = 20
+#: Distinct words of a prompt embedded at most, and candidate pieces looked up at most.
+MAX_WORDS = 64
+#: ... and of a memory (encoded when the index is written, off the per-prompt path).
+MAX_DOC_WORDS = 128
+MAX_LOOKUPS = 2_000
+#: sqlite's oldest variable limit is 999.
+CHUNK = 900
+READ_DEADLINE_STEPS = 200_000
+
+Vector = list[float]
+
+
+def table_path() -> str:
+    """Where the table lives: the plugin's data folder, else the user cache (as deps does)."""
+    data = os.environ.get("CLAUDE_PLUGIN_DATA")
+    if not data:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+            os.path.expanduser("~"), ".cache"
+        )
+        data = os.path.join(base, "memhooks")
+    return os.path.join(data, "semantic", TABLE_FILE)
+
+
+def open_table(path: str, *, bounded: bool = True) -> sqlite3.Connection | None:
+    """The table read-only, or None when it is missing, not a regular file or not a table.
+
+    `bounded`: the per-prompt reader gives up after a fixed amount of sqlite work."""
+    try:
+        if not os.path.isfile(path) or os.path.islink(path):
+            return None
+        absolute = os.path.abspath(path).replace(os.sep, "/").replace("%", "%25")
+        uri = "file:" + absolute.replace("?", "%3F").replace("#", "%23") + "?mode=ro"
+        conn = sqlite3.connect(uri, uri=True, timeout=0.05)
+        if bounded:
+            conn.set_progress_handler(_too_long(), 1000)
+        row = conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+        if row is None or int(row[0]) != TABLE_VERSION:
+            conn.close()
+            return None
+        return conn
+    except (sqlite3.Error, OSError, ValueError, TypeError):
+        return None
+
+
+def _too_long() -> Callable[[], int]:
+    steps = [0]
+
+    def check() -> int:
+        steps[0] += 1
+        return 1 if steps[0] > READ_DEADLINE_STEPS else 0
+
+    return check
+
+
+def encode(conn: sqlite3.Connection, text: str, max_words: int = MAX_WORDS) -> Vector | None:
+    """The text's unit vector: the mean of its WordPiece tokens' vectors; None if none known."""
+    words = list(dict.fromkeys(wordpiece.basic_words(text)))[:max_words]
+    if not words:
+        return None
+    found = _lookup(conn, words)
+    missing = [w for w in words if w not in found]
+    asked: list[str] = []
+    for word in missing:
+        asked.extend(wordpiece.candidates(word, MAX_PIECE_CHARS))
+        if len(asked) > MAX_LOOKUPS:
+            break
+    if asked:
+        found.update(_lookup(conn, list(dict.fromkeys(asked))[:MAX_LOOKUPS]))
+    pooled = [0.0] * DIMS
+    count = 0
+    counts = {w: 0 for w in words}
+    for word in wordpiece.basic_words(text):
+        if word in counts:
+            counts[word] += 1
+    for word, times in counts.items():
+        pieces = [word] if word in found else wordpiece.pieces(word, found.__contains__)
+        for piece in pieces:
+            row = found.get(piece)
+            if row is None:
+                continue
+            scale, vec = row
+            weight = scale * times
+            pooled = [a + weight * b for a, b in zip(pooled, vec, strict=True)]
+            count += times
+    if not count:
+        return None
+    return normalized(pooled)
+
+
+def _lookup(conn: sqlite3.Connection, pieces: list[str]) -> dict[str, tuple[float, array[int]]]:
+    out: dict[str, tuple[float, array[int]]] = {}
+    for start in range(0, len(pieces), CHUNK):
+        chunk = pieces[start : start + CHUNK]
+        sql = "SELECT piece, scale, vec FROM pieces WHERE piece IN (" + ",".join("?" * len(chunk))
+        for piece, scale, blob in conn.execute(sql + ")", chunk):
+            if isinstance(blob, bytes) and len(blob) == DIMS:
+                out[piece] = (float(scale), array("b", blob))
+    return out
+
+
+def normalized(vec: list[float]) -> Vector:
+    norm = math.sqrt(sum(map(mul, vec, vec)))
+    return [x / norm for x in vec] if norm > 0 else vec
+
+
+def dot(a: Vector | array[float], b: Vector | array[float]) -> float:
+    return sum(map(mul, a, b))
+
+
+def pack(vec: Vector) -> bytes:
+    return array("f", vec).tobytes()
+
+
+def unpack(blob: object) -> array[float] | None:
+    if not isinstance(blob, bytes) or len(blob) != 4 * DIMS:
+        return None
+    return array("f", blob)
+
+
+def doc_text(title: str, tags: tuple[str, ...], description: str, body: str) -> str:
+    """What a memory's vector is made of (the first MAX_WORDS distinct words count)."""
+    return f"{title}. {' '.join(tags)}. {description} {body}"
+
+
+def null_stats(doc: Vector, background: list[Vector]) -> tuple[float, float]:
+    """Mean and spread of the everyday requests' cosines to this memory: its own null."""
+    if not background:
+        return 0.0, 1.0
+    sims = [dot(doc, b) for b in background]
+    mean = sum(sims) / len(sims)
+    spread = math.sqrt(sum((s - mean) ** 2 for s in sims) / len(sims))
+    return mean, max(spread, 1e-3)
+
+
+def background_vectors(conn: sqlite3.Connection) -> list[Vector]:
+    from memhooks.recall.background import PROMPTS
+
+    vectors = (encode(conn, prompt) for prompt in PROMPTS)
+    return [v for v in vectors if v is not None]
+
+
+class Encoder:
+    """The write side's access to the table: a memory's vector and its null, or None.
+
+    Opened lazily by index writers; the background requests are encoded once per writer.
+    """
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self._conn: sqlite3.Connection | None = None
+        self._background: list[Vector] | None = None
+        self._tried = False
+
+    @property
+    def ready(self) -> bool:
+        return self._connection() is not None
+
+    def _connection(self) -> sqlite3.Connection | None:
+        if not self._tried:
+            self._tried = True
+            self._conn = open_table(self.path, bounded=False) if self.path else None
+        return self._conn
+
+    def doc_row(
+        self, title: str, tags: tuple[str, ...], description: str, body: str
+    ) -> tuple[bytes, float, float] | None:
+        conn = self._connection()
+        if conn is None:
+            return None
+        try:
+            vec = encode(conn, doc_text(title, tags, description, body), MAX_DOC_WORDS)
+            if vec is None:
+                return None
+            if self._background is None:
+                self._background = background_vectors(conn)
+        except sqlite3.Error:
+            return None
+        mean, spread = null_stats(vec, self._background)
+        return pack(vec), mean, spread
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+        self._conn = None
