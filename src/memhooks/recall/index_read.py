@@ -61,6 +61,7 @@ def search(
     limit: int,
     min_score: float | None,
     exclude: tuple[str, ...] = (),
+    *,
     prompt_vector: Callable[[], list[float] | None] | None = None,
 ) -> list[Hit]:
     """The gated hits. `prompt_vector` (the gate only, min_score None): the prompt's vector

@@ -175,7 +175,7 @@ class SearchIndex:
             if conn is None:
                 return []
             with_deadline(conn, READ_DEADLINE)  # per query: a connection serves many
-            return search(conn, terms, limit, min_score, exclude, vector)
+            return search(conn, terms, limit, min_score, exclude, prompt_vector=vector)
         except sqlite3.Error as exc:
             # Locked by a writer, corrupt, or half-written by another tool: fail open.
             self.last_error = f"{type(exc).__name__}: {exc}"

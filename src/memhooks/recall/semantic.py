@@ -26,6 +26,7 @@ except ImportError:  # pragma: no cover - a build without the private module
     import sqlite3  # type: ignore[no-redef]
 
 from memhooks.recall import wordpiece
+from memhooks.recall.index_read import in_list
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -51,13 +52,12 @@ Vector = list[float]
 
 
 def table_path() -> str:
-    """Where the table lives: the plugin's data folder, else the user cache (as deps does)."""
+    """Where the installer puts the table: the plugin's data folder (as deps finds it)."""
     data = os.environ.get("CLAUDE_PLUGIN_DATA")
-    if not data:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
-            os.path.expanduser("~"), ".cache"
-        )
-        data = os.path.join(base, "memhooks")
+    if not data:  # a command run by hand, or Claude's own Bash call of the launcher
+        from memhooks.install.deps import default_data_dir
+
+        data = str(default_data_dir())
     return os.path.join(data, "semantic", TABLE_FILE)
 
 
@@ -65,21 +65,24 @@ def open_table(path: str, *, bounded: bool = True) -> sqlite3.Connection | None:
     """The table read-only, or None when it is missing, not a regular file or not a table.
 
     `bounded`: the per-prompt reader gives up after a fixed amount of sqlite work."""
+    if not os.path.isfile(path) or os.path.islink(path):
+        return None
+    from memhooks.recall.search_index import read_only_uri
+
     try:
-        if not os.path.isfile(path) or os.path.islink(path):
-            return None
-        absolute = os.path.abspath(path).replace(os.sep, "/").replace("%", "%25")
-        uri = "file:" + absolute.replace("?", "%3F").replace("#", "%23") + "?mode=ro"
-        conn = sqlite3.connect(uri, uri=True, timeout=0.05)
+        conn = sqlite3.connect(read_only_uri(path), uri=True, timeout=0.05)
+    except (sqlite3.Error, OSError, ValueError):
+        return None
+    try:
         if bounded:
             conn.set_progress_handler(_too_long(), 1000)
         row = conn.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
-        if row is None or int(row[0]) != TABLE_VERSION:
-            conn.close()
-            return None
-        return conn
-    except (sqlite3.Error, OSError, ValueError, TypeError):
+    except sqlite3.Error:
+        row = None
+    if row is None or row[0] != TABLE_VERSION:
+        conn.close()
         return None
+    return conn
 
 
 def _too_long() -> Callable[[], int]:
@@ -94,45 +97,45 @@ def _too_long() -> Callable[[], int]:
 
 def encode(conn: sqlite3.Connection, text: str, max_words: int = MAX_WORDS) -> Vector | None:
     """The text's unit vector: the mean of its WordPiece tokens' vectors; None if none known."""
-    words = list(dict.fromkeys(wordpiece.basic_words(text)))[:max_words]
-    if not words:
-        return None
-    found = _lookup(conn, words)
-    missing = [w for w in words if w not in found]
-    asked: list[str] = []
-    for word in missing:
-        asked.extend(wordpiece.candidates(word, MAX_PIECE_CHARS))
-        if len(asked) > MAX_LOOKUPS:
-            break
-    if asked:
-        found.update(_lookup(conn, list(dict.fromkeys(asked))[:MAX_LOOKUPS]))
-    pooled = [0.0] * DIMS
-    count = 0
-    counts = {w: 0 for w in words}
+    counts: dict[str, int] = {}
     for word in wordpiece.basic_words(text):
         if word in counts:
             counts[word] += 1
+        elif len(counts) < max_words:
+            counts[word] = 1
+    if not counts:
+        return None
+    found = _lookup(conn, list(counts))
+    asked: list[str] = []
+    for word in counts:
+        if word not in found and len(asked) <= MAX_LOOKUPS:
+            asked.extend(wordpiece.candidates(word, MAX_PIECE_CHARS))
+    if asked:
+        found.update(_lookup(conn, list(dict.fromkeys(asked))[:MAX_LOOKUPS]))
+    return _pool(counts, found)
+
+
+def _pool(counts: dict[str, int], found: dict[str, tuple[float, array[int]]]) -> Vector | None:
+    pooled = [0.0] * DIMS
+    count = 0
     for word, times in counts.items():
         pieces = [word] if word in found else wordpiece.pieces(word, found.__contains__)
         for piece in pieces:
             row = found.get(piece)
             if row is None:
                 continue
-            scale, vec = row
-            weight = scale * times
-            pooled = [a + weight * b for a, b in zip(pooled, vec, strict=True)]
+            weight = row[0] * times
+            pooled = [a + weight * b for a, b in zip(pooled, row[1], strict=True)]
             count += times
-    if not count:
-        return None
-    return normalized(pooled)
+    return normalized(pooled) if count else None
 
 
 def _lookup(conn: sqlite3.Connection, pieces: list[str]) -> dict[str, tuple[float, array[int]]]:
     out: dict[str, tuple[float, array[int]]] = {}
     for start in range(0, len(pieces), CHUNK):
         chunk = pieces[start : start + CHUNK]
-        sql = "SELECT piece, scale, vec FROM pieces WHERE piece IN (" + ",".join("?" * len(chunk))
-        for piece, scale, blob in conn.execute(sql + ")", chunk):
+        sql = in_list("SELECT piece, scale, vec FROM pieces WHERE piece", len(chunk))
+        for piece, scale, blob in conn.execute(sql, chunk):
             if isinstance(blob, bytes) and len(blob) == DIMS:
                 out[piece] = (float(scale), array("b", blob))
     return out
@@ -144,7 +147,7 @@ def normalized(vec: list[float]) -> Vector:
 
 
 def dot(a: Vector | array[float], b: Vector | array[float]) -> float:
-    return sum(map(mul, a, b))
+    return float(sum(map(mul, a, b)))
 
 
 def pack(vec: Vector) -> bytes:

@@ -48,11 +48,11 @@ def candidates(word: str, max_piece: int = MAX_WORD_CHARS) -> list[str]:
     pieces longer than `max_piece` characters left out (the vocabulary has none)."""
     if len(word) > MAX_WORD_CHARS:
         return []
-    out = []
+    out: list[str] = []
     for start in range(len(word)):
         prefix = "##" if start else ""
-        for end in range(min(len(word), start + max_piece), start, -1):
-            out.append(prefix + word[start:end])
+        ends = range(min(len(word), start + max_piece), start, -1)
+        out.extend(prefix + word[start:end] for end in ends)
     return out
 
 

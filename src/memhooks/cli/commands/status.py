@@ -97,7 +97,17 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
         "stale_citations": stale,
         "problem": problem,
         "injected": injected(paths),
+        "semantic": semantic_state(paths),
     }
+
+
+def semantic_state(paths: MemoryPaths) -> dict[str, Any]:
+    from memhooks.recall.semantic_status import describe
+
+    try:
+        return describe(paths)
+    except (OSError, ValueError) as exc:
+        return {"mode": "?", "serving": False, "ok": False, "detail": str(exc), "fix": ""}
 
 
 def injected(paths: MemoryPaths) -> dict[str, Any]:
@@ -156,6 +166,11 @@ def render(data: dict[str, Any]) -> str:
         )
     else:
         lines.append("Injected this session: nothing yet")
+    semantic = data["semantic"]
+    lines.append(
+        f"Semantic signals: {semantic['detail']}"
+        + (f" ({semantic['fix']})" if semantic["fix"] else "")
+    )
     if data["conflicts"]:
         lines.append(
             f"Conflicts: {len(data['conflicts'])} file(s) hold git conflict markers (not "
