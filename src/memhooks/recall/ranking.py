@@ -79,7 +79,7 @@ RESCORE_CANDIDATES = 200
 #: The calibration ratio when semantic signals serve (2.0 without them).
 SEMANTIC_RATIO = 2.2
 #: A candidate this many null spreads above its memory's null mean is evidence on its own.
-SEMANTIC_MIN_Z = 2.0
+SEMANTIC_MIN_Z = 1.5
 #: Weight of z / SEMANTIC_MIN_Z next to lexical score / floor in the ranking key.
 SEMANTIC_WEIGHT = 0.5
 #: Lexical candidates the semantic signal may re-rank (any score above zero).

@@ -27,9 +27,6 @@ import numpy as np
 
 from memhooks.recall import semantic, wordpiece
 
-LAYERS = 6
-HEADS = 12
-HIDDEN = semantic.DIMS
 MAX_TOKENS = 128
 EPS = 1e-12
 BATCH = 1024
@@ -74,10 +71,16 @@ class MiniLM:
 
     def __init__(self, archive: Path) -> None:
         with zipfile.ZipFile(archive) as zf:
-            names = {Path(n).name: n for n in zf.namelist()}
+            names = {}
+            for name in sorted(zf.namelist(), key=lambda n: -n.count("/")):
+                names[Path(name).name] = name  # the shallowest of equal names wins
             weights = _safetensors(zf.read(names["model.safetensors"]))
             tok = json.loads(zf.read(names["tokenizer.json"]))
+            config = json.loads(zf.read(names["config.json"]))
         self.vocab: dict[str, int] = tok["model"]["vocab"]
+        self.layers = int(config["num_hidden_layers"])
+        self.heads = int(config["num_attention_heads"])
+        self.hidden = int(config["hidden_size"])
         self.w = {k.removeprefix("bert.").removeprefix("model."): v for k, v in weights.items()}
 
     def ids(self, text: str) -> list[int]:
@@ -111,12 +114,12 @@ class MiniLM:
         )
         x = self._norm(x, "embeddings.LayerNorm")
         bias = (1.0 - mask)[:, None, None, :] * -1e9
-        d = HIDDEN // HEADS
-        for layer in range(LAYERS):
+        d = self.hidden // self.heads
+        for layer in range(self.layers):
             p = f"encoder.layer.{layer}."
 
             def heads(t: Array) -> Array:
-                return t.reshape(len(batch), n, HEADS, d).transpose(0, 2, 1, 3)
+                return t.reshape(len(batch), n, self.heads, d).transpose(0, 2, 1, 3)
 
             q = heads(self._lin(x, p + "attention.self.query"))
             k = heads(self._lin(x, p + "attention.self.key"))
@@ -124,7 +127,7 @@ class MiniLM:
             att = q @ k.transpose(0, 1, 3, 2) / math.sqrt(d) + bias
             att = np.exp(att - att.max(-1, keepdims=True))
             att /= att.sum(-1, keepdims=True)
-            ctx = (att @ v).transpose(0, 2, 1, 3).reshape(len(batch), n, HIDDEN)
+            ctx = (att @ v).transpose(0, 2, 1, 3).reshape(len(batch), n, self.hidden)
             x = self._norm(
                 x + self._lin(ctx, p + "attention.output.dense"), p + "attention.output.LayerNorm"
             )
@@ -136,7 +139,7 @@ class MiniLM:
 
     def encode(self, texts: list[str], batch: int = 16) -> Array:
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        out = np.zeros((len(texts), HIDDEN), dtype=np.float32)
+        out = np.zeros((len(texts), self.hidden), dtype=np.float32)
         for s in range(0, len(order), batch):
             chunk = order[s : s + batch]
             out[chunk] = self.forward([self.ids(texts[i]) for i in chunk])
