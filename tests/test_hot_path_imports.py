@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.hooks.entry import HANDLERS
+from memhooks.recall.semantic import TABLE_FILE
 from support import LAUNCHER, run_cli
 
 HEAVY = {
@@ -41,6 +42,8 @@ def imported_modules(event: str, payload: dict[str, object], data: Path) -> set[
     env = {**os.environ, "CLAUDE_PLUGIN_DATA": str(data)}
     (data / "deps" / f"py{sys.version_info[0]}{sys.version_info[1]}").mkdir(parents=True)
     (data / "deps" / f"py{sys.version_info[0]}{sys.version_info[1]}" / ".memhooks-deps-ok").touch()
+    (data / "semantic").mkdir()  # the steady state: the token table is installed
+    (data / "semantic" / TABLE_FILE).touch()
     done = subprocess.run(
         [sys.executable, "-S", "-X", "importtime", str(LAUNCHER), "hook", event],
         input=json.dumps(payload),

@@ -380,6 +380,10 @@ def test_session_start_installs_the_table_once_and_not_after_a_fresh_failure(
     (tmp_path / "semantic" / "failed").write_text("exit code 1\n")
     assert deps.ensure_in_background(semantic=True) == "present"  # retried hours later
     (tmp_path / "semantic" / "failed").unlink()
+    (tmp_path / "semantic" / "disabled").touch()  # a sandbox: never downloads the model
+    assert deps.ensure_in_background(semantic=True) == "present"
+    assert "semantic/disabled" in semantic_assets.state(tmp_path, "auto")[1]
+    (tmp_path / "semantic" / "disabled").unlink()
     shutil.copy(TABLE, semantic_assets.table_file(tmp_path))
     assert deps.ensure_in_background(semantic=True) == "present"
     assert started == [True]

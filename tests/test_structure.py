@@ -52,6 +52,8 @@ WRITERS_OUTSIDE_STORE = {
     "demo/session.py": "a throw-away sandbox project",
     "demo/mock_api.py": "the mock API's request log",
     "install/deps.py": "the plugin's data folder, not a memory tree",
+    "install/semantic_assets.py": "the plugin's data folder, not a memory tree",
+    "recall/semantic_build.py": "the token table, in the plugin's data folder",
     "transfer/bundle.py": "the export bundle, outside the tree",
     "cli/commands/export.py": "the export bundle, outside the tree",
     # debt: tree writes still made here rather than through the store package
@@ -158,6 +160,7 @@ KNOWN_UPWARD = {
     ("store", "recall"): "derived files update the search index; a save hashes citations",
     ("transfer", "cli"): "an import validates memories as `save` and `remember` do",
     ("view", "cli"): "the page shows the counts `memhooks status` collects",
+    ("recall", "install"): "the token table lives in the plugin's data folder, which deps finds",
 }
 
 

@@ -140,9 +140,10 @@ def _table_ok(data: str) -> bool:
 
     if os.path.exists(os.path.join(data, "semantic", TABLE_FILE)):
         return True
-    from memhooks.install.semantic_assets import building, failed_recently
+    from memhooks.install.semantic_assets import building, disabled, failed_recently
 
-    return building(_path(data)) or failed_recently(_path(data))
+    folder = _path(data)
+    return disabled(folder) or building(folder) or failed_recently(folder)
 
 
 def _isolated(*args: str) -> list[str]:

@@ -45,6 +45,20 @@ def table_file(data: Path) -> Path:
     return folder(data) / TABLE_FILE
 
 
+def disabled(data: Path) -> bool:
+    """A `semantic/disabled` file: SessionStart never builds the table in this data folder
+    (the demo and e2e sandboxes write it: they must not download the model); `doctor
+    --install` still does."""
+    return (folder(data) / "disabled").exists()
+
+
+def disable(*folders: Path) -> None:
+    """Mark data folders as never building the table in the background (sandboxes)."""
+    for data in folders:
+        folder(data).mkdir(parents=True, exist_ok=True)
+        (folder(data) / "disabled").touch()
+
+
 def failed_recently(data: Path) -> bool:
     try:
         return time.time() - (folder(data) / "failed").stat().st_mtime < RETRY_SECONDS
@@ -123,7 +137,9 @@ def state(data: Path | None, mode: str) -> tuple[bool, str]:
         return mode != "on", "no plugin data folder: the lexical gate serves alone"
     if table_file(data).exists():
         return True, f"on: token table {table_file(data)}"
-    if building(data) or (data / "deps" / ".installing").exists():
+    if disabled(data):
+        why = "the token table is not built in this data folder (semantic/disabled)"
+    elif building(data) or (data / "deps" / ".installing").exists():
         why = "the token table is being built in the background"
     elif failed_recently(data):
         why = "building the token table failed (see deps/install.log)"

@@ -132,8 +132,8 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
 
 
 def _check_search(paths: MemoryPaths, checks: list[dict[str, Any]], active: int) -> None:
+    from memhooks.cli.semantic_status import describe
     from memhooks.recall.search_index import SearchIndex
-    from memhooks.recall.semantic_status import describe
 
     with SearchIndex(paths.search_db) as index:
         indexed = index.count()

@@ -102,7 +102,7 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
 
 
 def semantic_state(paths: MemoryPaths) -> dict[str, Any]:
-    from memhooks.recall.semantic_status import describe
+    from memhooks.cli.semantic_status import describe
 
     try:
         return describe(paths)
