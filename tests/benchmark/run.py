@@ -242,10 +242,12 @@ def setup_semantic_table(data: Path, table: str) -> str:
     from memhooks.recall.semantic import TABLE_FILE
 
     target = data / "semantic" / TABLE_FILE
+    target.parent.mkdir(parents=True, exist_ok=True)
     target.unlink(missing_ok=True)
+    disabled = target.parent / "disabled"  # SessionStart must not go and build the real one
+    disabled.touch()
     if table == "none":
         return "off (no token table)"
-    target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(table, target)
     return f"on ({table})"
 

@@ -205,11 +205,15 @@ def install_now(*, fallback: bool = False, quiet: bool = True, semantic: bool = 
         return 2
     try:
         with quick_lock(data / "deps" / ".install.lock", INSTALL_WAIT_SECONDS):
-            code = _install_locked(data, quiet=quiet)
-            if code == 0 and semantic:
-                from memhooks.install.semantic_assets import install
+            try:
+                code = _install_locked(data, quiet=quiet)
+                if code == 0 and semantic:
+                    from memhooks.install.semantic_assets import install
 
-                install(data, quiet=quiet)
+                    install(data, quiet=quiet)
+            finally:
+                # _start_install's marker, also when the dependencies were there already
+                (data / "deps" / ".installing").unlink(missing_ok=True)
             return code
     except LockTimeoutError:
         sys.stderr.write(f"memhooks: another install into {data} has run for too long\n")

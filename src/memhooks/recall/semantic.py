@@ -95,8 +95,15 @@ def _too_long() -> Callable[[], int]:
     return check
 
 
-def encode(conn: sqlite3.Connection, text: str, max_words: int = MAX_WORDS) -> Vector | None:
-    """The text's unit vector: the mean of its WordPiece tokens' vectors; None if none known."""
+def encode(
+    conn: sqlite3.Connection,
+    text: str,
+    max_words: int = MAX_WORDS,
+    cache: dict[str, tuple[float, array[int]]] | None = None,
+) -> Vector | None:
+    """The text's unit vector: the mean of its WordPiece tokens' vectors; None if none known.
+
+    `cache`: rows already read (a writer encoding many memories passes one along)."""
     counts: dict[str, int] = {}
     for word in wordpiece.basic_words(text):
         if word in counts:
@@ -105,29 +112,32 @@ def encode(conn: sqlite3.Connection, text: str, max_words: int = MAX_WORDS) -> V
             counts[word] = 1
     if not counts:
         return None
-    found = _lookup(conn, list(counts))
+    found = cache if cache is not None else {}
+    found.update(_lookup(conn, [w for w in counts if w not in found]))
     asked: list[str] = []
     for word in counts:
         if word not in found and len(asked) <= MAX_LOOKUPS:
             asked.extend(wordpiece.candidates(word, MAX_PIECE_CHARS))
     if asked:
-        found.update(_lookup(conn, list(dict.fromkeys(asked))[:MAX_LOOKUPS]))
+        fresh = [p for p in dict.fromkeys(asked) if p not in found]
+        found.update(_lookup(conn, fresh[:MAX_LOOKUPS]))
     return _pool(counts, found)
 
 
 def _pool(counts: dict[str, int], found: dict[str, tuple[float, array[int]]]) -> Vector | None:
-    pooled = [0.0] * DIMS
-    count = 0
+    weights: dict[str, float] = {}
     for word, times in counts.items():
         pieces = [word] if word in found else wordpiece.pieces(word, found.__contains__)
         for piece in pieces:
-            row = found.get(piece)
-            if row is None:
-                continue
-            weight = row[0] * times
-            pooled = [a + weight * b for a, b in zip(pooled, row[1], strict=True)]
-            count += times
-    return normalized(pooled) if count else None
+            if piece in found:
+                weights[piece] = weights.get(piece, 0.0) + times
+    if not weights:
+        return None
+    factors = [found[piece][0] * times for piece, times in weights.items()]
+    rows = [found[piece][1] for piece in weights]
+    # One column (a dimension across the pieces) at a time, the products and sums in C:
+    # per-piece list arithmetic costs several times more.
+    return normalized([sum(map(mul, column, factors)) for column in zip(*rows, strict=True)])
 
 
 def _lookup(conn: sqlite3.Connection, pieces: list[str]) -> dict[str, tuple[float, array[int]]]:
@@ -193,6 +203,7 @@ class Encoder:
         self._conn: sqlite3.Connection | None = None
         self._background: list[Vector] | None = None
         self._tried = False
+        self._rows: dict[str, tuple[float, array[int]]] = {}
 
     @property
     def ready(self) -> bool:
@@ -211,7 +222,8 @@ class Encoder:
         if conn is None:
             return None
         try:
-            vec = encode(conn, doc_text(title, tags, description, body), MAX_DOC_WORDS)
+            text = doc_text(title, tags, description, body)
+            vec = encode(conn, text, MAX_DOC_WORDS, self._rows)
             if vec is None:
                 return None
             if self._background is None:
