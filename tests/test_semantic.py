@@ -446,3 +446,42 @@ def test_install_now_builds_the_table_after_the_dependencies_and_clears_its_mark
     order.clear()
     assert deps.install_now() == 0  # commands wait for the dependencies only
     assert order == ["deps"]
+
+
+def test_status_and_doctor_say_whether_semantic_signals_serve(
+    started: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from memhooks.cli.main import main
+
+    data = tmp_path / "plugin-data"
+    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(data))
+
+    def status() -> dict[str, object]:
+        capsys.readouterr()
+        assert main(["status", "--json"]) == 0
+        semantic_line: dict[str, object] = json.loads(capsys.readouterr().out)["semantic"]
+        return semantic_line
+
+    first = status()
+    assert first["serving"] is False
+    assert "lexical gate serves alone" in str(first["detail"])
+    assert "doctor --install" in str(first["fix"])
+    assert main(["remember", "we decided to use Postgres 16 for the job queue"]) == 0
+    semantic_assets.table_file(data).parent.mkdir(parents=True)
+    shutil.copy(TABLE, semantic_assets.table_file(data))
+    stale = status()  # the table came after the index: its memories have no vectors yet
+    assert stale["serving"] is False
+    assert stale["ok"] is False
+    assert "rebuild" in str(stale["fix"])
+    assert main(["rebuild"]) == 0
+    assert status()["serving"] is True
+    (started / "config.json").write_text('{"retrieval": {"semantic": "off"}}')
+    off = status()
+    assert off["serving"] is False
+    assert off["mode"] == "off"
+    capsys.readouterr()
+    main(["doctor"])
+    assert "semantic signals: off" in capsys.readouterr().out

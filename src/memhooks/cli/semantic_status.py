@@ -22,8 +22,8 @@ def describe(paths: MemoryPaths) -> dict[str, Any]:
     ok, detail = state(data, mode)
     out: dict[str, Any] = {"mode": mode, "serving": False, "ok": ok, "detail": detail, "fix": ""}
     if mode == "off" or data is None or not table_file(data).exists():
-        if not ok:
-            out["fix"] = "run `memhooks doctor --install`"
+        if mode != "off" and data is not None:
+            out["fix"] = "run `memhooks doctor --install` to install it now"
         return out
     vectors = False
     if paths.search_db.exists():

@@ -190,6 +190,19 @@ def vector_row(encoder: Encoder, doc: IndexedDoc) -> tuple[bytes, float, float] 
     return encoder.doc_row(doc.title, doc.tags, doc.description, doc.body)
 
 
+def start_vectors(conn: sqlite3.Connection, encoder: Encoder) -> None:
+    """An empty index written by a writer that has the token table holds vectors from its
+    first memory on (an index with memories but none needs `rebuild`: their text is gone)."""
+    from memhooks.recall.semantic import TABLE_VERSION
+
+    if index_stats(conn)[0] == 0 and not has_vectors(conn) and encoder.ready:
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES ('semantic', ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (TABLE_VERSION,),
+        )
+
+
 def doc_row(doc: IndexedDoc, analyzed: Analyzed) -> tuple[object, ...]:
     """The `docs` columns after the id, as both the incremental and the bulk insert write."""
     terms, length = analyzed

@@ -35,6 +35,7 @@ from memhooks.recall.index_write import (
     ensure_schema,
     insert,
     needs_calibration,
+    start_vectors,
 )
 from memhooks.recall.semantic import Encoder
 from memhooks.recall.semantic import table_path as semantic_table_path
@@ -258,6 +259,7 @@ class SearchIndex:
         encoder = Encoder(self.table_file)
 
         def change(conn: sqlite3.Connection) -> None:
+            start_vectors(conn, encoder)
             for doc, analyzed in pending:
                 delete(conn, doc.path)
                 insert(conn, doc, analyzed, encoder)
