@@ -90,7 +90,8 @@ def offline(cands: Candidates, calibration: float, params: tuple[float, float, f
         if s >= floor or (z is not None and z >= min_z)
     ]
     keys.sort(key=lambda item: -item[1])
-    return [p for p, k in keys[:5] if k >= ranking.GAP_RATIO * keys[0][1]]
+    top = keys[: ranking.SEMANTIC_MAX_POINTERS]
+    return [p for p, k in top if k >= ranking.GAP_RATIO * keys[0][1]]
 
 
 def scored(related: dict, unrelated: dict, targets: list[frozenset[str]]) -> dict[str, float]:
@@ -99,7 +100,9 @@ def scored(related: dict, unrelated: dict, targets: list[frozenset[str]]) -> dic
     )
     silent = sum(not text for text in unrelated["texts"])
     chars = [len(t) for t in related["texts"] + unrelated["texts"]]
+    pointers = [t.count("\n- .claude/memory/") for t in related["texts"]]
     return {
+        "pointers": sum(pointers) / len(targets),
         "hit": hits / len(targets),
         "silence": silent / len(unrelated["texts"]),
         "max_chars": max(chars),
@@ -189,14 +192,21 @@ def evaluate(table: str) -> dict[str, object]:
 
 
 def render(result: dict[str, object]) -> str:
-    lines = ["| set | retriever | hit | silence | max chars |", "|---|---|---|---|---|"]
+    lines = [
+        "| set | retriever | hit | silence | pointers | max chars |",
+        "|---|---|---|---|---|---|",
+    ]
     for name in (FIRST.name, SECOND.name):
         r = result[name]
         assert isinstance(r, dict)
         for kind in ("semantic", "lexical", "bm25_floor_10"):
             row = r[kind]
             chars = f"{row['max_chars']}" if "max_chars" in row else "-"
-            lines.append(f"| {name} | {kind} | {row['hit']:.3f} | {row['silence']:.3f} | {chars} |")
+            pointers = f"{row['pointers']:.2f}" if "pointers" in row else "-"
+            lines.append(
+                f"| {name} | {kind} | {row['hit']:.3f} | {row['silence']:.3f} | {pointers} "
+                f"| {chars} |"
+            )
     lines += [
         "",
         "| tuned on -> scored on | ratio, min z, weight | train | test |",
