@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memhooks.cli.main import main
-from memhooks.errors import Exit
+from memhooks.errors import CODES, Exit
 from memhooks.restore import transcript
 from memhooks.restore.extract import extract_facts
 from memhooks.store.config import load_settings, validate_config
@@ -379,7 +379,7 @@ def _cli(argv: list[str]) -> tuple[int, str, str]:
 
 
 def assert_clear_failure(code: int, err: str) -> None:
-    assert code in {e.value for e in Exit}, code
+    assert code in CODES, code
     assert "Traceback" not in err
     if code not in (Exit.OK, Exit.FAILED):
         lines = [line for line in err.splitlines() if line.strip()]

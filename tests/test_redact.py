@@ -176,6 +176,13 @@ _SECRETISH = st.sampled_from(
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(_SECRETISH, st.text(max_size=20)), max_size=12))
 @example(["https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX", ".0@"])
+@example(
+    [
+        "AIzaSyD-1234567890abcdefghijklmnopqrstu",
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEAsecretbody\n"
+        "-----END RSA PRIVATE KEY-----",
+    ]
+)
 def test_redact_is_idempotent(parts: list[str]) -> None:
     once = redact("".join(parts))
     assert redact(once) == once

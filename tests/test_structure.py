@@ -14,7 +14,6 @@ OVERSIZE = {
     "demo/harness.py": 548,
     "restore/cues.py": 461,
     "store/writer.py": 450,
-    "text/redact_rules.py": 444,  # a table of patterns
     "curate/consolidate.py": 420,
     "demo/mock_api.py": 417,
 }

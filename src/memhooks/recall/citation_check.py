@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 
-from memhooks.recall import citations
 from memhooks.recall.pointer import Pointer
 from memhooks.store.atomic import read_text, write_atomic
 
@@ -69,7 +68,7 @@ def _load(path: str) -> dict[str, dict[str, object]]:
 
 def stale_of(memory_root: str, relatives: list[str]) -> dict[str, list[str]]:
     """{memory path: the cited files whose cited text is gone}, for the memories that have any."""
-    project = citations.project_of(memory_root)
+    project = ""  # found, with the citations module, only when a memory cites code
     cache_path = os.path.join(memory_root, *CACHE.split("/"))
     cache = _load(cache_path)
     changed = False
@@ -87,6 +86,9 @@ def stale_of(memory_root: str, relatives: list[str]) -> dict[str, list[str]]:
         raw_cites = seen.get("cites")
         if not isinstance(raw_cites, list) or not raw_cites:
             continue
+        from memhooks.recall import citations
+
+        project = project or citations.project_of(memory_root)
         cites = [c for c in (citations.parse_stored(str(i)) for i in raw_cites) if c is not None]
         files = {c.path: _stamp(os.path.join(project, *c.path.split("/"))) for c in cites}
         if seen.get("files") != files:

@@ -14,13 +14,14 @@ Standard library only (the per-prompt hook uses `stale_files` through `citation_
 from __future__ import annotations
 
 import os
-import re
+
+from memhooks.text.lazy_re import LazyPattern
 
 #: `path/to/file.ext:12` or `:12-20`; not part of a URL or a longer word.
-CITE = re.compile(
+CITE = LazyPattern(
     r"(?<![\w/.:@-])((?:[\w.-]+/)*[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,9}):(\d{1,6})(?:-(\d{1,6}))?(?![\w:/-])"
 )
-STORED = re.compile(
+STORED = LazyPattern(
     r"^(?P<path>[^#\s]+):(?P<start>\d{1,6})(?:-(?P<end>\d{1,6}))?(?:#(?P<hash>[0-9a-f]{6,64}))?$"
 )
 CAP = 1_000_000  # bytes read from one cited file
@@ -64,7 +65,7 @@ def parse_stored(text: str) -> Cite | None:
 def in_text(text: str) -> list[Cite]:
     """Every `path:line(-end)` in a body, in order, without repeats."""
     out: dict[str, Cite] = {}
-    for match in CITE.finditer(text):
+    for match in CITE.compiled.finditer(text):
         start = int(match[2])
         end = int(match[3] or start)
         if start < 1 or end < start or end - start >= MAX_SPAN or not safe_relative(match[1]):

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import re
 
-_MARKER = re.compile(r"^(?:<{7}|>{7})(?: |$)|^\|{7}(?: |$)|^={7}$", re.MULTILINE)
+from memhooks.text.lazy_re import LazyPattern
+
+#: Compiled only for a text that holds seven `<` or `>` in a row (see `has_markers`).
+_MARKER = LazyPattern(r"^(?:<{7}|>{7})(?: |$)|^\|{7}(?: |$)|^={7}$", re.MULTILINE)
 #: Files outside the memory folders that people merge by hand.
 TOP_FILES = ("MEMORY.md", "MEMORY-archive.md", "master.md", "context", "progress", "checkpoints")
 SCAN_CAP = 4_000_000  # bytes read of one file when looking for markers

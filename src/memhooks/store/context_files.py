@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from memhooks.store.atomic import read_text
 from memhooks.store.fences import split_frontmatter
 from memhooks.store.paths import MemoryPaths
@@ -35,7 +33,9 @@ COMPLETED_TEMPLATE = """# Completed
 (none yet)
 """
 
-_PLACEHOLDER = re.compile(r"^\(?\s*(none|none yet|n/a|-|tbd)\s*\)?\.?$", re.IGNORECASE)
+#: What a template's empty section says: `(none yet)`, `- n/a`, `TBD.` (any case).
+PLACEHOLDERS = frozenset(("none", "none yet", "n/a", "-", "tbd"))
+_TICKS = (" ", "x", "X", "~")
 LINE_MAX = 200
 CONTEXT_CAP = 20_000  # characters read of a context file: a status needs its head only
 
@@ -73,9 +73,33 @@ def _clip(text: str, limit: int = LINE_MAX) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+def unbulleted(line: str) -> str:
+    """`line` without its list marker: `- `, `* [x] `, `12. ` (string operations: a regex
+    compiled here would cost every prompt)."""
+    if line[:1] in ("-", "*", "+") and line[1:2].isspace():
+        rest = line[1:].lstrip()
+        if rest[:1] == "[" and rest[2:3] == "]" and rest[1:2] in _TICKS and rest[3:4].isspace():
+            rest = rest[3:].lstrip()
+        return rest
+    digits = 0
+    while digits < len(line) and line[digits].isdecimal():
+        digits += 1
+    if digits and line[digits : digits + 1] == "." and line[digits + 1 : digits + 2].isspace():
+        return line[digits + 1 :].lstrip()
+    return line
+
+
+def is_placeholder(text: str) -> bool:
+    """`(none yet)`, `n/a.`, `- `: a section with nothing in it yet."""
+    text = text.removeprefix("(")
+    text = text.removesuffix(".")
+    text = text.removesuffix(")")
+    return text.strip().lower() in PLACEHOLDERS
+
+
 def _meaningful(line: str) -> str:
-    stripped = re.sub(r"^[-*+]\s+(\[[ xX~]\]\s+)?|^\d+\.\s+", "", line.strip())
-    return "" if not stripped or _PLACEHOLDER.match(stripped) else stripped
+    stripped = unbulleted(line.strip())
+    return "" if not stripped or is_placeholder(stripped) else stripped
 
 
 def meaningful_lines(markdown: str) -> list[str]:

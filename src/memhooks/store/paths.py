@@ -8,7 +8,6 @@ Both come from one table, LAYOUT.
 from __future__ import annotations
 
 import os
-import re
 
 from memhooks.errors import MemhooksError
 
@@ -52,7 +51,9 @@ LAYOUT = {
 }
 
 
-_SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_SESSION_ID_CHARS = _ALNUM | {"_", "-"}
+MAX_SESSION_ID = 128
 
 
 class UnsafePathError(MemhooksError, ValueError):
@@ -61,7 +62,11 @@ class UnsafePathError(MemhooksError, ValueError):
 
 def session_file_stem(session_id: str) -> str:
     """A host session id as a file name; anything else could name a path, so it is refused."""
-    if not _SESSION_ID.match(session_id):
+    if not (
+        0 < len(session_id) <= MAX_SESSION_ID
+        and session_id[0] in _ALNUM
+        and _SESSION_ID_CHARS.issuperset(session_id)
+    ):
         raise UnsafePathError(f"not a session id: {session_id!r}")
     return session_id
 

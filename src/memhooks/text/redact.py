@@ -108,6 +108,9 @@ def _replace_custom(match: re.Match[str]) -> str:
     return marker("custom")
 
 
+_MAX_PASSES = 4
+
+
 def redact(text: str, extra_patterns: Sequence[str] = ()) -> str:
     """Return ``text`` with every recognised secret replaced by a ``[REDACTED:kind]`` marker.
 
@@ -118,7 +121,15 @@ def redact(text: str, extra_patterns: Sequence[str] = ()) -> str:
     """
     if not text:
         return text
-    text = _redact_builtin(text)
+    # A marker can change what stands beside another secret (`AIza…` followed by `-----BEGIN`
+    # is too long to be a Google key until the private key becomes a marker): redact again
+    # until nothing changes, so that redacting twice never finds more. Only a text that had
+    # a secret pays for a second pass.
+    for _ in range(_MAX_PASSES):
+        redacted = _redact_builtin(text)
+        if redacted == text:
+            break
+        text = redacted
     if extra_patterns:
         from memhooks.text.redact_custom import apply_custom
 

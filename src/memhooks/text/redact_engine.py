@@ -16,9 +16,10 @@ if TYPE_CHECKING:
 MARKER_PREFIX = "[REDACTED:"
 
 
-#: (a pattern, or a plain literal found with bytes.find; search the lowercased copy?; bytes
-#: back from the hit to where the rule's pattern starts)
-Finder = tuple["LazyBytes | bytes", bool, int]
+#: (a literal found with bytes.find; search the lowercased copy?; bytes back from the hit to
+#: where the rule's pattern starts). Literals, not patterns: a hook process is new every time,
+#: and compiling a rule's pattern (0.1-0.5 ms) is paid only by a text that holds its literal.
+Finder = tuple[bytes, bool, int]
 
 
 def marker(kind: str) -> str:
@@ -33,14 +34,10 @@ def random(value: bytes) -> bool:
     return looks_random(value)
 
 
-def exact(pattern: bytes, back: int = 0) -> tuple[Finder, ...]:
-    """One finder searched in the text as written; it must open with a literal to be fast."""
-    return ((LazyBytes(pattern), False, back),)
-
-
-def text(literal: bytes, back: int = 0) -> tuple[Finder, ...]:
-    """A literal searched in the text as written (bytes.find: much faster than ``re``)."""
-    return ((literal, False, back),)
+def text(*literals: bytes, back: int = 0) -> tuple[Finder, ...]:
+    """Literals searched in the text as written (bytes.find: much faster than ``re``, and
+    a rule's pattern is compiled only for a text that holds one of them)."""
+    return tuple((literal, False, back) for literal in literals)
 
 
 def lit(*stems: bytes) -> tuple[Finder, ...]:
@@ -51,7 +48,7 @@ def lit(*stems: bytes) -> tuple[Finder, ...]:
 class Rule:
     """One kind of secret (a plain class: dataclasses cost the hooks ~10 ms of imports)."""
 
-    __slots__ = ("finders", "groups", "is_secret", "kind", "label", "pattern")
+    __slots__ = ("finders", "groups", "is_secret", "kind", "label", "needs", "pattern")
 
     def __init__(
         self,
@@ -60,6 +57,8 @@ class Rule:
         pattern: LazyBytes,
         groups: tuple[str, ...] = (),
         is_secret: Callable[[bytes], bool] = always,
+        *,
+        needs: tuple[bytes, ...] = (),
     ) -> None:
         self.kind = kind
         self.label = marker(kind).encode()
@@ -69,11 +68,15 @@ class Rule:
         #: groups holding the secret, first one that matched wins; empty: the whole match
         self.groups = groups
         self.is_secret = is_secret
+        #: the pattern cannot match unless the lowercased text holds one of these
+        self.needs = needs
 
     def spans(self, data: bytes, lowered: bytes) -> list[tuple[int, int]]:
         """Non-overlapping secret spans of this rule, in order."""
         spans: list[tuple[int, int]] = []
         last_end = -1
+        if self.needs and not any(need in lowered for need in self.needs):
+            return spans
         starts = candidates(self, data, lowered)
         if not starts:
             return spans
@@ -118,13 +121,10 @@ def candidates(rule: Rule, data: bytes, lowered: bytes) -> list[int]:
     starts: list[int] = []
     for finder, on_lowered, back in rule.finders:
         haystack = lowered if on_lowered else data
-        if isinstance(finder, bytes):
-            position = haystack.find(finder)
-            while position != -1:
-                starts.append(position - back)
-                position = haystack.find(finder, position + 1)
-        else:
-            starts.extend(hit.start() - back for hit in finder.compiled.finditer(haystack))
+        position = haystack.find(finder)
+        while position != -1:
+            starts.append(position - back)
+            position = haystack.find(finder, position + 1)
     if len(rule.finders) > 1 or any(back for _, _, back in rule.finders):
         return sorted({start for start in starts if start >= 0})
     return starts

@@ -47,9 +47,21 @@ _AFTER = (
     rb"[\"']?(?:[ \t]*\[(?!redacted:)[^\]\r\n]{0,40}\])?"
     rb"[ \t]*(?P<sep>:=|=>|=(?!=)|:(?![:/]))[ \t]*"
 )
-#: Keywords (over the lowercased text); those in the second list need a word start.
-_KEYWORDS = (rb"password", rb"secret", rb"token", rb"credentials?", rb"key")
-_WORD_KEYWORDS = (rb"pass(?:wd|phrase|code)?", rb"pwd", rb"auth", rb"sig(?:nature)?")
+#: Keywords (over the lowercased text): (the literal every match opens with, the pattern,
+#: needs a word start). A keyword's finder is compiled only for a text holding its literal.
+_KEYWORDS = (
+    (b"password", rb"password", False),
+    (b"secret", rb"secret", False),
+    (b"token", rb"token", False),
+    (b"credential", rb"credentials?", False),
+    (b"key", rb"key", False),
+    (b"pass", rb"pass(?:wd|phrase|code)?", True),
+    (b"pwd", rb"pwd", True),
+    (b"auth", rb"auth", True),
+    (b"sig", rb"sig(?:nature)?", True),
+)
+#: What a flag or a CSV column naming a secret holds (`_FLAG`, `_CSV_CELL`).
+_FLAG_WORDS = (b"pass", b"pwd", b"secret", b"token", b"key", b"credential", b"auth")
 _FLAG = LazyBytes(
     rb"--?[a-z0-9-]*?(?:pass|pwd|secret|token|key|credential|auth)[a-z0-9-]*(?:=|[ \t]+)(?!-)"
 )
@@ -68,14 +80,19 @@ _DELIMITERS = b"?&;"
 _PLAIN_WORD = LazyBytes(rb"[a-z]+(?:-[a-z]+)*(?![\w@#$%^&*!?+=/.:-])")
 _SHORT = frozenset((b"pass", b"pwd", b"auth", b"sig", b"signature"))
 
-_compiled: list[tuple[re.Pattern[bytes], bool]] = []
+_FINDERS = tuple(
+    (literal, LazyBytes(keyword + _TAIL + _AFTER), word_start)
+    for literal, keyword, word_start in _KEYWORDS
+)
 
 
-def _finders() -> list[tuple[re.Pattern[bytes], bool]]:
-    if not _compiled:
-        _compiled.extend((re.compile(k + _TAIL + _AFTER), False) for k in _KEYWORDS)
-        _compiled.extend((re.compile(k + _TAIL + _AFTER), True) for k in _WORD_KEYWORDS)
-    return _compiled
+def _finders(lowered: bytes) -> list[tuple[re.Pattern[bytes], bool]]:
+    """The keyword finders this text can need, compiled on first use."""
+    return [
+        (finder.compiled, word_start)
+        for literal, finder, word_start in _FINDERS
+        if literal in lowered
+    ]
 
 
 def _denied(name: bytes) -> bool:
@@ -101,7 +118,7 @@ def _value(data: bytes, name_start: int, position: int, separator: bytes) -> tup
 
 def _lower_spans(data: bytes, lowered: bytes, names: set[int]) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
-    for finder, needs_word_start in _finders():
+    for finder, needs_word_start in _finders(lowered):
         for hit in finder.finditer(lowered):
             start = hit.start()
             if needs_word_start and start and lowered[start - 1] in _LETTERS:
@@ -139,6 +156,8 @@ def _prose(data: bytes, lowered: bytes, name_start: int, hit: re.Match[bytes]) -
 def _flag_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     """`--api-key VALUE`, `--password=VALUE`, `-password VALUE`."""
     spans: list[tuple[int, int]] = []
+    if b"-" not in lowered or not any(word in lowered for word in _FLAG_WORDS):
+        return spans
     for hit in _FLAG.compiled.finditer(lowered):
         position = hit.start()
         if position and lowered[position - 1] not in b" \t\n\"'":
@@ -212,6 +231,9 @@ def csv_secret_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     """Cells under a CSV header naming a secret column (an AWS credentials export)."""
     spans: list[tuple[int, int]] = []
     seen: set[int] = set()
+    # A header line, then rows: no newline, no CSV.
+    if b"\n" not in lowered or not any(word in lowered for word in _FLAG_WORDS[:-1]):
+        return spans
     for hit in _CSV_CELL.compiled.finditer(lowered):
         line_start = lowered.rfind(b"\n", 0, hit.start()) + 1
         if line_start in seen:

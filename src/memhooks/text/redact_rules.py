@@ -7,18 +7,11 @@ from __future__ import annotations
 import re
 
 from memhooks.text.lazy_re import LazyBytes
-from memhooks.text.redact_engine import Rule, Scan, always, exact, lit, random, text
+from memhooks.text.redact_engine import Rule, Scan, lit, text
+from memhooks.text.redact_formats import NOT_TOKEN, NOT_WORD, prefixed_rules
 from memhooks.text.redact_pairs import csv_secret_spans, named_secret_spans
 from memhooks.text.redact_values import can_be_secret, is_placeholder, looks_random
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-
-_NOT_WORD = rb"(?<![A-Za-z0-9_])"
-_NOT_TOKEN = rb"(?<![A-Za-z0-9_-])"
-_END = rb"(?![A-Za-z0-9_-])"
 #: A value after a flag or a keyword: quoted (escapes allowed, may be cut short) or bare.
 _ARG = (
     rb"""(?:"(?P<dq>(?:[^"\\\r\n]|\\.)*)(?:"|(?=[\r\n])|$)"""
@@ -38,77 +31,6 @@ _STOPWORDS = frozenset(
 
 def _prose_value(value: bytes) -> bool:
     return can_be_secret(value) and value.lower().rstrip(b".,;:!?") not in _STOPWORDS
-
-
-#: Known token formats: (kind, leading literal, rest of the pattern, check)
-_PREFIXED: tuple[tuple[str, bytes, bytes, Callable[[bytes], bool]], ...] = (
-    (
-        "gitlab-token",
-        b"gl",
-        rb"(?:pat|dt|rt|ptt|cbt|oas|soat|ffct|agent|imt|ft|wt|rtr|cc)-"
-        rb"[0-9A-Za-z_-]{20,}",
-        always,
-    ),
-    ("gitlab-token", b"GR1348941", rb"[0-9A-Za-z_-]{20,}", always),
-    ("npm-token", b"npm_", rb"[A-Za-z0-9]{30,}", random),
-    ("pypi-token", b"pypi-", rb"[A-Za-z0-9_-]{40,}", always),
-    ("huggingface-token", b"hf_", rb"[A-Za-z0-9]{30,}", random),
-    ("huggingface-token", b"api_org_", rb"[A-Za-z0-9]{30,}", random),
-    ("vault-token", b"hv", rb"[sbr]\.[A-Za-z0-9_-]{20,}", always),
-    ("sendgrid-key", b"SG.", rb"[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}", always),
-    ("twilio-key", b"SK", rb"[0-9a-f]{32}", always),
-    ("twilio-sid", b"AC", rb"[0-9a-f]{32}", always),
-    ("stripe-key", b"whsec_", rb"[A-Za-z0-9+/=]{20,}", always),
-    ("google-oauth", b"ya29.", rb"[0-9A-Za-z_-]{20,}", always),
-    ("google-oauth", b"GOCSPX-", rb"[0-9A-Za-z_-]{20,}", always),
-    ("google-oauth", b"1//0", rb"[0-9A-Za-z_-]{30,}", always),
-    ("docker-token", b"dckr_", rb"(?:pat|oat)_[A-Za-z0-9_-]{20,}", always),
-    ("digitalocean-token", b"do", rb"[opr]_v1_[a-f0-9]{40,}", always),
-    ("shopify-token", b"shp", rb"(?:at|ca|pa|ss)_[a-fA-F0-9]{32}", always),
-    ("grafana-token", b"gl", rb"(?:c|sa)_[A-Za-z0-9_+/=-]{30,}", random),
-    ("linear-key", b"lin_", rb"(?:api|oauth)_[A-Za-z0-9]{30,}", always),
-    ("notion-token", b"ntn_", rb"[A-Za-z0-9]{30,}", random),
-    ("notion-token", b"secret_", rb"[A-Za-z0-9]{40,}", random),
-    ("postman-key", b"PMAK-", rb"[a-f0-9]{24}-[a-f0-9]{30,}", always),
-    ("age-secret-key", b"AGE-SECRET-KEY-1", rb"[0-9A-Z]{50,}", always),
-    ("databricks-token", b"dapi", rb"[a-f0-9]{32}(?:-\d)?", always),
-    ("supabase-token", b"sbp_", rb"[a-f0-9]{40}", always),
-    ("pulumi-token", b"pul-", rb"[a-f0-9]{40}", always),
-    ("newrelic-key", b"NRAK-", rb"[A-Z0-9]{27}", always),
-    ("sentry-token", b"sntry", rb"[su]_[A-Za-z0-9+/=_-]{30,}", always),
-    ("atlassian-token", b"ATATT", rb"[A-Za-z0-9_=-]{50,}", always),
-    ("figma-token", b"figd_", rb"[A-Za-z0-9_-]{30,}", always),
-    ("planetscale-token", b"pscale_", rb"(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{30,}", always),
-    ("rubygems-key", b"rubygems_", rb"[a-f0-9]{48}", always),
-    ("mailgun-key", b"key-", rb"[0-9a-f]{32}", always),
-    ("square-token", b"sq0", rb"(?:atp|csp|idp)-[0-9A-Za-z_-]{20,}", always),
-    ("firebase-key", b"AAAA", rb"[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,}", always),
-    ("terraform-token", b".atlasv1.", rb"[A-Za-z0-9_-]{60,}", always),
-)
-
-
-def _prefixed_rules() -> tuple[Rule, ...]:
-    return tuple(
-        Rule(
-            kind,
-            text(literal),
-            LazyBytes(
-                (_NOT_TOKEN if not literal.startswith(b".") else rb"(?<=[A-Za-z0-9])")
-                + re.escape(literal)
-                + rest
-                + _END
-            ),
-            is_secret=check,
-        )
-        if not literal.startswith(b".")
-        else Rule(
-            kind,
-            text(literal, back=14),
-            LazyBytes(rb"[A-Za-z0-9]{14}" + re.escape(literal) + rest + _END),
-            is_secret=check,
-        )
-        for kind, literal, rest, check in _PREFIXED
-    )
 
 
 # Priority order: when two matches overlap, the earlier rule wins, so that
@@ -131,20 +53,20 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "jwt",
         text(b"eyJ"),
-        LazyBytes(_NOT_TOKEN + rb"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?"),
+        LazyBytes(NOT_TOKEN + rb"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}(?:\.[A-Za-z0-9_-]*)?"),
     ),
     Rule(
         "aws-access-key",
-        exact(rb"A(?:KIA|SIA|GPA|IDA|ROA|NPA|IPA|BIA|CCA|NVA|PKA)"),
+        text(*(b"A" + p for p in b"KIA SIA GPA IDA ROA NPA IPA BIA CCA NVA PKA".split())),
         LazyBytes(
-            _NOT_WORD + rb"(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|AIPA|ABIA|ACCA|ANVA|APKA)"
+            NOT_WORD + rb"(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|AIPA|ABIA|ACCA|ANVA|APKA)"
             rb"[A-Z0-9]{16}(?![A-Za-z0-9])"
         ),
     ),
     Rule(
         # The secret beside its key id: a credentials CSV row, `aws configure` input.
         "aws-secret",
-        exact(rb"A(?:KIA|SIA)"),
+        text(b"AKIA", b"ASIA"),
         LazyBytes(
             rb"A(?:KIA|SIA)[A-Z0-9]{16}[\"']?[ \t]*[,;|\t: ][ \t]*[\"']?"
             rb"(?P<value>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
@@ -173,9 +95,9 @@ RULES: tuple[Rule | Scan, ...] = (
     ),
     Rule(
         "github-token",
-        exact(rb"g(?:h[pousr]_|ithub_pat_)"),
+        text(b"ghp_", b"gho_", b"ghu_", b"ghs_", b"ghr_", b"github_pat_"),
         LazyBytes(
-            _NOT_WORD + rb"(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})"
+            NOT_WORD + rb"(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})"
             rb"(?![A-Za-z0-9_])"
         ),
     ),
@@ -190,32 +112,32 @@ RULES: tuple[Rule | Scan, ...] = (
     ),
     Rule(
         "slack-token",
-        exact(rb"x(?:ox[a-z]|app)[-.]"),
+        text(b"xox", b"xapp"),
         LazyBytes(
-            _NOT_WORD + rb"(?:xox[a-z](?:\.xox[a-z])?-[A-Za-z0-9%.-]{8,}"
+            NOT_WORD + rb"(?:xox[a-z](?:\.xox[a-z])?-[A-Za-z0-9%.-]{8,}"
             rb"|xapp-\d-[A-Za-z0-9-]{10,})"
         ),
     ),
     Rule(
         "anthropic-key",
         text(b"sk-ant-"),
-        LazyBytes(_NOT_TOKEN + rb"sk-ant-[A-Za-z0-9_-]{20,}"),
+        LazyBytes(NOT_TOKEN + rb"sk-ant-[A-Za-z0-9_-]{20,}"),
     ),
     Rule(
         "api-key",
         text(b"sk-"),
-        LazyBytes(_NOT_TOKEN + rb"sk-[A-Za-z0-9_-]{20,}"),
+        LazyBytes(NOT_TOKEN + rb"sk-[A-Za-z0-9_-]{20,}"),
         is_secret=looks_random,
     ),
     Rule(
         "google-api-key",
         text(b"AIza"),
-        LazyBytes(_NOT_TOKEN + rb"AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
+        LazyBytes(NOT_TOKEN + rb"AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
     ),
     Rule(
         "stripe-key",
-        exact(rb"k_(?:live|test)_", back=1),
-        LazyBytes(_NOT_WORD + rb"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}"),
+        text(b"k_live_", b"k_test_", back=1),
+        LazyBytes(NOT_WORD + rb"(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}"),
     ),
     Rule(
         "telegram-token",
@@ -262,7 +184,7 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "bearer-token",
         lit(b"bearer"),
-        LazyBytes(rb"(?i)" + _NOT_WORD + rb"bearer\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
+        LazyBytes(rb"(?i)" + NOT_WORD + rb"bearer\s+(?P<value>[A-Za-z0-9._~+/-]{20,}=*)"),
         ("value",),
         lambda value: not is_placeholder(value),
     ),
@@ -303,6 +225,7 @@ RULES: tuple[Rule | Scan, ...] = (
         ),
         ("value", "attr"),
         can_be_secret,
+        needs=(b"</", b"value="),
     ),
     Rule(
         "cli-credential",
@@ -345,7 +268,7 @@ RULES: tuple[Rule | Scan, ...] = (
         # `curl -u user:pass`, `--user user:pass`: only the user:password form, so that
         # `git push -u origin` and `docker run -u 1000:1000` (numbers) are left alone.
         "cli-credential",
-        exact(rb"-(?:u|-user|-proxy-user)[ \t=]"),
+        text(b"-u", b"--user", b"--proxy-user"),
         LazyBytes(
             rb"(?:(?<=\s)-u|--user|--proxy-user)[ \t=]+[\"']?[^\s:\"']+:"
             rb"(?P<value>(?:[^\s\"'\\]|\\.)+)"
@@ -440,5 +363,5 @@ RULES: tuple[Rule | Scan, ...] = (
         ("value",),
         _prose_value,
     ),
-    *_prefixed_rules(),
+    *prefixed_rules(),
 )
