@@ -23,6 +23,11 @@ if TYPE_CHECKING:
 #: Bump when the schema, the tokenizer or the stored lengths change: an index with another
 #: version answers no queries until `rebuild`, instead of answering wrongly.
 SCHEMA_VERSION = 1
+#: The token table's version (semantic.py reads and builds it; here so that checking an
+#: index's vectors costs the per-prompt path no import). Bump with any change to how the
+#: table is made: an index whose vectors came from another version ignores them (lexical
+#: alone) until `memhooks rebuild`.
+TABLE_VERSION = 1
 #: Distinct prompt terms looked up at all; keeps the IN list under sqlite's variable limit.
 MAX_LOOKUP_TERMS = 256
 
@@ -180,8 +185,6 @@ def index_stats(conn: sqlite3.Connection) -> tuple[int, float, float]:
 
 def has_vectors(conn: sqlite3.Connection) -> bool:
     """The index holds memory vectors made with the table version this code reads."""
-    from memhooks.recall.semantic import TABLE_VERSION
-
     row = conn.execute("SELECT value FROM meta WHERE key = 'semantic'").fetchone()
     return row is not None and int(row[0]) == TABLE_VERSION
 

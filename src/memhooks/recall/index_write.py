@@ -17,6 +17,7 @@ from memhooks.recall import ranking
 from memhooks.recall.index_read import (
     MAX_LOOKUP_TERMS,
     SCHEMA_VERSION,
+    TABLE_VERSION,
     has_vectors,
     index_stats,
     rank,
@@ -193,8 +194,6 @@ def vector_row(encoder: Encoder, doc: IndexedDoc) -> tuple[bytes, float, float] 
 def start_vectors(conn: sqlite3.Connection, encoder: Encoder) -> None:
     """An empty index written by a writer that has the token table holds vectors from its
     first memory on (an index with memories but none needs `rebuild`: their text is gone)."""
-    from memhooks.recall.semantic import TABLE_VERSION
-
     if index_stats(conn)[0] == 0 and not has_vectors(conn) and encoder.ready:
         conn.execute(
             "INSERT INTO meta (key, value) VALUES ('semantic', ?)"
@@ -259,8 +258,6 @@ def build(db_name: str, docs: Iterable[IndexedDoc], encoder: Encoder | None = No
         conn.executemany("INSERT INTO postings VALUES (?, ?, ?, ?, ?, ?, ?)", posting_rows)
         conn.executemany("INSERT INTO terms VALUES (?, ?)", sorted(df.items()))
         if semantic:
-            from memhooks.recall.semantic import TABLE_VERSION
-
             conn.executemany("INSERT INTO vectors VALUES (?, ?, ?, ?)", vector_rows)
             conn.execute("INSERT INTO meta VALUES ('semantic', ?)", (TABLE_VERSION,))
         conn.executemany(

@@ -37,8 +37,6 @@ from memhooks.recall.index_write import (
     needs_calibration,
     start_vectors,
 )
-from memhooks.recall.semantic import Encoder
-from memhooks.recall.semantic import table_path as semantic_table_path
 from memhooks.recall.tokenize import query_terms
 
 # Not `from typing import TYPE_CHECKING`: typing costs milliseconds on the per-prompt path.
@@ -84,7 +82,7 @@ class SearchIndex:
         in the plugin's data folder, None turns semantic signals off (lexical gate alone)."""
         # A string, not a Path: the per-prompt hook never imports pathlib (~6 ms).
         self.db_file = os.fspath(db_path)
-        self.table_file = semantic_table_path() if table == DEFAULT_TABLE else table
+        self._table_arg = table
         #: Why the last query returned nothing for a reason other than no match, for the log.
         self.last_error: str | None = None
         self._reader: sqlite3.Connection | None = None
@@ -108,6 +106,16 @@ class SearchIndex:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+    @property
+    def table_file(self) -> str | None:
+        """The token table's path (None: semantic signals off). Resolved on first use: the
+        per-prompt path imports `semantic` only when the gate asks for the prompt's vector."""
+        if self._table_arg == DEFAULT_TABLE:
+            from memhooks.recall.semantic import table_path
+
+            self._table_arg = table_path()
+        return self._table_arg
 
     def close(self) -> None:
         for conn in (self._reader, self._writer, self._table):
@@ -143,8 +151,8 @@ class SearchIndex:
         return hits or []
 
     def _prompt_vector(self, text: str) -> Callable[[], list[float] | None] | None:
-        """The prompt's vector, computed only if the gate asks (None: no table to read)."""
-        if self.table_file is None:
+        """The prompt's vector, computed only if the gate asks (None: semantic signals off)."""
+        if self._table_arg is None:
             return None
 
         def vector() -> list[float] | None:
@@ -256,6 +264,8 @@ class SearchIndex:
         pending = [(doc, analyze(doc)) for doc in docs]
         if not pending:
             return
+        from memhooks.recall.semantic import Encoder
+
         encoder = Encoder(self.table_file)
 
         def change(conn: sqlite3.Connection) -> None:
@@ -289,6 +299,7 @@ class SearchIndex:
 
     def rebuild(self, docs: Iterable[IndexedDoc]) -> None:
         """Replace the index with one of exactly these docs (a later duplicate path wins)."""
+        from memhooks.recall.semantic import Encoder
         from memhooks.store.atomic import replace_with_built
 
         latest = {doc.path: doc for doc in docs}

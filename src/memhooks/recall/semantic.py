@@ -26,15 +26,12 @@ except ImportError:  # pragma: no cover - a build without the private module
     import sqlite3  # type: ignore[no-redef]
 
 from memhooks.recall import wordpiece
-from memhooks.recall.index_read import in_list
+from memhooks.recall.index_read import TABLE_VERSION, in_list
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-#: Bump with any change to how the table is made: an index whose vectors came from another
-#: table version ignores them (lexical alone) until `memhooks rebuild`.
-TABLE_VERSION = 1
 TABLE_FILE = f"tokens-minilm-l6-v2-v{TABLE_VERSION}.sqlite3"
 DIMS = 384
 #: The vocabulary's longest piece has 18 characters; longer candidates are never asked.

