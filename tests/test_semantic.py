@@ -20,6 +20,7 @@ import pytest
 
 from memhooks.install import deps, semantic_assets
 from memhooks.recall import ranking, semantic, semantic_build, wordpiece
+from memhooks.recall.background import PROMPTS
 from memhooks.recall.index_read import has_vectors
 from memhooks.recall.index_write import IndexedDoc
 from memhooks.recall.search_index import SearchIndex
@@ -173,6 +174,10 @@ def test_rebuild_upsert_and_remove_keep_one_vector_per_memory(tmp_path: Path, ta
     with SearchIndex(db, table=table) as index:
         index.remove(QUEUE.path)
     assert set(vectors(db)) == {LICENSE.path}
+    # the background requests' vectors are kept in the index once, for every later write
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT count(*) FROM background").fetchone()[0] == len(PROMPTS)
+    conn.close()
 
 
 def test_without_the_table_the_index_has_no_vectors_and_the_gate_is_lexical(

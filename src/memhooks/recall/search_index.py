@@ -53,7 +53,7 @@ READ_BUSY_TIMEOUT = 0.05
 #: Seconds any one query may run: a crafted `.cache/search.sqlite3` must not hang a prompt.
 READ_DEADLINE = 1.0
 WRITE_DEADLINE = 30.0
-_TABLES = frozenset(("meta", "docs", "terms", "postings", "vectors"))
+_TABLES = frozenset(("meta", "docs", "terms", "postings", "vectors", "background"))
 SIDECARS = ("-journal", "-wal", "-shm")
 #: Writers hold the store lock; a reader holds its shared lock only for milliseconds.
 WRITE_BUSY_TIMEOUT = 5.0

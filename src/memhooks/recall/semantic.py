@@ -198,7 +198,9 @@ class Encoder:
     def __init__(self, path: str | None) -> None:
         self.path = path
         self._conn: sqlite3.Connection | None = None
-        self._background: list[Vector] | None = None
+        #: The background requests' vectors: index writers load them from the index
+        #: (index_write.ensure_background) rather than encode 80 prompts on every write.
+        self.background: list[Vector] | None = None
         self._tried = False
         self._rows: dict[str, tuple[float, array[int]]] = {}
 
@@ -223,12 +225,20 @@ class Encoder:
             vec = encode(conn, text, MAX_DOC_WORDS, self._rows)
             if vec is None:
                 return None
-            if self._background is None:
-                self._background = background_vectors(conn)
+            if self.background is None:
+                self.background = background_vectors(conn)
         except sqlite3.Error:
             return None
-        mean, spread = null_stats(vec, self._background)
+        mean, spread = null_stats(vec, self.background)
         return pack(vec), mean, spread
+
+    def compute_background(self) -> list[Vector]:
+        conn = self._connection()
+        if conn is None:
+            return []
+        if self.background is None:
+            self.background = background_vectors(conn)
+        return self.background
 
     def close(self) -> None:
         if self._conn is not None:
