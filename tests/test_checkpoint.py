@@ -10,7 +10,6 @@ import pytest
 from memhooks.restore.checkpoint import (
     MAX_CHARS,
     STATUS_MARKS,
-    clip,
     fit_lines,
     render_checkpoint,
     without_host_kept,
@@ -18,6 +17,7 @@ from memhooks.restore.checkpoint import (
 from memhooks.restore.extract import extract_facts
 from memhooks.restore.facts import FailedCommand, SessionFacts, Todo
 from memhooks.restore.transcript import iter_records
+from memhooks.text import clip_counted
 from support import FIXTURES
 
 TRANSCRIPTS = FIXTURES / "transcripts"
@@ -133,8 +133,8 @@ def test_context_files_are_redacted() -> None:
 
 
 def test_clip_and_fit_lines() -> None:
-    assert clip("short", 10) == "short"
-    clipped = clip("x" * 100, 50)
+    assert clip_counted("short", 10) == "short"
+    clipped = clip_counted("x" * 100, 50)
     assert len(clipped) <= 50
     assert clipped.endswith("more chars cut]")
     lines = [f"- {i:03}" for i in range(100)]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.curate import consolidate
+from memhooks.curate import consolidate, proposals
 from memhooks.store.paths import MemoryPaths
 from support import FIXTURES, run_main
 
@@ -258,9 +258,9 @@ def test_no_false_proposals_on_the_control_trees(tree: str, tmp_path: Path) -> N
     copy = tmp_path / ".claude" / "memory"
     shutil.copytree(source, copy)
     paths = MemoryPaths(copy)
-    live = consolidate.load_live(paths)
+    live = proposals.load_live(paths)
     assert len(live) >= 50
-    actions = consolidate.analyse(paths, live)
+    actions = proposals.analyse(paths, live)
     assert [a.as_json() for a in actions] == []
 
 
@@ -269,9 +269,9 @@ def test_no_false_proposals_on_50_distinct_memories(tmp_path: Path) -> None:
     for relative, text in control_files(50).items():
         (copy / relative).parent.mkdir(parents=True, exist_ok=True)
         (copy / relative).write_text(text, encoding="utf-8")
-    live = consolidate.load_live(MemoryPaths(copy))
+    live = proposals.load_live(MemoryPaths(copy))
     assert len(live) == 50
-    assert consolidate.analyse(MemoryPaths(copy), live) == []
+    assert proposals.analyse(MemoryPaths(copy), live) == []
 
 
 def test_session_start_mentions_pending_once_a_day(

@@ -11,11 +11,7 @@ MAX_LINES = 400
 #: Modules still over the limit, with the size they may not grow past. Split by idea and
 #: remove from here; the test fails when one of them is back under the limit but still listed.
 OVERSIZE = {
-    "demo/harness.py": 548,
-    "restore/cues.py": 461,
     "store/writer.py": 450,
-    "curate/consolidate.py": 420,
-    "demo/mock_api.py": 417,
 }
 
 
@@ -48,6 +44,8 @@ _PATH_WRITES = {"write_text", "write_bytes", "unlink", "mkdir", "rename", "rmdir
 WRITERS_OUTSIDE_STORE = {
     "demo/__init__.py": "a throw-away sandbox project",
     "demo/harness.py": "a throw-away sandbox project",
+    "demo/hook_python.py": "the demo's dependency cache, outside any memory tree",
+    "demo/pinned_cli.py": "the pinned CLI's cache, outside any memory tree",
     "demo/session.py": "a throw-away sandbox project",
     "demo/mock_api.py": "the mock API's request log",
     "install/deps.py": "the plugin's data folder, not a memory tree",
@@ -157,9 +155,6 @@ LAYERS = {
 #: Arrows that still point up or sideways, named so that no new one slips in.
 KNOWN_UPWARD = {
     ("store", "recall"): "derived files update the search index; a save hashes citations",
-    ("transfer", "cli"): "an import validates memories as `save` and `remember` do",
-    ("view", "cli"): "the page shows the counts `memhooks status` collects",
-    ("recall", "install"): "the token table lives in the plugin's data folder, which deps finds",
 }
 
 

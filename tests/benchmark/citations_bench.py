@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[2]
 LAUNCHER = REPO / "hooks" / "memhooks.py"
 sys.path.insert(0, str(REPO / "src"))
 
-from memhooks.recall import citations  # noqa: E402
+from memhooks.recall import citations
 
 WORDS = [
     "invoice",

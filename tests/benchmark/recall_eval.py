@@ -34,10 +34,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "src"))
 
-from memhooks.recall import ranking  # noqa: E402 - after the path setup above
-from memhooks.recall.index_read import index_stats  # noqa: E402
-from memhooks.recall.index_write import IndexedDoc  # noqa: E402
-from memhooks.recall.search_index import SearchIndex  # noqa: E402
+from memhooks.recall import ranking
+from memhooks.recall.index_read import index_stats
+from memhooks.recall.index_write import IndexedDoc
+from memhooks.recall.search_index import SearchIndex
 
 DEFAULT_SHARED = REPO / "tests" / "fixtures" / "recall"
 SECOND_SET = REPO / "tests" / "fixtures" / "recall2"

@@ -31,10 +31,10 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(REPO / "tests" / "benchmark"))
 
-import restore_eval  # noqa: E402 - after the path setup above
+import restore_eval
 
-from memhooks.restore import lifecycle  # noqa: E402
-from memhooks.restore.transcript import iter_records  # noqa: E402
+from memhooks.restore import lifecycle
+from memhooks.restore.transcript import iter_records
 
 GRID = {
     "RARE_LINK": (1.0, 1.5, 2.0, 3.0, 4.0),

@@ -29,11 +29,11 @@ from types import ModuleType
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "src"))
 
-from memhooks.restore import briefing  # noqa: E402 - after the path setup above
-from memhooks.restore.checkpoint import render_checkpoint, without_host_kept  # noqa: E402
-from memhooks.restore.extract import extract_facts  # noqa: E402
-from memhooks.restore.transcript import iter_records  # noqa: E402
-from memhooks.store.context_files import Status  # noqa: E402
+from memhooks.restore import briefing
+from memhooks.restore.checkpoint import render_checkpoint, without_host_kept
+from memhooks.restore.extract import extract_facts
+from memhooks.restore.transcript import iter_records
+from memhooks.store.context_files import Status
 
 FIXTURES = REPO / "tests" / "fixtures"
 SETS = ("transcripts2", "transcripts3", "transcripts")

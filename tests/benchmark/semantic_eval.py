@@ -23,12 +23,12 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import recall_eval  # noqa: E402 - after the path setup above
+import recall_eval
 
-from memhooks.recall import index_read, ranking  # noqa: E402
-from memhooks.recall.pointer import Pointer  # noqa: E402
-from memhooks.recall.search_index import SearchIndex  # noqa: E402
-from memhooks.restore import briefing  # noqa: E402
+from memhooks.recall import index_read, ranking
+from memhooks.recall.pointer import Pointer
+from memhooks.recall.search_index import SearchIndex
+from memhooks.restore import briefing
 
 TABLE = REPO / "tests" / "fixtures" / "semantic" / "tokens-subset.sqlite3"
 FIRST, SECOND = recall_eval.DEFAULT_SHARED, recall_eval.SECOND_SET

@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from sandbox_tools import bare_python, stop_hook_durations
 
-from memhooks.demo import harness
+from memhooks.demo import HarnessError, harness, pinned_cli
+from memhooks.demo.hook_python import base_python, ensure_deps
 from memhooks.demo.mock_api import MockApi
 from memhooks.install import semantic_assets
 
@@ -25,7 +29,7 @@ if TYPE_CHECKING:
 
 REPO = Path(__file__).resolve().parents[2]
 #: Resolved at import, before the per-test fixture points HOME at a temporary folder.
-CACHE = harness.cache_dir()
+CACHE = pinned_cli.cache_dir()
 TIMES_FILE = "e2e-hook-times.json"
 _TIMES: list[dict[str, Any]] = []
 _WRITTEN: list[Path] = []
@@ -40,14 +44,14 @@ def _unavailable(reason: str) -> None:
 @pytest.fixture(scope="session")
 def claude_bin() -> Path:
     cache = CACHE
-    found = harness.find_claude(cache)
+    found = pinned_cli.find_claude(cache)
     if found is not None:
         return found
-    if harness.shutil.which("npm") is None:
+    if shutil.which("npm") is None:
         _unavailable("npm is not installed, so the pinned claude CLI cannot be fetched")
     try:
-        return harness.install_claude(cache)
-    except harness.HarnessError as exc:
+        return pinned_cli.install_claude(cache)
+    except HarnessError as exc:
         _unavailable(str(exc))
         raise  # unreachable: _unavailable raises; keeps type checkers content
 
@@ -61,24 +65,24 @@ def e2e_cache() -> Path:
 @pytest.fixture(scope="session")
 def no_deps_python() -> Path:
     """A Python with pip and nothing else: a new user's machine, whatever this one has."""
-    python = harness.bare_python(CACHE)
+    python = bare_python(CACHE)
     probe = [str(python), "-c", "import pydantic"]
-    assert harness.subprocess.run(probe, capture_output=True, check=False).returncode != 0
+    assert subprocess.run(probe, capture_output=True, check=False).returncode != 0
     return python
 
 
 @pytest.fixture(scope="session")
 def hook_python() -> Path:
     """The interpreter the hooks run on: the system's, with none of the suite's packages."""
-    return harness.base_python()
+    return base_python()
 
 
 @pytest.fixture(scope="session")
 def seeded_deps(hook_python: Path) -> Path | None:
     """Dependencies pre-installed for the hooks; None leaves it to the plugin's bootstrap."""
     try:
-        return harness.ensure_deps(CACHE, hook_python)
-    except harness.HarnessError:
+        return ensure_deps(CACHE, hook_python)
+    except HarnessError:
         return None
 
 
@@ -164,8 +168,7 @@ def box_stop_summaries(box: harness.Sandbox) -> list[tuple[str, int]]:
     found: list[tuple[str, int]] = []
     for session_id in dict.fromkeys(s.session_id for s in box.steps if s.session_id):
         found += [
-            (c.rsplit(" ", 1)[-1], ms)
-            for c, ms in harness.stop_hook_durations(box.transcript(session_id))
+            (c.rsplit(" ", 1)[-1], ms) for c, ms in stop_hook_durations(box.transcript(session_id))
         ]
     return found
 

@@ -8,8 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sandbox_tools import tree_size
+
 from memhooks.cli.commands.start import CONFIRMATION
 from memhooks.demo import harness
+from memhooks.demo.hook_python import python_tag
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -38,7 +41,7 @@ def _check_first_start(step: harness.Step, box: harness.Sandbox, data: Path) -> 
     assert _model_saw(step, CONFIRMATION), logs  # the command's output reached the model
     assert "${CLAUDE_PLUGIN_DATA}" not in step.request_text()
     assert "is not installed yet" not in step.request_text()
-    marker = data / "deps" / harness.python_tag(box.python) / ".memhooks-deps-ok"
+    marker = data / "deps" / python_tag(box.python) / ".memhooks-deps-ok"
     assert marker.is_file(), f"the dependencies were not installed into {data}"
 
 
@@ -81,9 +84,9 @@ def test_marketplace_install_copies_only_the_plugin(sandboxes: SandboxFactory) -
         done = box.claude_cmd(*args)
         assert done.returncode == 0, done.stdout + done.stderr
     cache = box.home / ".claude" / "plugins" / "cache"
-    total, _ = harness.tree_size(cache)
+    total, _ = tree_size(cache)
     (installed,) = [p for p in cache.glob("*/*/*") if p.is_dir()]
-    _, top = harness.tree_size(installed)
+    _, top = tree_size(installed)
     own = sum(top.get(name, 0) for name in DEVELOPER_OWN)
     counted = (total - own) / 1e6
     largest = sorted(top.items(), key=lambda kv: -kv[1])[:6]

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from memhooks.demo import harness
-from memhooks.demo.mock_api import Rule, request_texts
+from memhooks.demo.mock_api import Rule
+from memhooks.demo.mock_requests import request_texts
 from memhooks.demo.scenario import Call, Reply, Turn
 
 if TYPE_CHECKING:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memhooks.demo import harness
+from memhooks.demo.hook_python import python_tag
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -61,7 +62,7 @@ def test_bootstrap_installs_the_dependencies(
     )
     first = box.run("hello again", resume=True)
     assert first.rc == 0
-    marker = box.plugin_data / "deps" / harness.python_tag(box.python) / ".memhooks-deps-ok"
+    marker = box.plugin_data / "deps" / python_tag(box.python) / ".memhooks-deps-ok"
     deadline = time.monotonic() + BOOTSTRAP_WAIT_S
     while not marker.exists() and time.monotonic() < deadline:
         time.sleep(2)

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from memhooks.demo import harness, scenario
-from memhooks.demo.mock_api import Rule, hook_contexts, request_texts
+from memhooks.demo.mock_api import Rule
+from memhooks.demo.mock_requests import hook_contexts, request_texts
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable

@@ -13,7 +13,9 @@ import subprocess
 from typing import TYPE_CHECKING
 
 from memhooks.demo import scenario
-from memhooks.demo.mock_api import Rule, hook_contexts, request_texts, text_block
+from memhooks.demo.mock_api import Rule
+from memhooks.demo.mock_replies import text_block
+from memhooks.demo.mock_requests import hook_contexts, request_texts
 
 if TYPE_CHECKING:
     from conftest import SandboxFactory

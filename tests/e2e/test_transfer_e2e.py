@@ -11,7 +11,7 @@ import tarfile
 from typing import TYPE_CHECKING
 
 from memhooks.demo import scenario
-from memhooks.demo.mock_api import request_texts
+from memhooks.demo.mock_requests import request_texts
 
 if TYPE_CHECKING:
     from collections.abc import Callable

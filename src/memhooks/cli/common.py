@@ -92,6 +92,16 @@ def add_mode_options(parser: argparse.ArgumentParser, *, save_help: str, chunks_
     )
 
 
+def add_budget(parser: argparse.ArgumentParser, default: int) -> None:
+    """`summarize` and `synthesize`: --budget, the characters --material may print."""
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=default,
+        help=f"--material: at most this many characters (default {default:,})",
+    )
+
+
 def category_name(text: str) -> str:
     """The category a user named (aliases allowed); exit 5 naming the choices otherwise."""
     from memhooks.store.categories import CATEGORIES, resolve

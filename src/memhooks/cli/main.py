@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from memhooks import __version__
+from memhooks.text import one_line
 
 if TYPE_CHECKING:
     import argparse
@@ -92,7 +93,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_with(args_list[1:])
     if not _dependencies_ready(args_list):
         return 4  # Exit.MISSING_DEPENDENCIES; ensure_now said what failed and what to run
+    _locate_token_table()
     return _dispatch(args_list)
+
+
+def _locate_token_table() -> None:
+    """Commands write memory vectors and explain with the token table of the data folder
+    deps finds (a recorded one), also when CLAUDE_PLUGIN_DATA is not set."""
+    import os
+
+    from memhooks.recall import semantic
+
+    semantic.DATA_DIR = None
+    if not os.environ.get("CLAUDE_PLUGIN_DATA"):
+        from memhooks.install import deps
+
+        semantic.DATA_DIR = str(deps.default_data_dir())
 
 
 def _dependencies_ready(args_list: list[str]) -> bool:
@@ -138,7 +154,7 @@ def _dispatch(args_list: list[str]) -> int:
     except (MemhooksError, OSError) as exc:
         message, code = _failure(exc)
         # One line, whatever the message quotes (a path argument may hold a newline).
-        sys.stderr.write("memhooks: " + " ".join(message.split()) + "\n")
+        sys.stderr.write("memhooks: " + one_line(message) + "\n")
         return code
     except ModuleNotFoundError as exc:
         from memhooks.install.deps import MODULES

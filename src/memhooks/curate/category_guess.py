@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memhooks.text import clip_at_word, one_line
+
 _CUES: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "runbook",
@@ -102,12 +104,12 @@ def guess_category(text: str) -> Guess:
     if not found:
         return Guess(DEFAULT_CATEGORY, None)
     _start, _rank, category, cue = min(found)
-    return Guess(category, " ".join(cue.split()))
+    return Guess(category, one_line(cue))
 
 
 def statement(text: str) -> str:
     """The text without a leading "remember that", on one line."""
-    return _LEAD.sub("", " ".join(text.split()), count=1).strip()
+    return _LEAD.sub("", one_line(text), count=1).strip()
 
 
 def split_reason(text: str) -> tuple[str, str]:
@@ -127,9 +129,7 @@ def short_title(text: str, limit: int = TITLE_MAX) -> str:
     first = _CLAUSE_END.split(said, maxsplit=1)[0].strip() or said
     head, _reason = split_reason(first)
     title = _PREAMBLE.sub("", head or first, count=1).strip() or head or first
-    if len(title) > limit:
-        title = title[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
-    return _capital(title)
+    return _capital(clip_at_word(title, limit))
 
 
 def _capital(text: str) -> str:

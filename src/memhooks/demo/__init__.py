@@ -17,7 +17,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-__all__ = ["run_demo"]
+__all__ = ["HarnessError", "run_demo"]
+
+
+class HarnessError(RuntimeError):
+    """The CLI or the plugin could not be set up; the message says what to do."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -68,15 +72,15 @@ def _install_for_user(claude: Path | None, plugin_root: Path | None) -> list[str
 def _find_or_fetch_claude(notes: list[str]) -> Path | None:
     """$CLAUDE_BIN, the pinned CLI in the user cache, `claude` on PATH; else fetch the pinned
     one with npm (once, with progress). None, with a note saying why, when there is no npm."""
-    from memhooks.demo import harness
+    from memhooks.demo import pinned_cli
 
-    cache = harness.cache_dir()
-    found = harness.find_claude(cache, allow_path=True)
+    cache = pinned_cli.cache_dir()
+    found = pinned_cli.find_claude(cache, allow_path=True)
     if found is not None:
         return found
     try:
-        return harness.install_claude(cache, progress=True)
-    except harness.HarnessError as exc:
+        return pinned_cli.install_claude(cache, progress=True)
+    except HarnessError as exc:
         notes.append(
             f"No claude CLI: {exc}. The demo ran the hook entry points directly instead "
             "(the same hooks, without the real CLI around them)."
@@ -109,7 +113,7 @@ def run_demo(argv: list[str]) -> int:
             result.notes.append(f"kept: {workdir}")
         print(json.dumps(result.as_json(), indent=2) if args.json else report.render(result))
         return 0 if all(step.ok for step in result.steps) else 1
-    except harness.HarnessError as exc:
+    except HarnessError as exc:
         print(f"memhooks demo: {exc}", file=sys.stderr)
         return 2
     finally:
@@ -119,14 +123,14 @@ def run_demo(argv: list[str]) -> int:
 
 def _hook_python(notes: list[str]) -> tuple[Path, Path | None]:
     """The interpreter the hooks get, and dependencies to seed for it (None: it has them)."""
-    from memhooks.demo import harness
+    from memhooks.demo import hook_python, pinned_cli
 
     current = Path(sys.executable)
-    if harness.has_deps(current):
+    if hook_python.has_deps(current):
         return current, None
-    python = harness.base_python()
+    python = hook_python.base_python()
     try:
-        return python, harness.ensure_deps(harness.cache_dir(), python)
-    except harness.HarnessError as exc:
+        return python, hook_python.ensure_deps(pinned_cli.cache_dir(), python)
+    except HarnessError as exc:
         notes.append(f"Dependencies not pre-installed ({exc}); the plugin installs them itself.")
         return python, None

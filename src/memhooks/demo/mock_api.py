@@ -26,13 +26,14 @@ import uuid
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from memhooks.demo.mock_replies import JsonDict, model_entry, sse_body, text_block
+from memhooks.demo.mock_requests import last_user_text
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from types import TracebackType
 
-JsonDict = dict[str, Any]
 
 #: The instruction Claude Code sends when it asks the model to summarize a conversation.
 COMPACTION_MARKER = "Your task is to create a detailed summary of the conversation"
@@ -42,19 +43,6 @@ MOCK_SUMMARY = (
     "was compacted by the offline mock, which keeps none of its details.</summary>"
 )
 PROMPT_TOO_LONG = "prompt is too long: 250000 tokens > 200000 maximum"
-#: The host writes hook output into the request behind this label.
-HOOK_CONTEXT_LABEL = " hook additional context: "
-# Where the host's own text resumes after the hook contexts in the same block.
-_HOST_TRAILERS = ("\n\n# Environment\n", "\n\nToday's date is ")
-
-
-def text_block(text: str) -> JsonDict:
-    return {"type": "text", "text": text}
-
-
-def tool_use(name: str, tool_input: JsonDict, tool_id: str) -> JsonDict:
-    """A scripted tool call; a later rule can match its result by `tool_id`."""
-    return {"type": "tool_use", "id": tool_id, "name": name, "input": tool_input}
 
 
 @dataclass
@@ -107,106 +95,6 @@ class Recorded:
             "body": self.body,
             "reply": self.reply,
         }
-
-
-@dataclass(frozen=True)
-class HookContext:
-    """Text a hook injected, as found in a request: `event` is e.g. SessionStart."""
-
-    event: str
-    text: str
-
-
-def last_user_text(body: JsonDict) -> str:
-    for message in reversed(body.get("messages") or []):
-        if message.get("role") == "user":
-            return json.dumps(message.get("content"), ensure_ascii=False)
-    return ""
-
-
-def request_texts(body: object) -> Iterator[tuple[str, str]]:
-    """(role, text) of every text block of a Messages request, system prompt included."""
-    if not isinstance(body, dict):
-        return
-    system = body.get("system")
-    blocks = [text_block(system)] if isinstance(system, str) else system or []
-    for block in blocks:
-        yield "system-prompt", str(block.get("text", ""))
-    for message in body.get("messages") or []:
-        content = message.get("content")
-        parts = [text_block(content)] if isinstance(content, str) else content or []
-        for part in parts:
-            if part.get("type") == "text":
-                yield str(message.get("role")), str(part.get("text", ""))
-            else:
-                yield str(message.get("role")), json.dumps(part, ensure_ascii=False)
-
-
-def hook_contexts(body: object) -> list[HookContext]:
-    """Every "<Event> hook additional context: …" segment the host put into a request.
-
-    The host joins several hooks' contexts with blank lines and may append its own
-    environment text to the same block, so a segment ends at the next label or trailer.
-    """
-    found: list[HookContext] = []
-    for _role, text in request_texts(body):
-        start = text.find(HOOK_CONTEXT_LABEL)
-        while start != -1:
-            line_start = text.rfind("\n", 0, start) + 1
-            event = text[line_start:start].strip()
-            body_start = start + len(HOOK_CONTEXT_LABEL)
-            nxt = text.find(HOOK_CONTEXT_LABEL, body_start)
-            end = text.rfind("\n\n", body_start, nxt) if nxt != -1 else len(text)
-            for trailer in _HOST_TRAILERS:
-                cut = text.find(trailer, body_start, end)
-                if cut != -1:
-                    end = cut
-            found.append(HookContext(event.rsplit(" ", 1)[-1], text[body_start:end].strip()))
-            start = nxt
-    return found
-
-
-def _sse(event: str, data: JsonDict) -> bytes:
-    return f"event: {event}\ndata: {json.dumps(data)}\n\n".encode()
-
-
-def sse_body(msg_id: str, model: str, blocks: list[JsonDict], stop: str, usage: JsonDict) -> bytes:
-    start_usage = dict(usage, output_tokens=1)
-    message: JsonDict = {
-        "id": msg_id,
-        "type": "message",
-        "role": "assistant",
-        "model": model,
-        "content": [],
-        "stop_reason": None,
-        "stop_sequence": None,
-        "usage": start_usage,
-    }
-    out = [_sse("message_start", {"type": "message_start", "message": message})]
-    for index, block in enumerate(blocks):
-        delta: JsonDict | None
-        if block["type"] == "text":
-            start: JsonDict = text_block("")
-            delta = {"type": "text_delta", "text": block["text"]}
-        elif block["type"] == "tool_use":
-            start = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
-            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
-        else:  # any other block type goes whole in its start event
-            start, delta = block, None
-        head = {"type": "content_block_start", "index": index, "content_block": start}
-        out.append(_sse("content_block_start", head))
-        if delta is not None:
-            step = {"type": "content_block_delta", "index": index, "delta": delta}
-            out.append(_sse("content_block_delta", step))
-        out.append(_sse("content_block_stop", {"type": "content_block_stop", "index": index}))
-    tail = {
-        "type": "message_delta",
-        "delta": {"stop_reason": stop, "stop_sequence": None},
-        "usage": {"output_tokens": usage["output_tokens"]},
-    }
-    out.append(_sse("message_delta", tail))
-    out.append(_sse("message_stop", {"type": "message_stop"}))
-    return b"".join(out)
 
 
 class MockApi:
@@ -338,9 +226,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.api.note("GET", self.path, None, None)
         path = self.path.split("?")[0].rstrip("/")
         if path.startswith("/v1/models/"):
-            self._json(200, _model(path.rsplit("/", 1)[1]))
+            self._json(200, model_entry(path.rsplit("/", 1)[1]))
         elif path == "/v1/models":
-            models = [_model(m) for m in ("claude-opus-4-1", "claude-sonnet-4-5")]
+            models = [model_entry(m) for m in ("claude-opus-4-1", "claude-sonnet-4-5")]
             self._json(200, {"data": models, "has_more": False})
         else:
             self._json(200, {})
@@ -388,11 +276,6 @@ class _Handler(BaseHTTPRequestHandler):
         self._json(200, message)
 
     do_PUT = do_PATCH = do_DELETE = do_POST  # noqa: N815 - the names http.server calls
-
-
-def _model(name: str) -> JsonDict:
-    created = "2025-01-01T00:00:00Z"
-    return {"type": "model", "id": name, "display_name": name, "created_at": created}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from memhooks.demo.mock_api import Rule, text_block, tool_use
+from memhooks.demo.mock_api import Rule
+from memhooks.demo.mock_replies import text_block, tool_use
 
 JsonDict = dict[str, Any]
 

@@ -22,8 +22,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from memhooks.demo import harness, scenario
-from memhooks.demo.mock_api import MockApi, request_texts
+from memhooks.demo import harness, pinned_cli, scenario
+from memhooks.demo.mock_api import MockApi
+from memhooks.demo.mock_requests import request_texts
 from memhooks.install import semantic_assets
 
 JsonDict = dict[str, Any]
@@ -158,7 +159,7 @@ class _Transcript:
             "entrypoint": "sdk-cli",
             "cwd": self.cwd,
             "sessionId": self.session_id,
-            "version": harness.CLI_VERSION,
+            "version": pinned_cli.CLI_VERSION,
             "gitBranch": "HEAD",
             "uuid": uid,
             "timestamp": _now(),

@@ -8,7 +8,6 @@ import re
 
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.output import context_output
-from memhooks.recall import citation_check
 from memhooks.recall.pointer import Pointer
 from memhooks.restore import briefing
 from memhooks.store.atomic import read_text, write_atomic
@@ -92,7 +91,10 @@ def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[Pointe
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     remember_prompt(paths, hook, settings)
     pointers = relevant(paths, hook.prompt, settings) if is_request(hook.prompt) else []
-    pointers = citation_check.mark_stale(paths.base, pointers)
+    if pointers:  # a few stats: only the memories about to be pointed at are checked
+        from memhooks.recall import citation_check
+
+        pointers = citation_check.mark_stale(paths.base, pointers)
     status = read_status(paths)
     remind = should_remind(paths, hook.session_id, briefing.status_text(status))
     text = briefing.prompt_reminder(

@@ -104,8 +104,9 @@ def data_dir(*, fallback: bool = False) -> Path | None:
     return default_data_dir() if fallback else None
 
 
-def target_dir(data: Path) -> Path:
-    return data / "deps" / tag()
+def target_dir(data: Path, python_tag: str = "") -> Path:
+    """Where the dependencies for this interpreter (or the one `python_tag` names) live."""
+    return data / "deps" / (python_tag or tag())
 
 
 def marker(data: Path) -> Path:

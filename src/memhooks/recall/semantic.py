@@ -48,13 +48,18 @@ READ_DEADLINE_STEPS = 200_000
 Vector = list[float]
 
 
-def table_path() -> str:
-    """Where the installer puts the table: the plugin's data folder (as deps finds it)."""
-    data = os.environ.get("CLAUDE_PLUGIN_DATA")
-    if not data:  # a command run by hand, or Claude's own Bash call of the launcher
-        from memhooks.install.deps import default_data_dir
+#: The plugin's data folder where CLAUDE_PLUGIN_DATA is not set (Claude's own Bash calls of
+#: the launcher): the command line fills it in from install.deps (the folder a command file
+#: recorded) before it runs a command, so this layer never imports the installer.
+DATA_DIR: str | None = None
 
-        data = str(default_data_dir())
+
+def table_path() -> str:
+    """Where the installer puts the table: the plugin's data folder (else the user cache)."""
+    data = os.environ.get("CLAUDE_PLUGIN_DATA") or DATA_DIR
+    if not data:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        data = os.path.join(base, "memhooks")
     return os.path.join(data, "semantic", TABLE_FILE)
 
 

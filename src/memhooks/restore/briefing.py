@@ -13,6 +13,7 @@ from memhooks.recall.pointer import Pointer
 from memhooks.store.config import HOST_CONTEXT_CAP as HOST_CAP
 from memhooks.store.context_files import Status
 from memhooks.store.paths import MEMORY_DIR
+from memhooks.text import clip_at_word, one_line
 from memhooks.text.frame import frame, overhead
 from memhooks.text.frame import one_line as data_line
 
@@ -151,23 +152,18 @@ POINTER_GIST_CHARS = 110
 
 def gist(title: str, description: str, limit: int = POINTER_GIST_CHARS) -> str:
     """The first useful words of a description: never the title again, cut at a word boundary."""
-    text = " ".join(description.split())
-    head = " ".join(title.split())
+    text = one_line(description)
+    head = one_line(title)
     if head and text.lower().startswith(head.lower()):
         text = text[len(head) :].lstrip(" .:;,-—")
     if not text or text.lower() == head.lower():
         return ""
-    if len(text) <= limit:
-        return text
-    cut = text[:limit]
-    if " " in cut:
-        cut = cut[: cut.rfind(" ")]
-    return cut.rstrip(" ,;:.-—") + "…"
+    return clip_at_word(text, limit, trim=" ,;:.-—")
 
 
 def pointer_line(pointer: Pointer) -> str:
     """`- path — title: gist`, one line, whatever the files hold."""
-    title = " ".join(pointer.title.split())[:220]  # room for a stale-citation note
+    title = one_line(pointer.title)[:220]  # room for a stale-citation note
     line = f"- {MEMORY_DIR}/{pointer.path} — {title}"
     rest = gist(title, pointer.description)
     return f"{line}: {rest}" if rest else line

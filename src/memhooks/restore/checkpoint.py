@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 
 from memhooks.restore.checkpoint_marks import HOST_KEPT_HEADING, without_host_kept
+from memhooks.text import clip, clip_counted
 from memhooks.text.redact import redact
 
-__all__ = ["HOST_KEPT_HEADING", "MAX_CHARS", "clip", "fit_lines", "render_checkpoint"]
+__all__ = ["HOST_KEPT_HEADING", "MAX_CHARS", "fit_lines", "render_checkpoint"]
 __all__ += ["without_host_kept"]
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
@@ -51,19 +52,6 @@ _ITEM_LIMIT = 320
 _TODO_LIMIT = 160
 
 
-def clip(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters, saying how much was cut."""
-    text = text.strip()
-    if len(text) <= limit:
-        return text
-    note = f" … [{len(text) - limit} more chars cut]"
-    return text[: max(0, limit - len(note))].rstrip() + note
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
 def fit_lines(lines: Sequence[str], budget: int, *, keep: str = "first") -> list[str]:
     """As many of ``lines`` as fit in ``budget`` characters, plus a note of what was left.
 
@@ -95,7 +83,7 @@ def _section(title: str, body: Sequence[str]) -> str:
 
 
 def _item(text: str, limit: int = _ITEM_LIMIT) -> str:
-    return clip(_one_line(text), limit)
+    return clip_counted(text, limit, fold=True)
 
 
 def _now_section(facts: SessionFacts) -> str:
@@ -131,7 +119,7 @@ def _todo_line(todo: Todo) -> str:
     mark = STATUS_MARKS.get(todo.status, "[ ]")
     text = f"{todo.content} — {todo.detail}" if todo.detail else todo.content
     suffix = {"in_progress": " (in progress)", "completed": " (done)"}.get(todo.status, "")
-    return f"- {mark} {clip(_one_line(text), _TODO_LIMIT)}{suffix}"
+    return f"- {mark} {clip_counted(text, _TODO_LIMIT, fold=True)}{suffix}"
 
 
 def _todo_section(todos: Sequence[Todo]) -> str:
@@ -145,16 +133,18 @@ def _files_section(written: Sequence[str], edited: Sequence[str]) -> str:
     """Each file once, most recent last; "(new)" marks the files Claude created."""
     created = set(written)
     ordered = list(dict.fromkeys([*written, *edited]))
-    lines = [f"- `{clip(path, 200)}`{' (new)' if path in created else ''}" for path in ordered]
+    lines = [
+        f"- `{clip_counted(path, 200)}`{' (new)' if path in created else ''}" for path in ordered
+    ]
     return _section("Files written or edited", fit_lines(lines, _FILES_BUDGET, keep="last"))
 
 
 def _failed_line(failed: FailedCommand, *, open_failure: bool) -> str:
-    command = clip(_one_line(failed.command), 160)
+    command = clip_counted(failed.command, 160, fold=True)
     exit_code = f" (exit {failed.exit_code})" if failed.exit_code is not None else ""
-    error = f": {clip(failed.error, 200)}" if failed.error else ""
+    error = f": {clip_counted(failed.error, 200)}" if failed.error else ""
     if open_failure:
-        note = f" — Claude: {clip(failed.note, 300)}" if failed.note else ""
+        note = f" — Claude: {clip_counted(failed.note, 300)}" if failed.note else ""
         return f"- `{command}`{exit_code}{error}{note}"
     if failed.intended:
         return f"- Expected to fail (a deliberate check): `{command}`{exit_code}{error}"
@@ -178,7 +168,7 @@ def _list_section(title: str, items: Sequence[str], budget: int) -> str:
 
 
 def _findings_section(findings: Sequence[str]) -> str:
-    lines = [f"- {clip(_one_line(text), 1300)}" for text in findings]
+    lines = [f"- {clip_counted(text, 1300, fold=True)}" for text in findings]
     return _section("Sub-agent findings", fit_lines(lines, _FINDINGS_BUDGET, keep="last"))
 
 
@@ -221,7 +211,12 @@ def _context_section(current_task_md: str, blockers_md: str) -> str:
     for name, text in (("current-task.md", current_task_md), ("blockers.md", blockers_md)):
         if _has_content(text):
             body.extend(
-                [f"### context/{name}", "", *_fenced(clip(text, _CONTEXT_BUDGET // 2 - 60)), ""]
+                [
+                    f"### context/{name}",
+                    "",
+                    *_fenced(clip_counted(text, _CONTEXT_BUDGET // 2 - 60)),
+                    "",
+                ]
             )
     return _section("Context files, set by hand", body[:-1] if body else [])
 
@@ -229,9 +224,11 @@ def _context_section(current_task_md: str, blockers_md: str) -> str:
 def _workspace_line(branch: str, uncommitted: Sequence[str]) -> str:
     parts = []
     if branch:
-        parts.append(f"Branch `{clip(branch, 120)}`")
+        parts.append(f"Branch `{clip_counted(branch, 120)}`")
     if uncommitted:
-        shown = ", ".join(f"`{clip(path, 120)}`" for path in uncommitted[:_UNCOMMITTED_SHOWN])
+        shown = ", ".join(
+            f"`{clip_counted(path, 120)}`" for path in uncommitted[:_UNCOMMITTED_SHOWN]
+        )
         extra = len(uncommitted) - _UNCOMMITTED_SHOWN
         more = f" (+{extra} more)" if extra > 0 else ""
         parts.append(f"uncommitted: {shown}{more}")
@@ -255,7 +252,8 @@ def render_checkpoint(
     header = [
         "# Checkpoint before compaction",
         "",
-        f"Session `{clip(session_id, 80)}`, trigger `{clip(trigger, 20)}`, written {created}.",
+        f"Session `{clip_counted(session_id, 80)}`, trigger `{clip_counted(trigger, 20)}`,"
+        f" written {created}.",
     ]
     workspace = _workspace_line(
         redact(branch, redact_patterns), [redact(p, redact_patterns) for p in uncommitted]
@@ -288,8 +286,8 @@ def render_checkpoint(
     if len(text) > MAX_CHARS:
         # Only reachable through very long headings or ids; the budgets keep the rest in.
         note = "\n\n[checkpoint cut to fit its size cap]\n"
-        text = text[: MAX_CHARS - len(note)].rstrip() + note
+        text = clip(text, MAX_CHARS, mark=note)
     if facts.last_assistant_message.strip():
-        last = clip(facts.last_assistant_message, _LAST_MESSAGE_BUDGET)
+        last = clip_counted(facts.last_assistant_message, _LAST_MESSAGE_BUDGET)
         text += f"\n{HOST_KEPT_HEADING}\n\n{last}\n"
     return text

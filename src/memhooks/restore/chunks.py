@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from memhooks.text import clip
+
 DEFAULT_CHUNK_CHARS = 15_000  # well under the 30,000 characters a Bash result keeps
 MIN_CHUNK_CHARS = 1_000
 
@@ -32,5 +34,4 @@ def split(lines: Iterable[str], size: int = DEFAULT_CHUNK_CHARS) -> list[str]:
 
 def first_words(chunk: str, limit: int = 100) -> str:
     """What a chunk opens with, on one line, for the overview."""
-    text = " ".join(chunk.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    return clip(chunk, limit, fold=True)

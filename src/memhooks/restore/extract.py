@@ -12,14 +12,14 @@ Every string it returns has been through ``redact``.
 
 from __future__ import annotations
 
-from memhooks.restore.cues import FAILURE_WORDS, INTENDED_FAILURE, sentences
+from memhooks.restore.cues import FAILURE_WORDS, INTENDED_FAILURE
 from memhooks.restore.facts import FailedCommand, LiveFacts, SessionFacts, Todo
 from memhooks.restore.lifecycle import LiveTracker
 from memhooks.restore.live_items import LiveState
 from memhooks.restore.prompts import assistant_text, clean_prompt, prompt_text
+from memhooks.restore.session_text import sentences
 from memhooks.restore.statements import (
     FACT_WORDS,
-    clip,
     find_blockers,
     find_decisions,
     first_error_line,
@@ -27,6 +27,7 @@ from memhooks.restore.statements import (
 )
 from memhooks.restore.todos import TaskReplay, todos_from_input
 from memhooks.restore.transcript_records import Record, ToolResult, ToolUse
+from memhooks.text import clip
 from memhooks.text.redact import redact
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms

@@ -9,8 +9,8 @@ increment with none of those (bookkeeping only, a bare reply) gives no entry.
 
 from __future__ import annotations
 
-from memhooks.restore.checkpoint import clip
 from memhooks.restore.extract import extract_facts
+from memhooks.text import clip_counted
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
@@ -25,14 +25,10 @@ _MAX_FILES = 8
 _MAX_ITEMS = 3
 
 
-def _one_line(text: str, limit: int) -> str:
-    return clip(" ".join(text.split()), limit)
-
-
 def _paths(label: str, paths: Sequence[str]) -> list[str]:
     if not paths:
         return []
-    shown = ", ".join(f"`{clip(path, 120)}`" for path in paths[-_MAX_FILES:])
+    shown = ", ".join(f"`{clip_counted(path, 120)}`" for path in paths[-_MAX_FILES:])
     more = f" (+{len(paths) - _MAX_FILES} more)" if len(paths) > _MAX_FILES else ""
     return [f"- {label}: {shown}{more}"]
 
@@ -48,20 +44,28 @@ def render_journal_entry(
     facts = extract_facts(
         records, last_assistant_message=last_assistant_message, redact_patterns=redact_patterns
     )
-    lines = [f"- Asked: {_one_line(prompt, _PROMPT_LIMIT)}" for prompt in facts.prompts]
+    lines = [
+        f"- Asked: {clip_counted(prompt, _PROMPT_LIMIT, fold=True)}" for prompt in facts.prompts
+    ]
     lines += _paths("Wrote", facts.files_written)
     lines += _paths("Edited", facts.files_edited)
     lines += [
-        f"- Failed: `{_one_line(failed.command, _ITEM_LIMIT)}`"
-        + (f": {_one_line(failed.error, _ITEM_LIMIT)}" if failed.error else "")
+        f"- Failed: `{clip_counted(failed.command, _ITEM_LIMIT, fold=True)}`"
+        + (f": {clip_counted(failed.error, _ITEM_LIMIT, fold=True)}" if failed.error else "")
         for failed in facts.failed_commands[-_MAX_ITEMS:]
     ]
     lines += [
-        f"- Decided: {_one_line(item, _ITEM_LIMIT)}" for item in facts.decisions[-_MAX_ITEMS:]
+        f"- Decided: {clip_counted(item, _ITEM_LIMIT, fold=True)}"
+        for item in facts.decisions[-_MAX_ITEMS:]
     ]
-    lines += [f"- Blocked: {_one_line(item, _ITEM_LIMIT)}" for item in facts.blockers[-_MAX_ITEMS:]]
+    lines += [
+        f"- Blocked: {clip_counted(item, _ITEM_LIMIT, fold=True)}"
+        for item in facts.blockers[-_MAX_ITEMS:]
+    ]
     if not lines:
         return ""
     if facts.last_assistant_message:
-        lines.append(f"- Replied: {_one_line(facts.last_assistant_message, _REPLY_LIMIT)}")
+        lines.append(
+            f"- Replied: {clip_counted(facts.last_assistant_message, _REPLY_LIMIT, fold=True)}"
+        )
     return "\n".join([f"### {when}", "", *lines]) + "\n"

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from memhooks.restore import cues
+from memhooks.restore import cues, decision_cues, session_text
 from memhooks.restore.live_items import (
     BLOCKER,
     CONSTRAINT,
@@ -48,6 +48,7 @@ from memhooks.restore.live_rules import (
     settles,
     unlabelled,
 )
+from memhooks.text import one_line
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
@@ -125,12 +126,12 @@ class LiveTracker:
         self.answered = True
         recent = self.turn > self.full_from
         if recent:  # rarity is measured over the recent turns and the items
-            self.documents = [*self.documents[-MAX_DOCUMENTS:], cues.words(text)]
+            self.documents = [*self.documents[-MAX_DOCUMENTS:], session_text.words(text)]
         self.replies = {t: r for t, r in self.replies.items() if t >= self.turn - _PLAN_TURNS}
-        self.rejected_turn = self.turn if recent and cues.USER_REJECTS.search(text) else 0
+        self.rejected_turn = self.turn if recent and decision_cues.USER_REJECTS.search(text) else 0
         if self.rejected_turn:
             self.events.append(_Event("reject", self.turn, text))
-        parts = cues.sentences(text, from_user=True)
+        parts = session_text.sentences(text, from_user=True)
         taken = -1  # a sentence already joined to the one before it
         for index, sentence in enumerate(parts):
             if index == taken:
@@ -144,7 +145,7 @@ class LiveTracker:
     def _user_sentence(self, sentence: str, joined: str) -> bool:
         """File one sentence of a prompt; True when ``joined`` (it and the next) was used."""
         used = False
-        toks = cues.tokens(sentence)
+        toks = session_text.tokens(sentence)
         if settles(sentence, toks):
             self.events.append(_Event("resolve", self.turn, sentence))
         elif cues.BLOCKED.search(sentence, toks) or cues.USER_BLOCKED.search(sentence, toks):
@@ -158,9 +159,9 @@ class LiveTracker:
             used = True
         if self.turn > self.full_from and passes(sentence, toks):
             self.events.append(_Event("passes", self.turn, sentence))
-        if cues.USER_SWITCH.search(sentence, toks):
+        if decision_cues.USER_SWITCH.search(sentence, toks):
             self._item(DECISION, sentence, from_user=True).replacing = True
-        elif cues.DECISION_STRONG.search(sentence, toks):
+        elif decision_cues.DECISION_STRONG.search(sentence, toks):
             self._item(DECISION, sentence, from_user=True)
         return used
 
@@ -172,11 +173,11 @@ class LiveTracker:
         if "decision" not in lowered and "block" not in lowered:
             return
         for line in text.splitlines():
-            if cues.DECISION_MARKER.search(line):
+            if decision_cues.DECISION_MARKER.search(line):
                 self._item(DECISION, line, from_user=False)
             elif "block" in line.lower():
-                for sentence in cues.sentences(line, from_user=False):
-                    if settles(sentence, cues.tokens(sentence)):
+                for sentence in session_text.sentences(line, from_user=False):
+                    if settles(sentence, session_text.tokens(sentence)):
                         self.events.append(_Event("resolve", self.turn, sentence))
                     elif cues.BLOCKED.search(sentence):
                         self._item(BLOCKER, sentence, from_user=False)
@@ -186,17 +187,17 @@ class LiveTracker:
         self.last_reply = text
         self.answered = False
         self._plan(text)
-        for sentence in cues.sentences(text, from_user=False):
+        for sentence in session_text.sentences(text, from_user=False):
             self._claude_sentence(sentence)
 
     def _claude_sentence(self, sentence: str) -> None:
-        toks = cues.tokens(sentence)
+        toks = session_text.tokens(sentence)
         is_next = cues.NEXT.search(sentence, toks) is not None
         if is_next:
             self.next_seen = [*self.next_seen[-9:], (self.turn, sentence)]
         if cues.DOING.search(sentence, toks):
             self.doing_seen = [*self.doing_seen[-4:], (self.turn, sentence)]
-        reversal = cues.SELF_REVERSAL.search(sentence, toks) is not None
+        reversal = decision_cues.SELF_REVERSAL.search(sentence, toks) is not None
         if reversal:
             self.events.append(_Event("self_reversal", self.turn, sentence))
         if settles(sentence, toks):
@@ -204,18 +205,18 @@ class LiveTracker:
         elif cues.BLOCKED.search(sentence, toks):
             self._item(BLOCKER, sentence, from_user=False)
         elif not is_next and (
-            is_decision(sentence, toks) or (reversal and cues.INTENT.search(sentence))
+            is_decision(sentence, toks) or (reversal and decision_cues.INTENT.search(sentence))
         ):
             item = self._item(DECISION, sentence, from_user=False)
             # "Let's use B instead" replaces what it is closest to; after "no, not like
             # that" the user's words say what that was.
-            if not reversal and cues.INSTEAD.search(sentence):
+            if not reversal and decision_cues.INSTEAD.search(sentence):
                 item.replacing = True
                 if self.rejected_turn == self.turn:
-                    item.replaces = cues.words(self.latest_prompt)
+                    item.replaces = session_text.words(self.latest_prompt)
 
     def _item(self, kind: str, text: str, *, from_user: bool) -> Item:
-        text = cues.one_line(text)
+        text = one_line(text)
         item = Item(kind, text, self.turn, from_user=from_user)
         self.events.append(_Event("item", self.turn, text, item))
         if len(self.events) > MAX_TRACKED * 4:
@@ -225,7 +226,7 @@ class LiveTracker:
     def _plan(self, text: str) -> None:
         lowered = text.lower()
         if "step" in lowered:
-            for match in cues.STEP_DONE.compiled.finditer(text):
+            for match in decision_cues.STEP_DONE.compiled.finditer(text):
                 self.steps_done.add(int(match.group(1)))
         if "plan" not in lowered:
             return
@@ -295,7 +296,7 @@ class LiveTracker:
         elif event.kind == "resolve":
             self._resolve(event, items, link)
         elif event.kind == "passes":
-            said = cues.words(event.text)
+            said = session_text.words(event.text)
             for failure in items:
                 if (
                     failure.kind == FAILURE
@@ -323,7 +324,7 @@ class LiveTracker:
         items.append(item)
 
     def _resolve(self, event: _Event, items: list[Item], link: Link) -> None:
-        said = cues.words(event.text)
+        said = session_text.words(event.text)
         for blocker in items:
             if blocker.kind != BLOCKER or blocker.status != "open" or blocker.turn > event.turn:
                 continue
@@ -340,7 +341,7 @@ class LiveTracker:
                         decision.status = "superseded"
 
     def _reject(self, event: _Event, items: list[Item], link: Link) -> None:
-        said = cues.words(event.text)
+        said = session_text.words(event.text)
         for decision in items:
             if decision.kind != DECISION or decision.status != "open" or decision.from_user:
                 continue
@@ -362,7 +363,7 @@ class LiveTracker:
             label = cues.STATUS_LABEL.match(line)
             if label is None:
                 continue
-            kind, text = label.group(1).lower(), cues.one_line(label.group(2))
+            kind, text = label.group(1).lower(), one_line(label.group(2))
             if kind.startswith("next") or kind in ("remaining", "left", "to do", "todo"):
                 state.next_steps.append(text)
             elif kind in ("open", "still open", "still failing", "failing"):

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from memhooks.restore import cues
+from memhooks.restore import decision_cues, session_text
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
@@ -50,12 +50,12 @@ class Item:
 
     def prepare(self) -> None:
         text, kind = self.text, self.kind
-        self.words = cues.words(text)
-        self.provisional = (kind == DECISION and cues.PROVISIONAL.search(text) is not None) or (
-            kind == CONSTRAINT and cues.TEMPORARY.search(text) is not None
-        )
-        alternative = cues.REJECTED_ALTERNATIVE.search(text) if kind == DECISION else None
-        self.rejected = cues.words(alternative.group(1)) if alternative else set()
+        self.words = session_text.words(text)
+        self.provisional = (
+            kind == DECISION and decision_cues.PROVISIONAL.search(text) is not None
+        ) or (kind == CONSTRAINT and decision_cues.TEMPORARY.search(text) is not None)
+        alternative = decision_cues.REJECTED_ALTERNATIVE.search(text) if kind == DECISION else None
+        self.rejected = session_text.words(alternative.group(1)) if alternative else set()
         if self.replacing:
             self.replaces |= self.words
 

@@ -4,8 +4,9 @@ asks or proposes; and how a new decision retires older ones. Pure, stdlib only."
 
 from __future__ import annotations
 
-from memhooks.restore import cues
+from memhooks.restore import cues, decision_cues, session_text
 from memhooks.restore.live_items import DECISION, Item
+from memhooks.text import one_line
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def plan_items(lines: list[str]) -> list[str]:
         item = cues.PLAN_ITEM.match(line)
         if item is None:
             break
-        items.append(cues.one_line(item.group(1)))
+        items.append(one_line(item.group(1)))
     return items
 
 
@@ -64,8 +65,8 @@ def goal_without(goal: str, settled: list[str]) -> str:
         return goal
     kept = [
         sentence
-        for sentence in cues.sentences(goal, from_user=True)
-        if not any(cues.one_line(sentence) in text for text in settled)
+        for sentence in session_text.sentences(goal, from_user=True)
+        if not any(one_line(sentence) in text for text in settled)
     ]
     return " ".join(kept) + " [part settled since: see below]"
 
@@ -73,7 +74,7 @@ def goal_without(goal: str, settled: list[str]) -> str:
 def unlabelled(step: str) -> str:
     """ "Next: do X" and a status line "- Next: do X" are the same step."""
     match = cues.STATUS_LABEL.match(step)
-    return cues.one_line(match.group(2)) if match else step
+    return one_line(match.group(2)) if match else step
 
 
 def reports_failure(sentence: str, toks: frozenset[str]) -> bool:
@@ -102,16 +103,17 @@ def settles(sentence: str, toks: frozenset[str]) -> bool:
 
 
 def is_decision(sentence: str, toks: frozenset[str]) -> bool:
-    strong = cues.DECISION_STRONG.search(sentence, toks) is not None
+    strong = decision_cues.DECISION_STRONG.search(sentence, toks) is not None
     if not strong and not (
-        cues.CHOICE.search(sentence, toks) and cues.DECISION_WEAK.search(sentence, toks)
+        decision_cues.CHOICE.search(sentence, toks)
+        and decision_cues.DECISION_WEAK.search(sentence, toks)
     ):
         return False
     return not (
         # "Before I build that, one question, because …" decides nothing, nor does a step.
         sentence.endswith("?")
-        or cues.SUBORDINATE.match(sentence)
-        or cues.STEP_TALK.search(sentence, toks)
+        or decision_cues.SUBORDINATE.match(sentence)
+        or decision_cues.STEP_TALK.search(sentence, toks)
     )
 
 
@@ -123,13 +125,13 @@ def covers(rejected: set[str], words: set[str], link: Link) -> bool:
 
 def questions(reply: str) -> list[str]:
     """What Claude asked at the end of its reply, with the options it offered."""
-    tail = cues.paragraphs(reply)[-3:]
+    tail = session_text.paragraphs(reply)[-3:]
     found: list[str] = []
     for paragraph in tail:
-        found += [cues.one_line(line) for line in paragraph.splitlines() if cues.OPTION.match(line)]
+        found += [one_line(line) for line in paragraph.splitlines() if cues.OPTION.match(line)]
         found += [
-            cues.one_line(sentence)
-            for sentence in cues.sentences(paragraph, from_user=False)
+            one_line(sentence)
+            for sentence in session_text.sentences(paragraph, from_user=False)
             if sentence.endswith("?") or cues.WAITING.search(sentence)
         ]
     asked = any(text.endswith("?") for text in found)
@@ -141,9 +143,11 @@ def proposal(replies: list[str]) -> str:
     question that asked for it."""
     if not replies:
         return ""
-    for paragraph in reversed(cues.paragraphs(replies[-1])):
-        kept = [s for s in cues.sentences(paragraph, from_user=False) if not s.endswith("?")]
+    for paragraph in reversed(session_text.paragraphs(replies[-1])):
+        kept = [
+            s for s in session_text.sentences(paragraph, from_user=False) if not s.endswith("?")
+        ]
         text = " ".join(kept)
         if len(text) >= PROPOSAL_MIN:
-            return cues.one_line(text)
+            return one_line(text)
     return ""

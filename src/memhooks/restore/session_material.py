@@ -17,6 +17,7 @@ from typing import Any
 from memhooks.restore.transcript import iter_records
 from memhooks.restore.transcript_records import Record, TextBlock, ToolResult, ToolUse
 from memhooks.store.paths import MemoryPaths
+from memhooks.text import clip
 
 LINE_CAP = 2_000
 RESULT_CAP = 400
@@ -63,22 +64,17 @@ def locate_transcript(session_id: str, project: Path, state: dict[str, Any]) -> 
     return next((f / name for f in folders if (f / name).is_file()), None)
 
 
-def _clip(text: str, cap: int = LINE_CAP) -> str:
-    text = text.strip()
-    return text if len(text) <= cap else text[: cap - 1].rstrip() + "…"
-
-
 def _tool_line(block: ToolUse) -> str:
     todos = block.input.get("todos")
     if isinstance(todos, list):  # TodoWrite: the plan is worth more than the call
         items = [
-            f"[{t.get('status', '?')}] {_clip(str(t.get('content', '')), 200)}"
+            f"[{t.get('status', '?')}] {clip(str(t.get('content', '')).strip(), 200)}"
             for t in todos
             if isinstance(t, dict)
         ]
         return f"TOOL {block.name}: " + "; ".join(items)
     shown = [
-        f"{key}={_clip(str(block.input[key]), 300)!r}"
+        f"{key}={clip(str(block.input[key]).strip(), 300)!r}"
         for key in _INPUT_KEYS
         if isinstance(block.input.get(key), str)
     ]
@@ -95,10 +91,10 @@ def record_lines(record: Record) -> list[str]:
             return [f"--- {stamp} the conversation was compacted ({record.trigger or '?'}) ---"]
         return []
     if record.is_compact_summary and record.text:
-        return [f"HOST COMPACTION SUMMARY ({stamp}):", _clip(record.text, 12_000)]
+        return [f"HOST COMPACTION SUMMARY ({stamp}):", clip(record.text.strip(), 12_000)]
     lines: list[str] = []
     if record.type == "user" and record.text and not record.text.startswith("<local-command"):
-        lines.append(f"USER ({stamp}): {_clip(record.text)}")
+        lines.append(f"USER ({stamp}): {clip(record.text.strip(), LINE_CAP)}")
     return lines + _block_lines(record, stamp)
 
 
@@ -107,14 +103,14 @@ def _block_lines(record: Record, stamp: str) -> list[str]:
     for block in record.blocks:
         if isinstance(block, TextBlock) and block.text.strip():
             who = "CLAUDE" if record.type == "assistant" else "USER"
-            lines.append(f"{who} ({stamp}): {_clip(block.text)}")
+            lines.append(f"{who} ({stamp}): {clip(block.text.strip(), LINE_CAP)}")
         elif isinstance(block, ToolUse):
             lines.append(_tool_line(block))
         elif isinstance(block, ToolResult) and not block.skipped:
             label = "RESULT (error)" if block.is_error else "RESULT"
             cap = LINE_CAP if block.is_error else RESULT_CAP
             if block.text.strip():
-                lines.append(f"{label}: {_clip(block.text, cap)}")
+                lines.append(f"{label}: {clip(block.text.strip(), cap)}")
     return lines
 
 

@@ -8,22 +8,26 @@ from __future__ import annotations
 
 import re
 
+from memhooks.text import clip
 from memhooks.text.lazy_re import LazyPattern
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(\[`*])")
-_DECISION_MARKER = re.compile(
+# Compiled on first use: only a text that `mentions` a decision or a blocker needs them.
+_SENTENCE_END = LazyPattern(r"(?<=[.!?])\s+(?=[A-Z\"'(\[`*])")
+_DECISION_MARKER = LazyPattern(
     r"^\W*(?:decision|decided)\W*:\s*|(?<![A-Za-z])(?-i:Decision)\W*:\s*", re.IGNORECASE
 )
-_DECISION_PHRASE = re.compile(
+_DECISION_PHRASE = LazyPattern(
     r"\b(?:we(?:'ve| have)? decided|I(?:'ve| have)? decided|(?:I|we)(?:'ll| will) go with"
     r"|let's go with|we're going with|I'm going with)\b",
     re.IGNORECASE,
 )
-_BLOCKER_MARKER = re.compile(r"^\W*(?:blocker|blocked)\W*:\s*", re.IGNORECASE)
-_USER_BLOCKED = re.compile(r"\bblocked (?:on|by)\b", re.IGNORECASE)
-_SELF_BLOCKED = re.compile(
+_BLOCKER_MARKER = LazyPattern(r"^\W*(?:blocker|blocked)\W*:\s*", re.IGNORECASE)
+_USER_BLOCKED = LazyPattern(r"\bblocked (?:on|by)\b", re.IGNORECASE)
+_SELF_BLOCKED = LazyPattern(
     r"\b(?:I'm|I am|we're|we are|still|currently)\s+blocked\b(?:\s+(?:on|by))?", re.IGNORECASE
 )
 _EXIT_CODE = LazyPattern(r"^Exit code (\d+)$")
@@ -35,15 +39,6 @@ _ERROR_WORDS = LazyPattern(
 )
 _ERROR_LINE_LIMIT = 240
 FACT_WORDS = ("decision", "decided", "go with", "going with", "blocke")
-
-
-def _sentences(text: str) -> list[str]:
-    return [
-        sentence.strip()
-        for line in text.splitlines()
-        for sentence in _SENTENCE_END.split(line)
-        if sentence.strip()
-    ]
 
 
 def _strip_emphasis(text: str) -> str:
@@ -60,20 +55,7 @@ def find_decisions(text: str) -> list[str]:
     """``Decision: …`` lines (the text after the marker) and sentences like "we decided …"."""
     if not mentions(text, ("decision", "decided", "go with", "going with")):
         return []
-    found: list[str] = []
-    for line in text.splitlines():
-        marker = _DECISION_MARKER.search(line)
-        if marker is not None:
-            decision = _strip_emphasis(line[marker.end() :])
-            if decision:
-                found.append(decision)
-            continue
-        found.extend(
-            _strip_emphasis(sentence)
-            for sentence in _SENTENCE_END.split(line)
-            if _DECISION_PHRASE.search(sentence)
-        )
-    return found
+    return _labelled_or_said(text, _DECISION_MARKER, _DECISION_PHRASE, _strip_emphasis)
 
 
 def find_blockers(text: str, *, from_user: bool) -> list[str]:
@@ -85,17 +67,27 @@ def find_blockers(text: str, *, from_user: bool) -> list[str]:
     """
     if not mentions(text, ("blocke",)):
         return []
+    pattern = _USER_BLOCKED if from_user else _SELF_BLOCKED
+    return _labelled_or_said(text, _BLOCKER_MARKER, pattern, str.strip)
+
+
+def _labelled_or_said(
+    text: str, label: LazyPattern, phrase: LazyPattern, tidy: Callable[[str], str]
+) -> list[str]:
+    """What a line labelled ``label`` says after its label (emphasis stripped), and, on the
+    other lines, each sentence in which ``phrase`` occurs (``tidy``-ed)."""
     found: list[str] = []
     for line in text.splitlines():
-        marker = _BLOCKER_MARKER.match(line)
+        marker = label.search(line)
         if marker is not None:
-            blocker = _strip_emphasis(line[marker.end() :])
-            if blocker:
-                found.append(blocker)
+            rest = _strip_emphasis(line[marker.end() :])
+            if rest:
+                found.append(rest)
             continue
-        pattern = _USER_BLOCKED if from_user else _SELF_BLOCKED
         found.extend(
-            sentence.strip() for sentence in _SENTENCE_END.split(line) if pattern.search(sentence)
+            tidy(sentence)
+            for sentence in _SENTENCE_END.compiled.split(line)
+            if phrase.search(sentence)
         )
     return found
 
@@ -124,7 +116,3 @@ def first_error_line(output: str) -> tuple[str, int | None]:
     if line.endswith(":") and index + 1 < len(lines):
         line = f"{line} {lines[index + 1]}"
     return clip(line, _ERROR_LINE_LIMIT), exit_code
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

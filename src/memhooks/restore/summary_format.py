@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memhooks.store.memory_file import first_heading
 from memhooks.store.session_journal import JOURNAL_HEADING  # Stop-hook material, never saved back
+from memhooks.text import clip
 
 SUMMARY_TEMPLATE = """\
 # [Short descriptive title]
@@ -59,7 +61,6 @@ MASTER_TEMPLATE = """\
 """
 
 
-_H1 = re.compile(r"^#[ \t]+(\S.*?)[ \t#]*$", re.MULTILINE)
 _H2 = re.compile(r"^##[ \t]+(\S.*?)[ \t#]*$", re.MULTILINE)
 #: A tracking point: a bullet that starts with a short label and a colon, bold or not.
 _LABELLED = re.compile(r"^\s*[-*+]\s+(?:\*\*)?([A-Z][\w /&-]{0,30}?)(?:\*\*)?\s*:(?:\*\*)?\s*\S")
@@ -69,11 +70,6 @@ _SOURCE = re.compile(r"^\*Source:\s*(.*?)\*\s*$", re.MULTILINE)
 
 def _norm(heading: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", heading.lower().replace("&", " and ")).strip()
-
-
-def title_of(text: str) -> str | None:
-    match = _H1.search(text)
-    return match.group(1).strip() if match else None
 
 
 def sections(text: str) -> dict[str, str]:
@@ -103,7 +99,7 @@ def without_journal(text: str) -> str:
 def summary_problems(text: str) -> list[str]:
     """What keeps a session summary from matching seed 002's structure; [] when it does."""
     problems: list[str] = []
-    if not title_of(text):
+    if not first_heading(text):
         problems.append("no '# Title' line")
     context = _section(text, "Context")
     if context is None or not context.strip():
@@ -127,7 +123,7 @@ def first_line_of(section_text: str, limit: int = 200) -> str:
     for line in section_text.splitlines():
         stripped = line.strip().lstrip("-*+ ").strip()
         if stripped:
-            return stripped if len(stripped) <= limit else stripped[: limit - 1].rstrip() + "…"
+            return clip(stripped, limit)
     return ""
 
 
@@ -171,6 +167,6 @@ def with_footer(text: str, footer: Footer) -> str:
     body = _SOURCE.sub("", body).rstrip()
     if body.endswith("\n---") or body == "---":
         body = body[:-3].rstrip()
-    if not title_of(body):
+    if not first_heading(body):
         body = "# Project Memory\n\n" + body.lstrip()
     return f"{body}\n\n---\n*Last synthesized: {footer.synthesized}*\n{source_line}\n"

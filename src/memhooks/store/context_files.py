@@ -5,6 +5,7 @@ from __future__ import annotations
 from memhooks.store.atomic import read_text
 from memhooks.store.fences import split_frontmatter
 from memhooks.store.paths import MemoryPaths
+from memhooks.text import clip
 
 CURRENT_TASK_TEMPLATE = """# Current task
 
@@ -66,11 +67,6 @@ class Status:
     @property
     def empty(self) -> bool:
         return not (self.task or self.next_step or self.blockers)
-
-
-def _clip(text: str, limit: int = LINE_MAX) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def unbulleted(line: str) -> str:
@@ -138,27 +134,35 @@ def parse_status(current_task_md: str, blockers_md: str, *, full: bool = False) 
     if full:
         return Status(task[0] if task else "", nxt[0] if nxt else "", tuple(blocker_lines))
     return Status(
-        task=_clip(task[0]) if task else "",
-        next_step=_clip(nxt[0]) if nxt else "",
-        blockers=tuple(_clip(b, 120) for b in blocker_lines[:3]),
+        task=clip(task[0], LINE_MAX, fold=True) if task else "",
+        next_step=clip(nxt[0], LINE_MAX, fold=True) if nxt else "",
+        blockers=tuple(clip(b, 120, fold=True) for b in blocker_lines[:3]),
     )
 
 
 def read_status(paths: MemoryPaths, *, full: bool = False) -> Status:
     """The status from `context/`; a file a merge left conflict markers in counts as unset
     (its lines would show up as the task and the blockers)."""
-    from memhooks.store.conflicts import has_markers
-
     task_md = read_text(paths.file("current_task"), CONTEXT_CAP)
     blockers_md = read_text(paths.file("blockers"), CONTEXT_CAP)
     return parse_status(
-        "" if has_markers(task_md) else task_md,
-        "" if has_markers(blockers_md) else blockers_md,
+        "" if _conflicted(task_md) else task_md,
+        "" if _conflicted(blockers_md) else blockers_md,
         full=full,
     )
 
 
-def one_line(status: Status) -> str:
+def _conflicted(text: str) -> bool:
+    # The module that reads markers is loaded only for a text that may hold one (every
+    # prompt reads these two files).
+    if "<<<<<<<" not in text and ">>>>>>>" not in text:
+        return False
+    from memhooks.store.conflicts import has_markers
+
+    return has_markers(text)
+
+
+def status_line(status: Status) -> str:
     blockers = "; ".join(status.blockers) if status.blockers else "none"
     return (
         f"task: {status.task or '(not set)'} | next: {status.next_step or '(not set)'}"

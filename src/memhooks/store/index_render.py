@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from memhooks.store.catalog import Entry
 from memhooks.store.categories import BY_NAME, CATEGORIES
 from memhooks.store.context_files import Status
+from memhooks.text import clip
 
 LINE_MAX_CHARS = 220
 _ORDER = {c.name: i for i, c in enumerate(CATEGORIES)}
@@ -41,9 +42,7 @@ def pointer_line(entry: Entry) -> str:
     line = f"- [{_escape(entry.title)}]({entry.path})"
     if entry.description:
         line += f" — {_escape(entry.description)}"
-    if len(line) > LINE_MAX_CHARS:
-        line = line[: LINE_MAX_CHARS - 1].rstrip() + "…"
-    return line
+    return clip(line, LINE_MAX_CHARS)
 
 
 def header_lines(status: Status, *, active: bool, started: str) -> list[str]:

@@ -11,9 +11,12 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from memhooks.text import clip
+
 MAX_META_NODES = 10_000
 _FENCE = re.compile(r"\A---[ \t]*\r?\n")
-_H1 = re.compile(r"^#\s+(.+?)\s*#*\s*$", re.MULTILINE)
+#: An ATX level-1 heading on one line; a closing run of `#` is not part of it.
+_H1 = re.compile(r"^#[ \t]+(\S.*?)[ \t#]*\r?$", re.MULTILINE)
 
 
 class UnparsableMemoryError(ValueError):
@@ -93,5 +96,5 @@ def first_sentence(body: str, limit: int = 160) -> str:
         stripped = re.sub(r"^[-*+]\s+|^\d+\.\s+", "", stripped)
         stripped = re.sub(r"[*_`\[\]]", "", stripped)
         sentence = re.split(r"(?<=[.!?])\s", stripped, maxsplit=1)[0]
-        return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
+        return clip(sentence, limit)
     return ""

@@ -1,8 +1,8 @@
 """Where the memory tree lives. Standard library only: the hooks import this.
 
 Hooks ask for plain strings (`paths.file("session")`), so that they never import pathlib
-(~6 ms with what it pulls in); the commands and the store use the `Path` properties.
-Both come from one table, LAYOUT.
+(~6 ms with what it pulls in); the commands and the store use the `Path` attributes.
+Both come from one table, the `TreePath`s of `MemoryPaths`.
 """
 
 from __future__ import annotations
@@ -20,35 +20,6 @@ ROOT_ENV = "MEMHOOKS_PROJECT_DIR"
 #: The tree, relative to the project root, as the briefings and the commands name it.
 MEMORY_DIR = ".claude/memory"
 TREE_PREFIX = MEMORY_DIR + "/"
-
-#: Every well-known file and folder of a tree, relative to `.claude/memory/`.
-LAYOUT = {
-    "index": "MEMORY.md",
-    "archive": "MEMORY-archive.md",
-    "session": "_session.json",
-    "config": "config.json",
-    "master": "master.md",
-    "gitignore": ".gitignore",
-    "context": "context",
-    "current_task": "context/current-task.md",
-    "blockers": "context/blockers.md",
-    "progress": "progress",
-    "sessions": "sessions",
-    "subagent": "subagent",
-    "checkpoints": "checkpoints",
-    "latest_checkpoint": "checkpoints/latest.md",
-    "session_checkpoints": "checkpoints/sessions",  # <session-id>.md: each session's own
-    "cache": ".cache",
-    "lock": ".cache/store.lock",
-    "log": ".cache/memhooks.log",
-    "catalog": ".cache/catalog.json",  # derived list of every memory with its index line
-    "search_db": ".cache/search.sqlite3",
-    "prompts": ".cache/prompts.json",  # the latest prompts, kept for PreCompact
-    "offsets": ".cache/offsets.json",  # transcript byte offsets per session
-    "reminder": ".cache/reminder.json",  # the status reminder last shown, per session
-    "injected": ".cache/injected.json",  # characters each hook injected, per session
-    "handoff": ".cache/subagent-pointers.json",  # PreToolUse(Agent) -> SubagentStart
-}
 
 
 _ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
@@ -100,6 +71,20 @@ def _path(text: str) -> Path:
     return Path(text)
 
 
+class TreePath:
+    """One well-known file or folder of a tree, relative to `.claude/memory/`. Read on a
+    `MemoryPaths` it is that tree's `Path`; the hooks ask `paths.file(name)` for a plain
+    string instead."""
+
+    __slots__ = ("relative",)
+
+    def __init__(self, relative: str) -> None:
+        self.relative = relative
+
+    def __get__(self, paths: MemoryPaths, owner: object = None) -> Path:
+        return _path(os.path.join(paths.base, *self.relative.split("/")))
+
+
 class MemoryPaths:
     """Every well-known path of one memory tree (a plain class: dataclasses cost ~10 ms)."""
 
@@ -113,7 +98,7 @@ class MemoryPaths:
         return cls(os.path.join(os.fspath(project), *MEMORY_DIR.split("/")))
 
     def file(self, name: str) -> str:
-        """A LAYOUT entry as a plain string: what the hooks use."""
+        """A well-known entry as a plain string: what the hooks use."""
         return os.path.join(self.base, *LAYOUT[name].split("/"))
 
     def __eq__(self, other: object) -> bool:
@@ -129,90 +114,37 @@ class MemoryPaths:
     def root(self) -> Path:
         return _path(self.base)
 
-    @property
-    def index(self) -> Path:
-        return _path(self.file("index"))
-
-    @property
-    def archive(self) -> Path:
-        return _path(self.file("archive"))
-
-    @property
-    def session(self) -> Path:
-        return _path(self.file("session"))
-
-    @property
-    def config(self) -> Path:
-        return _path(self.file("config"))
-
-    @property
-    def master(self) -> Path:
-        return _path(self.file("master"))
-
-    @property
-    def gitignore(self) -> Path:
-        return _path(self.file("gitignore"))
-
-    @property
-    def context(self) -> Path:
-        return _path(self.file("context"))
-
-    @property
-    def current_task(self) -> Path:
-        return _path(self.file("current_task"))
-
-    @property
-    def blockers(self) -> Path:
-        return _path(self.file("blockers"))
-
-    @property
-    def progress(self) -> Path:
-        return _path(self.file("progress"))
-
-    @property
-    def sessions(self) -> Path:
-        return _path(self.file("sessions"))
-
-    @property
-    def subagent(self) -> Path:
-        return _path(self.file("subagent"))
-
-    @property
-    def checkpoints(self) -> Path:
-        return _path(self.file("checkpoints"))
-
-    @property
-    def latest_checkpoint(self) -> Path:
-        return _path(self.file("latest_checkpoint"))
-
-    @property
-    def cache(self) -> Path:
-        return _path(self.file("cache"))
-
-    @property
-    def lock(self) -> Path:
-        return _path(self.file("lock"))
-
-    @property
-    def log(self) -> Path:
-        return _path(self.file("log"))
-
-    @property
-    def catalog(self) -> Path:
-        return _path(self.file("catalog"))
-
-    @property
-    def search_db(self) -> Path:
-        return _path(self.file("search_db"))
-
-    @property
-    def prompts(self) -> Path:
-        return _path(self.file("prompts"))
-
-    @property
-    def offsets(self) -> Path:
-        return _path(self.file("offsets"))
+    # Every well-known file and folder of a tree, relative to `.claude/memory/`: the one table.
+    index = TreePath("MEMORY.md")
+    archive = TreePath("MEMORY-archive.md")
+    session = TreePath("_session.json")
+    config = TreePath("config.json")
+    master = TreePath("master.md")
+    gitignore = TreePath(".gitignore")
+    context = TreePath("context")
+    current_task = TreePath("context/current-task.md")
+    blockers = TreePath("context/blockers.md")
+    progress = TreePath("progress")
+    sessions = TreePath("sessions")
+    subagent = TreePath("subagent")
+    checkpoints = TreePath("checkpoints")
+    latest_checkpoint = TreePath("checkpoints/latest.md")
+    session_checkpoints = TreePath("checkpoints/sessions")  # <session-id>.md: each session's own
+    cache = TreePath(".cache")
+    lock = TreePath(".cache/store.lock")
+    log = TreePath(".cache/memhooks.log")
+    catalog = TreePath(".cache/catalog.json")  # derived list of every memory with its index line
+    search_db = TreePath(".cache/search.sqlite3")
+    prompts = TreePath(".cache/prompts.json")  # the latest prompts, kept for PreCompact
+    offsets = TreePath(".cache/offsets.json")  # transcript byte offsets per session
+    reminder = TreePath(".cache/reminder.json")  # the status reminder last shown, per session
+    injected = TreePath(".cache/injected.json")  # characters each hook injected, per session
+    handoff = TreePath(".cache/subagent-pointers.json")  # PreToolUse(Agent) -> SubagentStart
 
     def relative(self, path: str | os.PathLike[str]) -> str:
         """A path inside the tree as the index writes it: forward slashes, relative."""
         return os.path.relpath(os.fspath(path), self.base).replace(os.sep, "/")
+
+
+#: Name -> path relative to the tree, read off the `TreePath`s above (for `file`).
+LAYOUT = {name: e.relative for name, e in vars(MemoryPaths).items() if isinstance(e, TreePath)}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from memhooks.text import one_line as _single_line
 from memhooks.text.lazy_re import LazyPattern
 
 TAG = "memhooks-data"
@@ -47,7 +48,7 @@ def neutralise(text: str) -> str:
 
 def clean_source(source: str) -> str:
     """A source attribute that cannot close its quotes or hold a line break."""
-    source = " ".join(source.split())
+    source = _single_line(source)
     if not _SOURCE_SAFE.issuperset(source):
         source = _SOURCE_UNSAFE.sub("_", source)
     return source[:300]
@@ -94,4 +95,4 @@ def frame(
 
 def one_line(text: str, limit: int = 300) -> str:
     """Data shown on one line of our own text (a heading, a pointer): no breaks, no tags."""
-    return neutralise(" ".join(text.split()))[:limit]
+    return neutralise(_single_line(text))[:limit]

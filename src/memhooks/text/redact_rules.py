@@ -239,7 +239,7 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         # fish `set -x NAME value`, Windows `setx NAME value`, csh `setenv NAME value`
         "secret",
-        lit(b"set"),
+        lit(b"set ", b"set\t", b"setx", b"setenv"),
         LazyBytes(
             rb"(?i)(?<![\w-])(?:set[ \t]+-[a-z]*[xg][a-z]*|setx|setenv)[ \t]+"
             rb"\w*(?:pass|pwd|secret|token|key|cred|auth)\w*[ \t]+" + _ARG

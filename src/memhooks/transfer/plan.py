@@ -68,8 +68,8 @@ def clean(
     `defaults` fills fields the file lacks (export: the title and date the index shows).
     Raises InvalidMemoryError naming `relative`.
     """
-    from memhooks.cli.commands.save import Draft, validate
     from memhooks.errors import UserError
+    from memhooks.store.draft import Draft, validate
     from memhooks.store.memory_file import UnparsableMemoryError, parse_bytes
 
     category = BY_FOLDER[relative.split("/", 1)[0]].name
@@ -127,18 +127,6 @@ def select(paths: MemoryPaths, selection: Selection) -> tuple[list[str], list[tu
             continue
         chosen.append(entry.path)
     return chosen, scan.problems
-
-
-def matching(paths: MemoryPaths, query: str) -> frozenset[str]:
-    """The memories `memhooks recall QUERY` would list, without its result limit."""
-    from memhooks.cli.commands.recall import RECALL_FLOOR
-    from memhooks.recall.search_index import SearchIndex
-
-    if not paths.search_db.exists():
-        return frozenset()
-    with SearchIndex(paths.search_db) as index:
-        hits = index.query(query, limit=100_000, min_score=RECALL_FLOOR)
-    return frozenset(h.path for h in hits)
 
 
 # ------------------------------------------------------------------ import
@@ -200,7 +188,7 @@ def plan_import(
     """Decide for each bundle file: import it, skip it (already present, category disabled)
     or flag it for the user (a near-duplicate, or its name taken by a different memory).
     Raises InvalidMemoryError when one file fails validation: the bundle is refused whole."""
-    from memhooks.cli.commands.remember import similar
+    from memhooks.recall.lookup import similar
 
     cleaned = {path: clean(path, files[path], patterns) for path in sorted(files)}
     present = existing_identities(paths, patterns)

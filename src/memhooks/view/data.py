@@ -19,10 +19,12 @@ from typing import Any
 
 from memhooks.store import catalog as catalog_io
 from memhooks.store.paths import MemoryPaths
+from memhooks.text import clip
 
 BODY_CAP = 20_000  # characters of one memory body shown in the view
 TIMELINE_CAP = 4_000  # characters of one journal or checkpoint shown
 READ_CAP = 256 * 1024  # bytes read from any one file
+_CUT_FOR_VIEW = "\n\n… (cut for the view)"  # ends a body cut to its cap
 TIMELINE_MAX = 500  # newest timeline items kept
 _SUPERSEDED = re.compile(r"superseded by\s+`?([^\s`;,]+\.md)", re.IGNORECASE)
 _COMPACTION = re.compile(
@@ -72,10 +74,6 @@ def _reason(text: str, key: str) -> str:
     return str(value or "")
 
 
-def _clip(text: str, cap: int) -> str:
-    return text if len(text) <= cap else text[:cap] + "\n\n… (cut for the view)"
-
-
 def _mtime(path: str) -> str:
     try:
         moment = os.lstat(path).st_mtime
@@ -116,7 +114,7 @@ def memories(
                 "reason": reason,
                 "superseded_by": found.group(1).removeprefix("./") if found else "",
                 "stale": stale.get(entry.path, []),
-                "body": _clip(split_body(text), BODY_CAP),
+                "body": clip(split_body(text), BODY_CAP, mark=_CUT_FOR_VIEW),
                 "history": (history or {}).get(entry.path, []),
             }
         )
@@ -171,7 +169,7 @@ def _folder_items(
                 "path": rel,
                 "when": _mtime(full),
                 "title": name.removesuffix(".md"),
-                "body": _clip(split_body(text), TIMELINE_CAP),
+                "body": clip(split_body(text), TIMELINE_CAP, mark=_CUT_FOR_VIEW),
             }
         )
     return out
@@ -195,7 +193,7 @@ def compactions(paths: MemoryPaths) -> list[dict[str, Any]]:
                     "when": when,
                     "title": f"session {session} ({how})",
                     "session_id": session,
-                    "body": _clip(body.strip("\n"), TIMELINE_CAP),
+                    "body": clip(body.strip("\n"), TIMELINE_CAP, mark=_CUT_FOR_VIEW),
                 }
             )
     return out
@@ -242,8 +240,8 @@ def injected(paths: MemoryPaths) -> list[dict[str, Any]]:
 
 
 def gather(paths: MemoryPaths) -> dict[str, Any]:
-    from memhooks.cli.commands.status import collect
     from memhooks.view.history import history
+    from memhooks.view.tree_status import collect
 
     status = collect(paths)
     items = memories(paths, status.get("stale_citations") or {}, history(paths.base))

@@ -13,7 +13,7 @@ from memhooks.install.invocation import cli_hint
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 
 if TYPE_CHECKING:
-    from memhooks.curate.consolidate import Action
+    from memhooks.curate.proposals import Action
     from memhooks.store.paths import MemoryPaths
     from memhooks.store.writer import Store
 
@@ -45,12 +45,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from memhooks.curate import consolidate
+    from memhooks.curate import consolidate, proposals
 
     paths, store = open_tree(args)
     if args.undo:
         return _undo(args, paths, store)
-    actions = consolidate.analyse(paths)
+    actions = proposals.analyse(paths)
     done: list[Action] = []
     if args.apply:
         done = consolidate.apply(store, actions)

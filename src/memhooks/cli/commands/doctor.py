@@ -132,7 +132,7 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
 
 
 def _check_search(paths: MemoryPaths, checks: list[dict[str, Any]], active: int) -> None:
-    from memhooks.cli.semantic_status import describe
+    from memhooks.install.semantic_status import describe
     from memhooks.recall.search_index import SearchIndex
 
     with SearchIndex(paths.search_db) as index:

@@ -13,6 +13,7 @@ from memhooks.errors import Exit, UserError
 from memhooks.store.categories import CATEGORIES, resolve
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
+from memhooks.text import one_line
 from memhooks.text.clock import epoch, iso, parse_iso
 from memhooks.transfer.plan import KNOWLEDGE, SESSION_CATEGORIES
 
@@ -101,11 +102,12 @@ def _output(args: argparse.Namespace, paths: MemoryPaths, project: str, stamp: s
 
 
 def run(args: argparse.Namespace) -> int:
+    from memhooks.recall.lookup import matching
     from memhooks.store.atomic import write_atomic
     from memhooks.store.derived import safe_state
     from memhooks.store.models import BundleFile, BundleManifest
     from memhooks.transfer.bundle import pack, sha256
-    from memhooks.transfer.plan import InvalidMemoryError, Selection, clean, matching, select
+    from memhooks.transfer.plan import InvalidMemoryError, Selection, clean, select
 
     paths, store = open_tree(args)
     since = None
@@ -128,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     patterns = store.settings.redact_patterns
     stamp = iso()
     project = str(safe_state(paths.session).get("project") or paths.root.parent.parent.name)
-    project = " ".join(project.split())[:300] or "project"
+    project = one_line(project)[:300] or "project"
     out = _output(args, paths, project, stamp)
     files: dict[str, bytes] = {}
     redacted: dict[str, int] = {}

@@ -8,14 +8,12 @@ from memhooks.cli.common import add_json, memory_paths, require_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
+from memhooks.recall.lookup import RECALL_FLOOR
 from memhooks.restore.summary_material import read_if_present
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
 from memhooks.text.frame import frame, one_line
 
-#: Lower than the per-prompt hook's floor (ranking.DEFAULT_FLOOR): the user asked, so a weak
-#: match is worth a line, but a score this low still means no rare word in common.
-RECALL_FLOOR = 1.0
 RECALL_LIMIT = 10
 MASTER_CAP = 20_000
 INDEX_CAP = 25_000

@@ -23,18 +23,16 @@ from memhooks.curate.category_guess import (
 )
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
+from memhooks.recall.lookup import similar
 from memhooks.store.categories import resolve
 from memhooks.store.paths import TREE_PREFIX as PREFIX
-from memhooks.store.paths import MemoryPaths
+from memhooks.text import clip
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
 
 if TYPE_CHECKING:
     from memhooks.store.writer import Store
 
-#: Same-category hits scoring at least the hook's floor and sharing at least this share of
-#: the new text's search terms (in their title and description) count as "already there".
-OVERLAP = 0.5
 CHOOSABLE = ("decision", "constraint", "runbook", "preference", "tech_debt")
 
 
@@ -79,38 +77,10 @@ def pick_category(explicit: str | None, text: str) -> tuple[str, str]:
     return guess.category, why
 
 
-def similar(paths: MemoryPaths, text: str, category: str) -> list[dict[str, Any]]:
-    """Same-category memories close enough to be the same thing, best first."""
-    if not paths.search_db.exists():
-        return []
-    from memhooks.recall import ranking
-    from memhooks.recall.search_index import SearchIndex
-    from memhooks.recall.tokenize import query_terms, tokens
-
-    wanted = set(query_terms(text))
-    if not wanted:
-        return []
-    with SearchIndex(paths.search_db) as index:
-        hits = index.query(text, limit=5, min_score=ranking.DEFAULT_FLOOR)
-    out = []
-    for hit in hits:
-        shared = len(wanted & set(tokens(f"{hit.title} {hit.description}"))) / len(wanted)
-        if hit.category == category and shared >= OVERLAP:
-            out.append(
-                {
-                    "path": hit.path,
-                    "title": hit.title,
-                    "description": hit.description,
-                    "score": round(hit.score, 2),
-                    "overlap": round(shared, 2),
-                }
-            )
-    return out
-
-
 def run(args: argparse.Namespace) -> int:
-    from memhooks.cli.commands.save import Draft, render_sections, validate
+    from memhooks.cli.commands.save import render_sections
     from memhooks.curate.consolidate import refresh_if_old
+    from memhooks.store.draft import Draft, validate
 
     paths, store = open_tree(args)
     patterns = store.settings.redact_patterns
@@ -127,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     meta: dict[str, Any] = {"title": title, **INITIAL_FIELDS.get(category, {})}
     description = description_for(text, title)
     if description:
-        meta["description"] = _one_line(description)
+        meta["description"] = clip(description, 200, fold=True)
     if args.tags:
         meta["tags"] = [redact(t.strip(), patterns) for t in args.tags.split(",") if t.strip()]
     draft = Draft(category, meta, render_sections(title, sections_for(category, text)))
@@ -185,7 +155,7 @@ def _update(args: argparse.Namespace, store: Store, text: str) -> int:
     changes: dict[str, Any] = {}
     if args.title:
         changes["title"] = redact(args.title, store.settings.redact_patterns)
-    from memhooks.cli.commands.save import Draft, validate
+    from memhooks.store.draft import Draft, validate
 
     category = str(meta.get("category") or "decision")
     changes = validate(Draft(category, changes), partial=True)
@@ -205,8 +175,3 @@ def _update(args: argparse.Namespace, store: Store, text: str) -> int:
         as_json=args.json,
     )
     return Exit.OK
-
-
-def _one_line(text: str, limit: int = 200) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"

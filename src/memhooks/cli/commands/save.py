@@ -4,23 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from memhooks.cli.common import add_json, category_name, open_tree, read_stdin_text
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
 from memhooks.store.categories import CATEGORIES
+from memhooks.store.draft import Draft, validate
 from memhooks.text.redact import redact, redact_field
-
-
-@dataclass
-class Draft:
-    category: str
-    meta: dict[str, Any] = field(default_factory=dict)
-    body: str = ""
-    source_path: str | None = None
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -178,29 +169,6 @@ def _read(path: Path) -> str:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UserError(f"cannot read {path}: {exc}", Exit.INVALID_INPUT) from None
-
-
-def validate(draft: Draft, *, partial: bool = False) -> dict[str, Any]:
-    """The frontmatter as the category's model accepts it (a partial one for updates)."""
-    from pydantic import ValidationError
-
-    from memhooks.store.models import meta_to_dict, parse_meta
-
-    probe = dict(draft.meta)
-    if partial:
-        probe.setdefault("title", "placeholder")
-    try:
-        model = parse_meta({**probe, "category": draft.category})
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
-        )
-        raise UserError(f"invalid {draft.category}: {problems}", Exit.INVALID_INPUT) from None
-    validated = meta_to_dict(model)
-    validated.pop("category", None)
-    if partial:
-        return {k: v for k, v in validated.items() if k in draft.meta}
-    return validated
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,11 +9,7 @@ from memhooks.cli.common import add_json, memory_paths
 from memhooks.cli.output import emit
 from memhooks.errors import Exit
 from memhooks.install.invocation import cli_hint
-from memhooks.store import catalog as catalog_io
-from memhooks.store.categories import CATEGORIES
-from memhooks.store.context_files import one_line, read_status
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.session_state import StateUnreadableError, read_state
+from memhooks.view.tree_status import collect
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,105 +21,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_json(parser)
     parser.set_defaults(func=run)
-
-
-def index_health(paths: MemoryPaths) -> dict[str, Any]:
-    from memhooks.store.safe_fs import read_bytes
-
-    try:
-        data = read_bytes(paths.index)
-    except OSError:
-        return {"exists": False}
-    text = data.decode("utf-8", errors="replace")
-    entries = sum(1 for line in text.splitlines() if line.startswith("- ["))
-    cut_note = next((line for line in text.splitlines() if line.startswith("> ")), "")
-    return {
-        "exists": True,
-        "entries": entries,
-        "lines": len(text.splitlines()),
-        "bytes": len(data),
-        "cut_note": cut_note.lstrip("> "),
-    }
-
-
-def stale_memories(paths: MemoryPaths, active: list[str]) -> dict[str, list[str]]:
-    """{memory: files} for the memories whose cited code changed (cached verdicts)."""
-    from memhooks.recall.citation_check import stale_of
-
-    try:
-        return stale_of(paths.base, active)
-    except (OSError, ValueError):
-        return {}
-
-
-def collect(paths: MemoryPaths) -> dict[str, Any]:
-    try:
-        state = read_state(paths.session)
-        problem = ""
-    except StateUnreadableError as exc:
-        state, problem = None, str(exc)
-    cat = catalog_io.load(paths.catalog)
-    counts = cat.counts() if cat else {}
-    retired = sum(1 for e in cat.entries.values() if e.record_status == "retired") if cat else 0
-    archived = sum(1 for e in cat.entries.values() if e.record_status == "archived") if cat else 0
-    index_archived = (
-        sum(1 for e in cat.entries.values() if e.active and e.index_archived_at) if cat else 0
-    )
-    status = read_status(paths)
-    stale = stale_memories(paths, [e.path for e in cat.active()] if cat else [])
-    from memhooks.recall.search_index import SIDECARS
-    from memhooks.store.conflicts import conflicted_files
-
-    journal = paths.search_db.with_name(paths.search_db.name + SIDECARS[0])
-    return {
-        "conflicts": conflicted_files(str(paths.root), tuple(c.folder for c in CATEGORIES)),
-        "search_journal": journal.is_file(),
-        "root": str(paths.root),
-        "exists": state is not None,
-        "active": bool(state and state.get("active") is True),
-        "started": (state or {}).get("started"),
-        "last_activity": (state or {}).get("lastActivity"),
-        "last_memory_write": (state or {}).get("lastMemoryWrite"),
-        "project": (state or {}).get("project"),
-        "branch": (state or {}).get("branch"),
-        "counts": {c.name: counts.get(c.name, 0) for c in CATEGORIES},
-        "total": sum(counts.values()),
-        "retired": retired,
-        "archived_records": archived,
-        "index": {**index_health(paths), "archived": index_archived},
-        "status_line": one_line(status),
-        "catalog": cat is not None,
-        "stale": len(stale),
-        "stale_citations": stale,
-        "problem": problem,
-        "injected": injected(paths),
-        "semantic": semantic_state(paths),
-    }
-
-
-def semantic_state(paths: MemoryPaths) -> dict[str, Any]:
-    from memhooks.cli.semantic_status import describe
-
-    try:
-        return describe(paths)
-    except (OSError, ValueError) as exc:
-        return {"mode": "?", "serving": False, "ok": False, "detail": str(exc), "fix": ""}
-
-
-def injected(paths: MemoryPaths) -> dict[str, Any]:
-    """Characters each hook put into the context in this session (or the latest one)."""
-    import os
-
-    from memhooks.store.ledger import session_counts
-
-    sid, counts = session_counts(
-        paths.file("injected"), os.environ.get("CLAUDE_CODE_SESSION_ID") or None
-    )
-    return {
-        "session_id": sid,
-        "hooks": {h: {"injections": n, "chars": c} for h, (n, c) in counts.items()},
-        "total_chars": sum(c for _, c in counts.values()),
-    }
 
 
 def render(data: dict[str, Any]) -> str:
@@ -155,6 +52,11 @@ def render(data: dict[str, Any]) -> str:
         )
     if not data["catalog"]:
         lines.append("Catalog: missing; run `memhooks rebuild`")
+    semantic = data["semantic"]
+    lines.append(
+        f"Semantic signals: {semantic['detail']}"
+        + (f" ({semantic['fix']})" if semantic["fix"] else "")
+    )
     ledger = data["injected"]
     if ledger["hooks"]:
         lines.append(
@@ -166,11 +68,6 @@ def render(data: dict[str, Any]) -> str:
         )
     else:
         lines.append("Injected this session: nothing yet")
-    semantic = data["semantic"]
-    lines.append(
-        f"Semantic signals: {semantic['detail']}"
-        + (f" ({semantic['fix']})" if semantic["fix"] else "")
-    )
     if data["conflicts"]:
         lines.append(
             f"Conflicts: {len(data['conflicts'])} file(s) hold git conflict markers (not "

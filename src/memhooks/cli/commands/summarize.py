@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from memhooks.cli.common import (
+    add_budget,
     add_json,
     add_mode_options,
     memory_paths,
@@ -26,7 +27,6 @@ from memhooks.restore.summary_format import (
     SUMMARY_TEMPLATE,
     summary_description,
     summary_problems,
-    title_of,
     tracking_labels,
     without_journal,
 )
@@ -36,9 +36,11 @@ from memhooks.restore.summary_material import (
     latest_session_id,
     read_if_present,
 )
+from memhooks.store.memory_file import first_heading
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.session_journal import JOURNAL_HEADING
+from memhooks.text import clip
 from memhooks.text.redact import redact, redact_field
 
 DESCRIPTION_MAX = 200
@@ -78,12 +80,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="SESSION",
         help="the session id as a plain argument, as `/memory summarize [id]` passes it",
     )
-    parser.add_argument(
-        "--budget",
-        type=int,
-        default=SUMMARY_BUDGET,
-        help=f"--material: at most this many characters (default {SUMMARY_BUDGET:,})",
-    )
+    add_budget(parser, SUMMARY_BUDGET)
     add_json(parser)
     parser.set_defaults(func=run)
 
@@ -205,7 +202,7 @@ def _save(paths: MemoryPaths, session_id: str, *, as_json: bool) -> int:
     store = open_store(paths)
     patterns = store.settings.redact_patterns
     body = redact(body, patterns)
-    title = (title_of(body) or session_id)[:120]
+    title = (first_heading(body) or session_id)[:120]
     meta: dict[str, Any] = {
         **meta_in,
         "title": title,
@@ -242,8 +239,8 @@ def _validated(meta: dict[str, Any]) -> dict[str, Any]:
 
     from memhooks.store.models import meta_to_dict, parse_meta
 
-    if isinstance(meta.get("description"), str) and len(meta["description"]) > DESCRIPTION_MAX:
-        meta["description"] = meta["description"][: DESCRIPTION_MAX - 1].rstrip() + "…"
+    if isinstance(meta.get("description"), str):
+        meta["description"] = clip(meta["description"], DESCRIPTION_MAX)
     try:
         model = parse_meta({**meta, "category": "session_summary"})
     except ValidationError as exc:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import difflib
 
+from memhooks.cli.chunk_output import check_chunk_chars, print_chunk, print_overview
 from memhooks.cli.common import (
+    add_budget,
     add_json,
     add_mode_options,
     memory_paths,
@@ -22,7 +24,7 @@ from memhooks.cli.common import (
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_command
-from memhooks.restore.chunks import MIN_CHUNK_CHARS, first_words, split
+from memhooks.restore.chunks import split
 from memhooks.restore.summary_format import MASTER_TEMPLATE, Footer, master_problems, with_footer
 from memhooks.restore.summary_material import (
     DEFAULT_BUDGET,
@@ -62,12 +64,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         chunks_help="overview of the whole material, uncut, in numbered chunks (for an agent, "
         "when --material says something was cut or left out)",
     )
-    parser.add_argument(
-        "--budget",
-        type=int,
-        default=DEFAULT_BUDGET,
-        help=f"--material: at most this many characters (default {DEFAULT_BUDGET:,})",
-    )
+    add_budget(parser, DEFAULT_BUDGET)
     add_json(parser)
     parser.set_defaults(func=run)
 
@@ -85,41 +82,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _chunks(paths: MemoryPaths, args: argparse.Namespace) -> int:
-    if args.chunk_chars < MIN_CHUNK_CHARS:
-        raise UserError(f"--chunk-chars must be at least {MIN_CHUNK_CHARS:,}", Exit.USAGE)
+    check_chunk_chars(args.chunk_chars)
     found = synthesis_material(paths, paths.root.parent.parent, UNCUT, piece_cap=UNCUT)
     structure = "=== Required structure (seed 002) ===\n\n" + MASTER_TEMPLATE
     text = (found.pack.render() + "\n\n" + structure).strip()
     chunks = split(text.split("\n"), args.chunk_chars)
-    total = len(chunks)
     if args.chunk is not None:
-        if not 1 <= args.chunk <= total:
-            raise UserError(f"chunk {args.chunk} does not exist: there are {total}", Exit.NOT_FOUND)
-        body = chunks[args.chunk - 1]
-        emit(
-            {"chunk": args.chunk, "chunks": total, "text": body},
-            f"=== Synthesis material: chunk {args.chunk} of {total} ===\n{body}\n"
-            f"=== end of chunk {args.chunk} of {total} ===",
-            as_json=args.json,
-        )
-        return Exit.OK
+        return print_chunk(chunks, args.chunk, "Synthesis material", {}, as_json=args.json)
     how = f"{cli_command()} synthesize --chunk K"
-    lines = [
-        f"Synthesis material for {PREFIX}master.md, uncut: {total} chunk(s) of at most "
+    head = [
+        f"Synthesis material for {PREFIX}master.md, uncut: {len(chunks)} chunk(s) of at most "
         f"{args.chunk_chars:,} characters. Read each in turn with:\n  {how}",
-        "",
-        *(f"chunk {n}: {first_words(c)}" for n, c in enumerate(chunks, 1)),
     ]
-    emit(
-        {
-            "chunks": total,
-            "chunk_chars": args.chunk_chars,
-            "openings": [first_words(c) for c in chunks],
-        },
-        "\n".join(lines),
-        as_json=args.json,
-    )
-    return Exit.OK
+    return print_overview(chunks, args.chunk_chars, head, {}, as_json=args.json)
 
 
 def _material(paths: MemoryPaths, budget: int, *, as_json: bool) -> int:

@@ -9,7 +9,8 @@ from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit
 from memhooks.store.atomic import read_text, write_atomic
-from memhooks.store.context_files import BLOCKERS_TEMPLATE, one_line, read_status, section
+from memhooks.store.context_files import BLOCKERS_TEMPLATE, read_status, section, status_line
+from memhooks.text import one_line
 from memhooks.text.redact import redact
 
 
@@ -46,9 +47,9 @@ def render_current_task(task: str, next_step: str, progress: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _one_line(text: str, patterns: Sequence[str]) -> str:
+def _redacted_line(text: str, patterns: Sequence[str]) -> str:
     """Redacted first (a YAML block or a quoted value needs its lines), then one line."""
-    return " ".join(redact(text, patterns).split())
+    return one_line(redact(text, patterns))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,12 +64,12 @@ def run(args: argparse.Namespace) -> int:
             status = read_status(paths, full=True)  # never rewrite from the clipped display
             progress = section(current, "progress")
             if args.progress:
-                progress.append(_one_line(args.progress, patterns))
-            task = _one_line(args.task or status.task, patterns)
-            next_step = _one_line(args.next_step or status.next_step, patterns)
+                progress.append(_redacted_line(args.progress, patterns))
+            task = _redacted_line(args.task or status.task, patterns)
+            next_step = _redacted_line(args.next_step or status.next_step, patterns)
             write_atomic(paths.current_task, render_current_task(task, next_step, progress[-20:]))
             blockers = [] if args.clear_blockers else list(status.blockers)
-            blockers += [_one_line(b, patterns) for b in args.blocker]
+            blockers += [_redacted_line(b, patterns) for b in args.blocker]
             write_atomic(
                 paths.blockers,
                 "# Blockers\n\n"
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     status = read_status(paths)
     emit(
         {"task": status.task, "next": status.next_step, "blockers": list(status.blockers)},
-        one_line(status),
+        status_line(status),
         as_json=args.json,
     )
     return Exit.OK

@@ -1,0 +1,113 @@
+"""What a tree holds and how it is doing: on or off, counts per category, the index's health,
+stale citations, what the hooks injected. `memhooks status` prints it; `memhooks view` shows
+it on the page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memhooks.store import catalog as catalog_io
+from memhooks.store.categories import CATEGORIES
+from memhooks.store.context_files import read_status, status_line
+from memhooks.store.paths import MemoryPaths
+from memhooks.store.session_state import StateUnreadableError, read_state
+
+
+def index_health(paths: MemoryPaths) -> dict[str, Any]:
+    from memhooks.store.safe_fs import read_bytes
+
+    try:
+        data = read_bytes(paths.index)
+    except OSError:
+        return {"exists": False}
+    text = data.decode("utf-8", errors="replace")
+    entries = sum(1 for line in text.splitlines() if line.startswith("- ["))
+    cut_note = next((line for line in text.splitlines() if line.startswith("> ")), "")
+    return {
+        "exists": True,
+        "entries": entries,
+        "lines": len(text.splitlines()),
+        "bytes": len(data),
+        "cut_note": cut_note.lstrip("> "),
+    }
+
+
+def stale_memories(paths: MemoryPaths, active: list[str]) -> dict[str, list[str]]:
+    """{memory: files} for the memories whose cited code changed (cached verdicts)."""
+    from memhooks.recall.citation_check import stale_of
+
+    try:
+        return stale_of(paths.base, active)
+    except (OSError, ValueError):
+        return {}
+
+
+def collect(paths: MemoryPaths) -> dict[str, Any]:
+    try:
+        state = read_state(paths.session)
+        problem = ""
+    except StateUnreadableError as exc:
+        state, problem = None, str(exc)
+    cat = catalog_io.load(paths.catalog)
+    counts = cat.counts() if cat else {}
+    retired = sum(1 for e in cat.entries.values() if e.record_status == "retired") if cat else 0
+    archived = sum(1 for e in cat.entries.values() if e.record_status == "archived") if cat else 0
+    index_archived = (
+        sum(1 for e in cat.entries.values() if e.active and e.index_archived_at) if cat else 0
+    )
+    status = read_status(paths)
+    stale = stale_memories(paths, [e.path for e in cat.active()] if cat else [])
+    from memhooks.recall.search_index import SIDECARS
+    from memhooks.store.conflicts import conflicted_files
+
+    journal = paths.search_db.with_name(paths.search_db.name + SIDECARS[0])
+    return {
+        "conflicts": conflicted_files(str(paths.root), tuple(c.folder for c in CATEGORIES)),
+        "search_journal": journal.is_file(),
+        "root": str(paths.root),
+        "exists": state is not None,
+        "active": bool(state and state.get("active") is True),
+        "started": (state or {}).get("started"),
+        "last_activity": (state or {}).get("lastActivity"),
+        "last_memory_write": (state or {}).get("lastMemoryWrite"),
+        "project": (state or {}).get("project"),
+        "branch": (state or {}).get("branch"),
+        "counts": {c.name: counts.get(c.name, 0) for c in CATEGORIES},
+        "total": sum(counts.values()),
+        "retired": retired,
+        "archived_records": archived,
+        "index": {**index_health(paths), "archived": index_archived},
+        "status_line": status_line(status),
+        "catalog": cat is not None,
+        "stale": len(stale),
+        "stale_citations": stale,
+        "problem": problem,
+        "injected": injected(paths),
+        "semantic": semantic_state(paths),
+    }
+
+
+def semantic_state(paths: MemoryPaths) -> dict[str, Any]:
+    """Whether semantic signals serve this project (install.semantic_status)."""
+    from memhooks.install.semantic_status import describe
+
+    try:
+        return describe(paths)
+    except (OSError, ValueError) as exc:
+        return {"mode": "?", "serving": False, "ok": False, "detail": str(exc), "fix": ""}
+
+
+def injected(paths: MemoryPaths) -> dict[str, Any]:
+    """Characters each hook put into the context in this session (or the latest one)."""
+    import os
+
+    from memhooks.store.ledger import session_counts
+
+    sid, counts = session_counts(
+        paths.file("injected"), os.environ.get("CLAUDE_CODE_SESSION_ID") or None
+    )
+    return {
+        "session_id": sid,
+        "hooks": {h: {"injections": n, "chars": c} for h, (n, c) in counts.items()},
+        "total_chars": sum(c for _, c in counts.values()),
+    }

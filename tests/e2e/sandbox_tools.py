@@ -1,0 +1,67 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""What only the e2e suite needs of a sandbox (the `memhooks demo` command does not): a Python
+with nothing installed, the size of a folder, and the stop-hook times a transcript records."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from memhooks.demo import HarnessError
+from memhooks.demo.hook_python import base_python, python_tag
+
+
+def bare_python(cache: Path) -> Path:
+    """A Python with pip and nothing else (a venv of the base interpreter, made once): what a
+    new user's machine gives the plugin, whatever this machine has installed system-wide."""
+    base = base_python()
+    folder = cache / "bare-python" / python_tag(base)
+    python = folder / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    if (folder / ".complete").is_file():
+        return python
+    cache.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="bare.", dir=cache))
+    proc = subprocess.run(
+        [str(base), "-m", "venv", str(work / "venv")], capture_output=True, text=True, check=False
+    )
+    if proc.returncode != 0:
+        shutil.rmtree(work, ignore_errors=True)
+        raise HarnessError(f"{base} -m venv failed: {proc.stderr[-1000:]}")
+    (work / "venv" / ".complete").write_text("", encoding="utf-8")
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):  # another run made it first
+        (work / "venv").rename(folder)
+    shutil.rmtree(work, ignore_errors=True)
+    return python
+
+
+def tree_size(root: Path) -> tuple[int, dict[str, int]]:
+    """Bytes under `root` (symlinks not followed), and by top-level entry."""
+    by_entry: dict[str, int] = {}
+    for path in root.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            top = path.relative_to(root).parts[0]
+            by_entry[top] = by_entry.get(top, 0) + path.stat().st_size
+    return sum(by_entry.values()), by_entry
+
+
+def stop_hook_durations(transcript: Path) -> list[tuple[str, int]]:
+    """(command, durationMs) from the transcript's stop_hook_summary records."""
+    found: list[tuple[str, int]] = []
+    if not transcript.is_file():
+        return found
+    for line in transcript.read_text(encoding="utf-8", errors="replace").splitlines():
+        if '"stop_hook_summary"' not in line:
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        infos = record.get("hookInfos") or []
+        found.extend((str(i.get("command", "")), int(i.get("durationMs") or 0)) for i in infos)
+    return found
