@@ -9,6 +9,7 @@ the model or the network.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 import sys
@@ -490,3 +491,22 @@ def test_status_and_doctor_say_whether_semantic_signals_serve(
     capsys.readouterr()
     main(["doctor"])
     assert "semantic signals: off" in capsys.readouterr().out
+
+
+def test_commands_without_plugin_data_find_the_recorded_folder_table(
+    started: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Claude's own Bash calls of the launcher carry no CLAUDE_PLUGIN_DATA: their writes and
+    --explain still use the table of the folder a command file recorded."""
+    from memhooks.cli.main import main
+
+    data = tmp_path / "recorded-data"
+    semantic_assets.table_file(data).parent.mkdir(parents=True)
+    shutil.copy(TABLE, semantic_assets.table_file(data))
+    deps.record_data_dir(str(data))
+    assert "CLAUDE_PLUGIN_DATA" not in os.environ
+    assert main(["remember", "we decided to use Postgres 16 for the job queue"]) == 0
+    capsys.readouterr()
+    assert main(["recall", "--explain", "job queue postgres database", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["semantic"] == "on"
+    assert semantic.table_path() == str(semantic_assets.table_file(data))
