@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import os
-from array import array
 from operator import mul
 
 try:
@@ -101,7 +100,7 @@ def encode(
     conn: sqlite3.Connection,
     text: str,
     max_words: int = MAX_WORDS,
-    cache: dict[str, tuple[float, array[int]]] | None = None,
+    cache: dict[str, tuple[float, memoryview[int]]] | None = None,
 ) -> Vector | None:
     """The text's unit vector: the mean of its WordPiece tokens' vectors; None if none known.
 
@@ -126,7 +125,7 @@ def encode(
     return _pool(counts, found)
 
 
-def _pool(counts: dict[str, int], found: dict[str, tuple[float, array[int]]]) -> Vector | None:
+def _pool(counts: dict[str, int], found: dict[str, tuple[float, memoryview[int]]]) -> Vector | None:
     weights: dict[str, float] = {}
     for word, times in counts.items():
         pieces = [word] if word in found else wordpiece.pieces(word, found.__contains__)
@@ -142,14 +141,17 @@ def _pool(counts: dict[str, int], found: dict[str, tuple[float, array[int]]]) ->
     return normalized([sum(map(mul, column, factors)) for column in zip(*rows, strict=True)])
 
 
-def _lookup(conn: sqlite3.Connection, pieces: list[str]) -> dict[str, tuple[float, array[int]]]:
-    out: dict[str, tuple[float, array[int]]] = {}
+def _lookup(
+    conn: sqlite3.Connection, pieces: list[str]
+) -> dict[str, tuple[float, memoryview[int]]]:
+    out: dict[str, tuple[float, memoryview[int]]] = {}
     for start in range(0, len(pieces), CHUNK):
         chunk = pieces[start : start + CHUNK]
         sql = in_list("SELECT piece, scale, vec FROM pieces WHERE piece", len(chunk))
         for piece, scale, blob in conn.execute(sql, chunk):
             if isinstance(blob, bytes) and len(blob) == DIMS:
-                out[piece] = (float(scale), array("b", blob))
+                # a memoryview, not an array: no `array` import on the per-prompt path
+                out[piece] = (float(scale), memoryview(blob).cast("b"))
     return out
 
 
@@ -158,18 +160,20 @@ def normalized(vec: list[float]) -> Vector:
     return [x / norm for x in vec] if norm > 0 else vec
 
 
-def dot(a: Vector | array[float], b: Vector | array[float]) -> float:
+def dot(a: Vector | memoryview[float], b: Vector | memoryview[float]) -> float:
     return float(sum(map(mul, a, b)))
 
 
 def pack(vec: Vector) -> bytes:
+    from array import array  # the write side only
+
     return array("f", vec).tobytes()
 
 
-def unpack(blob: object) -> array[float] | None:
+def unpack(blob: object) -> memoryview[float] | None:
     if not isinstance(blob, bytes) or len(blob) != 4 * DIMS:
         return None
-    return array("f", blob)
+    return memoryview(blob).cast("f")
 
 
 def doc_text(title: str, tags: tuple[str, ...], description: str, body: str) -> str:
@@ -207,7 +211,7 @@ class Encoder:
         #: (index_write.ensure_background) rather than encode 80 prompts on every write.
         self.background: list[Vector] | None = None
         self._tried = False
-        self._rows: dict[str, tuple[float, array[int]]] = {}
+        self._rows: dict[str, tuple[float, memoryview[int]]] = {}
 
     @property
     def ready(self) -> bool:
