@@ -12,6 +12,11 @@ from pathlib import Path
 
 import pytest
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from memhooks.store.hook_writer import HookWriter
+    from memhooks.store.writer import Store
+
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 LAUNCHER = REPO / "hooks" / "memhooks.py"
@@ -129,3 +134,28 @@ def run_main(
     code = main(list(argv))
     out = capsys.readouterr()
     return code, out.out, out.err
+
+
+def open_store(root: Path, settings: object = None, **options: float) -> Store:
+    """The commands' store of the tree at `root`, composed as `memhooks` opens it."""
+    from memhooks.recall.citations import with_hashes
+    from memhooks.recall.search_index import SearchIndex
+    from memhooks.store.config import Settings
+    from memhooks.store.paths import MemoryPaths
+    from memhooks.store.writer import Store
+
+    given = settings if isinstance(settings, Settings) else Settings()
+    return Store(MemoryPaths(root), given, search=SearchIndex, cite=with_hashes, **options)
+
+
+def hook_writer(root: Path, **options: float) -> HookWriter:
+    """The hooks' writer of the tree at `root`, composed as SubagentStop opens it."""
+    from memhooks.recall.citations import with_hashes
+    from memhooks.recall.search_index import SearchIndex
+    from memhooks.store.config import Settings
+    from memhooks.store.hook_writer import HookWriter
+    from memhooks.store.paths import MemoryPaths
+
+    return HookWriter(
+        MemoryPaths(root), Settings(), search=SearchIndex, cite=with_hashes, **options
+    )

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.curate import consolidate, proposals
+from memhooks.store import consolidation_files
 from memhooks.store.paths import MemoryPaths
 from support import FIXTURES, run_main
 
@@ -335,7 +336,7 @@ def test_a_save_refreshes_an_old_summary(
     planted: tuple[Path, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     root, _ = planted
-    summary = root / consolidate.SUMMARY
+    summary = root / consolidation_files.SUMMARY
     summary.unlink(missing_ok=True)
     assert main_ok(capsys, "remember", "--new", "we always run the linters before pushing")
     data = json.loads(summary.read_text(encoding="utf-8"))

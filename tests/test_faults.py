@@ -20,10 +20,8 @@ from memhooks.cli.main import main
 from memhooks.errors import Exit
 from memhooks.hooks.subagent_stop import LOCK_TIMEOUT as SUBAGENT_LOCK_TIMEOUT
 from memhooks.restore import transcript
-from memhooks.store.config import Settings
 from memhooks.store.paths import MemoryPaths
-from memhooks.store.writer import Store
-from support import LAUNCHER, hook_examples, run_cli
+from support import LAUNCHER, hook_examples, hook_writer, run_cli
 from test_fuzz_hooks import assert_valid_output, memory_snapshot, run_in_process, seed_memories
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX faults")
@@ -80,13 +78,18 @@ import filelock  # imported before os.link is patched: some filelock versions pr
 from memhooks.store.config import Settings
 from memhooks.hooks.subagent_stop import LOCK_TIMEOUT as SUBAGENT_LOCK_TIMEOUT
 from memhooks.store.paths import MemoryPaths
+from memhooks.recall.citations import with_hashes
+from memhooks.recall.search_index import SearchIndex
+from memhooks.store.hook_writer import HookWriter
 from memhooks.store.writer import Store
 
 def die(*args, **kwargs):
     os._exit(9)
 
 root, mode = Path(sys.argv[1]), sys.argv[2]
-store = Store(MemoryPaths(root), Settings(), hook=mode == "hook-create")
+parts = (MemoryPaths(root), Settings())
+opened = {"search": SearchIndex, "cite": with_hashes}
+store = HookWriter(*parts, **opened) if mode == "hook-create" else Store(*parts, **opened)
 if mode in ("create", "hook-create"):
     os.link = die  # create_exclusive links the temp file into place
     store.create("decision", {"title": "Half written"}, "# Half written\\n\\nbody")
@@ -201,7 +204,7 @@ def test_lock_of_a_dead_process_is_free(started: Path) -> None:
     done = _python(HOLD, str(lock), "die")
     assert done.stdout.strip() == "locked"
     start = time.monotonic()
-    Store(MemoryPaths(started), Settings(), hook=True).create("decision", {"title": "Next"}, "")
+    hook_writer(started).create("decision", {"title": "Next"}, "")
     assert time.monotonic() - start < 2
 
 

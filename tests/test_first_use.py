@@ -79,10 +79,10 @@ def test_hints_name_a_command_the_reader_can_run(
 def test_start_is_all_or_nothing(tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMHOOKS_PROJECT_DIR", str(tmp_path))
 
-    def refuse(*_args: object) -> None:
+    def refuse(*_args: object, **_kwargs: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("memhooks.cli.commands.start.write_state", refuse)
+    monkeypatch.setattr("memhooks.store.session_state.write_state", refuse)
     code, _, err = run_main(capsys, "start")
     assert code == 10, err
     assert "No space left on device" in err

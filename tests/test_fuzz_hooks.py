@@ -22,9 +22,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memhooks.hooks import entry
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.writer import Store
-from support import FIXTURES, hook_examples, memory_snapshot, report_fuzz_counts, run_hook
+from support import (
+    FIXTURES,
+    hook_examples,
+    memory_snapshot,
+    open_store,
+    report_fuzz_counts,
+    run_hook,
+)
 
 COUNTS: collections.Counter[str] = collections.Counter()
 
@@ -44,7 +49,7 @@ TRANSCRIPTS = sorted((FIXTURES / "transcripts").glob("*/transcript.jsonl"))
 
 def seed_memories(root: Path) -> dict[str, bytes]:
     """A few memories of several categories, the kind a hook must never touch."""
-    store = Store(MemoryPaths(root), _settings())
+    store = open_store(root, _settings())
     store.create("decision", {"title": "Use SQLite", "description": "one file"}, "# Use SQLite")
     store.create("runbook", {"title": "Deploy"}, "# Deploy\n\n## Steps\n1. make deploy\n---\nx")
     store.create("constraint", {"title": "No network"}, "# No network\n\nHooks never call out.")

@@ -27,11 +27,9 @@ from memhooks.restore import transcript
 from memhooks.restore.extract import extract_facts
 from memhooks.store.config import load_settings, validate_config
 from memhooks.store.memory_file import UnparsableMemoryError, parse_bytes, parse_text
-from memhooks.store.paths import MemoryPaths
 from memhooks.store.session_state import is_active
-from memhooks.store.writer import Store
 from memhooks.store.yaml_emit import render_document
-from support import FIXTURES, memory_snapshot, report_fuzz_counts
+from support import FIXTURES, memory_snapshot, open_store, report_fuzz_counts
 
 COUNTS: collections.Counter[str] = collections.Counter()
 
@@ -49,9 +47,8 @@ SLOW = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.d
 
 
 def seed(root: Path) -> dict[str, bytes]:
-    from memhooks.store.config import Settings
 
-    store = Store(MemoryPaths(root), Settings())
+    store = open_store(root)
     store.create("decision", {"title": "Use SQLite"}, "# Use SQLite\n\nOne file.")
     store.create("runbook", {"title": "Deploy"}, "# Deploy\n\n---\n\n1. make deploy")
     return memory_snapshot(root)

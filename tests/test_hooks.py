@@ -365,14 +365,14 @@ def test_parallel_sessions_keep_each_others_transcript_offsets(
         )
 
     stop.handle(hook("a"), paths, Settings())
-    real = stop._offsets
+    real = stop.read_offsets
     reads: list[int] = []
 
     def stale_first(memory: MemoryPaths) -> dict[str, int]:
         reads.append(1)
         return {} if len(reads) == 1 else real(memory)  # b read before a's write landed
 
-    monkeypatch.setattr(stop, "_offsets", stale_first)
+    monkeypatch.setattr(stop, "read_offsets", stale_first)
     stop.handle(hook("b"), paths, Settings())
     offsets = json.loads((started / ".cache" / "offsets.json").read_text(encoding="utf-8"))
     assert set(offsets) == {"session-a", "session-b"}

@@ -8,8 +8,8 @@ import pytest
 
 from memhooks.recall import ranking, search_index
 from memhooks.recall.index_read import Hit
-from memhooks.recall.index_write import IndexedDoc
 from memhooks.recall.search_index import SearchIndex
+from memhooks.store.catalog_entry import IndexedDoc
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

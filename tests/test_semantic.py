@@ -23,8 +23,8 @@ from memhooks.install import deps, semantic_assets
 from memhooks.recall import ranking, semantic, semantic_build, wordpiece
 from memhooks.recall.background import PROMPTS
 from memhooks.recall.index_read import has_vectors
-from memhooks.recall.index_write import IndexedDoc
 from memhooks.recall.search_index import SearchIndex
+from memhooks.store.catalog_entry import IndexedDoc
 
 REPO = Path(__file__).resolve().parents[1]
 TABLE = REPO / "tests" / "fixtures" / "semantic" / "tokens-subset.sqlite3"

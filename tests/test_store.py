@@ -16,11 +16,11 @@ from memhooks.store.naming import UnsafePathError, contained
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.scan import scan_tree
 from memhooks.store.writer import ConflictError, ResurrectionError, Store
-from support import needs_symlinks, run_cli
+from support import needs_symlinks, open_store, run_cli
 
 
 def store_for(root: Path) -> Store:
-    return Store(MemoryPaths(root), Settings())
+    return open_store(root)
 
 
 def test_create_writes_file_index_catalog_and_search(started: Path) -> None:
@@ -211,7 +211,7 @@ def test_rebuild_from_files_alone_reproduces_the_index(started: Path) -> None:
 
 def _writer(root: str, worker: int, count: int) -> None:
     os.environ["MEMHOOKS_PROJECT_DIR"] = str(Path(root).parent.parent)
-    store = Store(MemoryPaths(Path(root)), Settings(), lock_timeout=120)
+    store = open_store(Path(root), lock_timeout=120)
     for n in range(count):
         store.create(
             ["decision", "runbook", "constraint", "preference"][n % 4],
@@ -246,7 +246,7 @@ def test_eight_concurrent_writers_lose_nothing(started: Path) -> None:
 
 
 def test_retention_retires_old_memories_then_gc_deletes_them(started: Path) -> None:
-    store = Store(MemoryPaths(started), Settings(categories={"runbook": {"retention_days": 7}}))
+    store = open_store(started, Settings(categories={"runbook": {"retention_days": 7}}))
     long_ago = dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=10)
     old = store.create("runbook", {"title": "Old runbook"}, "", now=long_ago)
     fresh = store.create("runbook", {"title": "Fresh runbook"}, "")

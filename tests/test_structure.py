@@ -10,9 +10,7 @@ MAX_LINES = 400
 
 #: Modules still over the limit, with the size they may not grow past. Split by idea and
 #: remove from here; the test fails when one of them is back under the limit but still listed.
-OVERSIZE = {
-    "store/writer.py": 450,
-}
+OVERSIZE = {}
 
 
 def _modules() -> dict[str, Path]:
@@ -38,9 +36,9 @@ _WRITE_NAMES = {"write_atomic", "write_state", "create_exclusive", "rmtree", "co
 _OS_WRITES = {"replace", "rename", "unlink", "remove", "makedirs", "mkdir", "rmdir", "link"}
 _PATH_WRITES = {"write_text", "write_bytes", "unlink", "mkdir", "rename", "rmdir", "chmod"}
 
-#: Outside `store/`, only these modules write. `demo/` and `install/` never touch a memory
-#: tree (a sandbox project, the plugin's data folder). The rest are the known debt of the
-#: "only the store writes" rule: each should file its write through the store package.
+#: Outside `store/`, only these modules write, and none of them into a memory tree: `demo/`
+#: a sandbox project, `install/` the plugin's data folder, the export an outside bundle.
+#: Everything written into `.claude/memory/` goes through the store package.
 WRITERS_OUTSIDE_STORE = {
     "demo/__init__.py": "a throw-away sandbox project",
     "demo/harness.py": "a throw-away sandbox project",
@@ -53,26 +51,6 @@ WRITERS_OUTSIDE_STORE = {
     "recall/semantic_build.py": "the token table, in the plugin's data folder",
     "transfer/bundle.py": "the export bundle, outside the tree",
     "cli/commands/export.py": "the export bundle, outside the tree",
-    # debt: tree writes still made here rather than through the store package
-    "cli/commands/start.py": "debt",
-    "cli/commands/view.py": "debt: the page, by default under .cache/",
-    "cli/commands/stop.py": "debt",
-    "cli/commands/synthesize.py": "debt",
-    "cli/commands/task.py": "debt",
-    "curate/consolidate.py": "debt",
-    "curate/pending_note.py": "debt",
-    "guard/backup.py": "debt",
-    "guard/direct_edit.py": "debt",
-    "hooks/pre_compact.py": "debt",
-    "hooks/session_record.py": "debt",
-    "hooks/stop.py": "debt",
-    "hooks/subagent_stop.py": "debt",
-    "hooks/subagent_pointers.py": "debt",
-    "hooks/user_prompt.py": "debt",
-    "recall/citation_check.py": "debt",
-    "recall/citations.py": "debt",
-    "recall/search_index.py": "debt: the index build path belongs in store/",
-    "restore/session_checkpoint.py": "debt",
 }
 
 
@@ -90,7 +68,7 @@ def _writes(tree: ast.AST) -> list[tuple[int, str]]:
             owner = func.value.id if isinstance(func.value, ast.Name) else ""
             if owner in ("os", "shutil") and (func.attr in _OS_WRITES | _WRITE_NAMES):
                 found.append((node.lineno, f"{owner}.{func.attr}"))
-            elif owner == "os" and func.attr == "open":
+            elif owner == "os" and func.attr == "open" and not _os_opens_read_only(node):
                 found.append((node.lineno, "os.open"))
             elif func.attr in _WRITE_NAMES or func.attr in _PATH_WRITES:
                 found.append((node.lineno, f".{func.attr}"))
@@ -99,6 +77,19 @@ def _writes(tree: ast.AST) -> list[tuple[int, str]]:
             elif func.attr == "open" and _opens_for_writing(node):
                 found.append((node.lineno, ".open"))
     return found
+
+
+_OS_WRITE_FLAGS = {"O_WRONLY", "O_RDWR", "O_CREAT", "O_APPEND", "O_TRUNC"}
+
+
+def _os_opens_read_only(call: ast.Call) -> bool:
+    """`os.open(path, os.O_RDONLY | ...)` with no flag that writes; flags held in a name
+    (`os.open(p, flags)`) count as a write, since the audit cannot see them."""
+    if len(call.args) < 2:
+        return False
+    named = {n.attr for n in ast.walk(call.args[1]) if isinstance(n, ast.Attribute)}
+    named |= {n.value for n in ast.walk(call.args[1]) if isinstance(n, ast.Constant)}
+    return "O_RDONLY" in named and not named & _OS_WRITE_FLAGS
 
 
 def _opens_for_writing(call: ast.Call) -> bool:
@@ -130,8 +121,10 @@ def test_the_audit_sees_each_kind_of_write() -> None:
         "write_atomic(p, t)\nopen(p, 'w')\nopen(p, mode='ab')\nos.replace(a, b)\n"
         "path.write_text(t)\npath.replace(other)\nshutil.rmtree(d)\nos.open(p, flags)\n"
         "text.replace('a', 'b')\nopen(p)\nopen(p, 'rb')\n"
+        "os.open(p, os.O_RDONLY | getattr(os, 'O_NOFOLLOW', 0))\n"
+        "os.open(p, os.O_RDONLY | os.O_CREAT)\n"
     )
-    assert [line for line, _ in _writes(ast.parse(source))] == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert [line for line, _ in _writes(ast.parse(source))] == [1, 2, 3, 4, 5, 6, 7, 8, 13]
 
 
 # ------------------------------------------------------------------ arrows
@@ -153,9 +146,7 @@ LAYERS = {
     "cli": 7,
 }
 #: Arrows that still point up or sideways, named so that no new one slips in.
-KNOWN_UPWARD = {
-    ("store", "recall"): "derived files update the search index; a save hashes citations",
-}
+KNOWN_UPWARD = {}
 
 
 def test_imports_point_down_the_layers() -> None:

@@ -618,13 +618,13 @@ def test_an_import_updates_the_derived_files_once(
     assert export(source, bundle) == 0
     target = start(tmp_path, "beta")
     calls: list[int] = []
-    original = Store._after_write
+    original = Store.after_write
 
     def counting(self: Store, changed: list[object], *args: object, **kwargs: object) -> object:
         calls.append(len(changed))
         return original(self, changed, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(Store, "_after_write", counting)
+    monkeypatch.setattr(Store, "after_write", counting)
     assert cli(target, "import", str(bundle)) == 0
     assert calls == [6]
     from memhooks.store import catalog

@@ -70,8 +70,11 @@ def open_tree(args: argparse.Namespace) -> tuple[MemoryPaths, Store]:
 
 
 def open_store(paths: MemoryPaths) -> Store:
+    """The commands' store, given the search index and the citation hasher it keeps."""
+    from memhooks.recall.citations import with_hashes
+    from memhooks.recall.search_index import SearchIndex
 
-    return Store(paths, settings(paths))
+    return Store(paths, settings(paths), search=SearchIndex, cite=with_hashes)
 
 
 def add_mode_options(parser: argparse.ArgumentParser, *, save_help: str, chunks_help: str) -> None:

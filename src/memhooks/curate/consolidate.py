@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from memhooks.curate.proposals import KINDS, Action, analyse
 from memhooks.text.clock import iso, parse_iso
@@ -20,7 +19,6 @@ if TYPE_CHECKING:
     from memhooks.store.writer import Store
 
 LOG = "consolidation.log.md"
-SUMMARY = ".cache/consolidation.json"
 REFRESH_MAX = 500  # memories: above this, a save does not refresh the summary
 
 
@@ -52,7 +50,7 @@ def apply(store: Store, actions: list[Action], now: dt.datetime | None = None) -
 
 
 def write_log(store: Store, done: list[Action], now: dt.datetime | None) -> None:
-    from memhooks.store.atomic import write_atomic
+    from memhooks.store.consolidation_files import append_log
 
     target = store.paths.root / LOG
     lines = [f"## {iso(now)} — memhooks consolidate --apply", ""]
@@ -67,16 +65,7 @@ def write_log(store: Store, done: list[Action], now: dt.datetime | None) -> None
             lines += ["", "```diff", action.diff.rstrip("\n"), "```", ""]
     entry = "\n".join(lines).rstrip("\n") + "\n"
     with store.locked():
-        try:
-            current = target.read_text(encoding="utf-8") if not target.is_symlink() else ""
-        except FileNotFoundError:
-            current = ""
-        if not current:
-            current = (
-                "# Consolidation log\n\nWhat `memhooks consolidate --apply` changed in "
-                ".claude/memory/, newest last.\n"
-            )
-        write_atomic(target, current.rstrip("\n") + "\n\n" + entry)
+        append_log(target, entry)
 
 
 # ------------------------------------------------------- the cached summary
@@ -86,15 +75,9 @@ def write_summary(
     paths: MemoryPaths, actions: list[Action], now: dt.datetime | None = None
 ) -> None:
     """`.cache/consolidation.json`: what SessionStart reads to mention pending proposals."""
-    from memhooks.store.atomic import write_atomic
+    from memhooks.store import consolidation_files
 
-    target = paths.root / SUMMARY
-    previous: dict[str, Any] = {}
-    try:
-        loaded = json.loads(target.read_text(encoding="utf-8"))
-        previous = loaded if isinstance(loaded, dict) else {}
-    except (OSError, ValueError):
-        pass
+    previous = consolidation_files.read_summary(paths.base) or {}
     kinds = {k: sum(1 for a in actions if a.kind == k) for k in KINDS}
     data = {
         "computed": iso(now),
@@ -102,8 +85,7 @@ def write_summary(
         "kinds": {k: n for k, n in kinds.items() if n},
         "mentioned": previous.get("mentioned", ""),
     }
-    target.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(target, json.dumps(data), durable=False)
+    consolidation_files.write_summary(paths.base, data)
 
 
 def refresh_if_old(paths: MemoryPaths, hours: float = 24.0) -> None:
@@ -117,11 +99,10 @@ def refresh_if_old(paths: MemoryPaths, hours: float = 24.0) -> None:
     cat = catalog_io.load(paths.catalog)
     if cat is None or len(cat.entries) > REFRESH_MAX:
         return
-    try:
-        data = json.loads((paths.root / SUMMARY).read_text(encoding="utf-8"))
-        computed = parse_iso(str(data.get("computed") or ""))
-    except (OSError, ValueError, AttributeError):
-        computed = None
+    from memhooks.store.consolidation_files import read_summary
+
+    data = read_summary(paths.base) or {}
+    computed = parse_iso(str(data.get("computed") or ""))
     from memhooks.text.clock import utc_now
 
     if computed is not None and utc_now() - computed < dt.timedelta(hours=hours):

@@ -6,14 +6,10 @@
 
 from __future__ import annotations
 
-import json
-import os
 import time
 
-from memhooks.store.atomic import read_text, write_atomic
+from memhooks.store.consolidation_files import read_summary, write_summary
 
-SUMMARY = ".cache/consolidation.json"
-CAP = 4_000
 LABELS = {
     "duplicate": "duplicates",
     "superseded": "superseded",
@@ -25,12 +21,8 @@ LABELS = {
 
 def line(memory_root: str, today: str | None = None) -> str:
     """The line to show now ("" when nothing is pending or it was shown today); marks it shown."""
-    target = os.path.join(memory_root, *SUMMARY.split("/"))
-    try:
-        data = json.loads(read_text(target, CAP) or "{}")
-    except ValueError:
-        return ""
-    if not isinstance(data, dict):
+    data = read_summary(memory_root)
+    if data is None:
         return ""
     pending = data.get("pending")
     kinds = data.get("kinds")
@@ -39,7 +31,7 @@ def line(memory_root: str, today: str | None = None) -> str:
         return ""
     data["mentioned"] = day
     try:
-        write_atomic(target, json.dumps(data), durable=False)
+        write_summary(memory_root, data)
     except OSError:
         return ""  # cannot record it: better silent than repeated every session
     parts = [  # known kinds only: the file is in the tree, and this line is outside any frame

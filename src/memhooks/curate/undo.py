@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from memhooks.store.derived import StoreError
+from memhooks.store.write_errors import StoreError
 
 if TYPE_CHECKING:
     from memhooks.store.writer import Store

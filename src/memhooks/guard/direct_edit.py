@@ -12,9 +12,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from memhooks.guard.backup import forget, memory_file, restore
 from memhooks.store.categories import BY_FOLDER, Naming
 from memhooks.store.config import Settings
+from memhooks.store.edit_backup import forget, memory_file, restore, was_absent
 from memhooks.store.paths import MemoryPaths
 
 MAX_MEMORY_BYTES = 1024 * 1024
@@ -74,16 +74,17 @@ def check(relative: str, data: bytes, *, new: bool) -> tuple[dict[str, Any], str
 def settle(paths: MemoryPaths, settings: Settings, relative: str, cli: str) -> tuple[bool, str]:
     """Validate, redact and index an edited memory file, or undo the edit: (undone, what
     happened, '' for a clean edit)."""
-    from memhooks.store.catalog_entry import entry_for, ordered
+    from memhooks.recall.citations import with_hashes
+    from memhooks.recall.search_index import SearchIndex
+    from memhooks.store.catalog_entry import entry_for
     from memhooks.store.writer import Store
-    from memhooks.store.yaml_emit import render_document
     from memhooks.text.clock import iso
     from memhooks.text.redact import redact
 
     path = memory_file(paths.base, relative)
     if path is None:
         return False, f"memhooks: .claude/memory/{relative} is a symlink; left alone."
-    store = Store(paths, settings, lock_timeout=5.0)
+    store = Store(paths, settings, search=SearchIndex, cite=with_hashes, lock_timeout=5.0)
     with store.locked():
         try:
             meta, body = check(relative, _read(path), new=_was_new(paths, relative))
@@ -106,9 +107,7 @@ def settle(paths: MemoryPaths, settings: Settings, relative: str, cli: str) -> t
         clean_meta.setdefault("created", iso(None))
         redacted = clean_body != body or any(clean_meta.get(k) != v for k, v in meta.items())
         if clean_body != body or clean_meta != meta:
-            from memhooks.store.atomic import write_atomic
-
-            write_atomic(path, render_document(ordered(clean_meta), clean_body))
+            store.rewrite_locked(path, clean_meta, clean_body)
         entry = entry_for(relative, clean_meta, clean_body)
         store.reindex_locked([entry], {relative: clean_body})
         forget(paths.base, relative)
@@ -126,6 +125,4 @@ def _read(path: str) -> bytes:
 
 
 def _was_new(paths: MemoryPaths, relative: str) -> bool:
-    from memhooks.guard.backup import slot_of
-
-    return Path(slot_of(paths.base, relative) + ".absent").exists()
+    return was_absent(paths.base, relative)

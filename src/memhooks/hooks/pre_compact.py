@@ -8,28 +8,23 @@ to `checkpoints/latest.md` (for people) and a timestamped one. Everything is red
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-import json
 import os
 import time
-from pathlib import Path
 
 from memhooks.hooks.event import HookInput
 from memhooks.restore.checkpoint import render_checkpoint
 from memhooks.restore.extract import extract_facts
 from memhooks.restore.facts import SessionFacts
 from memhooks.restore.git_state import git_state
-from memhooks.restore.session_checkpoint import checkpoint_path, prune_sessions
 from memhooks.restore.transcript import iter_records
 from memhooks.restore.transcript_records import Record
-from memhooks.store.atomic import read_text, write_atomic
+from memhooks.store.atomic import read_text
+from memhooks.store.checkpoint_files import write_checkpoint
 from memhooks.store.config import Settings
 from memhooks.store.context_files import CONTEXT_CAP
-from memhooks.store.locking import quick_lock
-from memhooks.store.naming import UnsafePathError
-from memhooks.store.paths import MemoryPaths, inside
-from memhooks.store.safe_fs import makedirs
+from memhooks.store.hook_caches import read_prompts
+from memhooks.store.paths import MemoryPaths
 from memhooks.store.yaml_emit import render_document
 from memhooks.text.clock import iso
 from memhooks.text.redact import cut_at_line
@@ -70,15 +65,9 @@ def transcript_records(path: str) -> Iterable[Record]:
 
 def cached_prompts(paths: MemoryPaths, session_id: str) -> list[str]:
     """Prompts UserPromptSubmit kept: the transcript may not have the latest one yet."""
-    try:
-        data = json.loads(read_text(paths.file("prompts")))
-    except (OSError, ValueError):
-        return []
-    if not isinstance(data, list):
-        return []
     return [
         str(item.get("prompt", ""))
-        for item in data
+        for item in read_prompts(paths)
         if isinstance(item, dict)
         and item.get("session_id") in (session_id, "")
         and item.get("prompt")
@@ -96,14 +85,6 @@ def collect(hook: HookInput, paths: MemoryPaths, settings: Settings) -> SessionF
         redact_patterns=settings.redact_patterns,
         track_live=True,
     )
-
-
-def prune(folder: Path, keep: int) -> None:
-    """Keep the newest `keep` timestamped copies; latest.md is never pruned."""
-    copies = sorted(p for p in folder.glob("20*.md") if p.is_file())
-    for old in copies[:-keep] if keep > 0 else copies:
-        with contextlib.suppress(OSError):
-            old.unlink()
 
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
@@ -131,26 +112,13 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         "trigger": hook.trigger if hook.trigger in ("manual", "auto") else None,
     }
     text = render_document({k: v for k, v in meta.items() if v is not None}, body)
-    stamp = created.replace(":", "").replace("-", "")
-    if not inside(paths.base, paths.file("latest_checkpoint")):
-        raise UnsafePathError("checkpoints/ resolves outside .claude/memory/: not written")
-    try:
-        own = checkpoint_path(paths, hook.session_id) if hook.session_id else ""
-    except UnsafePathError:
-        own = ""  # not a host session id: only latest.md, which no SessionStart restores
-    if own:
-        makedirs(paths.file("session_checkpoints"))  # never through a symlinked folder
-        if not inside(paths.base, own):
-            raise UnsafePathError("checkpoints/sessions/ resolves outside .claude/memory/")
-    with quick_lock(paths.lock, lock_timeout()):
-        if own:
-            write_atomic(own, text)
-            prune_sessions(paths.file("session_checkpoints"), max(settings.checkpoints_keep, 20))
-        # latest.md stays as a convenience for people; SessionStart reads it only when its
-        # frontmatter names the session being restored.
-        write_atomic(paths.latest_checkpoint, text)
-        # The trigger names a file: only the host's two values, never a path from the payload.
-        trigger = hook.trigger if hook.trigger in ("manual", "auto") else "manual"
-        write_atomic(paths.checkpoints / f"{stamp}_{trigger}.md", text)
-        prune(paths.checkpoints, settings.checkpoints_keep)
+    write_checkpoint(
+        paths,
+        text,
+        session_id=hook.session_id,
+        trigger=hook.trigger,
+        created=created,
+        keep=settings.checkpoints_keep,
+        lock_timeout=lock_timeout(),
+    )
     return None

@@ -75,7 +75,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     if verdict is None:
         return None
     if verdict.action == "allow" and verdict.target is not None:
-        from memhooks.guard.backup import keep
+        from memhooks.store.edit_backup import keep
 
         keep(paths.base, verdict.target.relative)
         return None

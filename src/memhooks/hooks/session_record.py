@@ -5,8 +5,12 @@ from __future__ import annotations
 from memhooks.store.locking import quick_lock
 from memhooks.store.logsink import log_line
 from memhooks.store.paths import MemoryPaths
-from memhooks.store.session_state import read_state, session_record, write_state
+from memhooks.store.session_state import change_state, session_record
 from memhooks.text.clock import iso
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from typing import Any
 
 LOCK_TIMEOUT = 0.3
 
@@ -37,10 +41,8 @@ def _touch(
     ended_reason: str | None,
 ) -> None:
     now = iso()
-    with quick_lock(paths.file("lock"), LOCK_TIMEOUT):
-        state = read_state(paths.file("session"))
-        if state is None:
-            return
+
+    def touched(state: dict[str, Any]) -> None:
         state["lastActivity"] = now
         if session_id:
             record = session_record(state, session_id)
@@ -50,4 +52,6 @@ def _touch(
             if ended_reason is not None:
                 record["ended"] = now
                 record["end_reason"] = ended_reason
-        write_state(paths.file("session"), state, durable=False)
+
+    with quick_lock(paths.file("lock"), LOCK_TIMEOUT):
+        change_state(paths.file("session"), touched, durable=False)

@@ -8,19 +8,17 @@ hook blocks (keeps Claude working to save) only when the user opted in with
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
 from memhooks.hooks.event import HookInput
 from memhooks.restore.journal_entry import render_journal_entry
 from memhooks.restore.transcript import read_new
-from memhooks.store.atomic import read_text, write_atomic
 from memhooks.store.config import Settings
 from memhooks.store.locking import quick_lock
 from memhooks.store.paths import MemoryPaths, UnsafePathError
-from memhooks.store.session_journal import append_journal
-from memhooks.store.session_state import read_state, session_record, write_state
+from memhooks.store.session_journal import append_journal, read_offsets, save_offset
+from memhooks.store.session_state import change_state, session_record
 from memhooks.text.clock import epoch, iso, stamp
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
@@ -30,17 +28,6 @@ if TYPE_CHECKING:
 LOCK_TIMEOUT = 0.3
 FIRST_READ_MAX = 2_000_000  # a resumed long session: journal only its recent tail
 READ_MAX = 32_000_000  # bytes one Stop reads at most: a turn with huge tool output fits
-MAX_OFFSETS = 200
-
-
-def _offsets(paths: MemoryPaths) -> dict[str, int]:
-    try:
-        data = json.loads(read_text(paths.file("offsets")))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    return {str(k): v for k, v in data.items() if isinstance(v, int) and v >= 0}
 
 
 def new_journal_text(
@@ -94,7 +81,7 @@ def nudge(
 
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
-    offsets = _offsets(paths)
+    offsets = read_offsets(paths)
     entry, end = "", None
     if (
         settings.capture_journal
@@ -107,7 +94,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     with quick_lock(paths.file("lock"), LOCK_TIMEOUT):
         # Read the offsets again under the lock: parallel sessions' Stop hooks share the
         # file, and a stale copy would move another session back (and journal it twice).
-        current = _offsets(paths)
+        current = read_offsets(paths)
         started_at = offsets.get(hook.session_id)
         if started_at is not None and current.get(hook.session_id, started_at) != started_at:
             entry, end = "", None  # another Stop of this session got here first
@@ -117,16 +104,12 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
             except UnsafePathError:
                 entry = ""
         if end is not None:
-            current.pop(hook.session_id, None)
-            current[hook.session_id] = end  # most recent last: the oldest are dropped first
-            kept = dict(list(current.items())[-MAX_OFFSETS:])
-            write_atomic(paths.file("offsets"), json.dumps(kept), durable=False)
-        state = read_state(paths.file("session"))
-        if state is None:
-            return None
-        state["lastActivity"] = stamp(now)
-        if hook.session_id:
-            session_record(state, hook.session_id)["last_activity"] = stamp(now)
-        output = nudge(state, hook, settings, now)
-        write_state(paths.file("session"), state, durable=False)
-    return output
+            save_offset(paths, current, hook.session_id, end)
+
+        def touched(state: dict[str, Any]) -> dict[str, Any] | None:
+            state["lastActivity"] = stamp(now)
+            if hook.session_id:
+                session_record(state, hook.session_id)["last_activity"] = stamp(now)
+            return nudge(state, hook, settings, now)
+
+        return change_state(paths.file("session"), touched, durable=False)

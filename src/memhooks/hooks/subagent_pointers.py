@@ -11,16 +11,13 @@ nobody takes expires. An unrelated task leaves nothing, so its sub-agent gets no
 
 from __future__ import annotations
 
-import json
-import time
-
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.hooks.user_prompt import relevant
 from memhooks.recall import citation_check
 from memhooks.restore import briefing
-from memhooks.store.atomic import read_text, write_atomic
 from memhooks.store.config import HOST_CONTEXT_CAP, Settings
+from memhooks.store.hook_caches import leave_pointers, take_pointers
 from memhooks.store.paths import TREE_PREFIX, MemoryPaths
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
@@ -29,10 +26,6 @@ if TYPE_CHECKING:
 
 #: The tool that starts a sub-agent ("Task" in older hosts).
 AGENT_TOOLS = ("Agent", "Task")
-#: A waiting entry older than this belongs to a sub-agent that never started.
-HANDOFF_SECONDS = 120.0
-HANDOFF_KEPT = 20
-HANDOFF_MAX_CHARS = 200_000
 SOURCE = TREE_PREFIX
 LEAD = (
     "[memhooks] Project memories that may bear on this task (data from .claude/memory/, kept "
@@ -43,10 +36,10 @@ LEAD = (
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     if hook.event == "PreToolUse":
         if hook.tool_name in AGENT_TOOLS and hook.prompt.strip():
-            _leave(paths, hook.session_id, pointers_text(paths, hook.prompt, settings))
+            leave_pointers(paths, hook.session_id, pointers_text(paths, hook.prompt, settings))
         return None
     if hook.event == "SubagentStart":
-        return context_output("SubagentStart", _take(paths, hook.session_id))
+        return context_output("SubagentStart", take_pointers(paths, hook.session_id))
     return None
 
 
@@ -59,36 +52,3 @@ def pointers_text(paths: MemoryPaths, task: str, settings: Settings) -> str:
     frame = briefing.quote(SOURCE, "")
     lines = briefing.pointers_block(pointers, budget - len(LEAD) - len(frame) - 2, "")
     return f"{LEAD}\n{briefing.quote(SOURCE, lines.strip())}" if lines else ""
-
-
-def _load(paths: MemoryPaths) -> list[dict[str, Any]]:
-    try:
-        data = json.loads(read_text(paths.file("handoff"), HANDOFF_MAX_CHARS))
-    except ValueError:
-        return []
-    now = time.time()
-    return [
-        e
-        for e in (data if isinstance(data, list) else [])
-        if isinstance(e, dict)
-        and isinstance(e.get("at"), int | float)
-        and now - e["at"] < HANDOFF_SECONDS
-    ]
-
-
-def _leave(paths: MemoryPaths, session_id: str, text: str) -> None:
-    # An empty entry too: it keeps the order, so the next sub-agent does not take another's.
-    entries = _load(paths)
-    entries.append({"session_id": session_id, "at": time.time(), "text": text})
-    write_atomic(paths.file("handoff"), json.dumps(entries[-HANDOFF_KEPT:]), durable=False)
-
-
-def _take(paths: MemoryPaths, session_id: str) -> str:
-    entries = _load(paths)
-    for i, entry in enumerate(entries):
-        if entry.get("session_id") == session_id:
-            del entries[i]
-            write_atomic(paths.file("handoff"), json.dumps(entries), durable=False)
-            text = entry.get("text")
-            return text if isinstance(text, str) else ""
-    return ""

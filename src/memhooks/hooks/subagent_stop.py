@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
 import re
-from pathlib import Path
 
-from memhooks.hooks.event import HookInput
-from memhooks.store.config import Settings
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.writer import Store
+from memhooks.recall.citations import with_hashes
+from memhooks.recall.search_index import SearchIndex
+from memhooks.restore.prompts import first_request
+from memhooks.store.filed_marks import is_marked, mark, marker_path
+from memhooks.store.hook_writer import HookWriter
+from memhooks.store.write_errors import DuplicateError
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
 
@@ -19,41 +17,17 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the ho
 if TYPE_CHECKING:
     from typing import Any
 
+    from memhooks.hooks.event import HookInput
+    from memhooks.store.config import Settings
+    from memhooks.store.paths import MemoryPaths
+
 MIN_RESULT_CHARS = 80
 DETAILS_CAP = 8_000
+#: The sub-agent's task is its transcript's first request, looked for in this many bytes.
 HEAD_BYTES = 65_536
-MARKERS_KEPT = 500
 #: A skipped write loses the sub-agent's result for good, and the host gives this event
 #: 600 s: wait for parallel sessions' writers rather than skip after the hooks' usual 0.5 s.
 LOCK_TIMEOUT = 5.0
-
-
-def agent_task(transcript: str) -> str:
-    """The sub-agent's request: the first user prompt of its transcript, from its head only."""
-    if not transcript:
-        return ""
-    try:
-        with Path(transcript).open("rb") as handle:
-            head = handle.read(HEAD_BYTES)
-    except OSError:
-        return ""
-    for line in head.splitlines():
-        if b'"user"' not in line:
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        content = record.get("message", {}).get("content") if isinstance(record, dict) else None
-        if isinstance(content, list):
-            content = " ".join(
-                b.get("text", "")
-                for b in content
-                if isinstance(b, dict) and b.get("type") == "text"
-            )
-        if isinstance(content, str) and content.strip():
-            return content.strip()
-    return ""
 
 
 def summary_of(result: str) -> str:
@@ -104,7 +78,8 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         return None  # the compaction agent has no type; trivial outputs are not memories
     patterns = settings.redact_patterns
     # Redacted before it is put on one line and cut: a YAML block needs its lines.
-    task = " ".join(redact(agent_task(hook.agent_transcript_path), patterns).split())[:300]
+    task = first_request(hook.agent_transcript_path, HEAD_BYTES)
+    task = " ".join(redact(task, patterns).split())[:300]
     result = redact(result, patterns)
     title = f"{hook.agent_type}: {task[:80]}" if task else f"{hook.agent_type} sub-agent result"
     when = iso()
@@ -126,51 +101,20 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         "session_id": hook.session_id or None,
     }
     marker = marker_path(paths, hook.agent_id)
-    store = Store(paths, settings, hook=True, lock_timeout=LOCK_TIMEOUT)
-    from memhooks.store.writer import DuplicateError
-
+    writer = HookWriter(
+        paths, settings, search=SearchIndex, cite=with_hashes, lock_timeout=LOCK_TIMEOUT
+    )
     # Checked and marked under the store lock, and marked only after the memory is written:
     # a delivery killed while it waited leaves no marker, so the re-delivery files it.
     try:
-        store.create(
+        writer.create(
             "subagent",
             meta,
             body,
             agent=hook.agent_type,
-            unless=(lambda: os.path.lexists(marker)) if marker else None,
+            unless=(lambda: is_marked(marker)) if marker else None,
             then=(lambda: mark(marker)) if marker else None,
         )
     except DuplicateError:
         return None  # this sub-agent's result was filed already: the event was re-delivered
     return None
-
-
-def marker_path(paths: MemoryPaths, agent_id: str) -> str:
-    """Where the "filed" mark of `agent_id` goes; "" when there is no usable id (then
-    nothing can be deduplicated)."""
-    name = re.sub(r"[^A-Za-z0-9_-]", "", agent_id)[:100]
-    if not name:
-        return ""
-    return os.path.join(paths.file("cache"), "subagents-filed", name)
-
-
-def mark(marker: str) -> None:
-    from memhooks.store.safe_fs import makedirs
-
-    folder = os.path.dirname(marker)
-    makedirs(folder)  # refuses a symlinked .cache/ or subagents-filed/
-    try:  # O_EXCL never follows a symlink
-        os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
-    except FileExistsError:
-        return
-    _prune(folder)
-
-
-def _prune(folder: str) -> None:
-    """Keep the newest markers: a re-delivery comes within seconds, not after 1,000 agents."""
-    with os.scandir(folder) as entries:
-        found = [(e.stat().st_mtime, e.path) for e in entries]
-    if len(found) > MARKERS_KEPT * 2:
-        for _, old in sorted(found)[: len(found) - MARKERS_KEPT]:
-            with contextlib.suppress(OSError):
-                os.unlink(old)

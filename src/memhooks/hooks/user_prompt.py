@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 
@@ -10,7 +9,6 @@ from memhooks.hooks.event import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.recall.pointer import Pointer
 from memhooks.restore import briefing
-from memhooks.store.atomic import read_text, write_atomic
 from memhooks.store.config import Settings
 from memhooks.store.context_files import read_status
 from memhooks.store.paths import MemoryPaths
@@ -21,7 +19,6 @@ TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the ho
 if TYPE_CHECKING:
     from typing import Any
 
-PROMPTS_KEPT = 5
 PROMPT_CHARS_KEPT = 4_000
 #: Notifications and command echoes are not the user's task: never cached as a request.
 NOT_A_REQUEST = ("<task-notification>", "<command-name>", "<command-message>", "<local-command-")
@@ -42,11 +39,6 @@ def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> 
     if not settings.capture_prompts or not is_request(hook.prompt):
         return
     try:
-        data = json.loads(read_text(paths.file("prompts")))
-        kept = data if isinstance(data, list) else []
-    except (OSError, ValueError):
-        kept = []
-    try:
         # Redacted whole, then cut: a secret straddling the cut must not leave its head.
         prompt = redact_prefix(hook.prompt, PROMPT_CHARS_KEPT, settings.redact_patterns)
     except RuntimeError as exc:  # a redact.extra_patterns entry ran past its deadline
@@ -54,13 +46,10 @@ def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> 
 
         log_line(paths.file("log"), f"UserPromptSubmit: prompt not kept: {exc}")
         return
-    kept.append({"session_id": hook.session_id, "prompt": prompt})
+    from memhooks.store.hook_caches import keep_prompt  # not for SubagentStart's pointers
+
     try:
-        write_atomic(
-            paths.file("prompts"),
-            json.dumps(kept[-PROMPTS_KEPT:], ensure_ascii=False),
-            durable=False,
-        )
+        keep_prompt(paths, hook.session_id, prompt)
     except OSError as exc:  # a read-only tree or a full disk: the reminder still goes out
         from memhooks.store.logsink import log_line
 

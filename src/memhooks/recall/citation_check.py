@@ -11,11 +11,10 @@ import json
 import os
 
 from memhooks.recall.pointer import Pointer
-from memhooks.store.atomic import read_text, write_atomic
+from memhooks.store.atomic import read_text
+from memhooks.store.hook_caches import load_verdicts, save_verdicts
 
-CACHE = ".cache/citations.json"
 MEMORY_CAP = 64_000
-KEPT = 2_000  # memories remembered in the cache
 NAMED = 3  # stale files named in a pointer line
 
 
@@ -58,19 +57,10 @@ def _stamp(path: str) -> list[int] | None:
     return [info.st_mtime_ns, info.st_size]
 
 
-def _load(path: str) -> dict[str, dict[str, object]]:
-    try:
-        data = json.loads(read_text(path, 4_000_000) or "{}")
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def stale_of(memory_root: str, relatives: list[str]) -> dict[str, list[str]]:
     """{memory path: the cited files whose cited text is gone}, for the memories that have any."""
     project = ""  # found, with the citations module, only when a memory cites code
-    cache_path = os.path.join(memory_root, *CACHE.split("/"))
-    cache = _load(cache_path)
+    cache = load_verdicts(memory_root)
     changed = False
     out: dict[str, list[str]] = {}
     for relative in relatives:
@@ -99,12 +89,7 @@ def stale_of(memory_root: str, relatives: list[str]) -> dict[str, list[str]]:
         if isinstance(stale, list) and stale:
             out[relative] = [str(s) for s in stale]
     if changed:
-        if len(cache) > KEPT:
-            cache = dict(list(cache.items())[-KEPT:])
-        try:
-            write_atomic(cache_path, json.dumps(cache, separators=(",", ":")), durable=False)
-        except OSError:
-            pass  # a read-only tree: the verdicts are recomputed next time
+        save_verdicts(memory_root, cache)
     return out
 
 

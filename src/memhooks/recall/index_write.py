@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from memhooks.recall.semantic import Encoder
+    from memhooks.store.catalog_entry import IndexedDoc
 
 
 SCHEMA = """
@@ -63,32 +64,6 @@ CREATE TABLE IF NOT EXISTS vectors (
     spread REAL NOT NULL
 );
 """
-
-
-class IndexedDoc:
-    """One memory as the index sees it. A slotted class: dataclasses and typing cost
-    milliseconds to import on the per-prompt path."""
-
-    __slots__ = ("body", "category", "description", "path", "tags", "title", "updated")
-
-    def __init__(
-        self,
-        *,
-        path: str,
-        category: str,
-        title: str,
-        description: str,
-        tags: tuple[str, ...],
-        body: str,
-        updated: str,
-    ) -> None:
-        self.path = path  # relative to the memory root, posix, e.g. "decisions/x.md"
-        self.category = category
-        self.title = title
-        self.description = description
-        self.tags = tags
-        self.body = body
-        self.updated = updated
 
 
 Analyzed = tuple[dict[str, tuple[int, int, int, int]], float]

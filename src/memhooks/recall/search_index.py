@@ -25,28 +25,19 @@ try:
 except ImportError:  # pragma: no cover - a build without the private module
     import sqlite3  # type: ignore[no-redef]
 
+# The write side (`index_write`) is imported by the write methods: the per-prompt hook reads.
 from memhooks.recall.index_read import MAX_LOOKUP_TERMS, SCHEMA_VERSION, Hit, search
-from memhooks.recall.index_write import (
-    IndexedDoc,
-    analyze,
-    build,
-    calibrate,
-    delete,
-    ensure_schema,
-    insert,
-    needs_calibration,
-    start_vectors,
-)
 from memhooks.recall.tokenize import query_terms
 
 # Not `from typing import TYPE_CHECKING`: typing costs milliseconds on the per-prompt path.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
-    from pathlib import Path
     from types import TracebackType
 
     from typing_extensions import Self
+
+    from memhooks.store.catalog_entry import IndexedDoc
 
 #: Readers wait at most this long for a writer's commit (seconds); then they return no hits.
 READ_BUSY_TIMEOUT = 0.05
@@ -88,13 +79,6 @@ class SearchIndex:
         self._reader: sqlite3.Connection | None = None
         self._table: sqlite3.Connection | None = None
         self._writer: sqlite3.Connection | None = None
-
-    @property
-    def db_path(self) -> Path:
-        """For the write paths, which run on the command path where pathlib is loaded anyway."""
-        from pathlib import Path
-
-        return Path(self.db_file)
 
     def __enter__(self) -> Self:
         return self
@@ -261,6 +245,8 @@ class SearchIndex:
     def upsert_many(self, docs: Iterable[IndexedDoc]) -> None:
         """Add or replace these docs in one transaction (an import files hundreds at once;
         a commit each costs a sync each)."""
+        from memhooks.recall.index_write import analyze, delete, insert, start_vectors
+
         pending = [(doc, analyze(doc)) for doc in docs]
         if not pending:
             return
@@ -280,10 +266,14 @@ class SearchIndex:
             encoder.close()
 
     def remove(self, path: str) -> None:
+        from memhooks.recall.index_write import delete
+
         self._in_transaction(lambda conn: delete(conn, path))
 
     def _in_transaction(self, change: Callable[[sqlite3.Connection], None]) -> None:
         """One write transaction, recalibrating the gate when the store drifted."""
+        from memhooks.recall.index_write import calibrate, needs_calibration
+
         conn = self._write_connection()
         with_deadline(conn, WRITE_DEADLINE)
         # IMMEDIATE takes the write lock up front, so a write never fails halfway on a lock.
@@ -299,6 +289,7 @@ class SearchIndex:
 
     def rebuild(self, docs: Iterable[IndexedDoc]) -> None:
         """Replace the index with one of exactly these docs (a later duplicate path wins)."""
+        from memhooks.recall.index_write import build
         from memhooks.recall.semantic import Encoder
         from memhooks.store.atomic import replace_with_built
 
@@ -309,28 +300,31 @@ class SearchIndex:
         encoder = Encoder(self.table_file)
         try:
             replace_with_built(
-                self.db_path,
+                self.db_file,
                 lambda tmp_name: build(tmp_name, latest.values(), encoder),
-                before_replace=str(self.db_path) + "-journal",
+                before_replace=self.db_file + SIDECARS[0],
             )
         finally:
             encoder.close()
 
     def _write_connection(self) -> sqlite3.Connection:
         if self._writer is None:
+            from memhooks.recall.index_write import ensure_schema
+            from memhooks.store.atomic import discard_derived
             from memhooks.store.safe_fs import makedirs
 
-            makedirs(self.db_path.parent)
+            makedirs(os.path.dirname(self.db_file))
             if file_problem(self.db_file):
-                _discard_derived(self.db_file)  # not ours as it is: made again from the files
-            conn = sqlite3.connect(self.db_path, timeout=WRITE_BUSY_TIMEOUT, isolation_level=None)
+                # Not ours as it is: made again from the files.
+                discard_derived(self.db_file, SIDECARS)
+            conn = sqlite3.connect(self.db_file, timeout=WRITE_BUSY_TIMEOUT, isolation_level=None)
             with_deadline(conn, WRITE_DEADLINE)
             try:
                 if schema_problem(conn):
                     conn.close()
-                    _discard_derived(self.db_file)
+                    discard_derived(self.db_file, SIDECARS)
                     conn = sqlite3.connect(
-                        self.db_path, timeout=WRITE_BUSY_TIMEOUT, isolation_level=None
+                        self.db_file, timeout=WRITE_BUSY_TIMEOUT, isolation_level=None
                     )
                     with_deadline(conn, WRITE_DEADLINE)
                 ensure_schema(conn)
@@ -387,9 +381,3 @@ def with_deadline(conn: sqlite3.Connection, seconds: float) -> None:
         return 1 if time.monotonic() > deadline else 0
 
     conn.set_progress_handler(past, 10_000)
-
-
-def _discard_derived(db_file: str) -> None:
-    for name in (db_file, *(db_file + s for s in SIDECARS)):
-        if os.path.lexists(name):
-            os.unlink(name)  # a symlink is removed, never its target

@@ -6,7 +6,7 @@ Frozen, slotted classes (no dataclasses: the Stop hook imports this). Pure, stdl
 
 from __future__ import annotations
 
-from memhooks.restore.transcript_records import Value
+from memhooks.text.value import Value
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 
@@ -64,11 +64,6 @@ class FailedCommand(Value):
     intended: bool
     #: what Claude said about it right after (the sentences that name the failure)
     note: str
-
-    def replace(self, **changes: object) -> FailedCommand:
-        values = {name: getattr(self, name) for name in self.__slots__}
-        values.update(changes)
-        return FailedCommand(**values)
 
 
 _LIVE_FIELDS = (

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from memhooks.restore.transcript import iter_records
 from memhooks.restore.transcript_records import Record, TextBlock
 from memhooks.text.lazy_re import LazyPattern
 
@@ -26,14 +27,17 @@ _NOT_A_PROMPT = (
 _SYSTEM_REMINDER = LazyPattern(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
 
 
-def prompt_text(record: Record) -> str | None:
-    """The text of a genuine user request, or None (tool results, meta, summaries, echoes)."""
+def prompt_text(record: Record, *, side_chain: bool = False) -> str | None:
+    """The text of a genuine user request, or None (tool results, meta, summaries, echoes).
+
+    A side-chain record (a sub-agent's) counts only with `side_chain`: in a sub-agent's own
+    transcript every record is one."""
     if (
         record.type != "user"
         or record.is_meta
         or record.is_compact_summary
         or record.is_visible_in_transcript_only
-        or record.is_sidechain
+        or (record.is_sidechain and not side_chain)
         or record.has_tool_use_result
     ):
         return None
@@ -44,6 +48,18 @@ def prompt_text(record: Record) -> str | None:
             return None
         text = "\n".join(block.text for block in record.blocks if isinstance(block, TextBlock))
     return clean_prompt(text)
+
+
+def first_request(transcript: str, limit: int) -> str:
+    """A sub-agent's task: the first request in the first `limit` bytes of its own
+    transcript, or "" (no transcript, none there)."""
+    if not transcript:
+        return ""
+    for record in iter_records(transcript, 0, limit):
+        text = prompt_text(record, side_chain=True)
+        if text:
+            return text
+    return ""
 
 
 def clean_prompt(text: str) -> str | None:

@@ -12,16 +12,12 @@ import os
 import re
 
 from memhooks.store.atomic import read_text
+from memhooks.store.checkpoint_files import checkpoint_path
 from memhooks.store.fences import split_frontmatter
-from memhooks.store.paths import MemoryPaths, UnsafePathError, inside, session_file_stem
+from memhooks.store.paths import MemoryPaths, UnsafePathError, inside
 
 READ_CAP = 60_000
 _SESSION_LINE = re.compile(r"^session_id:\s*['\"]?([A-Za-z0-9_-]+)['\"]?\s*$", re.MULTILINE)
-
-
-def checkpoint_path(paths: MemoryPaths, session_id: str) -> str:
-    """Where this session's checkpoint lives; UnsafePathError for an id that is not one."""
-    return os.path.join(paths.file("session_checkpoints"), f"{session_file_stem(session_id)}.md")
 
 
 def frontmatter_session(text: str) -> str:
@@ -48,24 +44,3 @@ def read_session_checkpoint(paths: MemoryPaths, session_id: str) -> tuple[str, s
         if text and frontmatter_session(text) == session_id:
             return text, "checkpoints/latest.md"
     return "", ""
-
-
-def prune_sessions(folder: str, keep: int) -> None:
-    """Keep the `keep` most recently written session checkpoints."""
-    try:
-        with os.scandir(folder) as entries:
-            files = [
-                e for e in entries if e.name.endswith(".md") and e.is_file(follow_symlinks=False)
-            ]
-            stamped = sorted(files, key=lambda e: e.stat(follow_symlinks=False).st_mtime)
-    except OSError:
-        return
-    for entry in stamped[: max(0, len(stamped) - keep)]:
-        _discard(entry.path)
-
-
-def _discard(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass

@@ -4,41 +4,14 @@ dataclasses: the Stop hook imports this). Standard library only."""
 
 from __future__ import annotations
 
+from memhooks.text.value import Value, set_field
+
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from typing import TypeAlias
 
 
-class Value:
-    """An immutable value with equality and repr from its ``__slots__``.
-
-    A plain class rather than a frozen dataclass: importing ``dataclasses`` costs the
-    hooks about 10 ms, and these modules run in the Stop hook.
-    """
-
-    __slots__: tuple[str, ...] = ()
-
-    def _values(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other._values() == self._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{type(self).__name__}({fields})"
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-
-_set = object.__setattr__
+_set = set_field
 
 
 class TextBlock(Value):

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 
-from memhooks.store.safe_fs import check_target, makedirs, read_bytes
+from memhooks.store.safe_fs import check_folders, check_target, makedirs, read_bytes
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: the hooks import this module
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
 
 def _default_mode() -> int:
@@ -41,7 +41,8 @@ def read_text(path: str | os.PathLike[str], limit: int = -1) -> str:
     return text if limit < 0 else text[:limit]
 
 
-def _discard(path: str) -> None:
+def discard(path: str | os.PathLike[str]) -> None:
+    """Remove a file if it can be; a failure is ignored (a temp file, an old copy)."""
     # Not contextlib.suppress: contextlib costs every hook ~0.7 ms to import.
     try:
         os.unlink(path)
@@ -70,7 +71,7 @@ def _write_temp(path: str, text: str | bytes, *, durable: bool = True) -> str:
                 handle.flush()
                 os.fsync(handle.fileno())
     except BaseException:
-        _discard(tmp)
+        discard(tmp)
         raise
     return tmp
 
@@ -88,7 +89,7 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes, *, durable: bo
     try:
         os.replace(tmp, target)
     except BaseException:
-        _discard(tmp)
+        discard(tmp)
         raise
 
 
@@ -110,11 +111,21 @@ def replace_with_built(
         finally:
             os.close(fd)
         if before_replace:
-            _discard(before_replace)
+            discard(before_replace)
         os.replace(tmp, target)
     except BaseException:
-        _discard(tmp)
+        discard(tmp)
         raise
+
+
+def discard_derived(path: str | os.PathLike[str], suffixes: Iterable[str] = ()) -> None:
+    """Remove a derived file (the search index, say) and its companions `path + suffix`,
+    to be made again: a symlink is removed, never its target; the folders are checked."""
+    target = os.fspath(path)
+    check_folders(target)
+    for name in (target, *(target + s for s in suffixes)):
+        if os.path.lexists(name):
+            os.unlink(name)
 
 
 def create_exclusive(path: str | os.PathLike[str], text: str) -> None:
@@ -126,4 +137,4 @@ def create_exclusive(path: str | os.PathLike[str], text: str) -> None:
         # link() refuses to overwrite, unlike replace(): two writers can never clobber a name.
         os.link(tmp, target)
     finally:
-        _discard(tmp)
+        discard(tmp)

@@ -1,10 +1,9 @@
-"""What the catalog and the search index keep of one memory file. Standard library only."""
+"""What the catalog and the search index keep of one memory file. Standard library only,
+without datetime, typing or pathlib: SubagentStop files through this module."""
 
 from __future__ import annotations
 
-import datetime as dt
-from pathlib import Path
-from typing import Any
+import os
 
 from memhooks.store.catalog import Entry
 from memhooks.store.categories import BY_FOLDER
@@ -13,13 +12,41 @@ from memhooks.text.clock import iso
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop files through this module
 if TYPE_CHECKING:
-    from memhooks.recall.index_write import IndexedDoc
+    from typing import Any
+
+
+class IndexedDoc:
+    """One memory as the search index sees it. A slotted class: dataclasses and typing cost
+    milliseconds to import on the hooks' paths. The store hands these to the index it was
+    given (`memhooks.recall.search_index.SearchIndex` in the product)."""
+
+    __slots__ = ("body", "category", "description", "path", "tags", "title", "updated")
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        category: str,
+        title: str,
+        description: str,
+        tags: tuple[str, ...],
+        body: str,
+        updated: str,
+    ) -> None:
+        self.path = path  # relative to the memory root, posix, e.g. "decisions/x.md"
+        self.category = category
+        self.title = title
+        self.description = description
+        self.tags = tags
+        self.body = body
+        self.updated = updated
 
 
 def entry_for(relative: str, meta: dict[str, Any], body: str) -> Entry:
     from memhooks.store.memory_file import first_heading, first_sentence
 
-    title = str(meta.get("title") or first_heading(body) or Path(relative).stem)
+    stem = os.path.splitext(relative.rsplit("/", 1)[-1])[0]
+    title = str(meta.get("title") or first_heading(body) or stem)
     description = str(meta.get("description") or first_sentence(_strip_title(body, title)))
     tags = meta.get("tags") or ()
     category = str(meta.get("category") or BY_FOLDER[relative.split("/", 1)[0]].name)
@@ -38,8 +65,6 @@ def entry_for(relative: str, meta: dict[str, Any], body: str) -> Entry:
 
 def indexed_doc(entry: Entry, body: str) -> IndexedDoc:
     """What the search index keeps of a memory."""
-    from memhooks.recall.index_write import IndexedDoc
-
     return IndexedDoc(
         path=entry.path,
         category=entry.category,
@@ -51,10 +76,10 @@ def indexed_doc(entry: Entry, body: str) -> IndexedDoc:
     )
 
 
-def file_stamp(path: Path) -> str:
+def file_stamp(path: str | os.PathLike[str]) -> str:
     """What says a file changed since it was catalogued: its mtime and size."""
     try:
-        info = path.stat()
+        info = os.stat(path)
     except OSError:
         return ""
     return f"{info.st_mtime_ns}:{info.st_size}"
@@ -63,6 +88,10 @@ def file_stamp(path: Path) -> str:
 def text_of(value: object) -> str:
     if value is None:
         return ""
+    if isinstance(value, str):
+        return value
+    import datetime as dt  # YAML's dates: the command path, which has it loaded
+
     if isinstance(value, dt.datetime):
         return iso(value.astimezone(dt.timezone.utc) if value.tzinfo else value)
     if isinstance(value, dt.date):
@@ -77,7 +106,7 @@ def _strip_title(body: str, title: str) -> str:
     return body
 
 
-def body_of(path: Path) -> str:
+def body_of(path: str | os.PathLike[str]) -> str:
     from memhooks.store.memory_file import parse_bytes
 
     try:

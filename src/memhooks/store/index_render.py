@@ -8,27 +8,44 @@ entries were cut and where they are.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-
-from memhooks.store.catalog import Entry
 from memhooks.store.categories import BY_NAME, CATEGORIES
-from memhooks.store.context_files import Status
 from memhooks.text import clip
+from memhooks.text.value import Value, set_field
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop files through this module
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from memhooks.store.catalog import Entry
+    from memhooks.store.context_files import Status
 
 LINE_MAX_CHARS = 220
 _ORDER = {c.name: i for i, c in enumerate(CATEGORIES)}
 
 
-@dataclass(frozen=True)
-class IndexCaps:
-    max_lines: int = 200
-    max_bytes: int = 25_000
-    max_entries: int | None = None
+class IndexCaps(Value):
+    __slots__ = ("max_bytes", "max_entries", "max_lines")
+
+    def __init__(
+        self, max_lines: int = 200, max_bytes: int = 25_000, max_entries: int | None = None
+    ) -> None:
+        set_field(self, "max_lines", max_lines)
+        set_field(self, "max_bytes", max_bytes)
+        set_field(self, "max_entries", max_entries)
+
+    max_lines: int
+    max_bytes: int
+    max_entries: int | None
 
 
-@dataclass(frozen=True)
-class RenderedIndex:
+class RenderedIndex(Value):
+    __slots__ = ("cut", "shown", "text")
+
+    def __init__(self, text: str, shown: tuple[str, ...], cut: tuple[Entry, ...]) -> None:
+        set_field(self, "text", text)
+        set_field(self, "shown", shown)
+        set_field(self, "cut", cut)
+
     text: str
     shown: tuple[str, ...]
     cut: tuple[Entry, ...]

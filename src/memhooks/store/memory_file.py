@@ -1,17 +1,20 @@
 """Reading and writing one memory file: YAML frontmatter plus a markdown body.
 
 Reading uses python-frontmatter with the safe loader (the command path only). Writing uses
-`yaml_emit`, which python-frontmatter reads back unchanged.
+`yaml_emit`, which python-frontmatter reads back unchanged. Loaded at module level: only
+the standard library (SubagentStop names a new memory with `first_heading`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
-from dataclasses import dataclass
-from typing import Any
 
 from memhooks.text import clip
+from memhooks.text.value import Value, set_field
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop imports this module
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_META_NODES = 10_000
 _FENCE = re.compile(r"\A---[ \t]*\r?\n")
@@ -23,13 +26,20 @@ class UnparsableMemoryError(ValueError):
     """A file that is not a memory we can read; it is reported and left untouched."""
 
 
-@dataclass(frozen=True)
-class RawMemory:
+class RawMemory(Value):
+    __slots__ = ("body", "meta")
+
+    def __init__(self, meta: dict[str, Any], body: str) -> None:
+        set_field(self, "meta", meta)
+        set_field(self, "body", body)
+
     meta: dict[str, Any]
     body: str
 
 
 def content_hash(data: bytes) -> str:
+    import hashlib
+
     return hashlib.sha256(data).hexdigest()[:16]
 
 

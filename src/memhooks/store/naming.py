@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 
@@ -58,13 +59,19 @@ def candidate_name(
 
 def contained(root: Path, relative: str) -> Path:
     """`root/relative`, refusing anything that resolves outside `root` (symlinks included)."""
-    from pathlib import PurePosixPath
+    from pathlib import Path
 
-    pure = PurePosixPath(relative.replace("\\", "/"))
-    if pure.is_absolute() or ".." in pure.parts or not pure.parts or "\x00" in relative:
+    return Path(contained_file(os.fspath(root), relative))
+
+
+def contained_file(base: str, relative: str) -> str:
+    """`contained` as a plain string, without pathlib (SubagentStop names files with it)."""
+    posix = relative.replace("\\", "/")
+    parts = [part for part in posix.split("/") if part not in ("", ".")]
+    if posix.startswith("/") or ".." in parts or not parts or "\x00" in relative:
         raise UnsafePathError(f"path escapes the memory tree: {relative!r}")
-    target = root.joinpath(*pure.parts)
-    if not resolves_inside(root, target):
+    target = os.path.join(base, *parts)
+    if not resolves_inside(base, target):
         raise UnsafePathError(f"path escapes the memory tree: {relative!r}")
     return target
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from memhooks.store.catalog import Catalog, Entry
@@ -63,7 +63,7 @@ def read_entry(paths: MemoryPaths, path: Path, stamp: str | None = None) -> tupl
         written = dt.datetime.fromtimestamp(path.stat().st_mtime, dt.timezone.utc)
         meta["created"] = written.strftime("%Y-%m-%dT%H:%M:%SZ")
     entry = entry_for(relative, meta, raw.body)
-    return replace(entry, stamp=stamp if stamp is not None else file_stamp(path)), raw.body
+    return entry.replace(stamp=stamp if stamp is not None else file_stamp(path)), raw.body
 
 
 def scan_tree(paths: MemoryPaths, progress: Callable[[int, int], None] | None = None) -> ScanResult:

@@ -1,18 +1,25 @@
-"""The automatic journal section of `sessions/<session-id>.md`. Standard library only.
+"""The automatic journal section of `sessions/<session-id>.md`, and how far the Stop hook
+has journaled each session's transcript (`.cache/offsets.json`). Standard library only.
 
-The Stop hook appends to it; `/memory summarize` replaces the summary above it and keeps it.
+The Stop hook appends to the journal; `/memory summarize` replaces the summary above it and
+keeps it. The offsets are byte offsets per session id, most recent last, machine-local (a
+lost write re-reads a turn, never journals one twice: the Stop hook reads them again under
+the lock).
 """
 
 from __future__ import annotations
 
+import json
 import os
 
-from memhooks.store.atomic import write_atomic
+from memhooks.store.atomic import read_text, write_atomic
 from memhooks.store.paths import MemoryPaths, UnsafePathError, inside, session_file_stem
 from memhooks.store.safe_fs import read_memory
 from memhooks.text.clock import iso
 
 JOURNAL_HEADING = "## Automatic journal"
+#: Sessions whose offsets are remembered; the oldest are dropped first.
+MAX_OFFSETS = 200
 
 
 def journal_part(body: str) -> str:
@@ -46,3 +53,22 @@ def append_journal(paths: MemoryPaths, session_id: str, entry: str) -> None:
     if JOURNAL_HEADING not in current:
         current = current.rstrip("\n") + f"\n\n{JOURNAL_HEADING}\n"
     write_atomic(target, current.rstrip("\n") + "\n\n" + entry.strip("\n") + "\n")
+
+
+def read_offsets(paths: MemoryPaths) -> dict[str, int]:
+    """The offsets as last written; {} when missing or unreadable."""
+    try:
+        data = json.loads(read_text(paths.file("offsets")))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): v for k, v in data.items() if isinstance(v, int) and v >= 0}
+
+
+def save_offset(paths: MemoryPaths, offsets: dict[str, int], session_id: str, end: int) -> None:
+    """Write `offsets` with `session_id` at `end`, moved last; the caller holds the lock."""
+    offsets.pop(session_id, None)
+    offsets[session_id] = end  # most recent last: the oldest are dropped first
+    kept = dict(list(offsets.items())[-MAX_OFFSETS:])
+    write_atomic(paths.file("offsets"), json.dumps(kept), durable=False)

@@ -14,7 +14,10 @@ from memhooks.store.atomic import write_atomic
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Callable
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 MAX_SESSIONS_KEPT = 50
 STATE_CAP = 1_000_000  # bytes: 50 session records take a few KB
@@ -84,6 +87,30 @@ def write_state(
     path: str | os.PathLike[str], state: dict[str, Any], *, durable: bool = True
 ) -> None:
     write_atomic(path, json.dumps(state, indent=2, ensure_ascii=False) + "\n", durable=durable)
+
+
+def change_state(
+    path: str | os.PathLike[str],
+    change: Callable[[dict[str, Any]], T],
+    *,
+    durable: bool = True,
+    create: bool = False,
+) -> T | None:
+    """Read `_session.json`, let `change(state)` edit it in place, and write it back: the
+    one read-modify-write of the state file; the caller holds the store lock.
+
+    Returns what `change` returned. Without a state file nothing is written and None is
+    returned, unless `create` (then `change` starts from {}). A file that cannot be parsed
+    raises StateUnreadableError and is never overwritten.
+    """
+    state = read_state(path)
+    if state is None:
+        if not create:
+            return None
+        state = {}
+    result = change(state)
+    write_state(path, state, durable=durable)
+    return result
 
 
 _TEXT_KEYS = tuple(key for key, default in KEYS.items() if default is None)

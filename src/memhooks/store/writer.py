@@ -1,63 +1,56 @@
-"""The one write path into `.claude/memory/`.
+"""The commands' write path into `.claude/memory/`: `Store`.
 
 Every change follows the same steps: take the store lock, write the file through a unique
-temp file in the same folder (fsync, os.replace), then update the catalog, `MEMORY.md`, the
-archive, the search index and the stats, still under the lock. Readers never lock.
+temp file in the same folder (fsync, os.replace), then bring the catalog in line with the
+files and update `MEMORY.md`, the archive, the search index and the stats, still under the
+lock. Readers never lock. The hooks file through `hook_writer.HookWriter` instead (standard
+library only, the quick lock); both name and write a new file with `new_file` and keep the
+derived files with a `derived.DerivedFiles` of their own.
 
-This module imports only the standard library, so that a hook can file a memory; the
-operations that must parse existing frontmatter (update, retire, gc, rebuild) import
-`memory_file` lazily and are used from the command path.
+A store is composed, not configured: whoever opens one gives it the search index
+(`SearchFactory`) and the citation hasher (`CiteHasher`), which live above the store in
+`memhooks.recall`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from memhooks.errors import Exit
-from memhooks.recall import citations
-from memhooks.store.atomic import create_exclusive, write_atomic
+from memhooks.store import retention, upkeep
+from memhooks.store.atomic import write_atomic
 from memhooks.store.catalog import Entry
-from memhooks.store.catalog_entry import entry_for, ordered, text_of
-from memhooks.store.categories import BY_FOLDER, BY_NAME, Category, Naming
+from memhooks.store.catalog_entry import entry_for, ordered
+from memhooks.store.categories import BY_FOLDER, BY_NAME
 from memhooks.store.config import Settings
-from memhooks.store.derived import DerivedFiles, StoreError
-from memhooks.store.locking import command_lock, quick_lock
+from memhooks.store.derived import DerivedFiles
+from memhooks.store.locking import command_lock
+from memhooks.store.memory_file import content_hash, parse_bytes
 from memhooks.store.naming import UnsafePathError, candidate_name, contained
+from memhooks.store.new_file import file_new, project_of
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.safe_fs import read_memory
+from memhooks.store.scan import ScanResult
 from memhooks.store.session_journal import journal_part
+from memhooks.store.write_errors import (
+    ConflictError,
+    DuplicateError,
+    NotFoundError,
+    ResurrectionError,
+    StoreError,
+)
 from memhooks.store.yaml_emit import render_document
-from memhooks.text.clock import iso, parse_iso, utc_now
+from memhooks.text.clock import iso, utc_now
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SubagentStop files through this module
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
 
-
-class ConflictError(StoreError):
-    """Optimistic concurrency: the file changed since the caller read it."""
-
-    code = Exit.CONFLICT
-
-
-class ResurrectionError(StoreError):
-    """A retired slug cannot be created again so soon."""
-
-
-class DuplicateError(StoreError):
-    """`create`'s `unless` check found the memory already there (checked under the lock)."""
-
-    def __init__(self, found: object) -> None:
-        super().__init__("a memory like this one exists already")
-        self.found = found
-
-
-class NotFoundError(StoreError):
-    code = Exit.NOT_FOUND
+    from memhooks.store.derived import SearchFactory
+    from memhooks.store.new_file import CiteHasher
 
 
 @dataclass(frozen=True)
@@ -78,27 +71,27 @@ class Saved:
     retired_by_window: tuple[str, ...] = ()
 
 
-LockFactory = Callable[[Path, float], AbstractContextManager[None]]
+class Store:
+    """The commands' store: the filelock lock, validation against the files, every change."""
 
-
-class Store(DerivedFiles):
     def __init__(
         self,
         paths: MemoryPaths,
         settings: Settings,
         *,
-        hook: bool = False,
-        lock_timeout: float | None = None,
+        search: SearchFactory,
+        cite: CiteHasher,
+        lock_timeout: float = 15.0,
     ) -> None:
         self.paths = paths
         self.settings = settings
-        self._lock_factory: LockFactory = quick_lock if hook else command_lock
-        self._lock_timeout = lock_timeout if lock_timeout is not None else (0.5 if hook else 15.0)
-        self._hook = hook
+        self.derived = DerivedFiles(paths, settings, search)
+        self._cite = cite
+        self._lock_timeout = lock_timeout
 
-    @contextlib.contextmanager
+    @contextmanager
     def locked(self) -> Iterator[None]:
-        with self._lock_factory(self.paths.lock, self._lock_timeout):
+        with command_lock(self.paths.lock, self._lock_timeout):
             yield
 
     # ---------------------------------------------------------------- create
@@ -114,14 +107,12 @@ class Store(DerivedFiles):
         agent: str | None = None,
         now: dt.datetime | None = None,
         unless: Callable[[], object] | None = None,
-        then: Callable[[], None] | None = None,
     ) -> Saved:
         """File a new memory. `meta` holds validated frontmatter fields (title at least).
 
         Under the lock, before anything is written, `unless()` may find the memory already
         there: then nothing is written and DuplicateError carries what it found (parallel
-        identical calls file one memory). `then()` runs under the lock after the write (a
-        dedupe marker set only once the memory is safely on disk).
+        identical calls file one memory).
         """
         item = NewMemory(category, meta, body, source_path=source_path)
         with self.locked():
@@ -129,9 +120,7 @@ class Store(DerivedFiles):
             if found:
                 raise DuplicateError(found)
             entry = self._write_new(item, now, session_id=session_id, agent=agent)
-            retired = self._after_write([entry], [], body_by_path={entry.path: body}, now=now)
-            if then is not None:
-                then()
+            retired = self.after_write([entry], [], bodies={entry.path: body}, now=now)
         return Saved(entry, True, retired)
 
     def create_many(
@@ -150,7 +139,7 @@ class Store(DerivedFiles):
             finally:
                 # Even when one write fails, the files already written reach the index.
                 bodies = {e.path: i.body for e, i in zip(entries, items, strict=False)}
-                retired = self._after_write(entries, [], body_by_path=bodies, now=now)
+                retired = self.after_write(entries, [], bodies=bodies, now=now)
         return [Saved(entry, True, retired) for entry in entries]
 
     def _write_new(
@@ -162,101 +151,24 @@ class Store(DerivedFiles):
         agent: str | None = None,
     ) -> Entry:
         """Write one new file; the caller holds the lock and updates the derived files."""
-        cat = BY_NAME[item.category]
-        stamp = iso(now or utc_now())
-        meta = {**item.meta, "category": item.category}
-        meta.setdefault("created", stamp)
-        meta.setdefault("updated", meta["created"])
-        meta.setdefault("record_status", "active")
-        meta = citations.with_hashes(citations.project_of(self.paths.base), meta, item.body)
-        target = self._named_path(cat, item.name) if item.name else None
-        if target is None:
-            target = self._new_path(
-                cat,
-                str(meta["title"]),
-                stamp,
-                source_path=item.source_path,
-                session_id=session_id,
-                agent=agent,
-            )
-        create_exclusive(target, render_document(ordered(meta), item.body))
-        return entry_for(self.paths.relative(target), meta, item.body)
-
-    def _named_path(self, cat: Category, name: str) -> Path | None:
-        """`<folder>/<name>` when `name` is a plain free `.md` name inside the tree, else None."""
-        if "/" in name or "\\" in name or not name.endswith(".md") or name.startswith("."):
-            raise StoreError(f"not a memory file name: {name!r}")
-        folder = self.paths.root / cat.folder
-        folder.mkdir(parents=True, exist_ok=True)
-        target = contained(self.paths.root, f"{cat.folder}/{name}")
-        return None if target.exists() or target.is_symlink() else target
-
-    def _new_path(
-        self,
-        cat: Category,
-        title: str,
-        stamp: str,
-        *,
-        source_path: str | None,
-        session_id: str | None,
-        agent: str | None,
-    ) -> Path:
-        folder = self.paths.root / cat.folder
-        folder.mkdir(parents=True, exist_ok=True)
-        sequence = 1
-        if cat.naming is Naming.DATED_SEQUENCE:
-            day = stamp[:10]
-            taken = [p.name for p in folder.glob(f"{day}_*.md")]
-            numbers = [int(n[11:14]) for n in taken if n[11:14].isdigit()]
-            sequence = max(numbers, default=0) + 1
-        name = candidate_name(
-            cat,
-            title=title,
-            when=stamp,
-            sequence=sequence,
-            source_path=source_path,
+        return file_new(
+            self.paths,
+            item.category,
+            item.meta,
+            item.body,
+            iso(now or utc_now()),
+            cite=self._cite,
+            name=item.name,
+            source_path=item.source_path,
             session_id=session_id,
             agent=agent,
+            before_renaming=lambda taken: retention.refuse_resurrection(self, taken),
         )
-        target = contained(self.paths.root, f"{cat.folder}/{name}")
-        if not target.exists():
-            return target
-        if cat.naming is Naming.SESSION_ID:
-            raise StoreError(f"{self.paths.relative(target)} exists: update it instead")
-        self._refuse_resurrection(target)
-        stem = target.stem
-        for n in range(2, 1000):
-            alternative = target.with_name(f"{stem}-{n}.md")
-            if not alternative.exists():
-                return alternative
-        raise StoreError(f"no free name for {target.name}")
-
-    def _refuse_resurrection(self, target: Path) -> None:
-        if self._hook:
-            return
-        from memhooks.store.memory_file import UnparsableMemoryError, parse_bytes
-
-        try:
-            raw = parse_bytes(read_memory(target))
-        except (OSError, UnparsableMemoryError):
-            return
-        if raw.meta.get("record_status") != "retired":
-            return
-        retired = parse_iso(str(raw.meta.get("retired_at") or ""))
-        window = dt.timedelta(hours=self.settings.anti_resurrection_hours)
-        if retired is not None and utc_now() - retired < window:
-            raise ResurrectionError(
-                f"{self.paths.relative(target)} was retired at {iso(retired)}; it cannot be "
-                f"created again for {self.settings.anti_resurrection_hours} h. Restore it with "
-                "`memhooks restore` if it is still true."
-            )
 
     # ------------------------------------------------------ update / lifecycle
 
     def read(self, relative: str) -> tuple[dict[str, Any], str, str]:
         """(frontmatter, body, content hash) of a memory; raises NotFoundError."""
-        from memhooks.store.memory_file import content_hash, parse_bytes
-
         target = self._existing(relative)
         data = read_memory(target)
         raw = parse_bytes(data)
@@ -283,8 +195,6 @@ class Store(DerivedFiles):
         now: dt.datetime | None = None,
     ) -> Saved:
         """Replace a memory's fields and body, refused if it changed since `expected_hash`."""
-        from memhooks.store.memory_file import content_hash, parse_bytes
-
         with self.locked():
             target = self._existing(relative)
             data = read_memory(target)
@@ -300,100 +210,34 @@ class Store(DerivedFiles):
                 or BY_FOLDER[target.relative_to(self.paths.root).parts[0]].name
             )
             new_body = current.body if body is None else body
-            merged = citations.with_hashes(citations.project_of(self.paths.base), merged, new_body)
+            merged = self._cite(project_of(self.paths), merged, new_body)
             write_atomic(target, render_document(ordered(merged), new_body))
             entry = entry_for(self.paths.relative(target), merged, new_body)
-            self._after_write([entry], [], body_by_path={entry.path: new_body}, now=now)
+            self.after_write([entry], [], bodies={entry.path: new_body}, now=now)
         return Saved(entry, False)
+
+    def rewrite_locked(self, path: str, meta: dict[str, Any], body: str) -> None:
+        """Write a memory file the caller validated and cleaned (a direct edit made whole),
+        in place; the caller holds the lock and reindexes."""
+        write_atomic(path, render_document(ordered(meta), body))
 
     def set_record_status(
         self, relative: str, status: str, reason: str, now: dt.datetime | None = None
     ) -> Saved:
         """Retire, archive or restore: the file stays; only its lifecycle fields change."""
         with self.locked():
-            entry, body = self._set_status(self._existing(relative), status, reason, iso(now))
-            self._after_write([entry], [], body_by_path={entry.path: body}, now=now)
+            checked = self.paths.relative(self._existing(relative))
+            entry, body = retention.set_status(self.paths, checked, status, reason, iso(now))
+            self.after_write([entry], [], bodies={entry.path: body}, now=now)
         return Saved(entry, False)
-
-    def _set_status(self, target: Path, status: str, reason: str, stamp: str) -> tuple[Entry, str]:
-        """Rewrite one file's lifecycle fields; the caller holds the lock and reindexes."""
-        from memhooks.store.memory_file import parse_bytes
-
-        current = parse_bytes(read_memory(target))
-        meta = dict(current.meta)
-        meta["record_status"] = status
-        if status == "retired":
-            meta.update(retired_at=stamp, retired_reason=reason)
-        elif status == "archived":
-            meta.update(archived_at=stamp, archived_reason=reason)
-        else:
-            for key in ("retired_at", "retired_reason", "archived_at", "archived_reason"):
-                meta.pop(key, None)
-            meta["updated"] = stamp
-        write_atomic(target, render_document(ordered(meta), current.body))
-        return entry_for(self.paths.relative(target), meta, current.body), current.body
-
-    def _still_retired(self, relative: str, before: dt.datetime) -> bool:
-        """The file itself, read again just before deleting it, says retired before `before`."""
-        from memhooks.store.memory_file import UnparsableMemoryError, parse_bytes
-
-        try:
-            meta = parse_bytes(read_memory(self.paths.root / relative)).meta
-        except (OSError, UnparsableMemoryError):
-            return False  # never delete what we cannot read
-        retired = parse_iso(text_of(meta.get("retired_at")))
-        return meta.get("record_status") == "retired" and retired is not None and retired <= before
 
     def expire(self, now: dt.datetime | None = None, *, dry_run: bool = False) -> list[str]:
         """Retire active memories older than their category's `retention_days` (seed 003)."""
-        moment = now or utc_now()
-        expired: list[Entry] = []
-        with self.locked():
-            cat = self._catalog()
-            self.reconcile(cat)
-            for entry in cat.active():
-                days = self.settings.retention_days(entry.category)
-                written = parse_iso(entry.updated or entry.created)
-                if days and written is not None and moment - written > dt.timedelta(days=days):
-                    expired.append(entry)
-            if dry_run or not expired:
-                return [e.path for e in expired]
-            changed: list[Entry] = []
-            for entry in expired:
-                days = self.settings.retention_days(entry.category)
-                key = f"categories.{entry.category}.retention_days"
-                reason = f"Retention: not updated for {days} days ({key})"
-                with contextlib.suppress(OSError, ValueError):
-                    changed.append(
-                        self._set_status(
-                            self.paths.root / entry.path, "retired", reason, iso(moment)
-                        )[0]
-                    )
-            self._after_write(changed, [], body_by_path={}, now=moment)
-        return [e.path for e in changed]
+        return retention.expire(self, now, dry_run=dry_run)
 
     def gc(self, now: dt.datetime | None = None, *, dry_run: bool = False) -> list[str]:
         """Delete retired memories past the grace period. Archived ones are kept for good."""
-        moment = now or utc_now()
-        grace = dt.timedelta(days=self.settings.grace_period_days)
-        removed: list[str] = []
-        with self.locked():
-            cat = self._catalog()
-            # Decide on what the files say now, not on a stale catalog (git pull, restore).
-            found, vanished, _ = self.reconcile(cat)
-            for entry in list(cat.entries.values()):
-                retired = parse_iso(entry.retired_at)
-                if entry.record_status != "retired" or retired is None or moment - retired < grace:
-                    continue
-                if not self._still_retired(entry.path, moment - grace):
-                    continue
-                if not dry_run:
-                    with contextlib.suppress(FileNotFoundError):
-                        (self.paths.root / entry.path).unlink()
-                removed.append(entry.path)
-            if (removed or found or vanished) and not dry_run:
-                self._after_write([], removed, body_by_path={}, now=moment)
-        return removed
+        return retention.gc(self, now, dry_run=dry_run)
 
     # ------------------------------------------------------- session files
 
@@ -405,8 +249,6 @@ class Store(DerivedFiles):
         now: dt.datetime | None = None,
     ) -> Saved:
         """`/memory summarize`: create or replace the summary, keeping the automatic journal."""
-        from memhooks.store.memory_file import parse_bytes
-
         cat = BY_NAME["session_summary"]
         stamp = iso(now)
         with self.locked():
@@ -435,12 +277,55 @@ class Store(DerivedFiles):
             body = summary_body.strip("\n") + ("\n\n" + journal if journal else "")
             write_atomic(target, render_document(ordered(merged), body))
             entry = entry_for(self.paths.relative(target), merged, body)
-            retired = self._after_write([entry], [], body_by_path={entry.path: body}, now=now)
+            retired = self.after_write([entry], [], bodies={entry.path: body}, now=now)
         return Saved(entry, created, retired)
+
+    # ------------------------------------------------------- derived files
+
+    def after_write(
+        self,
+        changed: list[Entry],
+        removed: list[str],
+        *,
+        bodies: dict[str, str],
+        now: dt.datetime | None,
+    ) -> tuple[str, ...]:
+        """Still under the lock: catalog, files changed behind our back, rolling window,
+        index, archive, search, stats. Returns the sessions the rolling window retired."""
+        cat = upkeep.catalog_or_scan(self.derived)
+        changed = self.derived.record(cat, changed, removed)
+        found, vanished, read = upkeep.reconcile(self.derived, cat)
+        retired = retention.rolling_window(self, cat, changed, now)
+        self.derived.settle(
+            cat,
+            changed + found,
+            removed + vanished,
+            bodies={**read, **bodies},
+            now=now,
+            retired=retired,
+            heal_index=True,
+        )
+        return retired
+
+    def refresh(self, now: dt.datetime | None = None) -> None:
+        """Re-render the derived files under the lock (status changes, files changed on disk)."""
+        with self.locked():
+            self.after_write([], [], bodies={}, now=now)
+
+    def reindex_locked(self, changed: list[Entry], bodies: dict[str, str]) -> None:
+        """The derived files after a change the caller made itself, holding the lock (a direct
+        edit settled by PostToolUse); files changed behind our back are reconciled too."""
+        self.after_write(changed, [], bodies=bodies, now=None)
+
+    def rebuild(self, progress: Callable[[int, int], None] | None = None) -> ScanResult:
+        """Everything derived, regenerated from the memory files alone, under the lock."""
+        with self.locked():
+            return upkeep.rebuild(self.derived, progress)
 
 
 __all__ = [
     "ConflictError",
+    "DuplicateError",
     "NewMemory",
     "NotFoundError",
     "ResurrectionError",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import asdict
 
 from memhooks.cli.common import add_json, category_name, memory_paths, require_tree
 from memhooks.cli.output import emit, table
@@ -47,5 +46,5 @@ def run(args: argparse.Namespace) -> int:
         entries = entries[: args.limit]
     rows = [[e.category, (e.updated or e.created)[:10], e.path, e.title[:60]] for e in entries]
     text = table(rows, ["category", "updated", "path", "title"]) if rows else "No memories."
-    emit({"memories": [asdict(e) for e in entries]}, text, as_json=args.json)
+    emit({"memories": [e.as_dict() for e in entries]}, text, as_json=args.json)
     return Exit.OK

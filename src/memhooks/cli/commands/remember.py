@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     if args.tags:
         meta["tags"] = [redact(t.strip(), patterns) for t in args.tags.split(",") if t.strip()]
     draft = Draft(category, meta, render_sections(title, sections_for(category, text)))
-    from memhooks.store.writer import DuplicateError
+    from memhooks.store.write_errors import DuplicateError
 
     def already() -> list[dict[str, Any]] | None:
         # Again under the store lock: six parallel identical calls file one memory.

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,24 +10,12 @@ from pathlib import Path
 from memhooks.cli.common import add_json, memory_paths, open_store, settings
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
-from memhooks.store.atomic import write_atomic
-from memhooks.store.categories import CATEGORIES
-from memhooks.store.context_files import (
-    ACTIVE_TEMPLATE,
-    BLOCKERS_TEMPLATE,
-    COMPLETED_TEMPLATE,
-    CURRENT_TASK_TEMPLATE,
-)
 from memhooks.store.paths import MemoryPaths
-from memhooks.store.session_state import StateUnreadableError, read_state, repair_state, write_state
+from memhooks.store.session_state import StateUnreadableError, change_state, repair_state
+from memhooks.store.tree_setup import create_tree, undo_created
 from memhooks.text.clock import iso
 
 CONFIRMATION = "Infinite memory mode active. I'll manage my context autonomously."
-GITIGNORE = """# memhooks: derived and machine-local files (rebuild with `memhooks rebuild`)
-.cache/
-_session.json
-*.tmp
-"""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,36 +44,11 @@ def git_branch(project: Path) -> str | None:
     return done.stdout.strip() or None if done.returncode == 0 else None
 
 
-def create_tree(paths: MemoryPaths, created: list[str] | None = None) -> list[str]:
-    """Folders and placeholders; returns what was created (also appended to `created`)."""
-    created = [] if created is None else created
-    for folder in [c.folder for c in CATEGORIES] + ["context", "progress", "checkpoints", ".cache"]:
-        target = paths.root / folder
-        if not target.is_dir():
-            target.mkdir(parents=True, exist_ok=True)
-            created.append(folder + "/")
-    placeholders = {
-        paths.current_task: CURRENT_TASK_TEMPLATE,
-        paths.blockers: BLOCKERS_TEMPLATE,
-        paths.progress / "active.md": ACTIVE_TEMPLATE,
-        paths.progress / "completed.md": COMPLETED_TEMPLATE,
-        paths.gitignore: GITIGNORE,
-    }
-    for path, text in placeholders.items():
-        if not path.exists():
-            write_atomic(path, text)
-            created.append(paths.relative(path))
-    return created
-
-
 def _activate(paths: MemoryPaths) -> tuple[dict[str, object], bool]:
     now = iso()
     store = open_store(paths)
-    with store.locked():
-        try:
-            state = read_state(paths.session) or {}
-        except StateUnreadableError as exc:
-            raise UserError(f"{exc}; fix or move it, then run start again", Exit.REFUSED) from None
+
+    def activate(state: dict[str, object]) -> bool:
         repaired = repair_state(state)
         if repaired:
             sys.stderr.write(
@@ -106,24 +67,17 @@ def _activate(paths: MemoryPaths) -> tuple[dict[str, object], bool]:
         state.setdefault(
             "stats", {"decisions": 0, "analyses": 0, "indexArchived": 0, "subagentOutputs": 0}
         )
-        write_state(paths.session, state)
+        kept.update(state)
+        return was_active
+
+    kept: dict[str, object] = {}
+    with store.locked():
+        try:
+            was_active = change_state(paths.session, activate, create=True) is True
+        except StateUnreadableError as exc:
+            raise UserError(f"{exc}; fix or move it, then run start again", Exit.REFUSED) from None
     store.refresh()
-    return state, was_active
-
-
-def _undo(paths: MemoryPaths, created: list[str], fresh: bool) -> None:
-    """Remove what this run created: the whole tree when it made it, else its own files
-    (then the folders it made, if still empty)."""
-    if fresh:
-        shutil.rmtree(paths.root, ignore_errors=True)  # ours entirely; never follows links
-        return
-    for name in reversed(created):
-        target = paths.root / name.rstrip("/")
-        with contextlib.suppress(OSError):
-            if name.endswith("/"):
-                target.rmdir()
-            else:
-                target.unlink()
+    return kept, was_active
 
 
 def run(args: argparse.Namespace) -> int:
@@ -135,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         create_tree(paths, created)
         state, was_active = _activate(paths)
     except BaseException:
-        _undo(paths, created, fresh)  # all or nothing: never a half-started tree
+        undo_created(paths, created, fresh=fresh)  # all or nothing: never a half-started tree
         raise
     data = {
         "active": True,

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
-from memhooks.store.session_state import StateUnreadableError, read_state, repair_state, write_state
+from memhooks.store.session_state import StateUnreadableError, change_state, repair_state
 from memhooks.text.clock import iso
 
 CONFIRMATION = "Memory mode stopped. Files preserved in .claude/memory/"
@@ -27,11 +28,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     paths, store = open_tree(args)
     now = iso()
-    with store.locked():
-        try:
-            state = read_state(paths.session) or {}
-        except StateUnreadableError as exc:
-            raise UserError(str(exc), Exit.REFUSED) from None
+
+    def deactivate(state: dict[str, Any]) -> bool:
         repair_state(state)
         was_active = state.get("active") is True
         if was_active:
@@ -49,7 +47,13 @@ def run(args: argparse.Namespace) -> int:
         state["active"] = False
         state["stopped"] = now
         state["lastActivity"] = now
-        write_state(paths.session, state)
+        return was_active
+
+    with store.locked():
+        try:
+            was_active = change_state(paths.session, deactivate, create=True) is True
+        except StateUnreadableError as exc:
+            raise UserError(str(exc), Exit.REFUSED) from None
     store.refresh()
     data = {
         "active": False,

@@ -34,13 +34,12 @@ from memhooks.restore.summary_material import (
     read_if_present,
     synthesis_material,
 )
-from memhooks.store.atomic import write_atomic
+from memhooks.store.master_file import PREVIOUS, replace_master
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
 
-PREVIOUS = "master.previous.md"
 DIFF_CAP = 30_000
 MIN_BUDGET = 2_000
 
@@ -149,12 +148,9 @@ def _save(paths: MemoryPaths, *, as_json: bool) -> int:
         redact(text, store.settings.redact_patterns),
         Footer(iso(), f"{sessions} conversations, {docs} docs"),
     )
-    previous_path = paths.cache / PREVIOUS
     with store.locked():
         old = read_if_present(paths.master)
-        if old is not None:
-            write_atomic(previous_path, old)
-        write_atomic(paths.master, new)
+        replace_master(paths, new, old)
     diff = "".join(
         difflib.unified_diff(
             (old or "").splitlines(keepends=True),

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit
-from memhooks.store.atomic import read_text, write_atomic
-from memhooks.store.context_files import BLOCKERS_TEMPLATE, read_status, section, status_line
+from memhooks.store.atomic import read_text
+from memhooks.store.context_files import read_status, section, status_line
+from memhooks.store.task_files import write_task
 from memhooks.text import one_line
 from memhooks.text.redact import redact
 
@@ -29,22 +30,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--clear-blockers", action="store_true", help="remove every blocker")
     add_json(parser)
     parser.set_defaults(func=run)
-
-
-def render_current_task(task: str, next_step: str, progress: list[str]) -> str:
-    lines = [
-        "# Current task",
-        "",
-        "## Task",
-        task or "(none yet)",
-        "",
-        "## Next step",
-        next_step or "(none yet)",
-        "",
-        "## Progress",
-    ]
-    lines += [f"- {p}" for p in progress] or ["(none yet)"]
-    return "\n".join(lines) + "\n"
 
 
 def _redacted_line(text: str, patterns: Sequence[str]) -> str:
@@ -67,18 +52,9 @@ def run(args: argparse.Namespace) -> int:
                 progress.append(_redacted_line(args.progress, patterns))
             task = _redacted_line(args.task or status.task, patterns)
             next_step = _redacted_line(args.next_step or status.next_step, patterns)
-            write_atomic(paths.current_task, render_current_task(task, next_step, progress[-20:]))
             blockers = [] if args.clear_blockers else list(status.blockers)
             blockers += [_redacted_line(b, patterns) for b in args.blocker]
-            write_atomic(
-                paths.blockers,
-                "# Blockers\n\n"
-                + (
-                    "\n".join(f"- {b}" for b in blockers) + "\n"
-                    if blockers
-                    else BLOCKERS_TEMPLATE.split("\n\n", 1)[1]
-                ),
-            )
+            write_task(paths, task, next_step, progress[-20:], blockers)
         store.refresh()
     status = read_status(paths)
     emit(

@@ -10,8 +10,7 @@ from pathlib import Path
 from memhooks.cli.common import add_json, memory_paths, require_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
-
-DEFAULT_NAME = "view.html"
+from memhooks.store.paths import MemoryPaths
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,35 +29,34 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.set_defaults(func=run)
 
 
-def _target(args: argparse.Namespace, cache: Path) -> Path:
+def _target(args: argparse.Namespace, paths: MemoryPaths) -> Path:
     if args.out:
         out = Path(args.out).expanduser().absolute()
         if out.is_dir():
             raise UserError(f"--out {out} is a folder; name a file", Exit.USAGE)
         return out
-    from memhooks.store.safe_fs import UnsafeFileError, check_target
+    from memhooks.store.safe_fs import UnsafeFileError
+    from memhooks.store.view_page import default_page
 
-    target = cache / DEFAULT_NAME
     try:
-        check_target(target)
+        return default_page(paths)
     except UnsafeFileError as exc:
         raise UserError(str(exc), Exit.REFUSED) from None
-    return target
 
 
 def run(args: argparse.Namespace) -> int:
-    from memhooks.store.atomic import write_atomic
+    from memhooks.store.view_page import write_page
     from memhooks.view.data import gather
     from memhooks.view.page import render
 
     paths = memory_paths(args)
     require_tree(paths)
-    out = _target(args, paths.cache)
+    out = _target(args, paths)
     started = time.perf_counter()
     data = gather(paths)
     page = render(data)
     try:
-        write_atomic(out, page, durable=False)
+        write_page(out, page)
     except OSError as exc:
         raise UserError(f"cannot write {out}: {exc.strerror or exc}", Exit.IO_ERROR) from None
     seconds = time.perf_counter() - started

@@ -2,7 +2,7 @@
 
 Only used when `guard.direct_edits` is "allow": PreToolUse keeps the file's bytes (or notes
 that it did not exist) in `.cache/guard/`, and PostToolUse restores them when the edited
-file fails validation. Standard library only.
+file fails validation (`memhooks.guard`). Standard library only.
 """
 
 from __future__ import annotations
@@ -70,6 +70,11 @@ def restore(base: str, relative: str) -> str:
     write_atomic(path, data)
     os.unlink(slot + ".bak")
     return "restored"
+
+
+def was_absent(base: str, relative: str) -> bool:
+    """The file did not exist before the edit (the edit made it)."""
+    return os.path.exists(slot_of(base, relative) + ".absent")
 
 
 def forget(base: str, relative: str) -> None:

@@ -1,0 +1,47 @@
+"""The files `memhooks consolidate` keeps: the log of what `--apply` changed, and the cached
+summary SessionStart reads (`.cache/consolidation.json`). Standard library only: SessionStart
+reads the summary and marks it mentioned.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from memhooks.store.atomic import read_text, write_atomic
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from typing import Any
+
+SUMMARY = ".cache/consolidation.json"
+SUMMARY_CAP = 4_000
+LOG_HEADER = (
+    "# Consolidation log\n\nWhat `memhooks consolidate --apply` changed in .claude/memory/, "
+    "newest last.\n"
+)
+
+
+def summary_file(memory_root: str | os.PathLike[str]) -> str:
+    return os.path.join(os.fspath(memory_root), *SUMMARY.split("/"))
+
+
+def read_summary(memory_root: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The cached summary; None when it is missing, unreadable or not a JSON object."""
+    try:
+        data = json.loads(read_text(summary_file(memory_root), SUMMARY_CAP) or "{}")
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def write_summary(memory_root: str | os.PathLike[str], data: dict[str, Any]) -> None:
+    """Replace the cached summary (machine-local: no fsync)."""
+    write_atomic(summary_file(memory_root), json.dumps(data), durable=False)
+
+
+def append_log(target: str | os.PathLike[str], entry: str) -> None:
+    """Add `entry` at the end of the consolidation log (made with its header when new or
+    empty); the caller holds the store lock."""
+    current = read_text(target) or LOG_HEADER
+    write_atomic(target, current.rstrip("\n") + "\n\n" + entry)

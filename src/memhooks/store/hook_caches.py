@@ -1,0 +1,115 @@
+"""Small machine-local files the hooks keep under `.cache/`. Standard library only (the
+hot path).
+
+- `.cache/prompts.json`: the latest prompts (redacted), for PreCompact, which can run
+  before the transcript has them;
+- `.cache/citations.json`: the staleness verdicts of the memories' code citations;
+- `.cache/subagent-pointers.json`: pointers PreToolUse(Agent) leaves for the next
+  SubagentStart of the same session (`hooks.subagent_pointers`): {session_id, at, text}
+  entries; one older than HANDOFF_SECONDS belongs to a sub-agent that never started.
+
+All are rewritten without fsync: a lost write costs a recomputation or a pointer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+from memhooks.store.atomic import read_text, write_atomic
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
+if TYPE_CHECKING:
+    from typing import Any
+
+    from memhooks.store.paths import MemoryPaths
+
+PROMPTS_KEPT = 5
+CITATIONS = ".cache/citations.json"
+CITATIONS_CAP = 4_000_000
+#: Memories whose verdicts are remembered.
+VERDICTS_KEPT = 2_000
+
+
+def read_prompts(paths: MemoryPaths) -> list[object]:
+    """The kept prompts as written ({session_id, prompt} items); [] when none or unreadable."""
+    try:
+        data = json.loads(read_text(paths.file("prompts")))
+    except (OSError, ValueError):
+        return []
+    return data if isinstance(data, list) else []
+
+
+def keep_prompt(paths: MemoryPaths, session_id: str, prompt: str) -> None:
+    """Add a (redacted) prompt, keeping the last PROMPTS_KEPT; OSError when not written."""
+    kept = read_prompts(paths)
+    kept.append({"session_id": session_id, "prompt": prompt})
+    text = json.dumps(kept[-PROMPTS_KEPT:], ensure_ascii=False)
+    write_atomic(paths.file("prompts"), text, durable=False)
+
+
+def _verdicts_file(memory_root: str) -> str:
+    return os.path.join(memory_root, *CITATIONS.split("/"))
+
+
+def load_verdicts(memory_root: str) -> dict[str, dict[str, object]]:
+    """{memory path: its last verdict}; {} when none or unreadable."""
+    try:
+        data = json.loads(read_text(_verdicts_file(memory_root), CITATIONS_CAP) or "{}")
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_verdicts(memory_root: str, verdicts: dict[str, dict[str, object]]) -> None:
+    """Write the verdicts, the most recent VERDICTS_KEPT; skipped on a read-only tree (they
+    are recomputed next time)."""
+    if len(verdicts) > VERDICTS_KEPT:
+        verdicts = dict(list(verdicts.items())[-VERDICTS_KEPT:])
+    try:
+        text = json.dumps(verdicts, separators=(",", ":"))
+        write_atomic(_verdicts_file(memory_root), text, durable=False)
+    except OSError:
+        pass
+
+
+#: A waiting entry older than this belongs to a sub-agent that never started.
+HANDOFF_SECONDS = 120.0
+HANDOFF_KEPT = 20
+HANDOFF_MAX_CHARS = 200_000
+
+
+def _waiting(paths: MemoryPaths) -> list[dict[str, Any]]:
+    try:
+        data = json.loads(read_text(paths.file("handoff"), HANDOFF_MAX_CHARS))
+    except ValueError:
+        return []
+    now = time.time()
+    return [
+        e
+        for e in (data if isinstance(data, list) else [])
+        if isinstance(e, dict)
+        and isinstance(e.get("at"), int | float)
+        and now - e["at"] < HANDOFF_SECONDS
+    ]
+
+
+def leave_pointers(paths: MemoryPaths, session_id: str, text: str) -> None:
+    """Queue `text` for the next sub-agent of `session_id`."""
+    # An empty entry too: it keeps the order, so the next sub-agent does not take another's.
+    entries = _waiting(paths)
+    entries.append({"session_id": session_id, "at": time.time(), "text": text})
+    write_atomic(paths.file("handoff"), json.dumps(entries[-HANDOFF_KEPT:]), durable=False)
+
+
+def take_pointers(paths: MemoryPaths, session_id: str) -> str:
+    """The oldest waiting text of `session_id`, removed from the queue; "" when none."""
+    entries = _waiting(paths)
+    for i, entry in enumerate(entries):
+        if entry.get("session_id") == session_id:
+            del entries[i]
+            write_atomic(paths.file("handoff"), json.dumps(entries), durable=False)
+            text = entry.get("text")
+            return text if isinstance(text, str) else ""
+    return ""
