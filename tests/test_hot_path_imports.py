@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.hooks.entry import HANDLERS
+from memhooks.recall.semantic import TABLE_FILE
 from support import LAUNCHER, run_cli
 
 HEAVY = {
@@ -41,6 +42,8 @@ def imported_modules(event: str, payload: dict[str, object], data: Path) -> set[
     env = {**os.environ, "CLAUDE_PLUGIN_DATA": str(data)}
     (data / "deps" / f"py{sys.version_info[0]}{sys.version_info[1]}").mkdir(parents=True)
     (data / "deps" / f"py{sys.version_info[0]}{sys.version_info[1]}" / ".memhooks-deps-ok").touch()
+    (data / "semantic").mkdir()  # the steady state: the token table is installed
+    (data / "semantic" / TABLE_FILE).touch()
     done = subprocess.run(
         [sys.executable, "-S", "-X", "importtime", str(LAUNCHER), "hook", event],
         input=json.dumps(payload),
@@ -142,3 +145,39 @@ def test_the_write_guard_imports_nothing_heavy(
     assert "memhooks.hooks.entry" in loaded
     assert "memhooks.guard.write_guard" in loaded  # the measurement saw the guard
     assert not loaded & HEAVY, sorted(loaded & HEAVY)
+
+
+def test_semantic_signals_on_the_per_prompt_path_import_nothing_heavy(
+    started: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the token table installed and memory vectors in the index, UserPromptSubmit goes
+    through the semantic re-rank (the module is loaded) and still loads nothing of HEAVY."""
+    import shutil
+
+    from memhooks.cli.main import main
+
+    data = tmp_path / "data"
+    table = Path(__file__).parent / "fixtures" / "semantic" / "tokens-subset.sqlite3"
+    (data / "semantic").mkdir(parents=True)
+    shutil.copy(table, data / "semantic" / TABLE_FILE)
+    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(data))
+    assert main(["remember", "we decided to keep the job queue in Postgres 16, SKIP LOCKED"]) == 0
+    payload = {
+        **_payload(started, tmp_path),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "which database does the job queue use: Postgres?",
+    }
+    env = {**os.environ, "CLAUDE_PLUGIN_DATA": str(data)}
+    done = subprocess.run(
+        [sys.executable, "-S", "-X", "importtime", str(LAUNCHER), "hook", "UserPromptSubmit"],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    loaded = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+    assert "memhooks.recall.semantic" in loaded
+    assert not loaded & HEAVY, sorted(loaded & HEAVY)
+    assert "job-queue" in done.stdout

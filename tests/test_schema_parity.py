@@ -7,10 +7,18 @@ from typing import Any, get_args
 import pytest
 from pydantic import ValidationError
 
-from memhooks.store.config import DIRECT_EDITS, FIELDS, NUDGES, Settings, settings_from_dict
+from memhooks.store.config import (
+    DIRECT_EDITS,
+    FIELDS,
+    NUDGES,
+    SEMANTIC_MODES,
+    Settings,
+    settings_from_dict,
+)
 from memhooks.store.models import (
     ConfigModel,
     GuardSettings,
+    RetrievalSettings,
     SessionRecord,
     SessionState,
     StopSettings,
@@ -74,9 +82,19 @@ def test_direct_edits_values_agree() -> None:
         assert _strict_accepts({"guard": {"direct_edits": value}}) == (not lenient.problems)
 
 
+def test_semantic_values_agree() -> None:
+    field = RetrievalSettings.model_fields["semantic"]
+    assert get_args(field.annotation) == SEMANTIC_MODES
+    assert field.default == Settings.semantic
+    for value in [*SEMANTIC_MODES, "always", False]:
+        lenient = settings_from_dict({"retrieval": {"semantic": value}})
+        assert _strict_accepts({"retrieval": {"semantic": value}}) == (not lenient.problems)
+        assert lenient.semantic == (value if value in SEMANTIC_MODES else "auto")
+
+
 def test_every_settings_default_is_described() -> None:
     described = {name for name, *_ in FIELDS.values()}
-    plain = {"nudge", "direct_edits", "redact_patterns", "categories", "problems"}
+    plain = {"nudge", "direct_edits", "semantic", "redact_patterns", "categories", "problems"}
     public = {
         n for n in vars(Settings) if not n.startswith("_") and not callable(vars(Settings)[n])
     }

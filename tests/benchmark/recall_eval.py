@@ -207,8 +207,12 @@ class Ours:
 HOOK_EXCLUDE = ("session_summary",)
 
 
-def ours_full(recall_set: RecallSet) -> Ours:
-    with tempfile.TemporaryDirectory() as tmp, SearchIndex(Path(tmp) / "s.sqlite3") as index:
+def ours_full(recall_set: RecallSet, table: str | None = None) -> Ours:
+    """`table`: the token table of semantic signals (None: the lexical gate alone)."""
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        SearchIndex(Path(tmp) / "s.sqlite3", table=table) as index,
+    ):
         index.rebuild(recall_set.docs)
         n = index.count()
         conn = index._read_connection()
@@ -265,29 +269,39 @@ def tune_gate(full: Ours) -> tuple[float, float]:
     return max(((r, f) for r in RATIO_GRID for f in MIN_FLOOR_GRID), key=key)
 
 
-def young_stores(path: Path) -> dict[str, object]:
-    """Every young store through the real index and gate: hits and silences, with misses named."""
+def young_docs(store: dict[str, object]) -> list[IndexedDoc]:
     import frontmatter
 
+    docs = []
+    memories = store["memories"]
+    assert isinstance(memories, list)
+    for memory in memories:
+        post = frontmatter.loads(memory["text"])
+        meta = post.metadata
+        docs.append(
+            IndexedDoc(
+                path=memory["path"],
+                category=str(meta.get("category", "")),
+                title=str(meta.get("title", "")),
+                description=str(meta.get("description") or first_sentence(post.content)),
+                tags=tuple(str(t) for t in _list(meta.get("tags"))),
+                body=post.content,
+                updated=str(meta.get("created") or ""),
+            )
+        )
+    return docs
+
+
+def young_stores(path: Path, table: str | None = None) -> dict[str, object]:
+    """Every young store through the real index and gate: hits and silences, with misses named."""
     hits = related = silent = unrelated = 0
     misses: list[str] = []
     for store in json.loads(path.read_text(encoding="utf-8")):
-        docs = []
-        for memory in store["memories"]:
-            post = frontmatter.loads(memory["text"])
-            meta = post.metadata
-            docs.append(
-                IndexedDoc(
-                    path=memory["path"],
-                    category=str(meta.get("category", "")),
-                    title=str(meta.get("title", "")),
-                    description=str(meta.get("description") or first_sentence(post.content)),
-                    tags=tuple(str(t) for t in _list(meta.get("tags"))),
-                    body=post.content,
-                    updated=str(meta.get("created") or ""),
-                )
-            )
-        with tempfile.TemporaryDirectory() as tmp, SearchIndex(Path(tmp) / "s.sqlite3") as index:
+        docs = young_docs(store)
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            SearchIndex(Path(tmp) / "s.sqlite3", table=table) as index,
+        ):
             index.rebuild(docs)
             for query in store["queries"]:
                 got = {h.path for h in index.query(query["prompt"], limit=MAX_INJECT)}

@@ -29,7 +29,7 @@ from typing import Any
 
 from hook_process import REPO, Case, hooks_json_python, log, measure
 from latency_cases import floors, transcript_cases, tree_cases
-from workspace import Workspace, setup_plugin_data
+from workspace import Workspace, setup_plugin_data, setup_semantic_table
 from write_path import write_path
 
 HOT_HOOKS = (
@@ -85,6 +85,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--writers", type=int, default=4, help="concurrent writers")
     parser.add_argument("--out", type=Path, help="where to write the JSON (default: bench dir)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--semantic-table",
+        default=str(REPO / "tests" / "fixtures" / "semantic" / "tokens-subset.sqlite3"),
+        help="token table put into ${CLAUDE_PLUGIN_DATA}/semantic/ so every hook and rebuild "
+        "runs with semantic signals on (default: the committed fixture table; the full one "
+        "comes from `python -m memhooks.recall.semantic_build OUT`); 'none' turns them off",
+    )
     parser.add_argument("--from-json", type=Path, help="print the table of a saved report and exit")
     args = parser.parse_args(argv)
     quick = args.quick
@@ -127,6 +134,7 @@ class Bench:
         started = time.perf_counter()
         data_note = setup_plugin_data(ws.data, ws.python)
         log(f"interpreter {ws.python}; CLAUDE_PLUGIN_DATA {ws.data}; deps {data_note}")
+        log(f"semantic signals: {setup_semantic_table(ws.data, self.args.semantic_table)}")
         for mb in self.args.transcript_mb:
             ws.fixtures.transcript(mb)
         self.cases = floors(ws)

@@ -67,6 +67,22 @@ class Fixtures:
         return path
 
 
+def setup_semantic_table(data: Path, table: str) -> str:
+    """The token table where the installer puts it (or none), before any tree is built."""
+    sys.path.insert(0, str(REPO / "src"))
+    from memhooks.recall.semantic import TABLE_FILE
+
+    target = data / "semantic" / TABLE_FILE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.unlink(missing_ok=True)
+    disabled = target.parent / "disabled"  # SessionStart must not go and build the real one
+    disabled.touch()
+    if table == "none":
+        return "off (no token table)"
+    shutil.copyfile(table, target)
+    return f"on ({table})"
+
+
 def setup_plugin_data(data: Path, python: str) -> str:
     """${CLAUDE_PLUGIN_DATA} as an installed plugin has it: the dependencies under deps/pyXY.
 

@@ -22,6 +22,7 @@ from sandbox_tools import bare_python, stop_hook_durations
 from memhooks.demo import HarnessError, harness, pinned_cli
 from memhooks.demo.hook_python import base_python, ensure_deps
 from memhooks.demo.mock_api import MockApi
+from memhooks.install import semantic_assets
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -102,6 +103,9 @@ class SandboxFactory:
         self._mocks.append(mock)
         root = self.base / name
         box = harness.Sandbox(root, self.claude, mock, python=python or self.python)
+        # A sandbox never downloads the ~100 MB model of semantic signals (the unit tests and
+        # tests/benchmark/semantic_eval.py measure them with a committed token table).
+        semantic_assets.disable(box.plugin_data, box.inline_plugin_data)
         (root / "requests").mkdir(exist_ok=True)
         mock.record = root / "requests" / "requests.jsonl"
         if install:

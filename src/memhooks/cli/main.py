@@ -93,7 +93,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_with(args_list[1:])
     if not _dependencies_ready(args_list):
         return 4  # Exit.MISSING_DEPENDENCIES; ensure_now said what failed and what to run
+    _locate_token_table()
     return _dispatch(args_list)
+
+
+def _locate_token_table() -> None:
+    """Commands write memory vectors and explain with the token table of the data folder
+    deps finds (a recorded one), also when CLAUDE_PLUGIN_DATA is not set."""
+    import os
+
+    from memhooks.recall import semantic
+
+    semantic.DATA_DIR = None
+    if not os.environ.get("CLAUDE_PLUGIN_DATA"):
+        from memhooks.install import deps
+
+        semantic.DATA_DIR = str(deps.default_data_dir())
 
 
 def _dependencies_ready(args_list: list[str]) -> bool:

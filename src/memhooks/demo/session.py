@@ -25,6 +25,7 @@ from typing import Any
 from memhooks.demo import harness, pinned_cli, scenario
 from memhooks.demo.mock_api import MockApi
 from memhooks.demo.mock_requests import request_texts
+from memhooks.install import semantic_assets
 
 JsonDict = dict[str, Any]
 
@@ -94,6 +95,7 @@ def play_with_claude(
     """Run the scenario through the real CLI; `deps` pre-seeds the plugin's dependencies."""
     with MockApi() as mock:
         box = harness.Sandbox(workdir, claude, mock, python=python)
+        semantic_assets.disable(box.plugin_data, box.inline_plugin_data)  # no model download
         box.install_plugin(plugin_root)
         if deps is not None:
             box.seed_deps(deps)

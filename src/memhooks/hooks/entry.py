@@ -68,7 +68,8 @@ def run(event: str) -> int:
         if event == "SessionStart":
             # Only where memory is active (`start` installs them itself elsewhere): a project
             # that never started memory costs nothing, not even a background process.
-            _bootstrap_dependencies()
+            wanted = load_settings(paths.file("config")).semantic != "off"
+            _bootstrap_dependencies(semantic=wanted)
         if problem:
             log_line(paths.file("log"), f"{event}: {problem}; skipped")
             return 0
@@ -108,7 +109,7 @@ def _count_injected(
         return
 
 
-def _bootstrap_dependencies() -> None:
+def _bootstrap_dependencies(*, semantic: bool) -> None:
     try:
         from memhooks.install.deps import ensure_in_background, record_data_dir
 
@@ -117,6 +118,6 @@ def _bootstrap_dependencies() -> None:
             # For Claude's own Bash calls of the launcher, which the host gives no
             # CLAUDE_PLUGIN_DATA: they find the folder the hooks were given.
             record_data_dir(data)
-        ensure_in_background()
+        ensure_in_background(semantic=semantic)
     except Exception as exc:
         log_line(None, f"dependency check failed: {exc}")

@@ -63,9 +63,10 @@ def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[Pointe
         or not os.path.exists(paths.file("search_db"))
     ):
         return []
-    from memhooks.recall.search_index import SearchIndex
+    from memhooks.recall.search_index import DEFAULT_TABLE, SearchIndex
 
-    with SearchIndex(paths.file("search_db")) as index:
+    table = None if settings.semantic == "off" else DEFAULT_TABLE
+    with SearchIndex(paths.file("search_db"), table=table) as index:
         hits = index.query(
             prompt, limit=settings.max_inject, min_score=settings.min_score, exclude=NOT_POINTED_AT
         )

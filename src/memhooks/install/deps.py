@@ -119,20 +119,32 @@ def missing_modules() -> list[str]:
     return [m for m in MODULES if importlib.util.find_spec(m) is None]
 
 
-def ensure_in_background() -> str:
+def ensure_in_background(*, semantic: bool = True) -> str:
     """What it did, in a word: 'present', 'installing', 'started' or 'no-data-dir'.
 
-    SessionStart calls this only where memory is active: the usual answer costs one stat
-    and no imports.
+    SessionStart calls this only where memory is active: the usual answer costs two stats
+    and no imports. `semantic`: the token table of semantic signals is wanted too
+    (install.semantic_assets; a failed attempt is retried hours later, not every session).
     """
     value = os.environ.get("CLAUDE_PLUGIN_DATA")
     if not value:
         return "no-data-dir"
-    if os.path.exists(os.path.join(value, "deps", tag(), MARKER)):
+    deps_ok = os.path.exists(os.path.join(value, "deps", tag(), MARKER)) or not missing_modules()
+    if deps_ok and (not semantic or _table_ok(value)):
         return "present"
-    if not missing_modules():
-        return "present"
-    return _start_install(_path(value))
+    return _start_install(_path(value), semantic=semantic)
+
+
+def _table_ok(data: str) -> bool:
+    """The token table is there, or its last attempt failed recently (retried later)."""
+    from memhooks.recall.semantic import TABLE_FILE
+
+    if os.path.exists(os.path.join(data, "semantic", TABLE_FILE)):
+        return True
+    from memhooks.install.semantic_assets import building, disabled, failed_recently
+
+    folder = _path(data)
+    return disabled(folder) or building(folder) or failed_recently(folder)
 
 
 def _isolated(*args: str) -> list[str]:
@@ -142,7 +154,7 @@ def _isolated(*args: str) -> list[str]:
     return [sys.executable, "-I", *args]
 
 
-def _start_install(data: Path) -> str:
+def _start_install(data: Path, *, semantic: bool = True) -> str:
     import subprocess
     import time
 
@@ -157,7 +169,8 @@ def _start_install(data: Path) -> str:
     log = (data / "deps" / "install.log").open("ab")
     code = (
         f"import sys; sys.path.insert(0, {_SRC!r}); "
-        "from memhooks.install.deps import install_now; sys.exit(install_now())"
+        "from memhooks.install.deps import install_now; "
+        f"sys.exit(install_now(semantic={semantic!r}))"
     )
     kwargs: dict[str, object] = {"start_new_session": True}
     if sys.platform == "win32":
@@ -177,11 +190,13 @@ def _start_install(data: Path) -> str:
     return "started"
 
 
-def install_now(*, fallback: bool = False, quiet: bool = True) -> int:
+def install_now(*, fallback: bool = False, quiet: bool = True, semantic: bool = False) -> int:
     """Install into a fresh folder, then swap it in, so a half-done install is never used.
 
     One install at a time per data folder (a lock): a second caller waits for the first
-    and finds its result.
+    and finds its result. `semantic`: then build the token table of semantic signals too
+    (its outcome does not change the exit code: commands need only the dependencies; doctor
+    and status report the table).
     """
     from memhooks.store.locking import LockTimeoutError, quick_lock
 
@@ -191,7 +206,16 @@ def install_now(*, fallback: bool = False, quiet: bool = True) -> int:
         return 2
     try:
         with quick_lock(data / "deps" / ".install.lock", INSTALL_WAIT_SECONDS):
-            return _install_locked(data, quiet=quiet)
+            try:
+                code = _install_locked(data, quiet=quiet)
+                if code == 0 and semantic:
+                    from memhooks.install.semantic_assets import install
+
+                    install(data, quiet=quiet)
+            finally:
+                # _start_install's marker, also when the dependencies were there already
+                (data / "deps" / ".installing").unlink(missing_ok=True)
+            return code
     except LockTimeoutError:
         sys.stderr.write(f"memhooks: another install into {data} has run for too long\n")
         return 3

@@ -17,10 +17,17 @@ from memhooks.recall import ranking
 
 # Not `from typing import TYPE_CHECKING`: typing costs milliseconds on the per-prompt path.
 TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 #: Bump when the schema, the tokenizer or the stored lengths change: an index with another
 #: version answers no queries until `rebuild`, instead of answering wrongly.
 SCHEMA_VERSION = 1
+#: The token table's version (semantic.py reads and builds it; here so that checking an
+#: index's vectors costs the per-prompt path no import). Bump with any change to how the
+#: table is made: an index whose vectors came from another version ignores them (lexical
+#: alone) until `memhooks rebuild`.
+TABLE_VERSION = 1
 #: Distinct prompt terms looked up at all; keeps the IN list under sqlite's variable limit.
 MAX_LOOKUP_TERMS = 256
 
@@ -59,11 +66,26 @@ def search(
     limit: int,
     min_score: float | None,
     exclude: tuple[str, ...] = (),
+    *,
+    prompt_vector: Callable[[], list[float] | None] | None = None,
 ) -> list[Hit]:
+    """The gated hits. `prompt_vector` (the gate only, min_score None): the prompt's vector
+    from the static table, asked for only when the index holds memory vectors of the same
+    table version and some candidate clears the semantic floor."""
     stats = index_stats(conn)
     scores = rank(conn, terms, stats)
     if exclude and scores:
         drop_categories(conn, scores, exclude)
+    if min_score is None and prompt_vector is not None and scores and has_vectors(conn):
+        floor = ranking.semantic_floor(stats[2])
+        if max(scores.values()) < floor:
+            return []
+        vector = prompt_vector()
+        if vector is not None:
+            best = ranking.top_candidates(scores, ranking.SEMANTIC_CANDIDATES)
+            kept = {doc: scores[doc] for doc in best}
+            z = semantic_z(conn, vector, best)
+            return hits(conn, ranking.select_semantic(kept, z, limit=limit, floor=floor))
     floor = ranking.gate_floor(stats[2]) if min_score is None else min_score
     gap = ranking.GAP_RATIO if floor > 0 else 0.0
     chosen = ranking.select(scores, limit=limit, floor=floor, gap=gap)
@@ -159,6 +181,27 @@ def index_stats(conn: sqlite3.Connection) -> tuple[int, float, float]:
         float(values.get("total_length", 0.0)),
         float(values.get("calibration", 0.0)),
     )
+
+
+def has_vectors(conn: sqlite3.Connection) -> bool:
+    """The index holds memory vectors made with the table version this code reads."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'semantic'").fetchone()
+    return row is not None and int(row[0]) == TABLE_VERSION
+
+
+def semantic_z(conn: sqlite3.Connection, vector: list[float], docs: list[int]) -> dict[int, float]:
+    """Each candidate's cosine to the prompt, in spreads above its own null mean."""
+    from memhooks.recall.semantic import dot, unpack
+
+    if not docs:
+        return {}
+    sql = in_list("SELECT doc, vec, mean, spread FROM vectors WHERE doc", len(docs))
+    out: dict[int, float] = {}
+    for doc, blob, mean, spread in conn.execute(sql, docs).fetchall():
+        vec = unpack(blob)
+        if vec is not None and spread > 0:
+            out[doc] = (dot(vector, vec) - mean) / spread
+    return out
 
 
 def in_list(sql: str, count: int) -> str:

@@ -70,6 +70,25 @@ FULL_POSTINGS_CAP = 300
 #: How many of the best candidates common terms may still re-rank.
 RESCORE_CANDIDATES = 200
 
+# With semantic signals (memhooks.recall.semantic: a static token-vector table and each
+# memory's own null distribution), tuned by study/ on tests/fixtures/recall and recall2 and
+# cross-validated (tune on one, score on the other; recall_eval.py --cross): the lexical
+# gate alone decides whether a prompt gets pointers, at a stricter ratio (fewer unrelated
+# prompts speak), and the semantic z-score re-ranks the lexical candidates and adds those
+# whose meaning is clearly closer than everyday requests come (more related prompts hit).
+#: The calibration ratio when semantic signals serve (2.0 without them).
+SEMANTIC_RATIO = 2.2
+#: A candidate this many null spreads above its memory's null mean is evidence on its own.
+SEMANTIC_MIN_Z = 1.5
+#: Weight of z / SEMANTIC_MIN_Z next to lexical score / floor in the ranking key.
+SEMANTIC_WEIGHT = 0.5
+#: Lexical candidates the semantic signal may re-rank (any score above zero).
+SEMANTIC_CANDIDATES = 30
+#: Pointers at most (below retrieval.max_inject): re-ranked by meaning, the answer sits in the
+#: first three; 5 instead cost ~1 more pointer per prompt and found no more targets on
+#: either corpus (study/gap_check.py).
+SEMANTIC_MAX_POINTERS = 3
+
 
 #: One term in one document: (doc id, count in title, tags, description, body, the
 #: document's weighted length). A plain tuple, because the hot loop builds thousands of them
@@ -162,6 +181,27 @@ def select(
         return []
     cut = max(floor, gap * ranked[0][1])
     return [(doc, score) for doc, score in ranked[:limit] if score > 0 and score >= cut]
+
+
+def semantic_floor(calibration: float) -> float:
+    return max(MIN_FLOOR, SEMANTIC_RATIO * calibration)
+
+
+def select_semantic(
+    scores: dict[int, float], z: dict[int, float], *, limit: int, floor: float
+) -> list[tuple[int, float]]:
+    """Lexical gate, semantic re-rank: [] unless a candidate clears the floor by its words;
+    then candidates clearing the floor or SEMANTIC_MIN_Z, by the fused key, within the gap."""
+    if limit <= 0 or not scores or floor <= 0 or max(scores.values()) < floor:
+        return []
+    keys = {
+        doc: score / floor + SEMANTIC_WEIGHT * z.get(doc, 0.0) / SEMANTIC_MIN_Z
+        for doc, score in scores.items()
+        if score >= floor or z.get(doc, -math.inf) >= SEMANTIC_MIN_Z
+    }
+    ranked = sorted(keys.items(), key=_order)[: min(limit, SEMANTIC_MAX_POINTERS)]
+    top = ranked[0][1]
+    return [(doc, scores[doc]) for doc, key in ranked if key >= GAP_RATIO * top]
 
 
 def _order(item: tuple[int, float]) -> tuple[float, int]:

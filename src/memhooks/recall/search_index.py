@@ -44,10 +44,12 @@ READ_BUSY_TIMEOUT = 0.05
 #: Seconds any one query may run: a crafted `.cache/search.sqlite3` must not hang a prompt.
 READ_DEADLINE = 1.0
 WRITE_DEADLINE = 30.0
-_TABLES = frozenset(("meta", "docs", "terms", "postings"))
+_TABLES = frozenset(("meta", "docs", "terms", "postings", "vectors", "background"))
 SIDECARS = ("-journal", "-wal", "-shm")
 #: Writers hold the store lock; a reader holds its shared lock only for milliseconds.
 WRITE_BUSY_TIMEOUT = 5.0
+#: SearchIndex(table=...): find the token table where the installer puts it.
+DEFAULT_TABLE = "<default>"
 #: Only the head of a huge prompt (pasted logs) is tokenized: bounds the per-prompt work.
 MAX_QUERY_CHARS = 8000
 
@@ -64,12 +66,18 @@ def read_only_uri(db_file: str) -> str:
 class SearchIndex:
     """Open lazily: constructing one touches no file, and queries never create one."""
 
-    def __init__(self, db_path: str | os.PathLike[str]) -> None:
+    def __init__(
+        self, db_path: str | os.PathLike[str], *, table: str | None = DEFAULT_TABLE
+    ) -> None:
+        """`table`: the static token-vector table (semantic signals); DEFAULT_TABLE finds it
+        in the plugin's data folder, None turns semantic signals off (lexical gate alone)."""
         # A string, not a Path: the per-prompt hook never imports pathlib (~6 ms).
         self.db_file = os.fspath(db_path)
+        self._table_arg = table
         #: Why the last query returned nothing for a reason other than no match, for the log.
         self.last_error: str | None = None
         self._reader: sqlite3.Connection | None = None
+        self._table: sqlite3.Connection | None = None
         self._writer: sqlite3.Connection | None = None
 
     def __enter__(self) -> Self:
@@ -83,11 +91,21 @@ class SearchIndex:
     ) -> None:
         self.close()
 
+    @property
+    def table_file(self) -> str | None:
+        """The token table's path (None: semantic signals off). Resolved on first use: the
+        per-prompt path imports `semantic` only when the gate asks for the prompt's vector."""
+        if self._table_arg == DEFAULT_TABLE:
+            from memhooks.recall.semantic import table_path
+
+            self._table_arg = table_path()
+        return self._table_arg
+
     def close(self) -> None:
-        for conn in (self._reader, self._writer):
+        for conn in (self._reader, self._writer, self._table):
             if conn is not None:
                 conn.close()
-        self._reader = self._writer = None
+        self._reader = self._writer = self._table = None
 
     # Read path: never raises, never creates the file, never waits long.
 
@@ -109,14 +127,40 @@ class SearchIndex:
         terms = query_terms(text[:MAX_QUERY_CHARS])[:MAX_LOOKUP_TERMS]
         if limit <= 0 or not terms:
             return []
-        hits = self._query_once(terms, limit, min_score, exclude)
+        vector = self._prompt_vector(text[:MAX_QUERY_CHARS]) if min_score is None else None
+        hits = self._query_once(terms, limit, min_score, exclude, vector)
         if hits is None and self.roll_back_journal():
             self.last_error = None
-            hits = self._query_once(terms, limit, min_score, exclude)
+            hits = self._query_once(terms, limit, min_score, exclude, vector)
         return hits or []
 
+    def _prompt_vector(self, text: str) -> Callable[[], list[float] | None] | None:
+        """The prompt's vector, computed only if the gate asks (None: semantic signals off)."""
+        if self._table_arg is None:
+            return None
+
+        def vector() -> list[float] | None:
+            from memhooks.recall.semantic import encode, open_table
+
+            if self._table is None:
+                self._table = open_table(self.table_file) if self.table_file else None
+            if self._table is None:
+                return None
+            try:
+                return encode(self._table, text)
+            except sqlite3.Error as exc:
+                self.last_error = f"semantic table: {type(exc).__name__}: {exc}"
+                return None
+
+        return vector
+
     def _query_once(
-        self, terms: list[str], limit: int, min_score: float | None, exclude: tuple[str, ...]
+        self,
+        terms: list[str],
+        limit: int,
+        min_score: float | None,
+        exclude: tuple[str, ...],
+        vector: Callable[[], list[float] | None] | None = None,
     ) -> list[Hit] | None:
         """The hits, or None on an error (kept in last_error)."""
         try:
@@ -124,7 +168,7 @@ class SearchIndex:
             if conn is None:
                 return []
             with_deadline(conn, READ_DEADLINE)  # per query: a connection serves many
-            return search(conn, terms, limit, min_score, exclude)
+            return search(conn, terms, limit, min_score, exclude, prompt_vector=vector)
         except sqlite3.Error as exc:
             # Locked by a writer, corrupt, or half-written by another tool: fail open.
             self.last_error = f"{type(exc).__name__}: {exc}"
@@ -201,18 +245,25 @@ class SearchIndex:
     def upsert_many(self, docs: Iterable[IndexedDoc]) -> None:
         """Add or replace these docs in one transaction (an import files hundreds at once;
         a commit each costs a sync each)."""
-        from memhooks.recall.index_write import analyze, delete, insert
+        from memhooks.recall.index_write import analyze, delete, insert, start_vectors
 
         pending = [(doc, analyze(doc)) for doc in docs]
         if not pending:
             return
+        from memhooks.recall.semantic import Encoder
+
+        encoder = Encoder(self.table_file)
 
         def change(conn: sqlite3.Connection) -> None:
+            start_vectors(conn, encoder)
             for doc, analyzed in pending:
                 delete(conn, doc.path)
-                insert(conn, doc, analyzed)
+                insert(conn, doc, analyzed, encoder)
 
-        self._in_transaction(change)
+        try:
+            self._in_transaction(change)
+        finally:
+            encoder.close()
 
     def remove(self, path: str) -> None:
         from memhooks.recall.index_write import delete
@@ -239,17 +290,22 @@ class SearchIndex:
     def rebuild(self, docs: Iterable[IndexedDoc]) -> None:
         """Replace the index with one of exactly these docs (a later duplicate path wins)."""
         from memhooks.recall.index_write import build
+        from memhooks.recall.semantic import Encoder
         from memhooks.store.atomic import replace_with_built
 
         latest = {doc.path: doc for doc in docs}
         self.close()
         # A journal left by a crashed writer belongs to the old file; next to the new one
         # it would be "rolled back" into it and corrupt it. (A symlinked .cache/ is refused.)
-        replace_with_built(
-            self.db_file,
-            lambda tmp_name: build(tmp_name, latest.values()),
-            before_replace=self.db_file + SIDECARS[0],
-        )
+        encoder = Encoder(self.table_file)
+        try:
+            replace_with_built(
+                self.db_file,
+                lambda tmp_name: build(tmp_name, latest.values(), encoder),
+                before_replace=self.db_file + SIDECARS[0],
+            )
+        finally:
+            encoder.close()
 
     def _write_connection(self) -> sqlite3.Connection:
         if self._writer is None:

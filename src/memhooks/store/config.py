@@ -44,6 +44,7 @@ class Settings:
     capture_prompts: bool = True
     redact_patterns: tuple[str, ...] = ()
     direct_edits: str = "deny"  # guard.direct_edits: "deny" or "allow" (then validated after)
+    semantic: str = "auto"  # retrieval.semantic: "auto", "on" or "off" (SEMANTIC_MODES)
     categories: dict[str, dict[str, Any]] = {}  # noqa: RUF012 - read-only, never mutated
     problems: tuple[str, ...] = ()
 
@@ -97,6 +98,9 @@ FIELDS: dict[tuple[str, str], tuple[str, type | tuple[type, ...], float, float]]
 }
 NUDGES = ("off", "remind", "save")
 DIRECT_EDITS = ("deny", "allow")
+#: retrieval.semantic: "auto" uses the token table once installed (the lexical gate serves
+#: alone until then), "on" the same but `doctor` fails while it is missing, "off" never.
+SEMANTIC_MODES = ("auto", "on", "off")
 
 
 def load_settings(path: str | os.PathLike[str]) -> Settings:
@@ -140,6 +144,7 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
         else:
             problems.append(f"stop.nudge: ignored bad value {stop['nudge']!r}")
     _choice(data, ("guard", "direct_edits", "direct_edits"), DIRECT_EDITS, values, problems)
+    _choice(data, ("retrieval", "semantic", "semantic"), SEMANTIC_MODES, values, problems)
     redact = data.get("redact")
     if isinstance(redact, dict) and isinstance(redact.get("extra_patterns"), list):
         patterns = redact["extra_patterns"]

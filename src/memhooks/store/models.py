@@ -262,6 +262,7 @@ class BriefingSettings(_Strict):
 class RetrievalSettings(_Strict):
     max_inject: int = _setting("retrieval", "max_inject")
     min_score: float | None = _setting("retrieval", "min_score")
+    semantic: Literal["auto", "on", "off"] = "auto"
 
 
 class CategorySettings(_Strict):

@@ -83,7 +83,18 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
         "stale_citations": stale,
         "problem": problem,
         "injected": injected(paths),
+        "semantic": semantic_state(paths),
     }
+
+
+def semantic_state(paths: MemoryPaths) -> dict[str, Any]:
+    """Whether semantic signals serve this project (install.semantic_status)."""
+    from memhooks.install.semantic_status import describe
+
+    try:
+        return describe(paths)
+    except (OSError, ValueError) as exc:
+        return {"mode": "?", "serving": False, "ok": False, "detail": str(exc), "fix": ""}
 
 
 def injected(paths: MemoryPaths) -> dict[str, Any]:

@@ -27,7 +27,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--install",
         action="store_true",
-        help="install missing dependencies into ${CLAUDE_PLUGIN_DATA} now",
+        help="install missing dependencies into ${CLAUDE_PLUGIN_DATA} now, and build the token "
+        "table of semantic signals (one-time: ~100 MB download, ~15 MB kept, about a minute)",
     )
     add_json(parser)
     parser.set_defaults(func=run)
@@ -116,18 +117,7 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
         (f"in {', '.join(conflicts[:5])}" if conflicts else "none"),
         "resolve the git merge conflict in those files, then run " + cli_hint("rebuild"),
     )
-    from memhooks.recall.search_index import SearchIndex
-
-    with SearchIndex(paths.search_db) as index:
-        indexed = index.count()
-    active = len(cat.active()) if cat else 0
-    _check(
-        checks,
-        "search index",
-        indexed == active,
-        f"{indexed} documents, {active} active",
-        "run " + cli_hint("rebuild"),
-    )
+    _check_search(paths, checks, len(cat.active()) if cat else 0)
     try:
         with quick_lock(paths.lock, 0.2):
             _check(checks, "store lock", True, "free")
@@ -141,10 +131,37 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
         )
 
 
+def _check_search(paths: MemoryPaths, checks: list[dict[str, Any]], active: int) -> None:
+    from memhooks.install.semantic_status import describe
+    from memhooks.recall.search_index import SearchIndex
+
+    with SearchIndex(paths.search_db) as index:
+        indexed = index.count()
+    _check(
+        checks,
+        "search index",
+        indexed == active,
+        f"{indexed} documents, {active} active",
+        "run " + cli_hint("rebuild"),
+    )
+    semantic = describe(paths)
+    _check(checks, "semantic signals", semantic["ok"], semantic["detail"], semantic["fix"])
+
+
+def _semantic_wanted(args: argparse.Namespace) -> bool:
+    """`doctor --install` builds the token table unless this project turned semantic off."""
+    from memhooks.store.config import load_settings
+
+    try:
+        return load_settings(memory_paths(args).file("config")).semantic != "off"
+    except (OSError, ValueError):
+        return True
+
+
 def run(args: argparse.Namespace) -> int:
     checks: list[dict[str, Any]] = []
     if args.install:
-        code = deps.install_now(fallback=True)
+        code = deps.install_now(fallback=True, quiet=True, semantic=_semantic_wanted(args))
         data = deps.data_dir(fallback=True)
         if code == 0 and data is not None:
             deps.activate(deps.target_dir(data))

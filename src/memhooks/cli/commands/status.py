@@ -52,6 +52,11 @@ def render(data: dict[str, Any]) -> str:
         )
     if not data["catalog"]:
         lines.append("Catalog: missing; run `memhooks rebuild`")
+    semantic = data["semantic"]
+    lines.append(
+        f"Semantic signals: {semantic['detail']}"
+        + (f" ({semantic['fix']})" if semantic["fix"] else "")
+    )
     ledger = data["injected"]
     if ledger["hooks"]:
         lines.append(

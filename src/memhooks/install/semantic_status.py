@@ -1,0 +1,42 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""Whether semantic signals serve this project, in one line for `doctor` and `status`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memhooks.store.paths import MemoryPaths
+
+
+def describe(paths: MemoryPaths) -> dict[str, Any]:
+    """{"mode", "serving", "ok", "detail", "fix"}: the config key, whether the per-prompt gate
+    uses the token table now, whether anything needs doing, and what."""
+    from memhooks.install import deps
+    from memhooks.install.semantic_assets import state, table_file
+    from memhooks.recall.index_read import has_vectors
+    from memhooks.recall.search_index import SearchIndex
+    from memhooks.store.config import load_settings
+
+    mode = load_settings(paths.file("config")).semantic
+    data = deps.data_dir(fallback=True)
+    ok, detail = state(data, mode)
+    out: dict[str, Any] = {"mode": mode, "serving": False, "ok": ok, "detail": detail, "fix": ""}
+    if mode == "off" or data is None or not table_file(data).exists():
+        if mode != "off" and data is not None:
+            out["fix"] = "run `memhooks doctor --install` to install it now"
+        return out
+    vectors = False
+    if paths.search_db.exists():
+        with SearchIndex(paths.search_db, table=None) as index:
+            conn = index._read_connection()  # noqa: SLF001 - read-only look at the meta table
+            vectors = conn is not None and has_vectors(conn)
+    if vectors:
+        out.update(serving=True, detail=f"on ({mode}): lexical gate, re-ranked by meaning")
+    else:
+        out.update(
+            ok=False,
+            detail="the token table is ready, but this project's search index has no memory "
+            "vectors yet: the lexical gate serves alone",
+            fix="run `memhooks rebuild`",
+        )
+    return out
