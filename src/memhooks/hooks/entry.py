@@ -11,6 +11,7 @@ import json
 import os
 import sys
 
+from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.stdin import read_payload
 from memhooks.store.config import load_settings
@@ -18,7 +19,6 @@ from memhooks.store.logsink import log_line
 from memhooks.store.safe_fs import tree_problem
 from memhooks.store.session_state import is_active
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 
+from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.recall.pointer import Pointer
@@ -15,7 +16,6 @@ from memhooks.store.paths import MemoryPaths
 from memhooks.store.reminder_state import should_remind
 from memhooks.text.redact import redact_prefix
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from typing import Any
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 import sys
 
+from memhooks import TYPE_CHECKING
 from memhooks.install.invocation import PACKAGE_DIR
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: SessionStart imports this module
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -15,10 +15,10 @@ import os
 import sys
 import time
 
+from memhooks import TYPE_CHECKING
 from memhooks.install.invocation import PACKAGE_DIR
 from memhooks.recall.semantic import TABLE_FILE
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
 

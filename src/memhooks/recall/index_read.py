@@ -13,10 +13,9 @@ try:
 except ImportError:  # pragma: no cover - a build without the private module
     import sqlite3  # type: ignore[no-redef]
 
+from memhooks import TYPE_CHECKING
 from memhooks.recall import ranking
 
-# Not `from typing import TYPE_CHECKING`: typing costs milliseconds on the per-prompt path.
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 

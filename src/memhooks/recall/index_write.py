@@ -13,6 +13,7 @@ except ImportError:  # pragma: no cover - a build without the private module
     import sqlite3  # type: ignore[no-redef]
 from collections import Counter
 
+from memhooks import TYPE_CHECKING
 from memhooks.recall import ranking
 from memhooks.recall.index_read import (
     MAX_LOOKUP_TERMS,
@@ -24,8 +25,6 @@ from memhooks.recall.index_read import (
 )
 from memhooks.recall.tokenize import query_terms, tokens
 
-# Not `from typing import TYPE_CHECKING`: typing costs milliseconds on the per-prompt path.
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 

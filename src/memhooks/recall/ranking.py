@@ -86,7 +86,7 @@ SEMANTIC_WEIGHT = 0.5
 SEMANTIC_CANDIDATES = 30
 #: Pointers at most (below retrieval.max_inject): re-ranked by meaning, the answer sits in the
 #: first three; 5 instead cost ~1 more pointer per prompt and found no more targets on
-#: either corpus (study/gap_check.py).
+#: either corpus (tests/benchmark/study/gap_check.py).
 SEMANTIC_MAX_POINTERS = 3
 
 

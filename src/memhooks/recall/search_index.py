@@ -26,11 +26,10 @@ except ImportError:  # pragma: no cover - a build without the private module
     import sqlite3  # type: ignore[no-redef]
 
 # The write side (`index_write`) is imported by the write methods: the per-prompt hook reads.
+from memhooks import TYPE_CHECKING
 from memhooks.recall.index_read import MAX_LOOKUP_TERMS, SCHEMA_VERSION, Hit, search
 from memhooks.recall.tokenize import query_terms
 
-# Not `from typing import TYPE_CHECKING`: typing costs milliseconds on the per-prompt path.
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
     from types import TracebackType

@@ -24,10 +24,10 @@ try:
 except ImportError:  # pragma: no cover - a build without the private module
     import sqlite3  # type: ignore[no-redef]
 
+from memhooks import TYPE_CHECKING
 from memhooks.recall import wordpiece
 from memhooks.recall.index_read import TABLE_VERSION, in_list
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-TYPE_CHECKING = False
+from memhooks import TYPE_CHECKING
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import os
 
+from memhooks import TYPE_CHECKING
+
 CONFIG_CAP = 1_000_000  # bytes: a settings file is a few hundred
 
-TYPE_CHECKING = False  # not typing.TYPE_CHECKING: importing typing costs the hooks ms
 if TYPE_CHECKING:
     from typing import Any
 

@@ -8,7 +8,7 @@ lexical candidate's semantic z is >= T.
 """
 import json, random, sys, tempfile
 from pathlib import Path
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO / "tests" / "benchmark"))
 import recall_eval as ev
 import semantic_eval as se

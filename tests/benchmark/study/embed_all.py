@@ -5,7 +5,7 @@ Not product code. Writes /tmp/s2sem/emb.pkl. Needs numpy and the all-minilm-l6-v
 import json, pickle, re, sys, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO / "src")); sys.path.insert(0, str(REPO / "tests" / "benchmark"))
 import numpy as np
 import frontmatter

@@ -19,7 +19,7 @@ def enc(texts, center=True, weight=None):
         v = (X * w[:, None]).sum(0)
         out.append(v / (np.linalg.norm(v) + 1e-9))
     return np.array(out)
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO / "src")); sys.path.insert(0, str(REPO / "tests" / "benchmark"))
 import recall_eval as ev
 from memhooks.recall.background import PROMPTS

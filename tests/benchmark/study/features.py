@@ -5,7 +5,7 @@ calibration, and the background prompts' lexical scores per memory.
 """
 import pickle, sys, tempfile
 from pathlib import Path
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO / "src")); sys.path.insert(0, str(REPO / "tests" / "benchmark"))
 import numpy as np
 import recall_eval as ev

@@ -1,7 +1,7 @@
 """Step 10: mean pointers vs the gap ratio under the shipped semantic rule (product candidates)."""
 import sys
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "benchmark"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests" / "benchmark"))
 import semantic_eval as se
 from memhooks.recall import ranking
 sets = {p.name: se.corpus(p, str(se.TABLE)) for p in (se.FIRST, se.SECOND)}
