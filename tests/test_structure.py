@@ -173,3 +173,16 @@ def test_imports_point_down_the_layers() -> None:
 def test_every_folder_has_a_layer() -> None:
     folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
     assert folders <= set(LAYERS), sorted(folders - set(LAYERS))
+
+
+def test_the_type_checking_flag_is_defined_once() -> None:
+    """`if TYPE_CHECKING:` reads the package's flag (typing costs the hooks milliseconds)."""
+    defining = [
+        name
+        for name, path in _modules().items()
+        if any(
+            line.startswith("TYPE_CHECKING =")
+            for line in path.read_text(encoding="utf-8").splitlines()
+        )
+    ]
+    assert defining == ["__init__.py"], defining

@@ -71,7 +71,10 @@ def test_first_prompt_of_first_session_plugin_dir(
     # The host's data folder for an inline plugin is `<plugin>-inline`: the command file
     # passes it on, nothing guesses it.
     _check_first_start(step, box, box.inline_plugin_data)
-    assert not box.plugin_data.exists()
+    # The marketplace folder holds only the sandbox's own marker (no model download): nothing
+    # was installed or cached there.
+    used = sorted(p.name for p in box.plugin_data.iterdir()) if box.plugin_data.exists() else []
+    assert used in ([], ["semantic"]), used
 
 
 def test_marketplace_install_copies_only_the_plugin(sandboxes: SandboxFactory) -> None:
