@@ -44,6 +44,16 @@ def imported_modules(event: str, payload: dict[str, object], data: Path) -> set[
     (data / "deps" / f"py{sys.version_info[0]}{sys.version_info[1]}" / ".memhooks-deps-ok").touch()
     (data / "semantic").mkdir()  # the steady state: the token table is installed
     (data / "semantic" / TABLE_FILE).touch()
+    done, loaded = run_importtime(event, payload, env)
+    assert done.returncode == 0
+    assert done.stdout == "" or json.loads(done.stdout)
+    return loaded
+
+
+def run_importtime(
+    event: str, payload: dict[str, object], env: dict[str, str]
+) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """The hook run as hooks.json runs it, and every module its process imported."""
     done = subprocess.run(
         [sys.executable, "-S", "-X", "importtime", str(LAUNCHER), "hook", event],
         input=json.dumps(payload),
@@ -53,9 +63,7 @@ def imported_modules(event: str, payload: dict[str, object], data: Path) -> set[
         timeout=60,
         check=False,
     )
-    assert done.returncode == 0
-    assert done.stdout == "" or json.loads(done.stdout)
-    return {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+    return done, {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
 
 
 #: The one hook allowed the slow imports: it runs once per compaction, with a 60 s budget.
@@ -168,16 +176,7 @@ def test_semantic_signals_on_the_per_prompt_path_import_nothing_heavy(
         "prompt": "which database does the job queue use: Postgres?",
     }
     env = {**os.environ, "CLAUDE_PLUGIN_DATA": str(data)}
-    done = subprocess.run(
-        [sys.executable, "-S", "-X", "importtime", str(LAUNCHER), "hook", "UserPromptSubmit"],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
-    )
-    loaded = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+    done, loaded = run_importtime("UserPromptSubmit", payload, env)
     assert "memhooks.recall.semantic" in loaded
     assert not loaded & HEAVY, sorted(loaded & HEAVY)
     assert "job-queue" in done.stdout

@@ -10,28 +10,11 @@ sys.path.insert(0, str(REPO / "src")); sys.path.insert(0, str(REPO / "tests" / "
 import numpy as np
 import frontmatter
 from minilm import MiniLM
+from embed_all_texts import doc_texts
 import recall_eval as ev
 from memhooks.recall.background import PROMPTS
 
 M = MiniLM(Path("/tmp/h14/mm/all_minilm_l6_v2/model.zip"))
-
-def sections(body):
-    out = []; cur = []
-    for line in body.splitlines():
-        if line.startswith("## "):
-            if cur: out.append(" ".join(cur))
-            cur = [line[3:].strip() + ":"]
-        elif line.startswith("# "):
-            continue
-        elif line.strip():
-            cur.append(line.strip())
-    if cur: out.append(" ".join(cur))
-    return out
-
-def doc_texts(d):
-    full = f"{d.title}. {' '.join(d.tags)}. {d.description} {d.body}"
-    chunks = [d.title, f"{d.title}. {d.description}"] + [f"{d.title}. {s}" for s in sections(d.body)]
-    return full, chunks
 
 def enc_docs(docs):
     fulls, chunks, owner = [], [], []
