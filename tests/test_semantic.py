@@ -510,3 +510,48 @@ def test_commands_without_plugin_data_find_the_recorded_folder_table(
     assert main(["recall", "--explain", "job queue postgres database", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["semantic"] == "on"
     assert semantic.table_path() == str(semantic_assets.table_file(data))
+
+
+# --- hostile index and table files fail open ---------------------------------------------
+
+
+def _tampered_index(tmp_path: Path, table: str, sql: str) -> Path:
+    db = tmp_path / "search.db"
+    with SearchIndex(db, table=table) as index:
+        index.rebuild([QUEUE, LICENSE])
+    conn = sqlite3.connect(db)
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+    return db
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE meta SET value = 'x' WHERE key = 'semantic'",
+        "UPDATE vectors SET spread = 'x'",
+        "UPDATE vectors SET mean = 'x'",
+        "UPDATE meta SET value = 'x' WHERE key = 'total_length'",
+    ],
+)
+def test_a_crafted_index_value_fails_open_instead_of_raising(
+    tmp_path: Path, table: str, sql: str
+) -> None:
+    db = _tampered_index(tmp_path, table, sql)
+    with SearchIndex(db, table=table) as index:
+        hits = index.query("which database do we use for the job queue postgres")
+        assert isinstance(hits, list)
+
+
+def test_a_crafted_table_value_falls_back_to_the_words(tmp_path: Path, table: str) -> None:
+    crafted = tmp_path / "tokens.sqlite3"
+    shutil.copy(table, crafted)
+    conn = sqlite3.connect(crafted)
+    conn.execute("UPDATE pieces SET scale = 'x'")
+    conn.commit()
+    conn.close()
+    with SearchIndex(tmp_path / "search.db", table=str(crafted)) as index:
+        index.rebuild([QUEUE, LICENSE])  # the writer gives no vectors rather than raise
+        hits = index.query("which database do we use for the job queue postgres")
+    assert [h.path for h in hits] == [QUEUE.path]

@@ -147,7 +147,7 @@ class SearchIndex:
                 return None
             try:
                 return encode(self._table, text)
-            except sqlite3.Error as exc:
+            except (sqlite3.Error, ValueError, TypeError) as exc:  # a crafted table too
                 self.last_error = f"semantic table: {type(exc).__name__}: {exc}"
                 return None
 
@@ -168,7 +168,7 @@ class SearchIndex:
                 return []
             with_deadline(conn, READ_DEADLINE)  # per query: a connection serves many
             return search(conn, terms, limit, min_score, exclude, prompt_vector=vector)
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, ValueError, TypeError) as exc:  # a crafted value too
             # Locked by a writer, corrupt, or half-written by another tool: fail open.
             self.last_error = f"{type(exc).__name__}: {exc}"
             self._drop_reader()

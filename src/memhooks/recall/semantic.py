@@ -149,7 +149,8 @@ def _lookup(
         chunk = pieces[start : start + CHUNK]
         sql = in_list("SELECT piece, scale, vec FROM pieces WHERE piece", len(chunk))
         for piece, scale, blob in conn.execute(sql, chunk):
-            if isinstance(blob, bytes) and len(blob) == DIMS:
+            # a crafted table's row (a text scale, a short vector) is no row
+            if isinstance(blob, bytes) and len(blob) == DIMS and isinstance(scale, int | float):
                 # a memoryview, not an array: no `array` import on the per-prompt path
                 out[piece] = (float(scale), memoryview(blob).cast("b"))
     return out
@@ -236,7 +237,7 @@ class Encoder:
                 return None
             if self.background is None:
                 self.background = background_vectors(conn)
-        except sqlite3.Error:
+        except (sqlite3.Error, ValueError, TypeError):  # a crafted table: no vector
             return None
         mean, spread = null_stats(vec, self.background)
         return pack(vec), mean, spread
