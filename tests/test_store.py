@@ -319,3 +319,22 @@ def test_a_fresh_clone_gets_its_search_index_back_on_start(started: Path) -> Non
 
     with SearchIndex(paths.search_db) as search:
         assert search.count() == 1
+
+
+def test_a_file_found_behind_our_back_is_not_a_memory_write(started: Path) -> None:
+    """`lastMemoryWrite` (the Stop hook's save nudge) moves when memhooks writes a memory,
+    not when a refresh finds one a `git pull` brought."""
+    store = store_for(started)
+    saved = store.create("decision", {"title": "Use SQLite"}, "SQLite in .cache/")
+    session = MemoryPaths(started).session
+    state = json.loads(session.read_text(encoding="utf-8"))
+    state["lastMemoryWrite"] = "2020-01-01T00:00:00Z"
+    session.write_text(json.dumps(state), encoding="utf-8")
+    pulled = started / "decisions" / "2026-01-02_001_pulled.md"
+    pulled.write_text((started / saved.entry.path).read_text(encoding="utf-8"), encoding="utf-8")
+    store.refresh()
+    cat = catalog_io.load(MemoryPaths(started).catalog)
+    assert cat is not None
+    assert "decisions/2026-01-02_001_pulled.md" in cat.entries
+    state = json.loads(session.read_text(encoding="utf-8"))
+    assert state["lastMemoryWrite"] == "2020-01-01T00:00:00Z"

@@ -296,15 +296,18 @@ class Store:
         changed = self.derived.record(cat, changed, removed)
         found, vanished, read = upkeep.reconcile(self.derived, cat)
         retired = retention.rolling_window(self, cat, changed, now)
-        self.derived.settle(
-            cat,
+        derived = self.derived
+        derived.write_derived(cat, now=now)
+        derived.update_search(
             changed + found,
-            removed + vanished,
-            bodies={**read, **bodies},
-            now=now,
-            retired=retired,
-            heal_index=True,
+            [*removed, *vanished, *retired],
+            {**read, **bodies},
+            cat,
+            heal=True,
         )
+        # Only what this writer changed is a memory write (the Stop hook's nudge): files a
+        # `git pull` brought are not.
+        derived.update_stats(changed, cat, now)
         return retired
 
     def refresh(self, now: dt.datetime | None = None) -> None:
