@@ -342,3 +342,24 @@ def test_a_save_refreshes_an_old_summary(
     data = json.loads(summary.read_text(encoding="utf-8"))
     assert data["pending"] == 4
     assert data["kinds"]["contradiction"] == 1
+
+
+def test_the_log_is_appended_to_whole_never_cut_to_the_read_cap(tmp_path: Path) -> None:
+    from memhooks.store.atomic import READ_CAP_BYTES
+
+    log = tmp_path / "consolidation.log.md"
+    old = consolidation_files.LOG_HEADER + "\n" + ("- an applied change\n" * 300_000)
+    assert len(old.encode()) > READ_CAP_BYTES
+    log.write_text(old, encoding="utf-8")
+    consolidation_files.append_log(log, "## the newest entry\n")
+    text = log.read_text(encoding="utf-8")
+    assert text.startswith(old.rstrip("\n"))
+    assert text.endswith("## the newest entry\n")
+
+
+def test_a_log_that_does_not_decode_is_not_overwritten(tmp_path: Path) -> None:
+    log = tmp_path / "consolidation.log.md"
+    log.write_bytes(b"# Consolidation log\n\n\xff\xfe not utf-8\n")
+    with pytest.raises(ValueError):
+        consolidation_files.append_log(log, "## the newest entry\n")
+    assert log.read_bytes() == b"# Consolidation log\n\n\xff\xfe not utf-8\n"

@@ -10,12 +10,15 @@ import os
 
 from memhooks import TYPE_CHECKING
 from memhooks.store.atomic import read_text, write_atomic
+from memhooks.store.safe_fs import read_bytes
 
 if TYPE_CHECKING:
     from typing import Any
 
 SUMMARY = ".cache/consolidation.json"
 SUMMARY_CAP = 4_000
+#: The log is appended to whole; past this it is refused rather than cut.
+LOG_CAP = 64_000_000
 LOG_HEADER = (
     "# Consolidation log\n\nWhat `memhooks consolidate --apply` changed in .claude/memory/, "
     "newest last.\n"
@@ -43,5 +46,11 @@ def write_summary(memory_root: str | os.PathLike[str], data: dict[str, Any]) -> 
 def append_log(target: str | os.PathLike[str], entry: str) -> None:
     """Add `entry` at the end of the consolidation log (made with its header when new or
     empty); the caller holds the store lock."""
-    current = read_text(target) or LOG_HEADER
+    # Read whole and strictly: a log cut at a read cap, or one that does not decode, would
+    # be rewritten short (UnsafeFileError or UnicodeDecodeError instead; nothing written).
+    try:
+        data = read_bytes(target, LOG_CAP, whole=True)
+    except FileNotFoundError:
+        data = b""
+    current = data.decode("utf-8").replace("\r\n", "\n") or LOG_HEADER
     write_atomic(target, current.rstrip("\n") + "\n\n" + entry)
