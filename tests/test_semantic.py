@@ -555,3 +555,21 @@ def test_a_crafted_table_value_falls_back_to_the_words(tmp_path: Path, table: st
         index.rebuild([QUEUE, LICENSE])  # the writer gives no vectors rather than raise
         hits = index.query("which database do we use for the job queue postgres")
     assert [h.path for h in hits] == [QUEUE.path]
+
+
+def test_a_table_with_a_view_or_trigger_is_not_opened(tmp_path: Path, table: str) -> None:
+    """A view can run a recursive query without end, and the writers read the table
+    without a step bound: only plain tables are read."""
+    crafted = tmp_path / "tokens.sqlite3"
+    shutil.copy(table, crafted)
+    conn = sqlite3.connect(crafted)
+    conn.execute("ALTER TABLE pieces RENAME TO real_pieces")
+    conn.execute(
+        "CREATE VIEW pieces AS WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r)"
+        " SELECT p.piece, p.scale, p.vec FROM real_pieces p, r"
+    )
+    conn.commit()
+    conn.close()
+    assert semantic.open_table(str(crafted), bounded=False) is None
+    assert semantic.open_table(str(crafted)) is None
+    assert semantic.open_table(table, bounded=False) is not None
