@@ -138,17 +138,6 @@ def plan_query(terms: list[str], dfs: dict[str, int], n_docs: int) -> QueryPlan:
     return full, common
 
 
-def term_score(posting: Posting, term_idf: float, avg_length: float) -> float:
-    """BM25F for one term: fields merged by weight before saturation, in idf units."""
-    _, title, tags, description, body, length = posting
-    wt, wg, wd, wb = FIELD_WEIGHTS
-    tf = wt * title + wg * tags + wd * description + wb * body
-    if tf <= 0:
-        return 0.0
-    norm = 1.0 - B + B * (length / avg_length if avg_length > 0 else 1.0)
-    return term_idf * tf / (tf + K1 * norm)
-
-
 def accumulate(
     scores: dict[int, float],
     postings: list[Posting],
@@ -156,10 +145,18 @@ def accumulate(
     term_idf: float,
     avg_length: float,
 ) -> None:
-    """Add one term's contribution to every document in its postings (in place: hot loop)."""
-    for posting in postings:
-        doc = posting[0]
-        scores[doc] = scores.get(doc, 0.0) + weight * term_score(posting, term_idf, avg_length)
+    """Add one term's BM25F contribution to every document in its postings, in idf units:
+    fields merged by weight before saturation (in place, inline: a call per posting was a
+    third of a query's time)."""
+    wt, wg, wd, wb = FIELD_WEIGHTS
+    for doc, title, tags, description, body, length in postings:
+        tf = wt * title + wg * tags + wd * description + wb * body
+        if tf <= 0:
+            contribution = 0.0
+        else:
+            norm = 1.0 - B + B * (length / avg_length if avg_length > 0 else 1.0)
+            contribution = term_idf * tf / (tf + K1 * norm)
+        scores[doc] = scores.get(doc, 0.0) + weight * contribution
 
 
 def top_candidates(scores: dict[int, float], count: int) -> list[int]:
