@@ -75,6 +75,23 @@ def test_basic_words_lowercase_strip_accents_and_split_underscores() -> None:
     ]
 
 
+def test_basic_words_read_only_the_head_of_a_pasted_log(monkeypatch: pytest.MonkeyPatch) -> None:
+    import unicodedata
+
+    seen: list[int] = []
+    normalize = unicodedata.normalize
+
+    def recording(form: str, text: str) -> str:
+        seen.append(len(text))
+        return normalize(form, text)
+
+    monkeypatch.setattr(unicodedata, "normalize", recording)
+    words = wordpiece.basic_words("Café crème " * 200_000)  # 2.2 MB, not ASCII
+    assert seen == [wordpiece.MAX_TEXT_CHARS]
+    assert words[:3] == ["cafe", "creme", "cafe"]
+    assert len(words) == wordpiece.MAX_WORDS
+
+
 def test_greedy_longest_match_first() -> None:
     vocab = {"play", "##ing", "##in", "##g", "p"}
     assert wordpiece.pieces("playing", vocab.__contains__) == ["play", "##ing"]
