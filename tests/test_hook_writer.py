@@ -66,7 +66,11 @@ def test_without_a_catalog_the_hook_refuses_after_the_memory_is_safe(started: Pa
             "decision", {"title": "Kept"}, "", then=lambda: marks.append("x")
         )
     assert next(p.name for p in (started / "decisions").glob("*.md")).endswith("_kept.md")
-    assert marks == []  # not marked: a re-delivery files it again rather than lose it
+    # On disk, so marked: a re-delivered event finds the mark and files no second copy.
+    assert marks == ["x"]
+    with pytest.raises(DuplicateError):
+        hook_writer(started).create("decision", {"title": "Kept"}, "", unless=lambda: marks)
+    assert len(list((started / "decisions").glob("*.md"))) == 1
 
 
 def test_change_state_writes_back_what_the_change_made(started: Path) -> None:

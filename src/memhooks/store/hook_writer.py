@@ -5,7 +5,7 @@ It takes the quick lock (`locking.quick_lock`), names and writes the file as the
 `Store` does (`new_file`), and settles the derived files with what the catalog says: no scan
 of the tree, no frontmatter parsing, no rolling window. Files changed behind our back and
 an index that needs healing are left to the next command. Without a catalog it refuses
-(run `memhooks rebuild`), after the memory itself is safely on disk.
+(run `memhooks rebuild`), after the memory itself is safely on disk and marked filed.
 """
 
 from __future__ import annotations
@@ -82,6 +82,10 @@ class HookWriter:
             )
             cat = self.derived.load_catalog()
             if cat is None:
+                # The memory is on disk (the next command's reconcile or `rebuild` catalogs
+                # it): mark it filed, or a re-delivered event would file it a second time.
+                if then is not None:
+                    then()
                 raise StoreError("the catalog is missing or stale; run `memhooks rebuild`")
             changed = self.derived.record(cat, [entry], [])
             self.derived.settle(cat, changed, [], bodies={entry.path: body}, now=None)
