@@ -27,8 +27,8 @@ _TAG_LIKE = LazyPattern(f"[{_OPENERS}]" + r"(?=[A-Za-z!?]|\s*/|\s*(?i:memhooks))
 #: A line that could pass for one of the material headers the CLI prints (`=== … ===`).
 _HEADER_LIKE = LazyPattern(r"^([ \t]*)(?====)", re.MULTILINE)
 #: Every other line break a reader may honour, made a plain one so `^` above sees the line.
-_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-_ODD_BREAKS = LazyPattern(r"\r\n?|[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+_OTHER_BREAKS = "\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_ODD_BREAKS = LazyPattern(r"\r\n?|" + f"[{_OTHER_BREAKS}]")
 _SOURCE_UNSAFE = LazyPattern(r"[^\w ./:@+,()#\[\]~-]")
 _SOURCE_SAFE = frozenset(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ ./:@+,()#[]~-"
@@ -39,7 +39,7 @@ def neutralise(text: str) -> str:
     """`text` with nothing in it that reads as a tag or as a CLI header."""
     if any(opener in text for opener in _OPENERS):
         text = _TAG_LIKE.sub("&lt;", text)
-    if any(odd in text for odd in _BREAKS):
+    if "\r" in text or any(odd in text for odd in _OTHER_BREAKS):
         text = _ODD_BREAKS.sub("\n", text)
     if "===" in text:
         text = _HEADER_LIKE.sub(r"\1\\", text)

@@ -56,11 +56,11 @@ _KEYWORD = LazyBytes(
 )
 #: Where a keyword can start (`pass` finds `password` too).
 _KEYWORD_LITERALS = (b"pass", b"secret", b"token", b"credential", b"key", b"pwd", b"auth", b"sig")
-#: What a flag or a CSV column naming a secret holds (`_FLAG`, `_CSV_CELL`).
-_FLAG_WORDS = (b"pass", b"pwd", b"secret", b"token", b"key", b"credential", b"auth")
-_FLAG = LazyBytes(
-    rb"--?[a-z0-9-]*?(?:pass|pwd|secret|token|key|credential|auth)[a-z0-9-]*(?:=|[ \t]+)(?!-)"
-)
+#: What a CSV column naming a secret holds (`_CSV_CELL`), and a flag (`_FLAG`): each pattern is
+#: built from its words, which also tell, by a plain `in`, whether a text can need it.
+_CSV_WORDS = (b"pass", b"pwd", b"secret", b"token", b"key", b"credential")
+_FLAG_WORDS = (*_CSV_WORDS, b"auth")
+_FLAG = LazyBytes(rb"--?[a-z0-9-]*?(?:" + b"|".join(_FLAG_WORDS) + rb")[a-z0-9-]*(?:=|[ \t]+)(?!-)")
 _UPPER_WORDS = (b"PASS", b"PWD", b"SECRET", b"TOKEN", b"KEY", b"CRED", b"AUTH")
 _UPPER_AFTER = LazyBytes(rb"[\"']?[ \t]*(?P<sep>=(?!=)|:(?![:/]))[ \t]*")
 #: A type annotation between `:` and `=`: `password: str = "…"`.
@@ -219,7 +219,7 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-_CSV_CELL = LazyBytes(rb"pass|pwd|secret|token|key|credential")
+_CSV_CELL = LazyBytes(b"|".join(_CSV_WORDS))
 _HEADER_CELL = LazyBytes(rb"[ \t]*\"?[a-z][a-z0-9 _./()-]{0,40}\"?[ \t]*")
 
 
@@ -228,7 +228,7 @@ def csv_secret_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     seen: set[int] = set()
     # A header line, then rows: no newline, no CSV.
-    if b"\n" not in lowered or not any(word in lowered for word in _FLAG_WORDS[:-1]):
+    if b"\n" not in lowered or not any(word in lowered for word in _CSV_WORDS):
         return spans
     for hit in _CSV_CELL.compiled.finditer(lowered):
         line_start = lowered.rfind(b"\n", 0, hit.start()) + 1
