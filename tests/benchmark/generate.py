@@ -1,8 +1,8 @@
 """Fixtures for the benchmark: memory trees and transcripts in the real formats. Stdlib only.
 
 Memories recombine sentences, titles and tags from a real memory tree (the recall tuning set
-in `shared/e2e/recall/tree/`) when it is there, else from a built-in word list. Transcripts
-repeat the real sessions in `shared/e2e/transcripts/*/transcript.jsonl` with fresh ids and
+in `tests/fixtures/recall/tree/`) when it is there, else from a built-in word list. Transcripts
+repeat the real sessions in `tests/fixtures/transcripts/*/transcript.jsonl` with fresh ids and
 varied text, interleaved with synthetic turns in the same format (prompts, "Decision:" lines,
 Write/Edit/Bash/TodoWrite calls, big and failing tool results, bookkeeping records).
 """
@@ -121,9 +121,9 @@ class Corpus:
         self.source = "built-in word list"
 
     @classmethod
-    def load(cls, shared: Path | None, seed: int = 7) -> Corpus:
+    def load(cls, fixtures: Path | None, seed: int = 7) -> Corpus:
         corpus = cls()
-        tree = shared / "recall" / "tree" / ".claude" / "memory" if shared else None
+        tree = fixtures / "recall" / "tree" / ".claude" / "memory" if fixtures else None
         if tree is not None and tree.is_dir():
             for path in sorted(tree.rglob("*.md")):
                 corpus._add_memory(path.read_text(encoding="utf-8"))
@@ -132,7 +132,7 @@ class Corpus:
         if not corpus.titles or not corpus.sentences:
             corpus._builtin(seed)
         corpus.tags = sorted(set(corpus.tags)) or list(_BUILTIN_TAGS)
-        corpus.prompts = load_prompts(shared) or [
+        corpus.prompts = load_prompts(fixtures) or [
             f"Why does {s} {v} {o}?"
             for s in _WORDS_SUBJECT[:6]
             for v in _WORDS_VERB[:3]
@@ -184,19 +184,19 @@ class Corpus:
         return " ".join(rng.choice(self.sentences) for _ in range(rng.randint(low, high)))
 
 
-def load_prompts(shared: Path | None) -> list[str]:
+def load_prompts(fixtures: Path | None) -> list[str]:
     """Realistic prompts: the recall queries, the unrelated ones and the sessions' prompts."""
-    if shared is None:
+    if fixtures is None:
         return []
     prompts: list[str] = []
-    recall = shared / "recall"
+    recall = fixtures / "recall"
     for name in ("queries.json", "unrelated.json"):
         try:
             data = json.loads((recall / name).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
         prompts.extend(d["prompt"] for d in data if isinstance(d, dict) and d.get("prompt"))
-    for path in sorted((shared / "transcripts").glob("*/prompts.txt")):
+    for path in sorted((fixtures / "transcripts").glob("*/prompts.txt")):
         prompts.extend(
             line.strip()
             for line in path.read_text(encoding="utf-8").splitlines()
@@ -331,12 +331,12 @@ _TOOLU = re.compile(r"toolu_[A-Za-z0-9]{24}")
 _FAKE_SECRET = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"  # a token-shaped string to redact
 
 
-def load_episodes(shared: Path | None) -> list[list[str]]:
+def load_episodes(fixtures: Path | None) -> list[list[str]]:
     """The real sessions' main transcripts, one list of JSONL lines each."""
-    if shared is None:
+    if fixtures is None:
         return []
     episodes = []
-    for path in sorted((shared / "transcripts").glob("*/transcript.jsonl")):
+    for path in sorted((fixtures / "transcripts").glob("*/transcript.jsonl")):
         lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         if lines:
             episodes.append(lines)

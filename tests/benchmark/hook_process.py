@@ -62,10 +62,10 @@ def hooks_json_python() -> str:
     return shlex.split(config["hooks"]["Stop"][0]["hooks"][0]["command"])[0]
 
 
-def load_payloads(shared: Path) -> dict[str, dict[str, Any]]:
-    """The real payload shapes by case name, with built-in stand-ins when shared/ is absent."""
+def load_payloads(fixtures: Path) -> dict[str, dict[str, Any]]:
+    """The real payload shapes by case name; built-in stand-ins where the fixtures are absent."""
     payloads: dict[str, dict[str, Any]] = {}
-    path = shared / "hook_stdin_examples.jsonl"
+    path = fixtures / "hook_stdin_examples.jsonl"
     if path.is_file():
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():

@@ -1,6 +1,6 @@
-"""Recall quality of the search index on the shared tuning set, next to plain BM25.
+"""Recall quality of the search index on a tuning set, next to plain BM25.
 
-Usage: .venv/bin/python tests/benchmark/recall_eval.py [--json] [--shared PATH] [--cross]
+Usage: .venv/bin/python tests/benchmark/recall_eval.py [--json] [--set PATH] [--cross]
 
 --cross: the gate's two constants (ranking.CALIBRATION_RATIO, ranking.MIN_FLOOR) re-tuned on
 tests/fixtures/recall and scored on recall2, and the reverse, plus the young stores of
@@ -39,7 +39,7 @@ from memhooks.recall.index_read import index_stats
 from memhooks.recall.search_index import SearchIndex
 from memhooks.store.catalog_entry import IndexedDoc
 
-DEFAULT_SHARED = REPO / "tests" / "fixtures" / "recall"
+FIRST_SET = REPO / "tests" / "fixtures" / "recall"
 SECOND_SET = REPO / "tests" / "fixtures" / "recall2"
 MAX_INJECT = 5
 BM25_FLOORS = (0.0, 10.0)
@@ -71,10 +71,10 @@ def _list(value: object) -> list[object]:
     return list(value) if isinstance(value, list | tuple) else []
 
 
-def load(shared: Path) -> RecallSet:
+def load(recall_dir: Path) -> RecallSet:
     import frontmatter
 
-    root = shared / "tree" / ".claude" / "memory"
+    root = recall_dir / "tree" / ".claude" / "memory"
     docs = []
     for path in sorted(root.rglob("*.md")):
         post = frontmatter.load(path)
@@ -92,9 +92,9 @@ def load(shared: Path) -> RecallSet:
         )
     queries = [
         (q["prompt"], frozenset(q["targets"]))
-        for q in json.loads((shared / "queries.json").read_text(encoding="utf-8"))
+        for q in json.loads((recall_dir / "queries.json").read_text(encoding="utf-8"))
     ]
-    unrelated = json.loads((shared / "unrelated.json").read_text(encoding="utf-8"))
+    unrelated = json.loads((recall_dir / "unrelated.json").read_text(encoding="utf-8"))
     return RecallSet(docs, queries, unrelated)
 
 
@@ -386,8 +386,8 @@ def split_half(
     }
 
 
-def evaluate(shared: Path) -> dict[str, object]:
-    recall_set = load(shared)
+def evaluate(recall_dir: Path) -> dict[str, object]:
+    recall_set = load(recall_dir)
     full = ours_full(recall_set)
     related, unrelated = full.related, full.unrelated
     bm25 = Bm25Okapi(recall_set.docs)
@@ -483,19 +483,19 @@ def render_cross(result: dict[str, object]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED, help="the recall set")
+    parser.add_argument("--set", type=Path, default=FIRST_SET, help="the recall set")
     parser.add_argument(
         "--cross", action="store_true", help="cross-validate recall <-> recall2, young stores"
     )
     args = parser.parse_args(argv)
     if args.cross:
-        result = cross(DEFAULT_SHARED, SECOND_SET)
+        result = cross(FIRST_SET, SECOND_SET)
         print(json.dumps(result, indent=2) if args.json else render_cross(result))
         return 0
-    if not (args.shared / "queries.json").is_file():
-        print(f"recall set not found at {args.shared}", file=sys.stderr)
+    if not (args.set / "queries.json").is_file():
+        print(f"recall set not found at {args.set}", file=sys.stderr)
         return 2
-    result = evaluate(args.shared)
+    result = evaluate(args.set)
     print(json.dumps(result, indent=2) if args.json else render(result))
     return 0
 

@@ -31,7 +31,7 @@ from memhooks.recall.search_index import SearchIndex
 from memhooks.restore import briefing
 
 TABLE = REPO / "tests" / "fixtures" / "semantic" / "tokens-subset.sqlite3"
-FIRST, SECOND = recall_eval.DEFAULT_SHARED, recall_eval.SECOND_SET
+FIRST, SECOND = recall_eval.FIRST_SET, recall_eval.SECOND_SET
 YOUNG = SECOND / "young" / "young_stores.json"
 BUDGET = 1_500
 EXCLUDE = ("session_summary",)

@@ -31,10 +31,10 @@ MB = 1_000_000
 class Fixtures:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.shared: Path | None = args.fixtures if args.fixtures.is_dir() else None
-        self.corpus = generate.Corpus.load(self.shared, seed=args.seed)
-        self.episodes = generate.load_episodes(self.shared)
-        kind = "shared" if self.shared else "builtin"
+        self.fixtures_dir: Path | None = args.fixtures if args.fixtures.is_dir() else None
+        self.corpus = generate.Corpus.load(self.fixtures_dir, seed=args.seed)
+        self.episodes = generate.load_episodes(self.fixtures_dir)
+        kind = "fixtures" if self.fixtures_dir else "builtin"
         self.key = f"g{generate.GENERATOR_VERSION}-{kind}-s{args.seed}"
         self.root: Path = args.bench_dir / "fixtures"
         self.root.mkdir(parents=True, exist_ok=True)
