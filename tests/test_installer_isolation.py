@@ -80,6 +80,22 @@ def _env(root: Path, data: Path | None) -> dict[str, str]:
     return env
 
 
+def _run_hook(
+    python: Path, project: Path, event: str, env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """The hook as hooks.json runs it, with the project as the working directory."""
+    return subprocess.run(
+        [str(python), "-S", str(LAUNCHER), "hook", event],
+        input=_payload(project, event),
+        cwd=project,  # as the host runs hooks
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+
+
 def _wait_for_installer(data: Path, witness: Path, timeout: float = 60.0) -> str:
     log = data / "deps" / "install.log"
     deadline = time.monotonic() + timeout
@@ -97,16 +113,7 @@ def test_session_start_installer_runs_nothing_from_the_project(
     witness = tmp_path / "WITNESS"
     project = hostile_project(tmp_path, witness, active=True)
     data = tmp_path / "plugin-data"
-    done = subprocess.run(
-        [str(bare_python), "-S", str(LAUNCHER), "hook", "SessionStart"],
-        input=_payload(project, "SessionStart"),
-        cwd=project,  # as the host runs hooks
-        env=_env(tmp_path, data),
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-    )
+    done = _run_hook(bare_python, project, "SessionStart", _env(tmp_path, data))
     assert done.returncode == 0, done.stderr
     log = _wait_for_installer(data, witness)
     # The installer did run (so the attack had its chance), and failed for want of pip.
@@ -119,16 +126,7 @@ def test_no_installer_where_memory_was_never_started(bare_python: Path, tmp_path
     project = hostile_project(tmp_path, witness, active=False)
     data = tmp_path / "plugin-data"
     for event in ("SessionStart", "UserPromptSubmit"):
-        done = subprocess.run(
-            [str(bare_python), "-S", str(LAUNCHER), "hook", event],
-            input=_payload(project, event),
-            cwd=project,
-            env=_env(tmp_path, data),
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=False,
-        )
+        done = _run_hook(bare_python, project, event, _env(tmp_path, data))
         assert done.returncode == 0, done.stderr
         assert done.stdout == ""
     time.sleep(0.5)
