@@ -1,6 +1,7 @@
 # Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
 """What only the e2e suite needs of a sandbox (the `memhooks demo` command does not): a Python
-with nothing installed, the size of a folder, and the stop-hook times a transcript records."""
+with nothing installed, the size of a folder, the stop-hook times a transcript records, and a
+played session's steps."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import os
 import shutil
 import subprocess
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
-from memhooks.demo import HarnessError
+from memhooks.demo import HarnessError, harness
 from memhooks.demo.hook_python import base_python, python_tag
 
 
@@ -65,3 +67,19 @@ def stop_hook_durations(transcript: Path) -> list[tuple[str, int]]:
         infos = record.get("hookInfos") or []
         found.extend((str(i.get("command", "")), int(i.get("durationMs") or 0)) for i in infos)
     return found
+
+
+@dataclass
+class Played:
+    """A sandbox and the steps a test module's session ran in it, by name."""
+
+    box: harness.Sandbox
+    steps: dict[str, harness.Step]
+
+    @property
+    def memory(self) -> Path:
+        return self.box.project / ".claude" / "memory"
+
+    def failures(self) -> dict[str, tuple[int, str]]:
+        """The steps whose CLI run did not exit 0, with the end of their stderr."""
+        return {n: (s.rc, s.stderr[-300:]) for n, s in self.steps.items() if s.rc != 0}

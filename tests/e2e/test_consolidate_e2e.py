@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pytest
+import sandbox_tools
 
 from memhooks.demo import harness, scenario
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from pathlib import Path
 
     from conftest import SandboxFactory
 
@@ -41,14 +41,8 @@ STALE_PROMPT = "How are prices rounded in the pricing code?"
 
 
 @dataclass
-class Played:
-    box: harness.Sandbox
-    steps: dict[str, harness.Step]
-    cited: str
-
-    @property
-    def memory(self) -> Path:
-        return self.box.project / ".claude" / "memory"
+class Played(sandbox_tools.Played):
+    cited: str  # the citation the stale pointer must name
 
 
 def _cli(box: harness.Sandbox, *args: str) -> str:

@@ -14,15 +14,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from sandbox_tools import Played
 
 from memhooks.demo import harness
 from memhooks.demo.mock_api import Rule
-from memhooks.demo.mock_requests import request_texts
 from memhooks.demo.scenario import Call, Reply, Turn
 
 if TYPE_CHECKING:
@@ -57,26 +56,12 @@ SUMMARY = (
 )
 
 
-@dataclass
-class Played:
-    box: harness.Sandbox
-    steps: dict[str, harness.Step]
-
-    @property
-    def memory(self) -> Path:
-        return self.box.project / ".claude" / "memory"
-
-
 def _cli(box: harness.Sandbox) -> str:
     return f'python3 "{box.root / "plugin-src"}/hooks/memhooks.py"'
 
 
 def _heredoc(command: str, text: str) -> str:
     return f"{command} <<'MEMHOOKS_EOF'\n{text}\nMEMHOOKS_EOF"
-
-
-def _model_text(step: harness.Step) -> str:
-    return "\n".join(text for r in step.requests for _role, text in request_texts(r.body))
 
 
 def _ours(*args: str, project: Path) -> subprocess.CompletedProcess[str]:
@@ -231,14 +216,13 @@ def played(
 
 
 def test_every_run_exits_zero(played: Played) -> None:
-    failed = {n: (s.rc, s.stderr[-300:]) for n, s in played.steps.items() if s.rc != 0}
-    assert not failed
+    assert not played.failures()
 
 
 def test_a_direct_write_is_denied_with_the_cli_command(played: Played) -> None:
     step = played.steps["guard"]
     assert not (played.memory / "decisions" / "2026-01-01_001_use-postgres.md").exists()
-    text = _model_text(step)
+    text = step.model_text()
     # The refusal came back to the model as the Write's result, with the command to use.
     assert "decisions/2026-01-01_001_use-postgres.md" in text
     assert "hooks/memhooks.py\\\" save decision <<'MEMHOOKS_EOF'" in text or (
@@ -265,7 +249,7 @@ def test_the_retry_through_the_cli_lands_indexed_and_searchable(played: Played) 
 def test_a_shell_write_into_the_index_is_denied(played: Played) -> None:
     index = (played.memory / "MEMORY.md").read_text()
     assert index.strip() != "x"
-    assert "is derived from the memory files" in _model_text(played.steps["guard"])
+    assert "is derived from the memory files" in played.steps["guard"].model_text()
 
 
 def test_a_write_elsewhere_is_untouched(played: Played) -> None:
@@ -278,7 +262,7 @@ def test_summarize_agent_saves_a_seed_002_summary(played: Played) -> None:
     step = played.steps["summarize"]
     session_id = played.steps["guard"].session_id
     assert session_id
-    text = _model_text(step)
+    text = step.model_text()
     assert "memory:memory-summarizer" in text
     # The agent read the session in chunks: the chunk header reached its requests.
     assert "chunk 1 of" in text
@@ -293,7 +277,7 @@ def test_summarize_agent_saves_a_seed_002_summary(played: Played) -> None:
 def test_with_direct_edits_allowed_an_invalid_write_is_undone(played: Played) -> None:
     step = played.steps["direct"]
     assert not (played.memory / "decisions" / "2026-01-03_001_broken.md").exists()
-    text = _model_text(step)
+    text = step.model_text()
     assert "no YAML frontmatter" in text
     assert "PostToolUse" in " ".join(step.hook_labels())
 

@@ -10,18 +10,17 @@ session's content (task, todos, files, decision, blocker), not on the plugin's w
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pytest
+from sandbox_tools import Played
 
 from memhooks.demo import harness, scenario
 from memhooks.demo.mock_api import Rule
-from memhooks.demo.mock_requests import hook_contexts, request_texts
+from memhooks.demo.mock_requests import hook_contexts
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
-    from pathlib import Path
 
     from conftest import SandboxFactory
 
@@ -33,24 +32,10 @@ BRIEFING_FACTS = ("task", "todo", "file_written", "file_edited", "decision")
 CHECKPOINT_FACTS = (*BRIEFING_FACTS, "failed_command", "blocker")
 
 
-@dataclass
-class Played:
-    box: harness.Sandbox
-    steps: dict[str, harness.Step]
-
-    @property
-    def memory(self) -> Path:
-        return self.box.project / ".claude" / "memory"
-
-
 def _missing(text: str, facts: Iterable[str]) -> list[str]:
     return [
         f"{name}={scenario.FACTS[name]!r}" for name in facts if scenario.FACTS[name] not in text
     ]
-
-
-def _model_text(step: harness.Step) -> str:
-    return "\n".join(text for r in step.requests for _role, text in request_texts(r.body))
 
 
 def _hook_context(step: harness.Step, event: str) -> str:
@@ -110,8 +95,7 @@ def played(
 
 
 def test_every_run_exits_zero(played: Played) -> None:
-    failed = {n: (s.rc, s.stderr[-300:]) for n, s in played.steps.items() if s.rc != 0}
-    assert not failed
+    assert not played.failures()
 
 
 def test_hooks_come_from_the_marketplace_install(played: Played) -> None:
@@ -135,7 +119,7 @@ def test_start_creates_the_tree(played: Played) -> None:
     state = json.loads((played.memory / "_session.json").read_text())
     assert state.get("active") is True
     # The command body, with the CLI's output inlined, is what the model saw.
-    assert "memory:start" in _model_text(played.steps["start"])
+    assert "memory:start" in played.steps["start"].model_text()
 
 
 def test_prompts_get_no_empty_reminder(played: Played) -> None:
@@ -171,7 +155,7 @@ def test_briefing_after_compact_reaches_the_model(played: Played) -> None:
     # /compact sends no prompt of its own: the next run's request carries the briefing.
     # (Facts, not the verbatim text: the host's debug log, where the hook output is read
     # from, redacts strings such as "session_id: …"; the request itself is unredacted.)
-    assert not _missing(_model_text(played.steps["after_compact"]), BRIEFING_FACTS)
+    assert not _missing(played.steps["after_compact"].model_text(), BRIEFING_FACTS)
     assert not _missing(
         _hook_context(played.steps["after_compact"], "SessionStart"), BRIEFING_FACTS
     )
@@ -192,7 +176,7 @@ def test_continue_briefs_from_the_checkpoint(played: Played) -> None:
     briefing = _context_of_run(step, "SessionStart:resume")
     assert ".claude/memory/" in briefing
     assert not _missing(briefing, BRIEFING_FACTS), briefing[:2000]
-    model_text = _model_text(step)
+    model_text = step.model_text()
     assert "This session's checkpoint" in model_text
     assert not _missing(model_text, BRIEFING_FACTS)
 
@@ -206,14 +190,14 @@ def test_subagent_result_is_filed(played: Played) -> None:
 
 
 def test_status_command_reaches_the_model(played: Played) -> None:
-    text = _model_text(played.steps["status"])
+    text = played.steps["status"].model_text()
     assert "memory:status" in text
     assert str(played.memory) in text or ".claude/memory" in text
     assert "active" in text.lower()
 
 
 def test_recall_command_reaches_the_model(played: Played) -> None:
-    text = _model_text(played.steps["recall"])
+    text = played.steps["recall"].model_text()
     assert "memory:recall" in text
     assert RECALL_QUERY in text
     assert 'hooks/memhooks.py" recall' in text  # the resolved command, from `recall --how`
@@ -227,7 +211,7 @@ def test_clear_starts_a_new_briefed_session(played: Played) -> None:
     assert {"SessionEnd:clear", "SessionStart:clear"} <= set(clear.hook_labels())
     briefing = _context_of_run(clear, "SessionStart:clear")
     assert ".claude/memory/" in briefing
-    assert briefing in _model_text(played.steps["after_clear"])
+    assert briefing in played.steps["after_clear"].model_text()
 
 
 def test_session_end_closes_the_session_record(played: Played) -> None:

@@ -11,17 +11,12 @@ import tarfile
 from typing import TYPE_CHECKING
 
 from memhooks.demo import scenario
-from memhooks.demo.mock_requests import request_texts
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from conftest import SandboxFactory
     from memhooks.demo import harness
-
-
-def _model_text(step: harness.Step) -> str:
-    return "\n".join(text for r in step.requests for _role, text in request_texts(r.body))
 
 
 def _bash(command: str, tool_id: str) -> scenario.Reply:
@@ -67,10 +62,10 @@ def test_export_then_import_through_the_slash_commands(
 
     with tarfile.open(bundle) as tar:
         assert tar.getnames() == ["manifest.json", "memory/runbooks/rotate-the-cdn-token.md"]
-    text = _model_text(exported)
+    text = exported.model_text()
     assert "memory:export" in text
     assert "Exported 1 memories" in text  # the tool result came back to the model
-    text = _model_text(imported)
+    text = imported.model_text()
     assert "memory:import" in text
     assert "Dry run: nothing written." in text
     assert "0 imported, 1 already present" in text  # the second call ran too

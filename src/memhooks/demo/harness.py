@@ -27,7 +27,7 @@ from memhooks.demo import HarnessError
 from memhooks.demo.hook_python import base_python, python_tag
 from memhooks.demo.host_log import HookRun, parse_hook_runs
 from memhooks.demo.mock_api import MockApi, Recorded
-from memhooks.demo.mock_requests import hook_contexts
+from memhooks.demo.mock_requests import hook_contexts, request_texts
 from memhooks.install.deps import target_dir
 
 if TYPE_CHECKING:
@@ -90,6 +90,10 @@ class Step:
     def request_text(self) -> str:
         """Every request body of this step as one string, for "did X reach the model"."""
         return "\n".join(json.dumps(r.body, ensure_ascii=False) for r in self.requests)
+
+    def model_text(self) -> str:
+        """Every text block the model was shown in this step (system prompt included), decoded."""
+        return "\n".join(text for r in self.requests for _role, text in request_texts(r.body))
 
     def contexts(self, event: str = "") -> list[str]:
         """The hook contexts in this step's requests, newest request last, deduplicated."""
