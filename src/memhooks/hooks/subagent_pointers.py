@@ -16,10 +16,12 @@ from memhooks.hooks.event import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.hooks.user_prompt import relevant
 from memhooks.recall import citation_check
+from memhooks.recall.pointer import Pointer
 from memhooks.restore import briefing
 from memhooks.store.config import HOST_CONTEXT_CAP, Settings
 from memhooks.store.hook_caches import leave_pointers, take_pointers
 from memhooks.store.paths import TREE_PREFIX, MemoryPaths
+from memhooks.text.frame import one_line as data_line
 
 if TYPE_CHECKING:
     from typing import Any
@@ -50,5 +52,8 @@ def pointers_text(paths: MemoryPaths, task: str, settings: Settings) -> str:
         return ""
     budget = min(settings.prompt_chars, HOST_CONTEXT_CAP)
     frame = briefing.quote(SOURCE, "")
-    lines = briefing.pointers_block(pointers, budget - len(LEAD) - len(frame) - 2, "")
+    # Escaped first, as the per-prompt hook does: escaping a tag costs characters, and the
+    # budget must hold for the text that goes out.
+    shown = [Pointer(p.path, data_line(p.title), data_line(p.description)) for p in pointers]
+    lines = briefing.pointers_block(shown, budget - len(LEAD) - len(frame) - 2, "")
     return f"{LEAD}\n{briefing.quote(SOURCE, lines.strip())}" if lines else ""

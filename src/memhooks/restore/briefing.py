@@ -150,13 +150,20 @@ def session_start(
 POINTER_GIST_CHARS = 110
 
 
+#: Markdown marks that open a description without saying anything (a heading, a quote, a
+#: list item, emphasis, code ticks, a rule).
+_NOISE = "#>*_`~-=+|: \t"
+
+
 def gist(title: str, description: str, limit: int = POINTER_GIST_CHARS) -> str:
     """The first useful words of a description: never the title again, cut at a word boundary."""
-    text = one_line(description)
-    head = one_line(title)
-    if head and text.lower().startswith(head.lower()):
-        text = text[len(head) :].lstrip(" .:;,-—")
-    if not text or text.lower() == head.lower():
+    text = one_line(description).lstrip(_NOISE)
+    head = one_line(title).strip(_NOISE + ".")
+    if head and text[: len(head)].lower() == head.lower():
+        rest = text[len(head) :]
+        if not rest[:1].isalnum():  # the title, not the head of a longer first word
+            text = rest.lstrip(_NOISE + ".,;—")
+    if not any(c.isalnum() for c in text) or text.lower() == head.lower():
         return ""
     return clip_at_word(text, limit, trim=" ,;:.-—")
 
