@@ -590,3 +590,62 @@ def test_a_table_with_a_view_or_trigger_is_not_opened(tmp_path: Path, table: str
     assert semantic.open_table(str(crafted), bounded=False) is None
     assert semantic.open_table(str(crafted)) is None
     assert semantic.open_table(table, bounded=False) is not None
+
+
+def test_each_state_says_what_it_is_and_what_serves(tmp_path: Path) -> None:
+    """waiting, building, failed, disabled, off, on: each named first, so a user tells a
+    failure from a wait at a glance."""
+    folder = semantic_assets.folder(tmp_path)
+    assert semantic_assets.state(tmp_path, "auto")[1].startswith("waiting: ")
+    folder.mkdir()
+    (folder / "building").write_text("1")
+    assert semantic_assets.state(tmp_path, "auto")[1].startswith("waiting: ")
+    (folder / "building").unlink()
+    (folder / "failed").write_text("exit code 1\n")
+    line = semantic_assets.state(tmp_path, "auto")[1]
+    assert line.startswith("failed: ")
+    assert "exit code 1" in line
+    assert "lexical gate serves alone" in line
+    (folder / "failed").unlink()
+    (folder / "disabled").touch()
+    assert semantic_assets.state(tmp_path, "auto")[1].startswith("disabled: ")
+    assert semantic_assets.state(tmp_path, "off")[1].startswith("off ")
+    shutil.copy(TABLE, semantic_assets.table_file(tmp_path))
+    assert semantic_assets.state(tmp_path, "auto")[1].startswith("on: ")
+
+
+def test_doctor_install_reports_a_table_that_was_not_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`doctor --install` installs everything the default configuration uses: a table that
+    could not be built is a failed install, said so even where memory is not started."""
+    from memhooks.cli.main import main
+
+    data = tmp_path / "plugin-data"
+    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(data))
+    monkeypatch.setenv("MEMHOOKS_PROJECT_DIR", str(tmp_path / "fresh"))
+    (tmp_path / "fresh").mkdir()
+    monkeypatch.setattr(deps, "_install_locked", lambda *_, **__: 0)
+
+    def fail(folder: Path, **_: object) -> int:
+        (semantic_assets.folder(folder)).mkdir(parents=True, exist_ok=True)
+        (semantic_assets.folder(folder) / "failed").write_text("exit code 1\n")
+        return 1
+
+    monkeypatch.setattr(semantic_assets, "install", fail)
+    capsys.readouterr()
+    assert main(["doctor", "--install", "--json"]) == 1
+    checks = {c["check"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
+    assert not checks["install"]["ok"]
+    assert "token table" in checks["install"]["detail"]
+    assert checks["semantic signals"]["detail"].startswith("failed: ")
+
+    def build(folder: Path, **_: object) -> int:
+        (semantic_assets.folder(folder) / "failed").unlink(missing_ok=True)
+        shutil.copy(TABLE, semantic_assets.table_file(folder))
+        return 0
+
+    monkeypatch.setattr(semantic_assets, "install", build)
+    assert main(["doctor", "--install"]) == 0
+    out = capsys.readouterr().out
+    assert "[ok] semantic signals: on" in out

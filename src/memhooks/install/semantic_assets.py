@@ -129,20 +129,38 @@ def install(data: Path, *, quiet: bool = True) -> int:
         building.unlink(missing_ok=True)
 
 
+def _failure(data: Path) -> str:
+    """What the last failed attempt recorded ("exit code 1"), on one short line."""
+    try:
+        text = (folder(data) / "failed").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    return " ".join(text.split())[:120]
+
+
 def state(data: Path | None, mode: str) -> tuple[bool, str]:
-    """(healthy, one line) for doctor and status: does the semantic signal serve?"""
+    """(healthy, one line) for doctor and status: does the semantic signal serve? The line
+    opens with the state's name: on, off, waiting, failed or disabled."""
     if mode == "off":
         return True, "off (retrieval.semantic): the lexical gate serves alone"
     if data is None:
-        return mode != "on", "no plugin data folder: the lexical gate serves alone"
+        return mode != "on", "waiting: no plugin data folder; the lexical gate serves alone"
     if table_file(data).exists():
         return True, f"on: token table {table_file(data)}"
+    alone = "the lexical gate serves alone until then"
     if disabled(data):
-        why = "the token table is not built in this data folder (semantic/disabled)"
+        why = (
+            "disabled: this data folder never builds the token table in the background "
+            "(semantic/disabled)"
+        )
     elif building(data) or (data / "deps" / ".installing").exists():
-        why = "the token table is being built in the background"
+        why = "waiting: the token table is being built in the background"
     elif failed_recently(data):
-        why = "building the token table failed (see deps/install.log)"
+        why = (
+            f"failed: building the token table failed ({_failure(data) or 'no reason recorded'}"
+            "; a background attempt logs to deps/install.log); SessionStart tries again "
+            f"{RETRY_SECONDS // 3600} hours later"
+        )
     else:
-        why = "the token table is not installed"
-    return mode != "on", f"waiting: {why}; the lexical gate serves alone until then"
+        why = "waiting: the token table is not installed"
+    return mode != "on", f"{why}; {alone}"

@@ -11,6 +11,8 @@ from memhooks.cli.output import emit
 from memhooks.errors import Exit
 from memhooks.install import deps
 from memhooks.install.invocation import cli_hint
+from memhooks.install.semantic_assets import state as semantic_state
+from memhooks.install.semantic_assets import table_file
 from memhooks.store import catalog as catalog_io
 from memhooks.store.locking import LockTimeoutError, quick_lock
 from memhooks.store.paths import MemoryPaths
@@ -145,27 +147,48 @@ def _check_search(paths: MemoryPaths, checks: list[dict[str, Any]], active: int)
         "run " + cli_hint("rebuild"),
     )
     semantic = describe(paths)
-    _check(checks, "semantic signals", semantic["ok"], semantic["detail"], semantic["fix"])
+    detail = semantic["detail"]
+    if semantic["ok"] and semantic["fix"]:  # nothing broken, but full quality is one step away
+        detail += f" ({semantic['fix']})"
+    _check(checks, "semantic signals", semantic["ok"], detail, semantic["fix"])
 
 
-def _semantic_wanted(args: argparse.Namespace) -> bool:
-    """`doctor --install` builds the token table unless this project turned semantic off."""
+def _semantic_mode(args: argparse.Namespace) -> str:
+    """retrieval.semantic of this project (`auto` where it has no config)."""
     from memhooks.store.config import load_settings
 
     try:
-        return load_settings(memory_paths(args).file("config")).semantic != "off"
+        return load_settings(memory_paths(args).file("config")).semantic
     except (OSError, ValueError):
-        return True
+        return "auto"
+
+
+def _install(args: argparse.Namespace, checks: list[dict[str, Any]]) -> None:
+    """Everything the configuration uses: the dependencies, then the token table (unless
+    this project turned semantic signals off). A table that was not built fails the check."""
+    semantic = _semantic_mode(args) != "off"
+    code = deps.install_now(fallback=True, quiet=True, semantic=semantic)
+    data = deps.data_dir(fallback=True)
+    if code == 0 and data is not None:
+        deps.activate(deps.target_dir(data))
+    detail = f"dependencies: pip exit code {code}"
+    table_ok = True
+    if semantic and code == 0 and data is not None:
+        table_ok = table_file(data).exists()
+        detail += "; token table: " + ("ready" if table_ok else "not built")
+    _check(
+        checks,
+        "install",
+        code == 0 and table_ok,
+        detail,
+        "see the lines above; run " + cli_hint("doctor --install") + " again when online",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     checks: list[dict[str, Any]] = []
     if args.install:
-        code = deps.install_now(fallback=True, quiet=True, semantic=_semantic_wanted(args))
-        data = deps.data_dir(fallback=True)
-        if code == 0 and data is not None:
-            deps.activate(deps.target_dir(data))
-        _check(checks, "install", code == 0, f"pip exit code {code}")
+        _install(args, checks)
     info = deps.describe()
     modules = info["modules"]
     missing = (
@@ -184,6 +207,9 @@ def run(args: argparse.Namespace) -> int:
     paths = memory_paths(args)
     if not paths.session.exists():
         _check(checks, "memory tree", True, f"not started in {paths.root.parent.parent}")
+        # The table belongs to the data folder, not the project: say whether it is there.
+        ok, detail = semantic_state(deps.data_dir(fallback=True), _semantic_mode(args))
+        _check(checks, "semantic signals", ok, detail, "run " + cli_hint("doctor --install"))
     elif not missing:
         _check(checks, "memory tree", True, str(paths.root))
         check_tree(paths, checks)
