@@ -649,3 +649,28 @@ def test_doctor_install_reports_a_table_that_was_not_built(
     assert main(["doctor", "--install"]) == 0
     out = capsys.readouterr().out
     assert "[ok] semantic signals: on" in out
+
+
+def test_rebuild_says_whether_the_index_got_its_memory_vectors(
+    started: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from memhooks.cli.main import main
+
+    data = tmp_path / "plugin-data"
+    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(data))
+    assert main(["remember", "we decided to use Postgres 16 for the job queue"]) == 0
+    capsys.readouterr()
+    assert main(["rebuild", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["semantic"]["serving"] is False
+    assert "doctor --install" in out["semantic"]["fix"]
+    semantic_assets.table_file(data).parent.mkdir(parents=True)
+    shutil.copy(TABLE, semantic_assets.table_file(data))
+    assert main(["rebuild"]) == 0
+    text = capsys.readouterr().out
+    assert "Semantic signals: on" in text
+    assert main(["rebuild", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["semantic"]["serving"] is True

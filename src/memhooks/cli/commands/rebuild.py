@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import Progress, emit
 from memhooks.errors import Exit
 from memhooks.install.invocation import plural
+from memhooks.store.paths import MemoryPaths
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -15,7 +17,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "rebuild",
         help="regenerate MEMORY.md and caches from the files",
         description="Scan every memory file, regenerate MEMORY.md, "
-        "MEMORY-archive.md, the search index and the stats. A file that "
+        "MEMORY-archive.md, the search index (with each memory's vector when the token "
+        "table of semantic signals is installed) and the stats. A file that "
         "does not parse is reported and left untouched. Exit 1 when any "
         "file was skipped.",
     )
@@ -38,11 +41,22 @@ def run(args: argparse.Namespace) -> int:
     others = {k: v for k, v in counts.items() if k not in ("decision", "analysis", "subagent")}
     if others:
         text += "\nAlso: " + ", ".join(f"{v} {k}" for k, v in sorted(others.items()))
+    semantic = _semantic(paths)
+    text += f"\nSemantic signals: {semantic['detail']}" + (
+        f" ({semantic['fix']})" if semantic["fix"] else ""
+    )
     for item in skipped:
         text += f"\nSkipped (not parsed, left untouched): {item['path']}: {item['reason']}"
     emit(
-        {"counts": counts, "total": sum(counts.values()), "skipped": skipped},
+        {"counts": counts, "total": sum(counts.values()), "skipped": skipped, "semantic": semantic},
         text,
         as_json=args.json,
     )
     return Exit.FAILED if skipped else Exit.OK
+
+
+def _semantic(paths: MemoryPaths) -> dict[str, Any]:
+    """Whether the rebuilt index serves semantic signals (the `status` line)."""
+    from memhooks.view.tree_status import semantic_state
+
+    return semantic_state(paths)
