@@ -674,3 +674,58 @@ def test_rebuild_says_whether_the_index_got_its_memory_vectors(
     assert "Semantic signals: on" in text
     assert main(["rebuild", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["semantic"]["serving"] is True
+
+
+def test_explain_follows_the_projects_config_as_the_hook_does(
+    started: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """retrieval.semantic off, retrieval.max_inject and retrieval.min_score change what the
+    hook does: `recall --explain` must show that same decision, not the defaults'."""
+    from memhooks.cli.main import main
+    from memhooks.hooks import user_prompt
+    from memhooks.store.config import load_settings
+    from memhooks.store.paths import MemoryPaths
+
+    data = tmp_path / "plugin-data"
+    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(data))
+    semantic_assets.table_file(data).parent.mkdir(parents=True)
+    shutil.copy(TABLE, semantic_assets.table_file(data))
+    for text in (
+        "we decided to use Postgres 16 for the job queue",
+        "the job queue workers poll Postgres with SKIP LOCKED",
+        "job queue retries back off exponentially in Postgres",
+    ):
+        assert main(["remember", text, "--category", "decision", "--new"]) == 0
+    paths = MemoryPaths.for_project(started.parent.parent)
+    query = "postgres job queue workers"
+
+    def explained() -> dict[str, object]:
+        capsys.readouterr()
+        assert main(["recall", "--explain", query, "--json"]) == 0
+        out: dict[str, object] = json.loads(capsys.readouterr().out)
+        return out
+
+    def pointed(data: dict[str, object]) -> list[str]:
+        rows = data["candidates"]
+        assert isinstance(rows, list)
+        return sorted(c["path"] for c in rows if c["decision"] == "pointed at")
+
+    def hook_paths() -> list[str]:
+        settings = load_settings(paths.file("config"))
+        return sorted(p.path for p in user_prompt.relevant(paths, query, settings))
+
+    assert explained()["semantic"] == "on"
+    assert pointed(explained()) == hook_paths()
+    (started / "config.json").write_text('{"retrieval": {"semantic": "off", "max_inject": 1}}')
+    off = explained()
+    assert str(off["semantic"]).startswith("off")
+    assert "2 x" in str(off["floor_rule"])
+    assert len(pointed(off)) == 1
+    assert pointed(off) == hook_paths()
+    (started / "config.json").write_text('{"retrieval": {"semantic": "off", "min_score": 50}}')
+    fixed = explained()
+    assert fixed["floor"] == 50
+    assert pointed(fixed) == hook_paths() == []

@@ -28,16 +28,31 @@ SHOWN = 8
 _POSTING_FIELDS = "SELECT term, doc, title, tags, description, body FROM postings WHERE term"
 
 
-def explain(index: SearchIndex, text: str, *, exclude: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The hook's decision for `text`, with every number it rests on."""
+def explain(
+    index: SearchIndex,
+    text: str,
+    *,
+    exclude: tuple[str, ...] = (),
+    limit: int = 5,
+    min_score: float | None = None,
+) -> dict[str, Any]:
+    """The hook's decision for `text`, with every number it rests on. `limit` and
+    `min_score` are the project's retrieval.max_inject and retrieval.min_score, and `index`
+    is opened as the hook opens it (no table when retrieval.semantic is off)."""
     terms = query_terms(text[:MAX_QUERY_CHARS])[:MAX_LOOKUP_TERMS]
     conn = index._read_connection()  # noqa: SLF001 - same module family, read-only
     if conn is None:
         return {"error": index.last_error or "no search index: run `memhooks rebuild`"}
     stats = index_stats(conn)
     n_docs = stats[0]
-    semantic, vector = _semantic(index, conn, text)
-    floor = ranking.semantic_floor(stats[2]) if vector is not None else ranking.gate_floor(stats[2])
+    if min_score is None:
+        semantic, vector = _semantic(index, conn, text)
+        floor = (
+            ranking.semantic_floor(stats[2]) if vector is not None else ranking.gate_floor(stats[2])
+        )
+    else:  # a fixed floor (retrieval.min_score): the hook's lexical gate, no calibration
+        semantic, vector = "off: retrieval.min_score sets a fixed floor", None
+        floor = max(min_score, 0.0)
     dfs = dict(conn.execute(in_list("SELECT term, df FROM terms WHERE term", len(terms)), terms))
     full, common = ranking.plan_query(terms, dfs, n_docs) if terms else ((), ())
     used = set(full) | set(common)
@@ -49,12 +64,13 @@ def explain(index: SearchIndex, text: str, *, exclude: tuple[str, ...] = ()) -> 
         pool = ranking.top_candidates(gated, ranking.SEMANTIC_CANDIDATES)
         z = semantic_z(conn, vector, pool)
         kept = {doc: gated[doc] for doc in pool}
-        chosen = dict(ranking.select_semantic(kept, z, limit=5, floor=floor))
+        chosen = dict(ranking.select_semantic(kept, z, limit=limit, floor=floor))
         shown = ranking.top_candidates(scores, SHOWN)
         ranked = [*chosen, *(d for d in shown if d not in chosen)][:SHOWN]
     else:
         ranked = ranking.top_candidates(scores, SHOWN)
-        chosen = dict(ranking.select(gated, limit=5, floor=floor))
+        gap = ranking.GAP_RATIO if floor > 0 else 0.0
+        chosen = dict(ranking.select(gated, limit=limit, floor=floor, gap=gap))
     rows = conn.execute(
         in_list("SELECT id, path, title, category FROM docs WHERE id", len(ranked)), ranked
     ).fetchall()
@@ -82,13 +98,17 @@ def explain(index: SearchIndex, text: str, *, exclude: tuple[str, ...] = ()) -> 
             }
         )
     ratio = ranking.SEMANTIC_RATIO if vector is not None else ranking.CALIBRATION_RATIO
+    rule = f"max({ranking.MIN_FLOOR:g}, {ratio:g} x the median best score of everyday requests"
+    rule += " on this store)"
+    if min_score is not None:
+        rule = "retrieval.min_score in config.json"
     return {
         "query": text,
         "memories": n_docs,
         "calibration": round(stats[2], 2),
         "floor": round(floor, 2),
-        "floor_rule": f"max({ranking.MIN_FLOOR:g}, {ratio:g} x the median best score of"
-        " everyday requests on this store)",
+        "floor_rule": rule,
+        "max_pointers": limit,
         "semantic": semantic,
         "terms": _term_rows(terms, dfs, used, n_docs),
         "candidates": candidates,

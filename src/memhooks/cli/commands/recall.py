@@ -153,14 +153,23 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
 
 
 def _explain(paths: MemoryPaths, query: str, *, as_json: bool) -> int:
+    from memhooks.cli.common import settings
     from memhooks.hooks.user_prompt import NOT_POINTED_AT
     from memhooks.recall import explain
-    from memhooks.recall.search_index import SearchIndex
+    from memhooks.recall.search_index import DEFAULT_TABLE, SearchIndex
 
     if not paths.search_db.exists():
         raise UserError("no search index yet: save a memory or run `memhooks rebuild`")
-    with SearchIndex(paths.search_db) as index:
-        data = explain.explain(index, query, exclude=NOT_POINTED_AT)
+    config = settings(paths)  # what the hook reads: the same decision, not the defaults'
+    table = None if config.semantic == "off" else DEFAULT_TABLE
+    with SearchIndex(paths.search_db, table=table) as index:
+        data = explain.explain(
+            index,
+            query,
+            exclude=NOT_POINTED_AT,
+            limit=config.max_inject,
+            min_score=config.min_score,
+        )
     if "error" in data:
         raise UserError(
             f"the search index cannot be read ({data['error']}): run `memhooks rebuild`"
