@@ -198,3 +198,26 @@ def test_pointer_lines_stay_in_the_frame_and_the_budget_whatever_the_title_holds
     assert text.endswith("</memhooks-data>")
     assert "<x" not in text
     assert len(text) <= Settings().prompt_chars, len(text)
+
+
+def test_recall_finds_what_the_stop_hook_journaled_since_the_last_command(
+    memory: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The Stop hook appends to sessions/<id>.md without touching the index (no parser on the
+    hot path): `/memory recall` must still find this session's journal, first entry or late."""
+    from memhooks.store.session_journal import append_journal
+
+    young_store(capsys)
+    paths = MemoryPaths.for_project(memory.parent.parent)
+    append_journal(paths, "s-9", "### now\n\n- Asked: move the slugify helper into slugs.py")
+
+    def found(*words: str) -> list[str]:
+        code, out, err = run_main(capsys, "recall", *words, "--json")
+        assert code == 0, err
+        return [r["path"] for r in json.loads(out)["results"]]
+
+    assert found("slugify", "helper") == [".claude/memory/sessions/s-9.md"]
+    append_journal(paths, "s-9", "### later\n\n- Asked: add redirects for the renamed pages")
+    assert found("redirects", "renamed") == [".claude/memory/sessions/s-9.md"]
+    # still no pointer target for the per-prompt hook
+    assert not user_prompt.relevant(paths, "add redirects for the renamed pages", Settings())

@@ -22,6 +22,17 @@ def catalog_or_scan(derived: DerivedFiles) -> Catalog:
     return loaded if loaded is not None else scan_tree(derived.paths).catalog
 
 
+def behind(derived: DerivedFiles, cat: Catalog) -> bool:
+    """Whether a memory file was added, changed or removed since the catalog was written
+    (stats only, nothing parsed): the Stop hook appends to a session's journal without
+    indexing it. A file that does not parse keeps this true; it is reported, never touched."""
+    paths = derived.paths
+    on_disk = {paths.relative(p): p for p in memory_files(paths)}
+    if on_disk.keys() != cat.entries.keys():
+        return True
+    return any(file_stamp(target) != cat.entries[rel].stamp for rel, target in on_disk.items())
+
+
 def reconcile(derived: DerivedFiles, cat: Catalog) -> tuple[list[Entry], list[str], dict[str, str]]:
     """Bring the catalog in line with the files: git pulls, merges and hand edits add,
     change and remove memory files behind our back. (Found, vanished, bodies read.)

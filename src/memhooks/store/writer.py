@@ -315,6 +315,15 @@ class Store:
         with self.locked():
             self.after_write([], [], bodies={}, now=now)
 
+    def catch_up(self) -> bool:
+        """Index what changed behind the store's back, if anything did (a hook's journal
+        entries, a `git pull`): True when the derived files were brought up to date."""
+        with self.locked():
+            if not upkeep.behind(self.derived, upkeep.catalog_or_scan(self.derived)):
+                return False
+            self.after_write([], [], bodies={}, now=None)
+            return True
+
     def reindex_locked(self, changed: list[Entry], bodies: dict[str, str]) -> None:
         """The derived files after a change the caller made itself, holding the lock (a direct
         edit settled by PostToolUse); files changed behind our back are reconciled too."""

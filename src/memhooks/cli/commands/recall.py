@@ -108,6 +108,7 @@ def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
 def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json: bool) -> int:
     from memhooks.recall.search_index import SearchIndex
 
+    _catch_up(paths)
     hits = []
     problem = None
     if paths.search_db.exists():  # the first save creates it; until then nothing can match
@@ -150,6 +151,32 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
         text = "\n".join(lines) + "\n" + frame(f"{PREFIX} (search index)", "\n".join(found))
     emit(data, text, as_json=as_json)
     return Exit.OK
+
+
+#: Seconds recall waits for the store lock before it searches the index as it is.
+CATCH_UP_WAIT = 2.0
+
+
+def _catch_up(paths: MemoryPaths) -> None:
+    """Index what the hooks wrote since the last command: the Stop hook appends this
+    session's journal to sessions/<id>.md without indexing it, and recall must find it.
+    Only when something changed (a few stats otherwise); a busy or read-only store is
+    searched as it is."""
+    from memhooks.cli.common import settings
+    from memhooks.recall.citations import with_hashes
+    from memhooks.recall.search_index import SearchIndex
+    from memhooks.store.locking import LockTimeoutError
+    from memhooks.store.writer import Store, StoreError
+
+    store = Store(
+        paths, settings(paths), search=SearchIndex, cite=with_hashes, lock_timeout=CATCH_UP_WAIT
+    )
+    try:
+        store.catch_up()
+    except (LockTimeoutError, StoreError, OSError) as exc:
+        import sys
+
+        sys.stderr.write(f"memhooks: searching the index as it is ({exc})\n")
 
 
 def _explain(paths: MemoryPaths, query: str, *, as_json: bool) -> int:
