@@ -221,3 +221,41 @@ def test_recall_finds_what_the_stop_hook_journaled_since_the_last_command(
     assert found("redirects", "renamed") == [".claude/memory/sessions/s-9.md"]
     # still no pointer target for the per-prompt hook
     assert not user_prompt.relevant(paths, "add redirects for the renamed pages", Settings())
+
+
+def test_checkpoints_are_searchable_with_recall_but_never_pointed_at(
+    memory: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Checkpoints are state, not memories (never indexed, never a pointer target), but
+    `/memory recall` reaches them: the issue's "they stay searchable"."""
+    from memhooks.store.checkpoint_files import write_checkpoint
+
+    young_store(capsys)
+    paths = MemoryPaths.for_project(memory.parent.parent)
+    body = (
+        '---\ntitle: "Checkpoint 2026-11-26T07:34:27Z"\ncategory: checkpoint\n---\n\n'
+        "# Checkpoint before compaction\n\n- Blocked: the CDN purge token expired for the "
+        "production bucket\n"
+    )
+    write_checkpoint(
+        paths,
+        body,
+        session_id="s-7",
+        trigger="manual",
+        created="2026-11-26T07:34:27Z",
+        keep=10,
+        lock_timeout=1.0,
+    )
+    code, out, _ = run_main(capsys, "recall", "cdn", "purge", "token", "--json")
+    assert code == 0
+    found = json.loads(out)
+    assert [c["path"] for c in found["checkpoints"]] == [
+        ".claude/memory/checkpoints/sessions/s-7.md"
+    ]
+    assert found["checkpoints"][0]["matched"] == ["cdn", "purg", "token"]
+    code, text, _ = run_main(capsys, "recall", "cdn", "purge", "token")
+    assert ".claude/memory/checkpoints/sessions/s-7.md" in text
+    assert text.count("</memhooks-data>") == text.count("<memhooks-data")
+    code, out, _ = run_main(capsys, "recall", "haiku", "--json")
+    assert json.loads(out)["checkpoints"] == []
+    assert not user_prompt.relevant(paths, "the CDN purge token expired again", Settings())

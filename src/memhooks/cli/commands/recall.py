@@ -27,7 +27,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "memory) and MEMORY.md (the index). With a query: list the best-matching memories, "
         "ranked as the per-prompt hook ranks them but with a lower floor and more results, "
         "one line each (path — title: description, score), so that only the files needed "
-        "are read.",
+        "are read; then the session checkpoints that hold the query's words (state saved "
+        "before a compaction: never indexed, never pointed at by the hooks). Session journals "
+        "and checkpoints are found here only, never in the per-prompt pointers.",
         epilog="Examples: memhooks recall | memhooks recall auth tokens --limit 5",
     )
     parser.add_argument("query", nargs="*", help="words to search for (none: master.md + index)")
@@ -117,6 +119,9 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
             problem = index.last_error
     if problem:
         raise UserError(f"the search index cannot be read ({problem}): run {cli_hint('rebuild')}")
+    from memhooks.recall import checkpoint_search
+
+    checkpoints = checkpoint_search.search(paths, query, limit)
     data = {
         "query": query,
         "results": [
@@ -129,8 +134,9 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
             }
             for h in hits
         ],
+        "checkpoints": checkpoints,
     }
-    if not hits:
+    if not hits and not checkpoints:
         text = (
             f'No memory in {PREFIX} matches "{query}". Try other words, or read '
             f"{PREFIX}MEMORY.md (run {cli_hint('recall')} with no query)."
@@ -148,7 +154,20 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
             )
             for h in hits
         ]
-        text = "\n".join(lines) + "\n" + frame(f"{PREFIX} (search index)", "\n".join(found))
+        text = (
+            "\n".join(lines) + "\n" + frame(f"{PREFIX} (search index)", "\n".join(found))
+            if hits
+            else f'No memory in {PREFIX} matches "{query}".'
+        )
+        if checkpoints:
+            listed = [
+                one_line(f"- {c['path']} — {c['title']}  [matched: {', '.join(c['matched'])}]", 600)
+                for c in checkpoints
+            ]
+            text += (
+                "\nSession checkpoints (state saved before a compaction, not memories) that "
+                "match:\n" + frame(f"{PREFIX}checkpoints/sessions/", "\n".join(listed))
+            )
     emit(data, text, as_json=as_json)
     return Exit.OK
 
