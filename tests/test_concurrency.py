@@ -196,3 +196,49 @@ def test_two_updaters_with_the_same_hash(started: Path) -> None:
         assert codes == [Exit.OK, Exit.CONFLICT]
         digest = json.loads(run_cli("show", path, "--json").stdout)["hash"]
     _consistent(started)
+
+
+def _record_many(args: tuple[str, int]) -> None:
+    from memhooks.store.ledger import record
+
+    file, times = args
+    for _ in range(times):
+        record(file, "s-1", "UserPromptSubmit", 10)
+
+
+def test_the_injection_ledger_loses_no_count_under_parallel_hooks(tmp_path: Path) -> None:
+    """Parallel hooks (sub-agents, several sessions) all add to `.cache/injected.json`: each
+    injection is counted once, and the file always parses."""
+    import multiprocessing
+
+    from memhooks.store.ledger import session_counts
+
+    (tmp_path / ".cache").mkdir()
+    file = str(tmp_path / ".cache" / "injected.json")
+    with multiprocessing.get_context("fork").Pool(6) as pool:
+        pool.map(_record_many, [(file, 40)] * 6)
+    assert json.loads(Path(file).read_text())  # whole, never torn
+    assert session_counts(file, "s-1")[1]["UserPromptSubmit"] == (240, 2400)
+
+
+def test_parallel_hooks_count_what_they_injected(started: Path) -> None:
+    """The real hooks, several at once: every SessionStart and UserPromptSubmit that injected
+    is in the ledger `status` reads."""
+    procs = [
+        _spawn_hook(
+            "SessionStart",
+            {"session_id": "s-1", "cwd": str(started.parent.parent), "source": "startup"},
+        )
+        for _ in range(6)
+    ]
+    outs = [p.communicate(timeout=60)[0] for p in procs]
+    injected = sum(
+        len(json.loads(o)["hookSpecificOutput"]["additionalContext"]) for o in outs if o.strip()
+    )
+    assert injected
+    from memhooks.store.ledger import session_counts
+
+    runs, chars = session_counts(str(started / ".cache" / "injected.json"), "s-1")[1][
+        "SessionStart"
+    ]
+    assert (runs, chars) == (sum(1 for o in outs if o.strip()), injected)

@@ -259,3 +259,48 @@ def test_checkpoints_are_searchable_with_recall_but_never_pointed_at(
     code, out, _ = run_main(capsys, "recall", "haiku", "--json")
     assert json.loads(out)["checkpoints"] == []
     assert not user_prompt.relevant(paths, "the CDN purge token expired again", Settings())
+
+
+def test_the_ledger_counts_every_text_the_model_sees_by_hook_and_restore(
+    memory: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Real payloads, real hook processes: a compaction's restore is told apart from a
+    session's start, the write guard's refusal (Claude reads its reason) is counted, and a
+    new session starts from zero."""
+    from support import hook_examples, run_hook
+
+    young_store(capsys)
+    project = memory.parent.parent
+    examples = hook_examples()
+
+    def run(case: str, **fields: Any) -> str:
+        payload = {**examples[case], "cwd": str(project), "session_id": "s-5", **fields}
+        done = run_hook(str(payload["hook_event_name"]), payload, cwd=project)
+        out = done.stdout.decode()
+        assert done.returncode == 0, done.stderr
+        if not out.strip():
+            return ""
+        specific = json.loads(out)["hookSpecificOutput"]
+        return str(specific.get("additionalContext") or specific["permissionDecisionReason"])
+
+    start = run("SessionStart:startup")
+    prompt = run("UserPromptSubmit", prompt="which Postgres version runs the job queue?")
+    restore = run("SessionStart:compact")
+    refusal = run(
+        "PreToolUse:Bash",
+        tool_name="Write",
+        tool_input={"file_path": str(memory / "decisions" / "x.md"), "content": "x"},
+    )
+    assert all((start, prompt, restore, refusal))
+    monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", "s-5")
+    code, out, _ = run_main(capsys, "status", "--json")
+    hooks = json.loads(out)["injected"]["hooks"]
+    assert hooks["SessionStart"] == {"injections": 1, "chars": len(start)}
+    assert hooks["SessionStart (compact)"] == {"injections": 1, "chars": len(restore)}
+    assert hooks["UserPromptSubmit"] == {"injections": 1, "chars": len(prompt)}
+    assert hooks["PreToolUse"] == {"injections": 1, "chars": len(refusal)}
+    monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", "s-6")
+    run("SessionStart:startup", session_id="s-6")
+    code, out, _ = run_main(capsys, "status", "--json")
+    assert code == 0
+    assert list(json.loads(out)["injected"]["hooks"]) == ["SessionStart"]

@@ -94,15 +94,23 @@ def run(event: str) -> int:
 def _count_injected(
     paths: MemoryPaths, hook: HookInput, event: str, output: dict[str, Any]
 ) -> None:
-    """Add what went into the model's context to this session's ledger (`memhooks status`)."""
+    """Add what went into the model's context to this session's ledger (`memhooks status`):
+    added context, and the reasons Claude reads (a write guard's refusal, a Stop that asks
+    for a save). A compaction's or a resume's restore is counted apart from a start."""
     specific = output.get("hookSpecificOutput")
-    text = specific.get("additionalContext") if isinstance(specific, dict) else None
+    if isinstance(specific, dict):
+        text = specific.get("additionalContext") or specific.get("permissionDecisionReason")
+    else:
+        text = output.get("reason") if output.get("decision") == "block" else None
     if not isinstance(text, str) or not text:
         return
+    label = event
+    if event == "SessionStart" and hook.source in ("compact", "resume", "clear"):
+        label = f"SessionStart ({hook.source})"
     try:
         from memhooks.store.ledger import record
 
-        record(paths.file("injected"), hook.session_id, event, len(text))
+        record(paths.file("injected"), hook.session_id, label, len(text))
     except OSError:
         # Best effort, like the count itself: a read-only or full tree has already been
         # reported once by this hook, and a lost count costs nothing else.

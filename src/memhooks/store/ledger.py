@@ -2,8 +2,10 @@
 """What each hook injected, in characters, per session: shown by `memhooks status`.
 
 Hidden context is what users of memory plugins complain about most, so every hook that
-adds context counts it here. Best effort: a lost update between two parallel hooks costs one
-count, never a session; the file is a cache and holds only the latest sessions.
+adds context counts it here. Parallel hooks (sub-agents, sessions side by side) take turns
+under a lock of the ledger's own (never the store lock, which a long write may hold): no
+count is lost. A hook that waited LOCK_SECONDS in vain skips its count rather than stall;
+the file is a cache and holds only the latest sessions.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from memhooks.store.atomic import read_text, write_atomic
 
 SESSIONS_KEPT = 10
 MAX_CHARS = 100_000
+#: How long a hook waits for another hook's count (each takes well under a millisecond).
+LOCK_SECONDS = 1.0
 
 
 def _load(file: str) -> dict[str, dict[str, list[int]]]:
@@ -28,6 +32,16 @@ def record(file: str, session_id: str, hook: str, chars: int) -> None:
     """Add one injection of `chars` characters by `hook` to the session's counts."""
     if not session_id or chars <= 0:
         return
+    from memhooks.store.locking import LockTimeoutError, quick_lock
+
+    try:
+        with quick_lock(file + ".lock", LOCK_SECONDS):
+            _add(file, session_id, hook, chars)
+    except LockTimeoutError:
+        return
+
+
+def _add(file: str, session_id: str, hook: str, chars: int) -> None:
     data = _load(file)
     session = data.pop(session_id, None)
     if not isinstance(session, dict):
