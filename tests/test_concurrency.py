@@ -242,3 +242,29 @@ def test_parallel_hooks_count_what_they_injected(started: Path) -> None:
         "SessionStart"
     ]
     assert (runs, chars) == (sum(1 for o in outs if o.strip()), injected)
+
+
+def _leave_many(args: tuple[str, int, int]) -> None:
+    from memhooks.store.hook_caches import leave_pointers
+    from memhooks.store.paths import MemoryPaths
+
+    root, worker, times = args
+    paths = MemoryPaths.for_project(root)
+    for i in range(times):
+        leave_pointers(paths, "s-1", f"pointers {worker}-{i}")
+
+
+def test_parallel_subagent_starts_lose_no_handoff(started: Path) -> None:
+    """Claude starts several sub-agents at once: every PreToolUse(Agent) leaves its entry, so
+    each SubagentStart takes its own, not a neighbour's."""
+    import multiprocessing
+
+    from memhooks.store.hook_caches import HANDOFF_KEPT, take_pointers
+
+    paths = MemoryPaths.for_project(started.parent.parent)
+    workers, times = 4, HANDOFF_KEPT // 4
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        pool.map(_leave_many, [(str(started.parent.parent), w, times) for w in range(workers)])
+    taken = [take_pointers(paths, "s-1") for _ in range(workers * times)]
+    left = [f"pointers {w}-{i}" for w in range(workers) for i in range(times)]
+    assert sorted(taken) == sorted(left)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -304,3 +305,25 @@ def test_the_ledger_counts_every_text_the_model_sees_by_hook_and_restore(
     code, out, _ = run_main(capsys, "status", "--json")
     assert code == 0
     assert list(json.loads(out)["injected"]["hooks"]) == ["SessionStart"]
+
+
+def test_a_subagent_takes_the_pointers_left_for_its_own_type_and_call_order(
+    memory: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two sub-agents started together: an Explore agent on the job queue and a general one on
+    Hamlet. Whichever SubagentStart comes first, each gets what its own task needs."""
+    from memhooks.store.hook_caches import leave_pointers
+
+    young_store(capsys)
+    paths = MemoryPaths.for_project(memory.parent.parent)
+    # The unrelated call started first but finished ranking last.
+    now = time.time()
+    leave_pointers(paths, "s-1", "queue pointers", at=now - 1, agent_type="Explore")
+    leave_pointers(paths, "s-1", "", at=now - 2, agent_type="general-purpose")
+    general = hook("SubagentStart", memory, agent_type="general-purpose")
+    explore = hook("SubagentStart", memory, agent_type="Explore")
+    settings = Settings()
+    assert subagent_pointers.handle(general, paths, settings) is None
+    out = subagent_pointers.handle(explore, paths, settings)
+    assert out is not None
+    assert out["hookSpecificOutput"]["additionalContext"] == "queue pointers"

@@ -6,10 +6,14 @@ tool's prompt, which only PreToolUse sees; SubagentStart sees no prompt but may 
 hook ranks a prompt (same gate, budget and frame) and leaves the text in a small handoff
 file; the next SubagentStart of the same session takes the oldest waiting entry. Sub-agents
 started in parallel start in call order, so each gets its own task's pointers; an entry
-nobody takes expires. An unrelated task leaves nothing, so its sub-agent gets nothing.
+nobody takes expires. An unrelated task leaves an empty entry, so its sub-agent gets nothing
+and takes no other's. Entries are ordered by when their PreToolUse started and matched on the
+sub-agent's type, under a lock: parallel calls lose none and swap none.
 """
 
 from __future__ import annotations
+
+import time
 
 from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
@@ -38,10 +42,19 @@ LEAD = (
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     if hook.event == "PreToolUse":
         if hook.tool_name in AGENT_TOOLS and hook.prompt.strip():
-            leave_pointers(paths, hook.session_id, pointers_text(paths, hook.prompt, settings))
+            started = time.time()
+            kind = hook.tool_input.get("subagent_type")
+            leave_pointers(
+                paths,
+                hook.session_id,
+                pointers_text(paths, hook.prompt, settings),
+                at=started,
+                agent_type=kind if isinstance(kind, str) else "",
+            )
         return None
     if hook.event == "SubagentStart":
-        return context_output("SubagentStart", take_pointers(paths, hook.session_id))
+        text = take_pointers(paths, hook.session_id, hook.agent_type)
+        return context_output("SubagentStart", text)
     return None
 
 

@@ -78,6 +78,8 @@ def save_verdicts(memory_root: str, verdicts: dict[str, dict[str, object]]) -> N
 HANDOFF_SECONDS = 120.0
 HANDOFF_KEPT = 20
 HANDOFF_MAX_CHARS = 200_000
+#: How long a hook waits for another's handoff (each takes about a millisecond).
+HANDOFF_LOCK_SECONDS = 1.0
 
 
 def _waiting(paths: MemoryPaths) -> list[dict[str, Any]]:
@@ -95,21 +97,45 @@ def _waiting(paths: MemoryPaths) -> list[dict[str, Any]]:
     ]
 
 
-def leave_pointers(paths: MemoryPaths, session_id: str, text: str) -> None:
-    """Queue `text` for the next sub-agent of `session_id`."""
+def leave_pointers(
+    paths: MemoryPaths, session_id: str, text: str, *, at: float = 0.0, agent_type: str = ""
+) -> None:
+    """Queue `text` for the next sub-agent of `session_id` (and of `agent_type`, when the
+    call named one). `at`: when the call's hook started, so that parallel calls queue in
+    call order whichever finished ranking first."""
+    from memhooks.store.locking import LockTimeoutError, quick_lock
+
     # An empty entry too: it keeps the order, so the next sub-agent does not take another's.
-    entries = _waiting(paths)
-    entries.append({"session_id": session_id, "at": time.time(), "text": text})
-    write_atomic(paths.file("handoff"), json.dumps(entries[-HANDOFF_KEPT:]), durable=False)
+    entry = {"session_id": session_id, "at": at or time.time(), "type": agent_type, "text": text}
+    try:
+        with quick_lock(paths.file("handoff") + ".lock", HANDOFF_LOCK_SECONDS):
+            entries = _waiting(paths)
+            entries.append(entry)
+            entries.sort(key=lambda e: float(e["at"]))
+            text = json.dumps(entries[-HANDOFF_KEPT:])
+            write_atomic(paths.file("handoff"), text, durable=False)
+    except LockTimeoutError:
+        return
 
 
-def take_pointers(paths: MemoryPaths, session_id: str) -> str:
-    """The oldest waiting text of `session_id`, removed from the queue; "" when none."""
-    entries = _waiting(paths)
-    for i, entry in enumerate(entries):
-        if entry.get("session_id") == session_id:
-            del entries[i]
-            write_atomic(paths.file("handoff"), json.dumps(entries), durable=False)
-            text = entry.get("text")
-            return text if isinstance(text, str) else ""
+def take_pointers(paths: MemoryPaths, session_id: str, agent_type: str = "") -> str:
+    """The oldest waiting text of `session_id` left for this kind of sub-agent, removed from
+    the queue; "" when none."""
+    from memhooks.store.locking import LockTimeoutError, quick_lock
+
+    try:
+        with quick_lock(paths.file("handoff") + ".lock", HANDOFF_LOCK_SECONDS):
+            entries = _waiting(paths)
+            for i, entry in enumerate(entries):
+                kind = entry.get("type")
+                if entry.get("session_id") != session_id:
+                    continue
+                if agent_type and isinstance(kind, str) and kind and kind != agent_type:
+                    continue
+                del entries[i]
+                write_atomic(paths.file("handoff"), json.dumps(entries), durable=False)
+                text = entry.get("text")
+                return text if isinstance(text, str) else ""
+    except LockTimeoutError:
+        return ""
     return ""
