@@ -23,8 +23,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "doctor",
         help="check the installation and the memory tree",
         description="Check Python, the dependencies, the memory tree, "
-        "config.json, _session.json, the catalog, the index and the search "
-        "index. Exit 1 when something needs fixing.",
+        "config.json, _session.json, the catalog, the index, the search "
+        "index and semantic signals (the token table and the index's memory vectors). "
+        "Exit 1 when something needs fixing; with --install, also when the token table "
+        "the configuration uses could not be built.",
     )
     parser.add_argument(
         "--install",

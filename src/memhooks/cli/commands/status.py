@@ -17,7 +17,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "status",
         help="show whether memory is on and what it holds",
         description="Report the memory state: active or not, session start, "
-        "last activity, memories per category and the index's health.",
+        "last activity, memories per category, the index's health, whether semantic "
+        "signals serve (on, off, waiting, failed, disabled, or a table whose memory vectors "
+        "`rebuild` has not made yet), and what each hook injected into the context this "
+        "session, in characters ($CLAUDE_CODE_SESSION_ID, else the latest session).",
     )
     add_json(parser)
     parser.set_defaults(func=run)
