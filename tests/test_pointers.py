@@ -165,6 +165,9 @@ def test_status_shows_what_each_hook_injected(
         ("Use Postgres", "**  ** `` #", ""),
         ("Use Postgres", "> - Workers poll with SKIP LOCKED", "Workers poll with SKIP LOCKED"),
         ("Café crème slugs", "café crème slugs — fold accents first", "fold accents first"),
+        # "İ" lowercases to two characters: the title is still recognised, whole
+        ("İstanbul office", "i̇stanbul office: moved to Kadikoy", "moved to Kadikoy"),
+        ("STRASSE naming", "Straße naming: use ss in slugs", "use ss in slugs"),
         ("Use Postgres", "", ""),
     ],
 )

@@ -155,15 +155,26 @@ POINTER_GIST_CHARS = 110
 _NOISE = "#>*_`~-=+|: \t"
 
 
+def _title_end(text: str, head: str) -> int:
+    """Where `text` ends if it opens with the title `head` as whole words, in any case (case
+    folding can change a length: "İ" is two characters lowercased, "ß" matches "SS"); else 0."""
+    if not head:
+        return 0
+    folded = head.casefold()
+    for end in range(max(1, len(head) - 2), len(head) + 3):
+        if text[:end].casefold() == folded and not text[end : end + 1].isalnum():
+            return end
+    return 0
+
+
 def gist(title: str, description: str, limit: int = POINTER_GIST_CHARS) -> str:
     """The first useful words of a description: never the title again, cut at a word boundary."""
     text = one_line(description).lstrip(_NOISE)
     head = one_line(title).strip(_NOISE + ".")
-    if head and text[: len(head)].lower() == head.lower():
-        rest = text[len(head) :]
-        if not rest[:1].isalnum():  # the title, not the head of a longer first word
-            text = rest.lstrip(_NOISE + ".,;—")
-    if not any(c.isalnum() for c in text) or text.lower() == head.lower():
+    end = _title_end(text, head)
+    if end:
+        text = text[end:].lstrip(_NOISE + ".,;—")
+    if not any(c.isalnum() for c in text):
         return ""
     return clip_at_word(text, limit, trim=" ,;:.-—")
 
