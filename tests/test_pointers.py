@@ -330,3 +330,17 @@ def test_a_subagent_takes_the_pointers_left_for_its_own_type_and_call_order(
     out = subagent_pointers.handle(explore, paths, settings)
     assert out is not None
     assert out["hookSpecificOutput"]["additionalContext"] == "queue pointers"
+
+
+def test_recall_in_a_fresh_clone_finds_the_committed_memories(
+    memory: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`.cache/` is not committed: a teammate's clone has the memory files and no index.
+    `/memory recall` must still find them, not answer "no memory matches"."""
+    import shutil
+
+    decision, _ = young_store(capsys)
+    shutil.rmtree(memory / ".cache")
+    code, out, _ = run_main(capsys, "recall", "postgres", "job", "queue", "--json")
+    assert code == 0
+    assert any(p.endswith(decision) for p in [r["path"] for r in json.loads(out)["results"]])

@@ -317,9 +317,11 @@ class Store:
 
     def catch_up(self) -> bool:
         """Index what changed behind the store's back, if anything did (a hook's journal
-        entries, a `git pull`): True when the derived files were brought up to date."""
+        entries, a `git pull`, a fresh clone without `.cache/`): True when the derived files
+        were brought up to date."""
         with self.locked():
-            if not upkeep.behind(self.derived, upkeep.catalog_or_scan(self.derived)):
+            made = self.paths.catalog.is_file() and self.paths.search_db.is_file()
+            if made and not upkeep.behind(self.derived, upkeep.catalog_or_scan(self.derived)):
                 return False
             self.after_write([], [], bodies={}, now=None)
             return True
