@@ -344,3 +344,19 @@ def test_recall_in_a_fresh_clone_finds_the_committed_memories(
     code, out, _ = run_main(capsys, "recall", "postgres", "job", "queue", "--json")
     assert code == 0
     assert any(p.endswith(decision) for p in [r["path"] for r in json.loads(out)["results"]])
+
+
+def test_explain_says_a_slash_command_gets_no_pointer(
+    memory: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The hook points at nothing for `/memory …` and other slash commands: so does explain."""
+    young_store(capsys)
+    query = "/memory recall postgres job queue"
+    paths = MemoryPaths.for_project(memory.parent.parent)
+    out = user_prompt.handle(hook("UserPromptSubmit", memory, prompt=query), paths, Settings())
+    assert out is None or "decisions/" not in out["hookSpecificOutput"]["additionalContext"]
+    code, text, _ = run_main(capsys, "recall", "--explain", query, "--json")
+    assert code == 0
+    data = json.loads(text)
+    assert data["speaks"] is False
+    assert all("slash command" in c["decision"] for c in data["candidates"])

@@ -200,7 +200,7 @@ def _catch_up(paths: MemoryPaths) -> None:
 
 def _explain(paths: MemoryPaths, query: str, *, as_json: bool) -> int:
     from memhooks.cli.common import settings
-    from memhooks.hooks.user_prompt import NOT_POINTED_AT
+    from memhooks.hooks.user_prompt import NOT_POINTED_AT, is_request
     from memhooks.recall import explain
     from memhooks.recall.search_index import DEFAULT_TABLE, SearchIndex
 
@@ -220,6 +220,10 @@ def _explain(paths: MemoryPaths, query: str, *, as_json: bool) -> int:
         raise UserError(
             f"the search index cannot be read ({data['error']}): run `memhooks rebuild`"
         )
+    if not is_request(query):  # the hook asks no index for these
+        data["speaks"] = False
+        for row in data["candidates"]:
+            row["decision"] = "not pointed at: a slash command or notification is no request"
     emit(data, explain.render(data), as_json=as_json)
     return Exit.OK
 
