@@ -729,3 +729,45 @@ def test_explain_follows_the_projects_config_as_the_hook_does(
     fixed = explained()
     assert fixed["floor"] == 50
     assert pointed(fixed) == hook_paths() == []
+
+
+def test_a_table_installed_after_the_index_gets_its_vectors_without_a_manual_rebuild(
+    started: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The default flow: memory starts, the first memories are saved, and the background
+    install finishes the token table minutes later. Writes add no vectors to an index made
+    without them, so without a rebuild semantic signals would never serve: the next
+    SessionStart starts that one rebuild itself, and only once."""
+    import time
+
+    from memhooks.cli.main import main
+    from support import run_hook
+
+    data = tmp_path / "plugin-data"
+    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(data))
+    assert main(["remember", "we decided to use Postgres 16 for the job queue"]) == 0
+    db = started / ".cache" / "search.sqlite3"
+
+    def vectors() -> bool:
+        conn = sqlite3.connect(db)
+        try:
+            return has_vectors(conn)
+        finally:
+            conn.close()
+
+    assert not vectors()
+    semantic_assets.table_file(data).parent.mkdir(parents=True)
+    shutil.copy(TABLE, semantic_assets.table_file(data))
+    payload = {"session_id": "s-1", "cwd": str(started.parent.parent), "source": "startup"}
+    project = started.parent.parent
+    assert run_hook("SessionStart", payload, cwd=project).returncode == 0
+    deadline = time.monotonic() + 60
+    while not vectors() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert vectors()
+    log = (started / ".cache" / "memhooks.log").read_text()
+    assert log.count("memory vectors") == 1
+    assert run_hook("SessionStart", payload, cwd=project).returncode == 0
+    time.sleep(0.5)
+    log = (started / ".cache" / "memhooks.log").read_text()
+    assert log.count("memory vectors") == 1  # no second rebuild

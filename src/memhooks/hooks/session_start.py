@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 from memhooks import TYPE_CHECKING
 from memhooks.curate import pending_note as consolidation_note
@@ -63,8 +64,92 @@ def _consolidation_line(paths: MemoryPaths) -> str:
         return ""
 
 
+#: A rebuild for memory vectors started less than this long ago is still running (45 s for
+#: 10,000 memories) or failed: not started again before then.
+VECTORS_REBUILD_SECONDS = 3600
+
+
+def give_vectors(paths: MemoryPaths, settings: Settings) -> None:
+    """The token table often arrives after the first memories (the background install ends
+    minutes into the first session), and writes add no vectors to an index made without
+    them: start the one `rebuild` that gives them theirs, or semantic signals would never
+    serve. A stat and a tiny read once this index has them (a marker holds its inode: a
+    rebuild makes a new file, which is looked at again)."""
+    from memhooks.recall.index_read import TABLE_VERSION
+    from memhooks.recall.semantic import table_path
+
+    db = paths.file("search_db")
+    try:
+        inode = str(os.stat(db).st_ino)
+    except OSError:
+        return
+    done = os.path.join(paths.file("cache"), f"vectors-v{TABLE_VERSION}.ok")
+    started = os.path.join(paths.file("cache"), "vectors-rebuild")
+    if (
+        settings.semantic == "off"
+        or read_text(done, 40) == inode
+        or not os.path.exists(table_path())
+        or _age(started) < VECTORS_REBUILD_SECONDS
+    ):
+        return
+    ready, empty = _vector_state(db)
+    from memhooks.store.atomic import write_atomic
+
+    if ready:
+        write_atomic(done, inode, durable=False)
+        return
+    # Busy, empty (its first write gives it vectors) or a table this code cannot read (a
+    # rebuild would give no vectors either): nothing to start.
+    if ready is None or empty or not _table_readable(table_path()):
+        return
+    from memhooks.store.heal import rebuild_in_background
+
+    write_atomic(started, "", durable=False)
+    rebuild_in_background(paths, "the token table is installed: rebuilding for memory vectors")
+
+
+def _age(path: str) -> float:
+    try:
+        return time.time() - os.stat(path).st_mtime
+    except OSError:
+        return float("inf")
+
+
+def _table_readable(path: str) -> bool:
+    from memhooks.recall.semantic import open_table
+
+    table = open_table(path)
+    if table is None:
+        return False
+    table.close()
+    return True
+
+
+def _vector_state(db: str) -> tuple[bool | None, bool]:
+    """(the index holds vectors of this table version, it holds no memory); None if unread."""
+    from memhooks.recall.index_read import has_vectors, index_stats
+    from memhooks.recall.search_index import read_only_uri
+
+    try:
+        import _sqlite3 as sqlite3
+    except ImportError:  # pragma: no cover - a build without the private module
+        import sqlite3  # type: ignore[no-redef]
+    try:
+        conn = sqlite3.connect(read_only_uri(db), uri=True, timeout=0.05)
+        try:
+            return has_vectors(conn), index_stats(conn)[0] == 0
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None, False
+
+
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     touch_session(paths, hook.session_id, started=True)
+    try:
+        give_vectors(paths, settings)
+    except OSError as exc:  # a read-only tree: status says `rebuild` is needed
+        log_line(paths.file("log"), f"SessionStart: memory vectors not started: {exc}")
     source = hook.source or "startup"
     conflicted: list[str] = []
     checkpoint, where = "", ""

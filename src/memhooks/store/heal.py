@@ -15,8 +15,10 @@ from memhooks.store.logsink import log_line
 from memhooks.store.paths import MemoryPaths
 
 
-def rebuild_in_background(paths: MemoryPaths) -> None:
-    """Start `memhooks rebuild` for this tree, detached; logged, never raised."""
+def rebuild_in_background(
+    paths: MemoryPaths, why: str = "MEMORY.md has conflict markers; rebuilding it"
+) -> None:
+    """Start `memhooks rebuild` for this tree, detached; logged (with `why`), never raised."""
     import subprocess
 
     package = os.path.dirname(os.path.abspath(__file__))
@@ -47,4 +49,4 @@ def rebuild_in_background(paths: MemoryPaths) -> None:
     except OSError as exc:
         log_line(paths.file("log"), f"SessionStart: could not start the rebuild: {exc}")
         return
-    log_line(paths.file("log"), "SessionStart: MEMORY.md has conflict markers; rebuilding it")
+    log_line(paths.file("log"), f"SessionStart: {why}")
