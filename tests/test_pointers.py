@@ -360,3 +360,19 @@ def test_explain_says_a_slash_command_gets_no_pointer(
     data = json.loads(text)
     assert data["speaks"] is False
     assert all("slash command" in c["decision"] for c in data["candidates"])
+
+
+def test_status_never_shows_another_sessions_counts_as_this_ones(
+    memory: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memhooks.store.ledger import record
+
+    paths = MemoryPaths.for_project(memory.parent.parent)
+    record(paths.file("injected"), "s-old", "UserPromptSubmit", 900)
+    monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", "s-new")
+    code, out, _ = run_main(capsys, "status", "--json")
+    assert code == 0
+    assert json.loads(out)["injected"] == {"session_id": "s-new", "hooks": {}, "total_chars": 0}
+    monkeypatch.delenv("CLAUDE_CODE_SESSION_ID")  # no id known: the latest session it is
+    code, out, _ = run_main(capsys, "status", "--json")
+    assert json.loads(out)["injected"]["session_id"] == "s-old"

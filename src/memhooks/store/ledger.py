@@ -84,11 +84,17 @@ def _add(file: str, session_id: str, hook: str, chars: int) -> None:
 
 
 def session_counts(file: str, session_id: str | None) -> tuple[str, dict[str, tuple[int, int]]]:
-    """(session id, {hook: (injections, characters)}) for that session, or the latest one."""
+    """(session id, {hook: (injections, characters)}) for that session (nothing yet: {}), or
+    the latest one when no session id is known."""
     data = _load(file)
-    if not data:
+    if session_id:
+        if session_id not in data:
+            return session_id, {}
+        sid = session_id
+    elif not data:
         return "", {}
-    sid = session_id if session_id in data else next(reversed(data))
+    else:
+        sid = next(reversed(data))
     session = data.get(sid)
     if not isinstance(session, dict):
         return sid, {}
