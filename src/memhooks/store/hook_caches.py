@@ -5,8 +5,9 @@ hot path).
   before the transcript has them;
 - `.cache/citations.json`: the staleness verdicts of the memories' code citations;
 - `.cache/subagent-pointers.json`: pointers PreToolUse(Agent) leaves for the next
-  SubagentStart of the same session (`hooks.subagent_pointers`): {session_id, at, text}
-  entries; one older than HANDOFF_SECONDS belongs to a sub-agent that never started.
+  SubagentStart of the same session (`hooks.subagent_pointers`): {session_id, at, type,
+  text} entries, oldest call first, under a lock of their own; one older than
+  HANDOFF_SECONDS belongs to a sub-agent that never started.
 
 All are rewritten without fsync: a lost write costs a recomputation or a pointer.
 """
