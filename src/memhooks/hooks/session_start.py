@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 
 from memhooks import TYPE_CHECKING
 from memhooks.curate import pending_note as consolidation_note
@@ -64,55 +63,30 @@ def _consolidation_line(paths: MemoryPaths) -> str:
         return ""
 
 
-#: A rebuild for memory vectors started less than this long ago is still running (45 s for
-#: 10,000 memories) or failed: not started again before then.
-VECTORS_REBUILD_SECONDS = 3600
-
-
 def give_vectors(paths: MemoryPaths, settings: Settings) -> None:
     """The token table often arrives after the first memories (the background install ends
     minutes into the first session), and writes add no vectors to an index made without
     them: start the one `rebuild` that gives them theirs, or semantic signals would never
-    serve. A stat and a tiny read once this index has them (a marker holds its inode: a
-    rebuild makes a new file, which is looked at again)."""
+    serve. A stat and a tiny read once this index has them (store.heal's marks)."""
     from memhooks.recall.index_read import TABLE_VERSION
     from memhooks.recall.semantic import table_path
+    from memhooks.store import heal
 
     db = paths.file("search_db")
     try:
         inode = str(os.stat(db).st_ino)
     except OSError:
         return
-    done = os.path.join(paths.file("cache"), f"vectors-v{TABLE_VERSION}.ok")
-    started = os.path.join(paths.file("cache"), "vectors-rebuild")
-    if (
-        settings.semantic == "off"
-        or read_text(done, 40) == inode
-        or not os.path.exists(table_path())
-        or _age(started) < VECTORS_REBUILD_SECONDS
-    ):
+    marks = heal.VectorMarks(paths, TABLE_VERSION, inode)
+    if settings.semantic == "off" or marks.settled() or not os.path.exists(table_path()):
         return
     ready, empty = _vector_state(db)
-    from memhooks.store.atomic import write_atomic
-
     if ready:
-        write_atomic(done, inode, durable=False)
-        return
+        marks.record_ready()
     # Busy, empty (its first write gives it vectors) or a table this code cannot read (a
     # rebuild would give no vectors either): nothing to start.
-    if ready is None or empty or not _table_readable(table_path()):
-        return
-    from memhooks.store.heal import rebuild_in_background
-
-    write_atomic(started, "", durable=False)
-    rebuild_in_background(paths, "the token table is installed: rebuilding for memory vectors")
-
-
-def _age(path: str) -> float:
-    try:
-        return time.time() - os.stat(path).st_mtime
-    except OSError:
-        return float("inf")
+    elif ready is False and not empty and _table_readable(table_path()):
+        marks.rebuild()
 
 
 def _table_readable(path: str) -> bool:

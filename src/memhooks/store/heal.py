@@ -1,4 +1,5 @@
-"""Derived files a git merge left conflicted are made again, in the background.
+"""Derived files a git merge left conflicted, or a search index without the memory vectors
+the installed token table could give it, are made again, in the background.
 
 `MEMORY.md` is derived from the memory files, yet it is committed, so a merge can leave
 conflict markers in it. SessionStart never injects such a file; it starts `memhooks rebuild`
@@ -10,7 +11,9 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
+from memhooks.store.atomic import read_text, write_atomic
 from memhooks.store.logsink import log_line
 from memhooks.store.paths import MemoryPaths
 
@@ -50,3 +53,39 @@ def rebuild_in_background(
         log_line(paths.file("log"), f"SessionStart: could not start the rebuild: {exc}")
         return
     log_line(paths.file("log"), f"SessionStart: {why}")
+
+
+class VectorMarks:
+    """Two marks in `.cache/` for SessionStart's memory-vector check: `vectors-v<N>.ok` holds
+    the inode of a search index found holding vectors (a rebuild makes a new file, looked at
+    again), `vectors-rebuild` the time a rebuild for them was started."""
+
+    #: A rebuild started less than this long ago is still running (45 s for 10,000
+    #: memories) or failed: not started again before then.
+    REBUILD_SECONDS = 3600
+
+    __slots__ = ("_inode", "_paths", "_ready", "_started")
+
+    def __init__(self, paths: MemoryPaths, version: int, inode: str) -> None:
+        self._paths = paths
+        self._inode = inode
+        self._ready = os.path.join(paths.file("cache"), f"vectors-v{version}.ok")
+        self._started = os.path.join(paths.file("cache"), "vectors-rebuild")
+
+    def settled(self) -> bool:
+        """This index was found holding vectors, or a rebuild for them is under way."""
+        if read_text(self._ready, 40) == self._inode:
+            return True
+        try:
+            return time.time() - os.stat(self._started).st_mtime < self.REBUILD_SECONDS
+        except OSError:
+            return False
+
+    def record_ready(self) -> None:
+        write_atomic(self._ready, self._inode, durable=False)
+
+    def rebuild(self) -> None:
+        write_atomic(self._started, "", durable=False)
+        rebuild_in_background(
+            self._paths, "the token table is installed: rebuilding for memory vectors"
+        )
