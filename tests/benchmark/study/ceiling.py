@@ -147,6 +147,7 @@ def corpus(name: str, table: Table, tpath: str, generic: dict[str, float]) -> li
         topic.append(null(v, np.vstack([syn, bg[False]])))
     topic_null = np.array(topic)
     fields = [section_terms(d) for d in docs]
+    sentence_terms = [[set(query_terms(x)) for x in sentences(d)] for d in docs]
     out = []
     with tempfile.TemporaryDirectory() as tmp, SearchIndex(Path(tmp) / "s.sqlite3", table=tpath) as index:
         index.rebuild(docs)
@@ -198,6 +199,17 @@ def corpus(name: str, table: Table, tpath: str, generic: dict[str, float]) -> li
             row["generic_down"] = np.array(
                 [sum(v * (1 - 0.5 * min(1.0, generic.get(t, 0.0) / 0.2)) for t, v in c.items()) for c in contrib]
             ) / floor
+            row["pairs"] = np.array(
+                [
+                    sum(
+                        min(c[a], c[b])
+                        for i, a in enumerate(c)
+                        for b in list(c)[i + 1 :]
+                        if any(a in st and b in st for st in sts)
+                    )
+                    for c, sts in zip(contrib, sentence_terms, strict=True)
+                ]
+            ) / floor
             row["key"] = row["lex"] + ranking.SEMANTIC_WEIGHT * row["z"] / ranking.SEMANTIC_MIN_Z
             out.append(row)
     return out
@@ -224,7 +236,7 @@ def ceiling(gate: list[float], rows: list[dict]) -> float:
 
 SIGNALS = (
     "lex", "key", "z", "cos", "z_centred", "z_sentence", "z_topic", "z_prompt", "distinct",
-    "matched", "strong", "one_term", "coverage", "title_only", "decision_section", "generic_down",
+    "matched", "strong", "pairs", "one_term", "coverage", "title_only", "decision_section", "generic_down",
 )
 FUSED = ("lex", "z", "matched", "strong", "one_term", "coverage", "z_sentence", "z_topic", "distinct", "title_only", "decision_section")
 
