@@ -376,3 +376,16 @@ def test_status_never_shows_another_sessions_counts_as_this_ones(
     monkeypatch.delenv("CLAUDE_CODE_SESSION_ID")  # no id known: the latest session it is
     code, out, _ = run_main(capsys, "status", "--json")
     assert json.loads(out)["injected"]["session_id"] == "s-old"
+
+
+def test_the_index_line_never_repeats_the_title_either(
+    memory: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A remembered sentence is its own title and its body's first line: MEMORY.md (the
+    SessionStart pointers) shows it once, not `- [X](path) — X.`"""
+    code, _, err = run_main(capsys, "remember", "we always squash-merge feature branches")
+    assert code == 0, err
+    line = next(
+        line for line in (memory / "MEMORY.md").read_text().splitlines() if "squash-merge" in line
+    )
+    assert line.lower().count("squash-merge feature branches") == 1, line

@@ -43,11 +43,11 @@ class IndexedDoc:
 
 
 def entry_for(relative: str, meta: dict[str, Any], body: str) -> Entry:
-    from memhooks.store.memory_file import first_heading, first_sentence
+    from memhooks.store.memory_file import first_heading
 
     stem = os.path.splitext(relative.rsplit("/", 1)[-1])[0]
     title = str(meta.get("title") or first_heading(body) or stem)
-    description = str(meta.get("description") or first_sentence(_strip_title(body, title)))
+    description = str(meta.get("description") or _derived_description(body, title))
     tags = meta.get("tags") or ()
     category = str(meta.get("category") or BY_FOLDER[relative.split("/", 1)[0]].name)
     return Entry(
@@ -97,6 +97,16 @@ def text_of(value: object) -> str:
     if isinstance(value, dt.date):
         return value.isoformat()
     return str(value)
+
+
+def _derived_description(body: str, title: str) -> str:
+    """The body's first sentence, unless it only says the title again (a remembered sentence
+    is both): the index line then shows the title alone."""
+    from memhooks.store.memory_file import first_sentence
+
+    sentence = first_sentence(_strip_title(body, title))
+    same = sentence.rstrip(" .!?:;").casefold() == title.rstrip(" .!?:;").casefold()
+    return "" if same else sentence
 
 
 def _strip_title(body: str, title: str) -> str:
