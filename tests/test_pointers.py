@@ -389,3 +389,11 @@ def test_the_index_line_never_repeats_the_title_either(
         line for line in (memory / "MEMORY.md").read_text().splitlines() if "squash-merge" in line
     )
     assert line.lower().count("squash-merge feature branches") == 1, line
+
+
+def test_a_hand_written_overlong_title_is_cut_at_a_word_too() -> None:
+    title = "Retry " + "backoff " * 60
+    line = briefing.pointer_line(Pointer("decisions/x.md", title, "jitter on every retry"))
+    shown = line.split(" — ", 1)[1].split(": ", 1)[0]
+    assert shown.endswith("backoff…"), shown
+    assert line.endswith(": jitter on every retry")

@@ -181,9 +181,9 @@ def gist(title: str, description: str, limit: int = POINTER_GIST_CHARS) -> str:
 
 def pointer_line(pointer: Pointer) -> str:
     """`- path — title: gist`, one line, whatever the files hold."""
-    title = one_line(pointer.title)[:220]  # room for a stale-citation note
+    title = clip_at_word(one_line(pointer.title), 220)  # room for a stale-citation note
     line = f"- {MEMORY_DIR}/{pointer.path} — {title}"
-    rest = gist(title, pointer.description)
+    rest = gist(pointer.title, pointer.description)  # the whole title, not its cut
     return f"{line}: {rest}" if rest else line
 
 
