@@ -397,3 +397,13 @@ def test_a_hand_written_overlong_title_is_cut_at_a_word_too() -> None:
     shown = line.split(" — ", 1)[1].split(": ", 1)[0]
     assert shown.endswith("backoff…"), shown
     assert line.endswith(": jitter on every retry")
+
+
+def test_a_stale_pointer_does_not_repeat_its_title_either() -> None:
+    from memhooks.recall.citation_check import stale_note
+
+    pointer = Pointer("decisions/x.md", "Use Postgres", "Use Postgres: SKIP LOCKED rows")
+    pointer.title = f"{pointer.title} {stale_note(['db/queue.py'])}"
+    line = briefing.pointer_line(pointer)
+    assert line.count("Use Postgres") == 1, line
+    assert line.endswith(": SKIP LOCKED rows")

@@ -170,7 +170,8 @@ def _title_end(text: str, head: str) -> int:
 def gist(title: str, description: str, limit: int = POINTER_GIST_CHARS) -> str:
     """The first useful words of a description: never the title again, cut at a word boundary."""
     text = one_line(description).lstrip(_NOISE)
-    head = one_line(title).strip(_NOISE + ".")
+    # A stale memory's title carries citation_check's note after it: the title is before.
+    head = one_line(title).split(" [STALE: ", 1)[0].strip(_NOISE + ".")
     end = _title_end(text, head)
     if end:
         text = text[end:].lstrip(_NOISE + ".,;—")
