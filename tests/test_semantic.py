@@ -771,3 +771,28 @@ def test_a_table_installed_after_the_index_gets_its_vectors_without_a_manual_reb
     time.sleep(0.5)
     log = (started / ".cache" / "memhooks.log").read_text()
     assert log.count("memory vectors") == 1  # no second rebuild
+
+
+def test_status_says_when_the_vectors_are_being_built(
+    started: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from memhooks.cli.main import main
+    from memhooks.store.heal import VectorMarks
+    from memhooks.store.paths import MemoryPaths
+
+    data = tmp_path / "plugin-data"
+    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(data))
+    assert main(["remember", "we decided to use Postgres 16 for the job queue"]) == 0
+    semantic_assets.table_file(data).parent.mkdir(parents=True)
+    shutil.copy(TABLE, semantic_assets.table_file(data))
+    paths = MemoryPaths.for_project(started.parent.parent)
+    monkeypatch.setattr("memhooks.store.heal.rebuild_in_background", lambda *_: None)
+    VectorMarks(paths, 1, "0").rebuild()  # what SessionStart does
+    capsys.readouterr()
+    assert main(["status", "--json"]) == 0
+    line = json.loads(capsys.readouterr().out)["semantic"]
+    assert line["serving"] is False
+    assert "being built in the background" in line["detail"]

@@ -13,9 +13,10 @@ def describe(paths: MemoryPaths) -> dict[str, Any]:
     uses the token table now, whether anything needs doing, and what."""
     from memhooks.install import deps
     from memhooks.install.semantic_assets import state, table_file
-    from memhooks.recall.index_read import has_vectors
+    from memhooks.recall.index_read import TABLE_VERSION, has_vectors
     from memhooks.recall.search_index import SearchIndex
     from memhooks.store.config import load_settings
+    from memhooks.store.heal import VectorMarks
 
     mode = load_settings(paths.file("config")).semantic
     data = deps.data_dir(fallback=True)
@@ -32,6 +33,13 @@ def describe(paths: MemoryPaths) -> dict[str, Any]:
             vectors = conn is not None and has_vectors(conn)
     if vectors:
         out.update(serving=True, detail=f"on ({mode}): lexical gate, re-ranked by meaning")
+    elif VectorMarks(paths, TABLE_VERSION, "").rebuilding():
+        out.update(
+            detail="waiting: the token table is ready and SessionStart started the rebuild "
+            "that gives this project's memories their vectors; it is being built in the "
+            "background, and the lexical gate serves alone until then",
+            fix="or run `memhooks rebuild` now",
+        )
     else:
         out.update(
             ok=False,

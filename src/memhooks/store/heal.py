@@ -74,8 +74,10 @@ class VectorMarks:
 
     def settled(self) -> bool:
         """This index was found holding vectors, or a rebuild for them is under way."""
-        if read_text(self._ready, 40) == self._inode:
-            return True
+        return read_text(self._ready, 40) == self._inode or self.rebuilding()
+
+    def rebuilding(self) -> bool:
+        """A rebuild for the vectors was started within REBUILD_SECONDS (status says so)."""
         try:
             return time.time() - os.stat(self._started).st_mtime < self.REBUILD_SECONDS
         except OSError:
