@@ -407,3 +407,15 @@ def test_a_stale_pointer_does_not_repeat_its_title_either() -> None:
     line = briefing.pointer_line(pointer)
     assert line.count("Use Postgres") == 1, line
     assert line.endswith(": SKIP LOCKED rows")
+
+
+def test_the_ledger_never_writes_through_a_symlinked_cache(tmp_path: Path) -> None:
+    from memhooks.store.ledger import record
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    memory_root = tmp_path / ".claude" / "memory"
+    memory_root.mkdir(parents=True)
+    (memory_root / ".cache").symlink_to(outside)
+    record(str(memory_root / ".cache" / "injected.json"), "s-1", "SessionStart", 10)
+    assert list(outside.iterdir()) == []

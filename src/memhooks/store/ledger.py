@@ -51,6 +51,12 @@ def _take_turn(lock: str) -> bool:
     """An exclusive-create lock file, not flock: the hot-path hooks would import fcntl and
     memhooks.store.locking for it (~0.4 ms a process). O_EXCL never follows a symlink. A
     lock older than STALE_SECONDS belongs to a hook that died holding it."""
+    from memhooks.store.safe_fs import check_folders
+
+    try:
+        check_folders(lock)  # a symlinked `.cache/` is not followed out of the tree
+    except OSError:
+        return False
     deadline = time.monotonic() + LOCK_SECONDS
     while True:
         try:
