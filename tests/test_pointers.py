@@ -102,7 +102,7 @@ def test_explain_shows_terms_scores_and_the_gate(
 def test_subagent_gets_its_tasks_pointers_and_nothing_for_an_unrelated_task(
     memory: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    decision, _ = young_store(capsys)
+    decision, journal = young_store(capsys)
     paths = MemoryPaths.for_project(memory.parent.parent)
     settings = Settings()
     task = {
@@ -122,6 +122,7 @@ def test_subagent_gets_its_tasks_pointers_and_nothing_for_an_unrelated_task(
     assert first is not None
     text = first["hookSpecificOutput"]["additionalContext"]
     assert decision in text
+    assert journal.removeprefix(".claude/memory/") not in text  # journals are never targets
     assert "<memhooks-data" not in text or "</memhooks-data>" in text
     assert len(text) <= settings.prompt_chars
     assert subagent_pointers.handle(hook("SubagentStart", memory), paths, settings) is None
