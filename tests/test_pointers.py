@@ -420,3 +420,13 @@ def test_the_ledger_never_writes_through_a_symlinked_cache(tmp_path: Path) -> No
     (memory_root / ".cache").symlink_to(outside)
     record(str(memory_root / ".cache" / "injected.json"), "s-1", "SessionStart", 10)
     assert list(outside.iterdir()) == []
+
+
+def test_recall_is_not_stopped_by_a_config_typo(
+    memory: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    decision, _ = young_store(capsys)
+    (memory / "config.json").write_text('{"retrieval": {"max_injct": 3}}')
+    code, out, err = run_main(capsys, "recall", "postgres", "job", "queue", "--json")
+    assert code == 0, err
+    assert any(p.endswith(decision) for p in [r["path"] for r in json.loads(out)["results"]])

@@ -181,15 +181,16 @@ def _catch_up(paths: MemoryPaths) -> None:
     session's journal to sessions/<id>.md without indexing it, and recall must find it.
     Only when something changed (a few stats otherwise); a busy or read-only store is
     searched as it is."""
-    from memhooks.cli.common import settings
     from memhooks.recall.citations import with_hashes
     from memhooks.recall.search_index import SearchIndex
+    from memhooks.store.config import load_settings
     from memhooks.store.locking import LockTimeoutError
     from memhooks.store.writer import Store, StoreError
 
-    store = Store(
-        paths, settings(paths), search=SearchIndex, cite=with_hashes, lock_timeout=CATCH_UP_WAIT
-    )
+    # As the hooks read config.json (a typo ignored): a search must not fail on a setting
+    # it does not use.
+    config = load_settings(paths.file("config"))
+    store = Store(paths, config, search=SearchIndex, cite=with_hashes, lock_timeout=CATCH_UP_WAIT)
     try:
         store.catch_up()
     except (LockTimeoutError, StoreError, OSError) as exc:
