@@ -152,6 +152,35 @@ def test_other_schema_version_answers_nothing(db: Path) -> None:
         assert "rebuild" in (index.last_error or "")
 
 
+def test_an_index_of_another_version_is_made_again_by_the_next_write(db: Path) -> None:
+    """An upgrade that bumps SCHEMA_VERSION: the next write starts a new file (the store's
+    writer then heals it from the files), instead of failing every write until `rebuild`."""
+    built(db).close()
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"PRAGMA user_version = {search_index.SCHEMA_VERSION - 1}")
+    conn.close()
+    with SearchIndex(db) as index:
+        assert index.query("redis session cache") == []
+        index.upsert(DOCS[1])
+        assert index.count() == 1
+        assert index.query("stripe payments invoices", min_score=0)[0].path == "decisions/b.md"
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == search_index.SCHEMA_VERSION
+    conn.close()
+
+
+def test_leaving_categories_out_reads_an_index_of_category_and_id(db: Path) -> None:
+    """drop_categories answers from docs' (category, id) index, not from the wide rows."""
+    built(db).close()
+    with sqlite3.connect(db) as conn:
+        plan = conn.execute(
+            "EXPLAIN QUERY PLAN SELECT id FROM docs WHERE category IN (?) AND id IN (?, ?)",
+            ["session_summary", 1, 2],
+        ).fetchall()
+    conn.close()
+    assert "COVERING INDEX" in str(plan)
+
+
 def test_failed_rebuild_keeps_the_old_index(db: Path) -> None:
     with built(db) as index:
         with pytest.raises(RuntimeError):

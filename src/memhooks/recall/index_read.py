@@ -20,8 +20,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 #: Bump when the schema, the tokenizer or the stored lengths change: an index with another
-#: version answers no queries until `rebuild`, instead of answering wrongly.
-SCHEMA_VERSION = 1
+#: version answers no queries (instead of answering wrongly) until the next write or
+#: `rebuild` makes it again. 2: docs' (category, id) index, so that leaving journals out
+#: reads no document rows.
+SCHEMA_VERSION = 2
 #: The token table's version (semantic.py reads and builds it; here so that checking an
 #: index's vectors costs the per-prompt path no import). Bump with any change to how the
 #: table is made: an index whose vectors came from another version ignores them (lexical
