@@ -181,6 +181,43 @@ def test_leaving_categories_out_reads_an_index_of_category_and_id(db: Path) -> N
     assert "COVERING INDEX" in str(plan)
 
 
+def test_leaving_journals_out_keeps_the_best_of_the_others(db: Path) -> None:
+    """The best candidates are mostly journals: drop_categories checks a few at a time until
+    it holds `keep` others, and they are the same as when all 200 are checked."""
+    from memhooks.recall import index_read
+
+    journals = [
+        IndexedDoc(
+            path=f"sessions/{n:02d}.md",
+            category="session_summary",
+            title=f"Redis cache session {n}",
+            description="",
+            tags=("redis",),
+            body="redis cache " * (n % 3 + 1),
+            updated="2025-01-01",
+        )
+        for n in range(45)
+    ]
+    others = [
+        doc(f"decisions/{n:02d}.md", f"Decision {n}", "redis " * (n % 4 + 1)) for n in range(15)
+    ]
+    filler = [doc(f"runbooks/{n:02d}.md", f"Runbook {n}", "rotate the keys") for n in range(80)]
+    with built(db, journals + others + filler) as index:
+        conn = index._read_connection()
+        assert conn is not None
+        terms = ["redis", "cach"]
+        scores = index_read.rank(conn, terms, index_read.index_stats(conn))
+        every, few = dict(scores), dict(scores)
+        index_read.drop_categories(conn, every, ("session_summary",))
+        index_read.drop_categories(conn, few, ("session_summary",), keep=5)
+        assert len(every) == 15
+        assert ranking.top_candidates(few, 5) == ranking.top_candidates(every, 5)
+        paths = dict(conn.execute("SELECT id, path FROM docs").fetchall())
+        hits = index.query("redis cache", limit=5, min_score=0, exclude=("session_summary",))
+    assert [h.path for h in hits] == [paths[d] for d in ranking.top_candidates(every, 5)]
+    assert all(h.path.startswith("decisions/") for h in hits)
+
+
 def test_failed_rebuild_keeps_the_old_index(db: Path) -> None:
     with built(db) as index:
         with pytest.raises(RuntimeError):
