@@ -95,3 +95,13 @@ def test_select_breaks_ties_by_document_id() -> None:
 @pytest.mark.parametrize("count", [0, 1, 3])
 def test_top_candidates(count: int) -> None:
     assert ranking.top_candidates({1: 1.0, 2: 3.0, 3: 2.0}, count) == [2, 3, 1][:count]
+
+
+def test_top_candidates_break_ties_by_document_id_like_select() -> None:
+    # Inserted out of id order, with ties at the top, in the middle and at zero.
+    scores = {9: 2.0, 4: 5.0, 7: 2.0, 1: 2.0, 8: 5.0, 3: 0.0, 2: 0.0, 6: 4.5}
+    expected = [4, 8, 6, 1, 7, 9, 2, 3]
+    assert ranking.top_candidates(scores, 100) == expected
+    chosen = ranking.select(scores, limit=100, floor=0.0, gap=0.0)
+    assert [doc for doc, _ in chosen] == expected[:6]  # select drops the zero scores
+    assert ranking.top_candidates(scores, 4) == expected[:4]

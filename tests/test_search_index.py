@@ -152,6 +152,72 @@ def test_other_schema_version_answers_nothing(db: Path) -> None:
         assert "rebuild" in (index.last_error or "")
 
 
+def test_an_index_of_another_version_is_made_again_by_the_next_write(db: Path) -> None:
+    """An upgrade that bumps SCHEMA_VERSION: the next write starts a new file (the store's
+    writer then heals it from the files), instead of failing every write until `rebuild`."""
+    built(db).close()
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"PRAGMA user_version = {search_index.SCHEMA_VERSION - 1}")
+    conn.close()
+    with SearchIndex(db) as index:
+        assert index.query("redis session cache") == []
+        index.upsert(DOCS[1])
+        assert index.count() == 1
+        assert index.query("stripe payments invoices", min_score=0)[0].path == "decisions/b.md"
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == search_index.SCHEMA_VERSION
+    conn.close()
+
+
+def test_leaving_categories_out_reads_an_index_of_category_and_id(db: Path) -> None:
+    """drop_categories answers from docs' (category, id) index, not from the wide rows."""
+    built(db).close()
+    with sqlite3.connect(db) as conn:
+        plan = conn.execute(
+            "EXPLAIN QUERY PLAN SELECT id FROM docs WHERE category IN (?) AND id IN (?, ?)",
+            ["session_summary", 1, 2],
+        ).fetchall()
+    conn.close()
+    assert "COVERING INDEX" in str(plan)
+
+
+def test_leaving_journals_out_keeps_the_best_of_the_others(db: Path) -> None:
+    """The best candidates are mostly journals: drop_categories checks a few at a time until
+    it holds `keep` others, and they are the same as when all 200 are checked."""
+    from memhooks.recall import index_read
+
+    journals = [
+        IndexedDoc(
+            path=f"sessions/{n:02d}.md",
+            category="session_summary",
+            title=f"Redis cache session {n}",
+            description="",
+            tags=("redis",),
+            body="redis cache " * (n % 3 + 1),
+            updated="2025-01-01",
+        )
+        for n in range(45)
+    ]
+    others = [
+        doc(f"decisions/{n:02d}.md", f"Decision {n}", "redis " * (n % 4 + 1)) for n in range(15)
+    ]
+    filler = [doc(f"runbooks/{n:02d}.md", f"Runbook {n}", "rotate the keys") for n in range(80)]
+    with built(db, journals + others + filler) as index:
+        conn = index._read_connection()
+        assert conn is not None
+        terms = ["redis", "cach"]
+        scores = index_read.rank(conn, terms, index_read.index_stats(conn))
+        every, few = dict(scores), dict(scores)
+        index_read.drop_categories(conn, every, ("session_summary",))
+        index_read.drop_categories(conn, few, ("session_summary",), keep=5)
+        assert len(every) == 15
+        assert ranking.top_candidates(few, 5) == ranking.top_candidates(every, 5)
+        paths = dict(conn.execute("SELECT id, path FROM docs").fetchall())
+        hits = index.query("redis cache", limit=5, min_score=0, exclude=("session_summary",))
+    assert [h.path for h in hits] == [paths[d] for d in ranking.top_candidates(every, 5)]
+    assert all(h.path.startswith("decisions/") for h in hits)
+
+
 def test_failed_rebuild_keeps_the_old_index(db: Path) -> None:
     with built(db) as index:
         with pytest.raises(RuntimeError):

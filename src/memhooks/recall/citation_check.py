@@ -72,7 +72,9 @@ def stale_of(memory_root: str, relatives: list[str]) -> dict[str, list[str]]:
         if not isinstance(seen, dict) or seen.get("memory") != stamp:
             raw = cites_in_frontmatter(read_text(memory, MEMORY_CAP))
             seen = {"memory": stamp, "cites": raw, "files": None, "stale": []}
-            changed = True
+            # A memory citing nothing has no verdict to keep: reading its head again costs
+            # less than rewriting the cache on every prompt that points at it.
+            changed = changed or bool(raw) or cache.pop(relative, None) is not None
         raw_cites = seen.get("cites")
         if not isinstance(raw_cites, list) or not raw_cites:
             continue

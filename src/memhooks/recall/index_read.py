@@ -20,8 +20,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 #: Bump when the schema, the tokenizer or the stored lengths change: an index with another
-#: version answers no queries until `rebuild`, instead of answering wrongly.
-SCHEMA_VERSION = 1
+#: version answers no queries (instead of answering wrongly) until the next write or
+#: `rebuild` makes it again. 2: docs' (category, id) index, so that leaving journals out
+#: reads no document rows.
+SCHEMA_VERSION = 2
 #: The token table's version (semantic.py reads and builds it; here so that checking an
 #: index's vectors costs the per-prompt path no import). Bump with any change to how the
 #: table is made: an index whose vectors came from another version ignores them (lexical
@@ -29,6 +31,8 @@ SCHEMA_VERSION = 1
 TABLE_VERSION = 1
 #: Distinct prompt terms looked up at all; keeps the IN list under sqlite's variable limit.
 MAX_LOOKUP_TERMS = 256
+#: drop_categories checks this many candidates more than it still needs at a time.
+DROP_MARGIN = 10
 
 SELECT_POSTINGS = "SELECT doc, title, tags, description, body, length FROM postings"
 
@@ -74,7 +78,8 @@ def search(
     stats = index_stats(conn)
     scores = rank(conn, terms, stats)
     if exclude and scores:
-        drop_categories(conn, scores, exclude)
+        # Either path below reads only its best SEMANTIC_CANDIDATES (or `limit`) documents.
+        drop_categories(conn, scores, exclude, keep=max(limit, ranking.SEMANTIC_CANDIDATES))
     if min_score is None and prompt_vector is not None and scores and has_vectors(conn):
         floor = ranking.semantic_floor(stats[2])
         if max(scores.values()) < floor:
@@ -92,14 +97,24 @@ def search(
 
 
 def drop_categories(
-    conn: sqlite3.Connection, scores: dict[int, float], exclude: tuple[str, ...]
+    conn: sqlite3.Connection,
+    scores: dict[int, float],
+    exclude: tuple[str, ...],
+    keep: int = ranking.RESCORE_CANDIDATES,
 ) -> None:
-    """Remove excluded categories from the best candidates (the rest can never be chosen)."""
+    """Keep at least the best `keep` candidates outside the excluded categories (the others
+    can never be chosen): the best checked first, a few more than are still missing at a
+    time, so that a prompt asks about ~40 documents rather than 200."""
     best = ranking.top_candidates(scores, ranking.RESCORE_CANDIDATES)
     by_category = in_list("SELECT id FROM docs WHERE category", len(exclude))
-    sql = in_list(by_category + " AND id", len(best))
-    dropped = {doc for (doc,) in conn.execute(sql, [*exclude, *best]).fetchall()}
-    kept = {doc: scores[doc] for doc in best if doc not in dropped}
+    kept: dict[int, float] = {}
+    start = 0
+    while start < len(best) and len(kept) < keep:
+        chunk = best[start : start + keep - len(kept) + DROP_MARGIN]
+        start += len(chunk)
+        sql = in_list(by_category + " AND id", len(chunk))
+        dropped = {doc for (doc,) in conn.execute(sql, [*exclude, *chunk]).fetchall()}
+        kept.update((doc, scores[doc]) for doc in chunk if doc not in dropped)
     scores.clear()
     scores.update(kept)
 

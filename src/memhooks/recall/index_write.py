@@ -42,7 +42,8 @@ CREATE TABLE IF NOT EXISTS docs (
     description TEXT NOT NULL,
     updated TEXT NOT NULL,
     length REAL NOT NULL,
-    terms TEXT NOT NULL
+    terms TEXT NOT NULL,
+    UNIQUE (category, id)
 );
 CREATE TABLE IF NOT EXISTS terms (term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS postings (

@@ -319,7 +319,7 @@ class SearchIndex:
             conn = sqlite3.connect(self.db_file, timeout=WRITE_BUSY_TIMEOUT, isolation_level=None)
             with_deadline(conn, WRITE_DEADLINE)
             try:
-                if schema_problem(conn):
+                if schema_problem(conn) or other_version(conn):
                     conn.close()
                     discard_derived(self.db_file, SIDECARS)
                     conn = sqlite3.connect(
@@ -368,6 +368,11 @@ def schema_problem(conn: sqlite3.Connection) -> str:
             continue
         return f"the search index holds a {kind} {name!r} memhooks never makes: rebuild"
     return ""
+
+
+def other_version(conn: sqlite3.Connection) -> bool:
+    """An index an older (or newer) memhooks wrote: derived, so made again, not refused."""
+    return conn.execute("PRAGMA user_version").fetchone()[0] not in (0, SCHEMA_VERSION)
 
 
 def with_deadline(conn: sqlite3.Connection, seconds: float) -> None:
