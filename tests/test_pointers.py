@@ -430,3 +430,20 @@ def test_recall_is_not_stopped_by_a_config_typo(
     code, out, err = run_main(capsys, "recall", "postgres", "job", "queue", "--json")
     assert code == 0, err
     assert any(p.endswith(decision) for p in [r["path"] for r in json.loads(out)["results"]])
+
+
+def test_recall_remakes_an_index_an_older_memhooks_wrote(
+    memory: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """After an upgrade the index is of another version: recall makes it again (derived),
+    rather than fail with 'run rebuild'."""
+    import sqlite3
+
+    decision, _ = young_store(capsys)
+    conn = sqlite3.connect(memory / ".cache" / "search.sqlite3")
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+    code, out, err = run_main(capsys, "recall", "postgres", "job", "queue", "--json")
+    assert code == 0, err
+    assert any(p.endswith(decision) for p in [r["path"] for r in json.loads(out)["results"]])

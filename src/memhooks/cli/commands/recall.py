@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from memhooks.cli.common import add_json, memory_paths, require_tree
 from memhooks.cli.output import emit
@@ -13,6 +14,9 @@ from memhooks.restore.summary_material import read_if_present
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
 from memhooks.text.frame import frame, one_line
+
+if TYPE_CHECKING:
+    from memhooks.recall.index_read import Hit
 
 RECALL_LIMIT = 10
 MASTER_CAP = 20_000
@@ -108,15 +112,12 @@ def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
 
 
 def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json: bool) -> int:
-    from memhooks.recall.search_index import SearchIndex
 
     _catch_up(paths)
-    hits = []
-    problem = None
-    if paths.search_db.exists():  # the first save creates it; until then nothing can match
-        with SearchIndex(paths.search_db) as index:
-            hits = index.query(query, limit=limit, min_score=floor)
-            problem = index.last_error
+    hits, problem = _query(paths, query, limit, floor)
+    if problem:  # an index another memhooks version wrote, or damaged: derived, made again
+        _catch_up(paths, remake=True)
+        hits, problem = _query(paths, query, limit, floor)
     if problem:
         raise UserError(f"the search index cannot be read ({problem}): run {cli_hint('rebuild')}")
     from memhooks.recall import checkpoint_search
@@ -172,11 +173,22 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
     return Exit.OK
 
 
+def _query(paths: MemoryPaths, query: str, limit: int, floor: float) -> tuple[list[Hit], str]:
+    """The hits, and why the index could not be read ("" when it could)."""
+    from memhooks.recall.search_index import SearchIndex
+
+    if not paths.search_db.exists():  # the first save creates it; until then nothing matches
+        return [], ""
+    with SearchIndex(paths.search_db) as index:
+        hits = index.query(query, limit=limit, min_score=floor)
+        return list(hits), index.last_error or ""
+
+
 #: Seconds recall waits for the store lock before it searches the index as it is.
 CATCH_UP_WAIT = 2.0
 
 
-def _catch_up(paths: MemoryPaths) -> None:
+def _catch_up(paths: MemoryPaths, *, remake: bool = False) -> None:
     """Index what the hooks wrote since the last command: the Stop hook appends this
     session's journal to sessions/<id>.md without indexing it, and recall must find it.
     Only when something changed (a few stats otherwise); a busy or read-only store is
@@ -192,7 +204,10 @@ def _catch_up(paths: MemoryPaths) -> None:
     config = load_settings(paths.file("config"))
     store = Store(paths, config, search=SearchIndex, cite=with_hashes, lock_timeout=CATCH_UP_WAIT)
     try:
-        store.catch_up()
+        if remake:
+            store.refresh()  # the writer remakes an index of another version, then heals it
+        else:
+            store.catch_up()
     except (LockTimeoutError, StoreError, OSError) as exc:
         import sys
 
