@@ -7,6 +7,7 @@ import os
 from memhooks import TYPE_CHECKING
 from memhooks.curate import pending_note as consolidation_note
 from memhooks.hooks.event import HookInput
+from memhooks.hooks.index_check import check_index
 from memhooks.hooks.output import context_output
 from memhooks.hooks.session_record import touch_session
 from memhooks.install.invocation import cli_command
@@ -63,67 +64,12 @@ def _consolidation_line(paths: MemoryPaths) -> str:
         return ""
 
 
-def give_vectors(paths: MemoryPaths, settings: Settings) -> None:
-    """The token table often arrives after the first memories (the background install ends
-    minutes into the first session), and writes add no vectors to an index made without
-    them: start the one `rebuild` that gives them theirs, or semantic signals would never
-    serve. A stat and a tiny read once this index has them (store.heal's marks)."""
-    from memhooks.recall.index_read import TABLE_VERSION
-    from memhooks.recall.semantic import table_path
-    from memhooks.store import heal
-
-    db = paths.file("search_db")
-    try:
-        inode = str(os.stat(db).st_ino)
-    except OSError:
-        return
-    marks = heal.VectorMarks(paths, TABLE_VERSION, inode)
-    if settings.semantic == "off" or marks.settled() or not os.path.exists(table_path()):
-        return
-    ready, empty = _vector_state(db)
-    if ready:
-        marks.record_ready()
-    # Busy, empty (its first write gives it vectors) or a table this code cannot read (a
-    # rebuild would give no vectors either): nothing to start.
-    elif ready is False and not empty and _table_readable(table_path()):
-        marks.rebuild()
-
-
-def _table_readable(path: str) -> bool:
-    from memhooks.recall.semantic import open_table
-
-    table = open_table(path)
-    if table is None:
-        return False
-    table.close()
-    return True
-
-
-def _vector_state(db: str) -> tuple[bool | None, bool]:
-    """(the index holds vectors of this table version, it holds no memory); None if unread."""
-    from memhooks.recall.index_read import has_vectors, index_stats
-    from memhooks.recall.search_index import read_only_uri
-
-    try:
-        import _sqlite3 as sqlite3
-    except ImportError:  # pragma: no cover - a build without the private module
-        import sqlite3  # type: ignore[no-redef]
-    try:
-        conn = sqlite3.connect(read_only_uri(db), uri=True, timeout=0.05)
-        try:
-            return has_vectors(conn), index_stats(conn)[0] == 0
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        return None, False
-
-
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     touch_session(paths, hook.session_id, started=True)
     try:
-        give_vectors(paths, settings)
+        check_index(paths, settings)
     except OSError as exc:  # a read-only tree: status says `rebuild` is needed
-        log_line(paths.file("log"), f"SessionStart: memory vectors not started: {exc}")
+        log_line(paths.file("log"), f"SessionStart: search index rebuild not started: {exc}")
     source = hook.source or "startup"
     conflicted: list[str] = []
     checkpoint, where = "", ""

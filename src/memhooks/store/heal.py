@@ -56,9 +56,10 @@ def rebuild_in_background(
 
 
 class VectorMarks:
-    """Two marks in `.cache/` for SessionStart's memory-vector check: `vectors-v<N>.ok` holds
-    the inode of a search index found holding vectors (a rebuild makes a new file, looked at
-    again), `vectors-rebuild` the time a rebuild for them was started."""
+    """Two marks in `.cache/` for SessionStart's index check (hooks.index_check):
+    `vectors-v<N>.ok` holds the inode of a search index found holding vectors (a rebuild
+    makes a new file, looked at again), `vectors-rebuild` the time a rebuild was started (for
+    vectors, or for a missing index or one of another version)."""
 
     #: A rebuild started less than this long ago is still running (45 s for 10,000
     #: memories) or failed: not started again before then.
@@ -86,8 +87,8 @@ class VectorMarks:
     def record_ready(self) -> None:
         write_atomic(self._ready, self._inode, durable=False)
 
-    def rebuild(self) -> None:
+    def rebuild(
+        self, why: str = "the token table is installed: rebuilding for memory vectors"
+    ) -> None:
         write_atomic(self._started, "", durable=False)
-        rebuild_in_background(
-            self._paths, "the token table is installed: rebuilding for memory vectors"
-        )
+        rebuild_in_background(self._paths, why)
