@@ -8,6 +8,7 @@ import json
 import shutil
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from memhooks.cli.main import main
@@ -37,10 +38,10 @@ def _pointers(project: Path) -> str:
     return str(reply.get("hookSpecificOutput", {}).get("additionalContext", ""))
 
 
-def _wait_for(check: object, seconds: float = 60) -> bool:
+def _wait_for(check: Callable[[], bool], seconds: float = 60) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if callable(check) and check():
+        if check():
             return True
         time.sleep(0.2)
     return False
@@ -81,7 +82,7 @@ def test_a_fresh_clone_gets_its_search_index_at_session_start(started: Path) -> 
     shutil.rmtree(started / ".cache")  # what a clone of the repository holds
     assert _pointers(project) == ""
     _session_start(project)
-    assert _wait_for(lambda: (started / ".cache" / "search.sqlite3").exists())
+    assert _wait_for((started / ".cache" / "search.sqlite3").exists)
     assert _wait_for(lambda: name in _pointers(project))
     assert _log(started).count("fresh clone") == 1
     _session_start(project)

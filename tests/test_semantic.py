@@ -211,6 +211,31 @@ def test_without_the_table_the_index_has_no_vectors_and_the_gate_is_lexical(
     assert vectors(db) == {}
 
 
+def test_a_keyword_prompt_clearing_the_floor_by_its_words_is_not_silenced_by_its_meaning(
+    tmp_path: Path, table: str
+) -> None:
+    """A few keywords pool to a vector far from every everyday request (those are whole
+    sentences), so their z on the very memory they name can be strongly negative. Meaning
+    adds evidence; it never takes a memory the words clearly found below nothing."""
+    db = tmp_path / "search.sqlite3"
+    with SearchIndex(db, table=table) as index:
+        index.rebuild([QUEUE, LICENSE])
+        conn = index._read_connection()
+        assert conn is not None
+        assert has_vectors(conn)
+        for prompt in ("job queue database postgres", "postgres job queue", "SKIP LOCKED workers"):
+            make = index._prompt_vector(prompt)
+            assert make is not None
+            vector = make()
+            assert vector is not None
+            assert [h.path for h in index.query(prompt)] == [QUEUE.path], prompt
+
+
+def test_select_semantic_never_lets_a_negative_z_hide_a_candidate_over_the_floor() -> None:
+    picked = ranking.select_semantic({1: 6.0, 2: 1.0}, {1: -6.0, 2: 2.0}, limit=3, floor=5.0)
+    assert [doc for doc, _ in picked][:1] == [1]
+
+
 def recall_answers(
     db: Path, table: str | None
 ) -> tuple[list[list[str]], list[tuple[str, frozenset[str]]]]:

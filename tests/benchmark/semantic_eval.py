@@ -85,7 +85,7 @@ def offline(cands: Candidates, calibration: float, params: tuple[float, float, f
     if not cands or max(s for _, s, _ in cands) < floor:
         return []
     keys = [
-        (p, s / floor + weight * (z or 0.0) / min_z)
+        (p, s / floor + weight * max(z or 0.0, 0.0) / min_z)
         for p, s, z in cands
         if s >= floor or (z is not None and z >= min_z)
     ]

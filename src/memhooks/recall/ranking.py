@@ -80,7 +80,10 @@ RESCORE_CANDIDATES = 200
 SEMANTIC_RATIO = 2.2
 #: A candidate this many null spreads above its memory's null mean is evidence on its own.
 SEMANTIC_MIN_Z = 1.5
-#: Weight of z / SEMANTIC_MIN_Z next to lexical score / floor in the ranking key.
+#: Weight of z / SEMANTIC_MIN_Z next to lexical score / floor in the ranking key. A negative
+#: z counts as 0: a few keywords pool to a vector far from every everyday request (whole
+#: sentences), so their z on the very memory they name can be -5, and the key must not hide
+#: what the words found (same answers on both tuning sets, keyword prompts answered).
 SEMANTIC_WEIGHT = 0.5
 #: Lexical candidates the semantic signal may re-rank (any score above zero).
 SEMANTIC_CANDIDATES = 30
@@ -197,7 +200,7 @@ def select_semantic(
     if limit <= 0 or not scores or floor <= 0 or max(scores.values()) < floor:
         return []
     keys = {
-        doc: score / floor + SEMANTIC_WEIGHT * z.get(doc, 0.0) / SEMANTIC_MIN_Z
+        doc: score / floor + SEMANTIC_WEIGHT * max(z.get(doc, 0.0), 0.0) / SEMANTIC_MIN_Z
         for doc, score in scores.items()
         if score >= floor or z.get(doc, -math.inf) >= SEMANTIC_MIN_Z
     }
