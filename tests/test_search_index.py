@@ -142,11 +142,16 @@ def test_corrupt_db_queries_empty_and_rebuild_heals(db: Path) -> None:
         assert index.query("redis session cache")[0].path == "decisions/a.md"
 
 
-def test_other_schema_version_answers_nothing(db: Path) -> None:
+def built_with_version(db: Path, version: int) -> None:
+    """An index of these docs, marked as written by a memhooks of another schema version."""
     built(db).close()
     with sqlite3.connect(db) as conn:
-        conn.execute(f"PRAGMA user_version = {search_index.SCHEMA_VERSION + 1}")
+        conn.execute(f"PRAGMA user_version = {version}")
     conn.close()
+
+
+def test_other_schema_version_answers_nothing(db: Path) -> None:
+    built_with_version(db, search_index.SCHEMA_VERSION + 1)
     with SearchIndex(db) as index:
         assert index.query("redis session cache") == []
         assert "rebuild" in (index.last_error or "")
@@ -155,10 +160,7 @@ def test_other_schema_version_answers_nothing(db: Path) -> None:
 def test_an_index_of_another_version_is_made_again_by_the_next_write(db: Path) -> None:
     """An upgrade that bumps SCHEMA_VERSION: the next write starts a new file (the store's
     writer then heals it from the files), instead of failing every write until `rebuild`."""
-    built(db).close()
-    with sqlite3.connect(db) as conn:
-        conn.execute(f"PRAGMA user_version = {search_index.SCHEMA_VERSION - 1}")
-    conn.close()
+    built_with_version(db, search_index.SCHEMA_VERSION - 1)
     with SearchIndex(db) as index:
         assert index.query("redis session cache") == []
         index.upsert(DOCS[1])

@@ -61,6 +61,19 @@ def table() -> str:
     return str(TABLE)
 
 
+def plugin_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The plugin's data folder for this test (CLAUDE_PLUGIN_DATA), not made yet."""
+    data = tmp_path / "plugin-data"
+    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(data))
+    return data
+
+
+def install_table(data: Path) -> None:
+    """What the background install leaves behind: the token table in its place."""
+    semantic_assets.table_file(data).parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(TABLE, semantic_assets.table_file(data))
+
+
 # --- the tokenizer -----------------------------------------------------------------------
 
 
@@ -504,8 +517,7 @@ def test_status_and_doctor_say_whether_semantic_signals_serve(
 ) -> None:
     from memhooks.cli.main import main
 
-    data = tmp_path / "plugin-data"
-    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(data))
+    data = plugin_data(tmp_path, monkeypatch)
 
     def status() -> dict[str, object]:
         capsys.readouterr()
@@ -518,8 +530,7 @@ def test_status_and_doctor_say_whether_semantic_signals_serve(
     assert "lexical gate serves alone" in str(first["detail"])
     assert "doctor --install" in str(first["fix"])
     assert main(["remember", "we decided to use Postgres 16 for the job queue"]) == 0
-    semantic_assets.table_file(data).parent.mkdir(parents=True)
-    shutil.copy(TABLE, semantic_assets.table_file(data))
+    install_table(data)
     stale = status()  # the table came after the index: its memories have no vectors yet
     assert stale["serving"] is False
     assert stale["ok"] is False
@@ -543,8 +554,7 @@ def test_commands_without_plugin_data_find_the_recorded_folder_table(
     from memhooks.cli.main import main
 
     data = tmp_path / "recorded-data"
-    semantic_assets.table_file(data).parent.mkdir(parents=True)
-    shutil.copy(TABLE, semantic_assets.table_file(data))
+    install_table(data)
     deps.record_data_dir(str(data))
     assert "CLAUDE_PLUGIN_DATA" not in os.environ
     assert main(["remember", "we decided to use Postgres 16 for the job queue"]) == 0
@@ -646,8 +656,7 @@ def test_doctor_install_reports_a_table_that_was_not_built(
     could not be built is a failed install, said so even where memory is not started."""
     from memhooks.cli.main import main
 
-    data = tmp_path / "plugin-data"
-    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(data))
+    plugin_data(tmp_path, monkeypatch)
     monkeypatch.setenv("MEMHOOKS_PROJECT_DIR", str(tmp_path / "fresh"))
     (tmp_path / "fresh").mkdir()
     monkeypatch.setattr(deps, "_install_locked", lambda *_, **__: 0)
@@ -684,16 +693,14 @@ def test_rebuild_says_whether_the_index_got_its_memory_vectors(
 ) -> None:
     from memhooks.cli.main import main
 
-    data = tmp_path / "plugin-data"
-    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(data))
+    data = plugin_data(tmp_path, monkeypatch)
     assert main(["remember", "we decided to use Postgres 16 for the job queue"]) == 0
     capsys.readouterr()
     assert main(["rebuild", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["semantic"]["serving"] is False
     assert "doctor --install" in out["semantic"]["fix"]
-    semantic_assets.table_file(data).parent.mkdir(parents=True)
-    shutil.copy(TABLE, semantic_assets.table_file(data))
+    install_table(data)
     assert main(["rebuild"]) == 0
     text = capsys.readouterr().out
     assert "Semantic signals: on" in text
@@ -714,10 +721,8 @@ def test_explain_follows_the_projects_config_as_the_hook_does(
     from memhooks.store.config import load_settings
     from memhooks.store.paths import MemoryPaths
 
-    data = tmp_path / "plugin-data"
-    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(data))
-    semantic_assets.table_file(data).parent.mkdir(parents=True)
-    shutil.copy(TABLE, semantic_assets.table_file(data))
+    data = plugin_data(tmp_path, monkeypatch)
+    install_table(data)
     for text in (
         "we decided to use Postgres 16 for the job queue",
         "the job queue workers poll Postgres with SKIP LOCKED",
@@ -768,8 +773,7 @@ def test_a_table_installed_after_the_index_gets_its_vectors_without_a_manual_reb
     from memhooks.cli.main import main
     from support import run_hook
 
-    data = tmp_path / "plugin-data"
-    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(data))
+    data = plugin_data(tmp_path, monkeypatch)
     assert main(["remember", "we decided to use Postgres 16 for the job queue"]) == 0
     db = started / ".cache" / "search.sqlite3"
 
@@ -781,8 +785,7 @@ def test_a_table_installed_after_the_index_gets_its_vectors_without_a_manual_reb
             conn.close()
 
     assert not vectors()
-    semantic_assets.table_file(data).parent.mkdir(parents=True)
-    shutil.copy(TABLE, semantic_assets.table_file(data))
+    install_table(data)
     payload = {"session_id": "s-1", "cwd": str(started.parent.parent), "source": "startup"}
     project = started.parent.parent
     assert run_hook("SessionStart", payload, cwd=project).returncode == 0
@@ -808,11 +811,9 @@ def test_status_says_when_the_vectors_are_being_built(
     from memhooks.store.heal import VectorMarks
     from memhooks.store.paths import MemoryPaths
 
-    data = tmp_path / "plugin-data"
-    monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(data))
+    data = plugin_data(tmp_path, monkeypatch)
     assert main(["remember", "we decided to use Postgres 16 for the job queue"]) == 0
-    semantic_assets.table_file(data).parent.mkdir(parents=True)
-    shutil.copy(TABLE, semantic_assets.table_file(data))
+    install_table(data)
     paths = MemoryPaths.for_project(started.parent.parent)
     monkeypatch.setattr("memhooks.store.heal.rebuild_in_background", lambda *_: None)
     VectorMarks(paths, 1, "0").rebuild()  # what SessionStart does

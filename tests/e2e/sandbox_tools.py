@@ -1,7 +1,7 @@
 # Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
 """What only the e2e suite needs of a sandbox (the `memhooks demo` command does not): a Python
 with nothing installed, the size of a folder, the stop-hook times a transcript records, and a
-played session's steps."""
+played session's steps, and a memory saved in a sandbox's project."""
 
 from __future__ import annotations
 
@@ -83,3 +83,36 @@ class Played:
     def failures(self) -> dict[str, tuple[int, str]]:
         """The steps whose CLI run did not exit 0, with the end of their stderr."""
         return {n: (s.rc, s.stderr[-300:]) for n, s in self.steps.items() if s.rc != 0}
+
+
+#: The decision the pointer tests save.
+PRICE_TITLE = "Every printed price goes through format_price"
+PRICE_DESCRIPTION = (
+    "format_price rounds half-even and adds the currency sign; report.py must never "
+    "print a raw price"
+)
+
+
+def save_price_decision(box: harness.Sandbox) -> str:
+    """`memhooks save` of the price decision in the sandbox's project; its path."""
+    saved = subprocess.run(
+        [
+            str(box.python),
+            str(box.root / "plugin-src" / "hooks" / "memhooks.py"),
+            "save",
+            "decision",
+            "--title",
+            PRICE_TITLE,
+            "--description",
+            PRICE_DESCRIPTION,
+            "--json",
+        ],
+        cwd=box.project,
+        env={**box.env(), "CLAUDE_PLUGIN_DATA": str(box.plugin_data)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert saved.returncode == 0, saved.stderr
+    return str(json.loads(saved.stdout)["path"])

@@ -4,15 +4,14 @@ as the model received it, and a new session counted from zero."""
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
 from typing import TYPE_CHECKING
+
+from sandbox_tools import save_price_decision
 
 if TYPE_CHECKING:
     from conftest import SandboxFactory
 
-TITLE = "Every printed price goes through format_price"
 PROMPT = "Which rounding does format_price use for the prices report.py prints?"
 
 
@@ -25,28 +24,7 @@ def _injected_line(text: str) -> str:
 def test_status_shows_what_each_hook_injected_this_session(sandboxes: SandboxFactory) -> None:
     box = sandboxes("status-ledger")
     assert box.run("/memory start", name="start").rc == 0
-    saved = subprocess.run(
-        [
-            str(box.python),
-            str(box.root / "plugin-src" / "hooks" / "memhooks.py"),
-            "save",
-            "decision",
-            "--title",
-            TITLE,
-            "--description",
-            "format_price rounds half-even and adds the currency sign; report.py must never "
-            "print a raw price",
-            "--json",
-        ],
-        cwd=box.project,
-        env={**box.env(), "CLAUDE_PLUGIN_DATA": str(box.plugin_data)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert saved.returncode == 0, saved.stderr
-    path = json.loads(saved.stdout)["path"]
+    path = save_price_decision(box)
     asked = box.run(PROMPT, name="prompt", resume=True)
     assert asked.rc == 0, asked.stderr
     pointers = asked.contexts("UserPromptSubmit")

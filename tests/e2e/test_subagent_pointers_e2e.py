@@ -8,9 +8,9 @@ requests the mock recorded inside each sub-agent show what SubagentStart gave it
 
 from __future__ import annotations
 
-import json
-import subprocess
 from typing import TYPE_CHECKING
+
+from sandbox_tools import PRICE_TITLE, save_price_decision
 
 from memhooks.demo import scenario
 from memhooks.demo.mock_api import Rule
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from conftest import SandboxFactory
     from memhooks.demo import harness
 
-TITLE = "Every printed price goes through format_price"
 RELATED_TASK = "Audit report.py: list every printed price that skips format_price rounding."
 UNRELATED_TASK = "Write a short haiku about autumn leaves falling on a quiet pond."
 
@@ -50,28 +49,7 @@ def _inside(step: harness.Step, task: str) -> list[str]:
 def test_subagent_receives_the_pointer_its_task_needs(sandboxes: SandboxFactory) -> None:
     box = sandboxes("subagent-pointers")
     assert box.run("/memory start", name="start").rc == 0
-    saved = subprocess.run(
-        [
-            str(box.python),
-            str(box.root / "plugin-src" / "hooks" / "memhooks.py"),
-            "save",
-            "decision",
-            "--title",
-            TITLE,
-            "--description",
-            "format_price rounds half-even and adds the currency sign; report.py must never "
-            "print a raw price",
-            "--json",
-        ],
-        cwd=box.project,
-        env={**box.env(), "CLAUDE_PLUGIN_DATA": str(box.plugin_data)},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert saved.returncode == 0, saved.stderr
-    path = json.loads(saved.stdout)["path"]
+    path = save_price_decision(box)
     related = _agent_turn("Use a sub-agent for the price audit.", RELATED_TASK, "toolu_sub_01")
     unrelated = _agent_turn("Use a sub-agent for a poem.", UNRELATED_TASK, "toolu_sub_02")
     box.mock.add(
@@ -85,7 +63,7 @@ def test_subagent_receives_the_pointer_its_task_needs(sandboxes: SandboxFactory)
     given = _inside(step, RELATED_TASK)
     assert given, [r.body for r in step.requests][:1]
     assert any(path.removeprefix(".claude/memory/") in text for text in given), given
-    assert any(TITLE in text for text in given)
+    assert any(PRICE_TITLE in text for text in given)
     step = box.run(unrelated.prompt, name="unrelated", resume=True)
     assert step.rc == 0, step.stderr
     assert any(UNRELATED_TASK in t for r in step.requests for _, t in request_texts(r.body))
