@@ -85,10 +85,17 @@ class VectorMarks:
             return False
 
     def record_ready(self) -> None:
-        write_atomic(self._ready, self._inode, durable=False)
+        """Best effort: in a tree that cannot be written the next session only looks again."""
+        try:  # noqa: SIM105 - contextlib is not loaded on the hooks' path
+            write_atomic(self._ready, self._inode, durable=False)
+        except OSError:
+            pass
 
     def rebuild(
         self, why: str = "the token table is installed: rebuilding for memory vectors"
     ) -> None:
-        write_atomic(self._started, "", durable=False)
+        try:
+            write_atomic(self._started, "", durable=False)
+        except OSError:
+            return  # a tree that cannot be written cannot be rebuilt either
         rebuild_in_background(self._paths, why)
