@@ -125,3 +125,37 @@ def test_an_index_found_fine_is_not_opened_again(started: Path) -> None:
     assert marks[0].read_text(encoding="utf-8") == str(db.stat().st_ino)
     _session_start(project)
     assert "SessionStart:" not in _log(started)
+
+
+def test_a_crafted_index_is_made_again_not_queried(started: Path) -> None:
+    """A view (or trigger, or foreign table) can run any query, a recursive one too: the
+    session start reads none of the index's tables then, and has it made again."""
+    project = started.parent.parent
+    name = _remember(started)
+    db = started / ".cache" / "search.sqlite3"
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TABLE meta")
+    conn.execute(
+        "CREATE VIEW meta (key, value) AS WITH RECURSIVE n(i) AS"
+        " (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT 'n_docs', i FROM n"
+    )
+    conn.commit()
+    conn.close()
+    started_at = time.monotonic()
+    _session_start(project)
+    assert time.monotonic() - started_at < 20
+    assert "not one memhooks made" in _log(started)
+
+    def views() -> int:
+        check = sqlite3.connect(db)
+        try:
+            return int(
+                check.execute("SELECT count(*) FROM sqlite_master WHERE type = 'view'").fetchone()[
+                    0
+                ]
+            )
+        finally:
+            check.close()
+
+    assert _wait_for(lambda: views() == 0)
+    assert _wait_for(lambda: name in _pointers(project))

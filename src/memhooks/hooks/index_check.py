@@ -27,12 +27,12 @@ from memhooks.store.paths import MemoryPaths
 
 
 def check_index(paths: MemoryPaths, settings: Settings) -> None:
-    from memhooks.recall.index_read import SCHEMA_VERSION, TABLE_VERSION
+    from memhooks.recall.index_read import TABLE_VERSION
     from memhooks.recall.semantic import table_path
 
     db = paths.file("search_db")
     try:
-        inode = str(os.stat(db).st_ino)
+        inode = str(os.lstat(db).st_ino)
     except FileNotFoundError:
         marks = VectorMarks(paths, TABLE_VERSION, "")
         if not marks.rebuilding() and _holds_memories(paths):
@@ -45,14 +45,12 @@ def check_index(paths: MemoryPaths, settings: Settings) -> None:
     marks = VectorMarks(paths, TABLE_VERSION, inode + ("+vectors" if vectors_wanted else ""))
     if marks.settled():
         return
-    version, ready, empty = _index_state(db)
-    if version is None:  # busy or unreadable: the next session looks again
+    state = _index_state(db)
+    if state is None:  # busy or unreadable: the next session looks again
         return
-    if version not in (0, SCHEMA_VERSION):
-        marks.rebuild(
-            f"the search index is version {version}, this memhooks reads "
-            f"{SCHEMA_VERSION}: rebuilding it"
-        )
+    remake, ready, empty = state
+    if remake:
+        marks.rebuild(f"{remake}: rebuilding it")
     elif ready or not vectors_wanted:
         marks.record_ready()
     # Empty (its first write gives it vectors) or a table this code cannot read (a rebuild
@@ -89,24 +87,41 @@ def _table_readable(path: str) -> bool:
     return True
 
 
-def _index_state(db: str) -> tuple[int | None, bool, bool]:
-    """(schema version, it holds vectors of this table version, it holds no memory);
-    version None if the index could not be read."""
+def _index_state(db: str) -> tuple[str, bool, bool] | None:
+    """(why the index must be made again, or ""; it holds vectors of this table version; it
+    holds no memory), or None if it could not be read. The readers' own checks first: a
+    symlink or a view, trigger or foreign table (a crafted index could hang a query) is made
+    again, as the next write would; the queries run under the readers' deadline."""
     from memhooks.recall.index_read import SCHEMA_VERSION, has_vectors, index_stats
-    from memhooks.recall.search_index import read_only_uri
+    from memhooks.recall.search_index import (
+        READ_DEADLINE,
+        file_problem,
+        read_only_uri,
+        schema_problem,
+        with_deadline,
+    )
 
-    try:
-        import _sqlite3 as sqlite3
-    except ImportError:  # pragma: no cover - a build without the private module
-        import sqlite3  # type: ignore[no-redef]
-    try:
-        conn = sqlite3.connect(read_only_uri(db), uri=True, timeout=0.05)
+    problem = file_problem(db)
+    if problem == "":  # gone meanwhile: the next session looks again
+        return None
+    if problem is None:
         try:
-            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-            if version not in (0, SCHEMA_VERSION):
-                return version, False, False
-            return version, has_vectors(conn), index_stats(conn)[0] == 0
-        finally:
-            conn.close()
-    except (sqlite3.Error, ValueError, TypeError):
-        return None, False, False
+            import _sqlite3 as sqlite3
+        except ImportError:  # pragma: no cover - a build without the private module
+            import sqlite3  # type: ignore[no-redef]
+        try:
+            conn = sqlite3.connect(read_only_uri(db), uri=True, timeout=0.05)
+            try:
+                with_deadline(conn, READ_DEADLINE)
+                version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+                if version not in (0, SCHEMA_VERSION):
+                    why = f"the search index is version {version}, this memhooks reads"
+                    return f"{why} {SCHEMA_VERSION}", False, False
+                problem = schema_problem(conn)
+                if not problem:
+                    return "", has_vectors(conn), index_stats(conn)[0] == 0
+            finally:
+                conn.close()
+        except (sqlite3.Error, ValueError, TypeError):
+            return None
+    return f"the search index is not one memhooks made ({problem})", False, False
