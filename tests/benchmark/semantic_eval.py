@@ -79,19 +79,13 @@ def candidates(index: SearchIndex, conn: object, stats: tuple, prompt: str) -> C
 
 
 def offline(cands: Candidates, calibration: float, params: tuple[float, float, float]) -> list:
-    """What the gate picks with these constants (mirrors ranking.select_semantic)."""
+    """What the gate picks with these constants (ranking.select_semantic itself)."""
     ratio, min_z, weight = params
     floor = max(ranking.MIN_FLOOR, ratio * calibration)
-    if not cands or max(s for _, s, _ in cands) < floor:
-        return []
-    keys = [
-        (p, s / floor + weight * max(z or 0.0, 0.0) / min_z)
-        for p, s, z in cands
-        if s >= floor or (z is not None and z >= min_z)
-    ]
-    keys.sort(key=lambda item: -item[1])
-    top = keys[: ranking.SEMANTIC_MAX_POINTERS]
-    return [p for p, k in top if k >= ranking.GAP_RATIO * keys[0][1]]
+    scores = {i: s for i, (_, s, _) in enumerate(cands)}
+    z = {i: v for i, (_, _, v) in enumerate(cands) if v is not None}
+    picked = ranking.select_semantic(scores, z, limit=5, floor=floor, min_z=min_z, weight=weight)
+    return [cands[i][0] for i, _ in picked]
 
 
 def scored(related: dict, unrelated: dict, targets: list[frozenset[str]]) -> dict[str, float]:

@@ -193,16 +193,23 @@ def semantic_floor(calibration: float) -> float:
 
 
 def select_semantic(
-    scores: dict[int, float], z: dict[int, float], *, limit: int, floor: float
+    scores: dict[int, float],
+    z: dict[int, float],
+    *,
+    limit: int,
+    floor: float,
+    min_z: float = SEMANTIC_MIN_Z,
+    weight: float = SEMANTIC_WEIGHT,
 ) -> list[tuple[int, float]]:
     """Lexical gate, semantic re-rank: [] unless a candidate clears the floor by its words;
-    then candidates clearing the floor or SEMANTIC_MIN_Z, by the fused key, within the gap."""
+    then candidates clearing the floor or `min_z`, by the fused key, within the gap.
+    (`min_z` and `weight` are the constants; the tuning scripts pass others.)"""
     if limit <= 0 or not scores or floor <= 0 or max(scores.values()) < floor:
         return []
     keys = {
-        doc: score / floor + SEMANTIC_WEIGHT * max(z.get(doc, 0.0), 0.0) / SEMANTIC_MIN_Z
+        doc: score / floor + weight * max(z.get(doc, 0.0), 0.0) / min_z
         for doc, score in scores.items()
-        if score >= floor or z.get(doc, -math.inf) >= SEMANTIC_MIN_Z
+        if score >= floor or z.get(doc, -math.inf) >= min_z
     }
     ranked = sorted(keys.items(), key=_order)[: min(limit, SEMANTIC_MAX_POINTERS)]
     top = ranked[0][1]
