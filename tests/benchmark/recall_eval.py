@@ -135,11 +135,9 @@ class Bm25Okapi:
 
 
 def inject(ranked: Ranked, floor: float, gap: float, limit: int = MAX_INJECT) -> list[str]:
-    """What a floor-and-gap retriever injects from a full ranking (mirrors ranking.select)."""
-    if not ranked or ranked[0][1] <= 0 or ranked[0][1] < floor:
-        return []
-    cut = max(floor, gap * ranked[0][1])
-    return [path for path, score in ranked[:limit] if score > 0 and score >= cut]
+    """What a floor-and-gap retriever injects from a full ranking (ranking.select itself)."""
+    scores = {i: score for i, (_, score) in enumerate(ranked)}
+    return [ranked[i][0] for i, _ in ranking.select(scores, limit=limit, floor=floor, gap=gap)]
 
 
 @dataclass(frozen=True)
