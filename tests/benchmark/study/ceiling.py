@@ -210,7 +210,7 @@ def corpus(name: str, table: Table, tpath: str, generic: dict[str, float]) -> li
                     for c, sts in zip(contrib, sentence_terms, strict=True)
                 ]
             ) / floor
-            row["key"] = row["lex"] + ranking.SEMANTIC_WEIGHT * row["z"] / ranking.SEMANTIC_MIN_Z
+            row["key"] = row["lex"] + ranking.SEMANTIC_WEIGHT * np.maximum(row["z"], 0.0) / ranking.SEMANTIC_MIN_Z
             out.append(row)
     return out
 
