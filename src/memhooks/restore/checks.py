@@ -1,0 +1,96 @@
+"""Which check a shell command runs, and whether one run covers another. Pure, stdlib only.
+
+A check is a command that tests, builds or lints: anything but the programs that only look
+at or move files (`ls`, `cat`, `git`, `sed`, ...). Its target is the program and its first
+word that is not an option (`cargo test`, `make fuzz-regress`, `python pytest`), plus the
+rest of its words; a run covers another of the same target when its words are a subset of
+the other's (`mvn test` covers `mvn -q test -Dtest=RetryPolicyTest`, `pytest` covers
+`pytest -k merge`), so a later passing run closes the earlier failure whatever the string.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memhooks.text.lazy_re import LazyPattern
+
+#: Programs whose failure says nothing about the code: they look at, fetch or move files.
+NOT_CHECKS = frozenset(
+    """ls cat head tail less more grep egrep rg ag find fd echo printf sed awk cut tr sort
+    uniq wc diff cmp git cp mv rm ln mkdir rmdir touch chmod chown cd pwd which type file
+    stat du df tree env export set unset true false sleep date whoami id ps kill curl wget
+    open xdg-open tee xargs basename dirname realpath readlink jq yq patch tar zip unzip
+    gzip gunzip sha256sum md5sum""".split()  # noqa: SIM905 - a word list reads best as text
+)
+#: Words that change how much a run prints, never what it checks.
+_NOISE = frozenset({"-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "-s", "--silent"})
+_SEGMENTS = LazyPattern(r"\s*(?:&&|\|\||;)\s*")
+_OUTPUT_PIPE = LazyPattern(r"\s*\|\s*(?:tail|head|tee|grep|less|cat)\b.*$")
+_REDIRECT = LazyPattern(r"\s*(?:\d?>>?|&>)\s*(?:&\d|\S+)")
+_ENV = LazyPattern(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
+_WRAPPERS = frozenset({"timeout", "time", "nice", "sudo", "npx", "uv", "poetry", "pipenv"})
+_EXIT = LazyPattern(r"^\s*(?:Exit code|exit code|exit status)\s*:?\s*(\d+)\s*$", re.MULTILINE)
+_ERROR_LINE = LazyPattern(
+    r"\b(?:error|errors|fail|failed|failure|fatal|exception|panic|assert\w*|violation|"
+    r"denied|not ok|cannot|undefined|expected)\b|✗|^E\s",
+    re.IGNORECASE,
+)
+
+_STRONG_ERROR = LazyPattern(r"\b(?:error|ERROR|FAIL\w*|Error|panicked|Traceback)\b")
+#: A compiler or tool invocation echoed into the output, not its verdict.
+_ECHO = LazyPattern(r"^\s*(?:\$ |\+ |cc |gcc |clang |g\+\+ |javac |make\[)")
+
+ERROR_LIMIT = 240
+
+
+def _segment_words(segment: str) -> list[str]:
+    segment = _ENV.sub("", segment.strip())
+    words = [w.strip("'\"") for w in segment.split()]
+    while words and (words[0] in _WRAPPERS or words[0].isdigit()):
+        words = words[1:]
+    if words and words[0] in {"run", "exec"} and len(words) > 1:  # `uv run`, `poetry run`
+        words = words[1:]
+    return [w for w in words if w and w not in _NOISE]
+
+
+def target(command: str) -> tuple[str, frozenset[str]] | None:
+    """(runner, other words) of the check `command` runs, or None when it runs no check."""
+    text = _OUTPUT_PIPE.sub("", _REDIRECT.sub("", command.strip().splitlines()[0]))
+    segments = [
+        words
+        for words in (_segment_words(s) for s in _SEGMENTS.compiled.split(text))
+        if words and words[0] not in ("cd", "echo", "export", "set", "source", ".")
+    ]
+    if not segments:
+        return None
+    words = segments[-1]
+    program = words[0].rsplit("/", 1)[-1] if "/" not in words[0][:2] else words[0]
+    if program in NOT_CHECKS:
+        return None
+    rest = words[1:]
+    first = next((i for i, w in enumerate(rest) if not w.startswith("-")), None)
+    runner = program if first is None else f"{program} {rest[first]}"
+    args = [w for i, w in enumerate(rest) if i != first]
+    before = " && ".join(" ".join(s) for s in segments[:-1])
+    return (f"{before} && {runner}" if before else runner), frozenset(args)
+
+
+def covers(run: tuple[str, frozenset[str]], other: tuple[str, frozenset[str]]) -> bool:
+    """A passing `run` proves `other` passes too: same runner, no narrower selection."""
+    return run[0] == other[0] and run[1] <= other[1]
+
+
+def _clipped(line: str) -> str:
+    line = line.strip()
+    return line if len(line) <= ERROR_LIMIT else line[:ERROR_LIMIT] + "…"
+
+
+def error_line(output: str) -> str:
+    """The line of a failed run's output that says what went wrong ('' when none does): the
+    first that says "error" (or fail, assert…), not a command echo, else the last line."""
+    lines = [line for line in output.splitlines() if line.strip() and not _EXIT.compiled.match(line)]
+    for pattern in (_STRONG_ERROR, _ERROR_LINE):
+        for line in lines:
+            if pattern.compiled.search(line) and not _ECHO.compiled.match(line):
+                return _clipped(line)
+    return _clipped(lines[-1]) if lines else ""

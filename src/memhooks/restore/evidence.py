@@ -1,0 +1,319 @@
+"""A session's evidence, gathered record by record. Pure, stdlib only.
+
+What was said, in order and with where it came from (each turn: the user's prompt, Claude's
+first and last text of the turn, the outcome of each check that ran), and what the record
+proves: the files Claude's tools changed, the last outcome of each check target, the todo
+list, Claude's question that no prompt has answered yet, and the compactions (with the host's
+summary when the transcript holds it).
+
+The state is a plain JSON-able dict, so the Stop hook can keep it between turns
+(`.cache/restore/<session-id>.json`) and add only each turn's new records to it; PreCompact
+builds the same state from the whole transcript. Everything kept is redacted first.
+"""
+
+from __future__ import annotations
+
+from memhooks import TYPE_CHECKING
+from memhooks.restore import checks
+from memhooks.restore.excerpt import trim_paste
+from memhooks.restore.prompts import assistant_text, clean_prompt, prompt_text
+from memhooks.restore.transcript_records import Record, ToolResult, ToolUse
+from memhooks.text.redact import redact
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Any
+
+VERSION = 1
+#: What one turn keeps at most: the restore cuts further, newest turns fullest.
+PROMPT_CAP = 6_000
+TEXT_CAP = 4_000
+SUMMARY_CAP = 12_000
+#: Turns kept: the first (the goal) and the latest.
+MAX_TURNS = 400
+MAX_MID = 3
+MAX_CHECKS = 60
+MAX_FILES = 200
+MAX_PENDING = 200
+FINDING_CAP = 600
+FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+AGENT_TOOLS = frozenset({"Agent", "Task"})
+TODO_STATUSES = ("pending", "in_progress", "completed")
+_HAND_BACK = "The report follows:"
+
+
+def new_state(session_id: str = "") -> dict[str, Any]:
+    return {
+        "version": VERSION,
+        "session_id": session_id,
+        "cwd": "",
+        "turns": [],
+        "files": {},
+        "checks": {},
+        "todos": [],
+        "tasks": {},
+        "pending": {},
+        "compactions": [],
+        "summary": None,
+        "updated": "",
+        "seq": 0,
+    }
+
+
+def _new_turn(n: int, at: str, prompt: str) -> dict[str, Any]:
+    """`first` and `last`: Claude's first and last text of the turn; `mid`: the latest
+    texts between them; `ran`: the outcome of each command (or sub-agent) of the turn."""
+    return {"n": n, "at": at, "prompt": prompt, "first": "", "mid": [], "last": "", "ran": []}
+
+
+def usable(state: object) -> bool:
+    """A state this version wrote (anything else is started again)."""
+    return (
+        isinstance(state, dict)
+        and state.get("version") == VERSION
+        and isinstance(state.get("turns"), list)
+    )
+
+
+def _cap(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def relative(path: str, cwd: str) -> str:
+    root = cwd.rstrip("/") + "/"
+    return path[len(root) :] if cwd and path.startswith(root) else path
+
+
+class Evidence:
+    """Adds records to a state; `state` is the result (mutated in place)."""
+
+    def __init__(
+        self, state: dict[str, Any] | None = None, redact_patterns: Sequence[str] = ()
+    ) -> None:
+        self.state = state if usable(state) else new_state()
+        self.patterns = tuple(redact_patterns)
+
+    # ---------------------------------------------------------------- records
+
+    def add_all(self, records: Iterable[Record]) -> Evidence:
+        for record in records:
+            self.add(record)
+        return self
+
+    def add(self, record: Record) -> None:
+        state = self.state
+        state["cwd"] = record.cwd or state["cwd"]
+        if record.timestamp:
+            state["updated"] = record.timestamp
+        if record.type == "system":
+            if record.subtype == "compact_boundary":
+                self.compaction(record.timestamp)
+            return
+        if record.is_compact_summary and record.text:
+            self.summary(record.text, record.timestamp)
+            return
+        prompt = prompt_text(record)
+        if prompt is not None:
+            self.prompt(prompt, record.timestamp)
+            return
+        for block in record.blocks:
+            if isinstance(block, ToolUse):
+                self.tool_use(block)
+            elif isinstance(block, ToolResult):
+                self.tool_result(block)
+        if not record.is_sidechain:
+            text = assistant_text(record)
+            if text:
+                self.said(text)
+
+    def redacted(self, text: str) -> str:
+        return redact(text, self.patterns)
+
+    # ---------------------------------------------------------------- turns
+
+    def _turn(self) -> dict[str, Any]:
+        turns = self.state["turns"]
+        if not turns:  # text before any prompt (a resumed tail): a turn without one
+            turns.append(_new_turn(1, "", ""))
+        turn: dict[str, Any] = turns[-1]
+        return turn
+
+    def prompt(self, text: str, at: str = "") -> None:
+        turns = self.state["turns"]
+        text = _cap(trim_paste(self.redacted(text)), PROMPT_CAP)
+        n = turns[-1]["n"] + 1 if turns else 1
+        turns.append(_new_turn(n, at, text))
+        if len(turns) > MAX_TURNS:
+            del turns[1]  # the first turn states the goal: it stays
+
+    def known_prompt(self, text: str) -> bool:
+        wanted = _cap(trim_paste(self.redacted(text)), PROMPT_CAP)
+        return any(turn["prompt"] == wanted for turn in self.state["turns"][-5:])
+
+    def said(self, text: str) -> None:
+        turn = self._turn()
+        text = _cap(self.redacted(text), TEXT_CAP)
+        if not turn["first"]:
+            turn["first"] = text
+        elif text not in (turn["first"], turn["last"]):
+            if turn["last"]:
+                turn["mid"] = [*turn["mid"], turn["last"]][-MAX_MID:]
+            turn["last"] = text
+
+    def reply(self, text: str) -> None:
+        """The Stop payload's `last_assistant_message`: the file may not have it yet."""
+        text = text.strip()
+        turn = self._turn()
+        if text and _cap(self.redacted(text), TEXT_CAP) not in (turn["first"], turn["last"]):
+            self.said(text)
+
+    # ---------------------------------------------------------------- tools
+
+    def tool_use(self, block: ToolUse) -> None:
+        data = block.input
+        pending = self.state["pending"]
+        turn = self._turn()["n"]
+        if block.name == "TodoWrite":
+            self.todo_write(data.get("todos"))
+        elif block.name == "TaskCreate":
+            self.task_create(data)
+        elif block.name == "TaskUpdate":
+            self.task_update(data)
+        elif block.name in FILE_TOOLS:
+            path = data.get("file_path") or data.get("notebook_path")
+            if isinstance(path, str) and path:
+                pending[block.id] = {"file": self.redacted(path), "tool": block.name, "turn": turn}
+        elif block.name == "Bash":
+            command = data.get("command")
+            if isinstance(command, str) and command.strip():
+                pending[block.id] = {"cmd": self.redacted(command.strip()), "turn": turn}
+        elif block.name in AGENT_TOOLS:
+            pending[block.id] = {"agent": True, "turn": turn}
+        while len(pending) > MAX_PENDING:
+            del pending[next(iter(pending))]
+
+    def tool_result(self, block: ToolResult) -> None:
+        call = self.state["pending"].pop(block.tool_use_id, None)
+        if call is None:
+            return
+        if "file" in call and not block.is_error:
+            self.file_changed(call["file"], call["tool"], call["turn"])
+        elif "cmd" in call:
+            self.ran(call["cmd"], ok=not block.is_error, output=block.text, turn=call["turn"])
+        elif "agent" in call and not block.is_error and block.text:
+            at = block.text.find(_HAND_BACK)
+            report = block.text[at + len(_HAND_BACK) :] if at >= 0 else block.text
+            self._turn()["ran"].append(
+                {"agent": _cap(" ".join(self.redacted(report).split()), FINDING_CAP)}
+            )
+
+    def _next_seq(self) -> int:
+        """Order of file changes and check runs: which came after which."""
+        self.state["seq"] = int(self.state.get("seq", 0)) + 1
+        return int(self.state["seq"])
+
+    def file_changed(self, path: str, tool: str, turn: int) -> None:
+        files = self.state["files"]
+        path = relative(path, self.state["cwd"])
+        how = "new" if tool == "Write" and path not in files else files.get(path, {}).get("how")
+        files.pop(path, None)
+        files[path] = {"turn": turn, "how": how or "edited", "seq": self._next_seq()}
+        while len(files) > MAX_FILES:
+            del files[next(iter(files))]
+
+    def ran(self, command: str, *, ok: bool, output: str, turn: int) -> None:
+        """One Bash call's outcome: kept in its turn, and as its target's last outcome."""
+        error = "" if ok else checks.error_line(self.redacted(output))
+        self._turn()["ran"].append({"cmd": _cap(command, 300), "ok": ok, "error": error})
+        found = checks.target(command)
+        if found is None:
+            return
+        key = f"{found[0]}\x00{' '.join(sorted(found[1]))}"
+        entries = self.state["checks"]
+        if ok:  # a passing run closes the failures it covers
+            for other_key in [k for k, v in entries.items() if not v["ok"]]:
+                other = entries[other_key]
+                if checks.covers(found, (other["runner"], frozenset(other["args"]))):
+                    other.update(ok=True, closed_by=_cap(command, 300), closed_turn=turn)
+        entries.pop(key, None)
+        entries[key] = {
+            "cmd": _cap(command, 300),
+            "runner": found[0],
+            "args": sorted(found[1]),
+            "ok": ok,
+            "turn": turn,
+            "error": error,
+            "seq": self._next_seq(),
+        }
+        while len(entries) > MAX_CHECKS:
+            del entries[next(iter(entries))]
+
+    # ---------------------------------------------------------------- todos
+
+    def todo_write(self, todos: object) -> None:
+        if not isinstance(todos, list):
+            return
+        self.state["todos"] = [
+            {
+                "content": self.redacted(item["content"]),
+                "status": item.get("status") if item.get("status") in TODO_STATUSES else "pending",
+            }
+            for item in todos
+            if isinstance(item, dict) and isinstance(item.get("content"), str)
+        ]
+        self.state["tasks"] = {}
+
+    def task_create(self, data: dict[str, object]) -> None:
+        subject = data.get("subject") or data.get("description")
+        if isinstance(subject, str) and subject:
+            tasks = self.state["tasks"]
+            tasks[str(len(tasks) + 1)] = {"content": self.redacted(subject), "status": "pending"}
+            self._tasks_to_todos()
+
+    def task_update(self, data: dict[str, object]) -> None:
+        task_id = str(data.get("taskId") or data.get("id") or "").lstrip("#")
+        task = self.state["tasks"].get(task_id)
+        status = data.get("status")
+        if task is not None and status in TODO_STATUSES:
+            task["status"] = status
+            self._tasks_to_todos()
+
+    def _tasks_to_todos(self) -> None:
+        self.state["todos"] = [dict(task) for task in self.state["tasks"].values()]
+
+    # ---------------------------------------------------------------- compactions
+
+    def compaction(self, at: str) -> None:
+        turns = self.state["turns"]
+        self.state["compactions"].append({"after_turn": turns[-1]["n"] if turns else 0, "at": at})
+        del self.state["compactions"][:-20]
+
+    def summary(self, text: str, at: str = "") -> None:
+        """The host's own summary of a compaction (PostCompact's, or the transcript's)."""
+        turns = self.state["turns"]
+        self.state["summary"] = {
+            "text": _cap(self.redacted(text.strip()), SUMMARY_CAP),
+            "at": at,
+            "after_turn": turns[-1]["n"] if turns else 0,
+        }
+
+
+def unanswered_question(state: dict[str, Any]) -> str:
+    """Claude's questions in the last reply, when no prompt came after it ('' otherwise)."""
+    turns = state.get("turns") or []
+    if not turns:
+        return ""
+    last = turns[-1]["last"] or turns[-1]["first"]
+    from memhooks.restore.excerpt import sentences
+
+    asked = [s for s in sentences(last) if s.endswith("?")]
+    return " ".join(asked[-3:])
+
+
+def extra_prompts(evidence: Evidence, prompts: Sequence[str]) -> None:
+    """Prompts UserPromptSubmit kept that the transcript does not hold yet (PreCompact can
+    run before the triggering prompt reaches the file)."""
+    for raw in prompts:
+        text = clean_prompt(raw)
+        if text and not evidence.known_prompt(text):
+            evidence.prompt(text)

@@ -1,0 +1,117 @@
+"""Shorten what was said by selection, never by paraphrase. Pure, stdlib only.
+
+A user's paste (a CI log, a stack trace) keeps its prose, its error-looking lines and its
+last lines; a long message keeps whole sentences from its head and its tail. Every cut says
+so in place ("[… 40 lines of pasted output cut]", " … "), so a reader knows text is missing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memhooks.text.lazy_re import LazyPattern
+
+CUT = " … "
+#: A message longer than this, over more lines than PASTE_LINES, holds a paste.
+PASTE_CHARS = 700
+PASTE_LINES = 8
+#: Error-looking lines a paste keeps at most, and its last lines.
+ERROR_LINES = 6
+TAIL_LINES = 3
+LINE_LIMIT = 240
+
+_ERROR = LazyPattern(
+    r"\b(?:error|errors|fail|failed|failure|fatal|exception|traceback|panic|assert\w*|"
+    r"violat\w*|denied|not ok|cannot|undefined|expected)\b|✗|^E\s",
+    re.IGNORECASE,
+)
+_SENTENCE_END = LazyPattern(r"(?<=[.!?:])\s+(?=\S)")
+#: A log line rather than prose: a timestamp, a prompt, indentation, few letters.
+_LOGGY = LazyPattern(r"^\s*(?:\d{2,4}[-:/]\d|\$ |#\d|\s{2,}|[│|>=-]{2})")
+
+
+def _letters_share(line: str) -> float:
+    return sum(c.isalpha() or c == " " for c in line) / max(1, len(line))
+
+
+def _prose(line: str) -> bool:
+    """A line a person typed, not a line of output."""
+    return not _LOGGY.compiled.match(line) and _letters_share(line) > 0.8  # noqa: PLR2004
+
+
+def _clip_line(line: str, limit: int = LINE_LIMIT) -> str:
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
+def _next_line(lines: list[str], i: int) -> int:
+    """The next line with text after line `i` (or `i`)."""
+    return next((j for j in range(i + 1, min(len(lines), i + 3)) if lines[j].strip()), i)
+
+
+def trim_paste(text: str) -> str:
+    """A message with a long paste: its prose, error lines and last lines, the rest cut."""
+    lines = text.strip().splitlines()
+    if len(text) <= PASTE_CHARS or len(lines) <= PASTE_LINES:
+        return text.strip()
+    keep: set[int] = set(range(len(lines) - TAIL_LINES, len(lines)))
+    keep.add(0)
+    errors = 0
+    seen: set[str] = set()
+    for i, line in enumerate(lines):
+        if _prose(line) and len(line) > 1:
+            keep.add(i)
+        elif _ERROR.compiled.search(line) and errors < ERROR_LINES:
+            shape = re.sub(r"\d+", "0", line.strip())[:60]
+            if shape not in seen:
+                seen.add(shape)
+                keep.update((i, _next_line(lines, i)))  # the detail often follows
+                errors += 1
+    out: list[str] = []
+    skipped = 0
+    for i, line in enumerate(lines):
+        if i in keep and line.strip():
+            if skipped:
+                out.append(f"[… {skipped} lines of pasted output cut]")
+                skipped = 0
+            out.append(_clip_line(line.strip()))
+        elif line.strip():
+            skipped += 1
+    if skipped:
+        out.append(f"[… {skipped} lines cut]")
+    return "\n".join(out)
+
+
+def sentences(text: str) -> list[str]:
+    """`text` as sentences and lines, in order, white space folded."""
+    out: list[str] = []
+    for line in text.splitlines():
+        out.extend(piece.strip() for piece in _SENTENCE_END.compiled.split(line) if piece.strip())
+    return out
+
+
+def head_tail(text: str, limit: int, *, head_share: float = 0.5) -> str:
+    """`text` whole when it fits in `limit`, else whole sentences from its head and its tail
+    (about `head_share` of the room for the head), one line, joined by " … "."""
+    parts = sentences(text)
+    whole = " ".join(parts)
+    if len(whole) <= limit:
+        return whole
+    head: list[str] = []
+    tail: list[str] = []
+    room = limit - len(CUT)
+    head_room = int(room * head_share)
+    used = 0
+    i, j = 0, len(parts) - 1
+    while i <= j and used + len(parts[i]) + 1 <= head_room:
+        head.append(parts[i])
+        used += len(parts[i]) + 1
+        i += 1
+    while j >= i and used + len(parts[j]) + 1 <= room:
+        tail.insert(0, parts[j])
+        used += len(parts[j]) + 1
+        j -= 1
+    if not head and not tail:  # one long sentence: its start
+        return whole[: max(0, limit - 1)].rstrip() + "…"
+    if not tail:
+        return " ".join(head) + CUT.rstrip()
+    return " ".join(head) + (CUT if head else "… ") + " ".join(tail)

@@ -1,0 +1,256 @@
+"""The restore a reader can continue from, rendered from a session's evidence. Pure, stdlib only.
+
+Two parts, never mixed:
+
+- **What the record proves**, stated as current: the files Claude's tools changed, the last
+  outcome of each check, the todo list, and Claude's question no prompt has answered yet.
+- **What was said**, oldest first, each line with its turn and who said it: the user's prompts
+  verbatim (pastes trimmed), Claude's first and last words of each turn, what ran. Older turns
+  are shortened by selection, the newest kept fullest. Nothing in it is sorted into "in force"
+  on a guess: its heading says that later turns supersede earlier ones.
+
+`next_session` is what a new session on the project gets (and a compaction whose host summary
+is missing); `after_compaction` is the few lines that complement the host's own summary.
+"""
+
+from __future__ import annotations
+
+from memhooks import TYPE_CHECKING
+from memhooks.restore.evidence import unanswered_question
+from memhooks.restore.excerpt import head_tail
+from memhooks.text import clip, one_line
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+#: Per level of detail: characters of the prompt, of Claude's first, middle and last words
+#: of the turn, and whether what ran is listed. The newest turns get the fullest.
+LEVELS = (
+    (120, 0, 0, 0, False),
+    (240, 0, 0, 200, False),
+    (600, 260, 0, 200, False),
+    (600, 400, 0, 900, True),
+    (1000, 600, 400, 900, True),
+)
+FIRST_HEAD = 0.7
+#: The fullest level a turn may get, by its age (0 = the latest turn).
+MAX_LEVEL_BY_AGE = (4, 4, 3, 3, 3)
+OLD_MAX_LEVEL = 2
+GOAL_LEVEL = 2
+RUNS_SHOWN = 6
+FILES_SHOWN = 25
+CHECKS_SHOWN = 8
+TODO_LIMIT = 160
+
+RECORD_HEADING = (
+    "## What was said, oldest first ([turn] who: words; later turns supersede earlier ones)"
+)
+PROVEN_HEADING = "## What the record proves (tool calls and their results)"
+CHECKS_HEADING = (
+    "## Last outcome of each check Claude ran, newest first (a result from before later "
+    "edits may be superseded)"
+)
+STATUS = {"completed": "done:", "in_progress": "in progress:", "pending": "to do:"}
+
+
+# ---------------------------------------------------------------- what the record proves
+
+
+def _code(text: str, limit: int = 160) -> str:
+    return "`" + clip(one_line(text).replace("`", "'"), limit) + "`"
+
+
+def file_lines(state: dict[str, Any]) -> list[str]:
+    files = list(state.get("files", {}).items())[-FILES_SHOWN:]
+    if not files:
+        return []
+    shown = ", ".join(f"{_code(path, 120)}{' (new)' if info.get('how') == 'new' else ''}"
+                      for path, info in files)
+    return [f"- Files changed by Claude's tools this session: {shown}"]
+
+
+def _changed_after(state: dict[str, Any], seq: int) -> bool:
+    return any(info.get("seq", 0) > seq for info in state.get("files", {}).values())
+
+
+def check_lines(state: dict[str, Any]) -> list[str]:
+    """The last outcome of each check, newest first; a failure followed by changes to the
+    files is "earlier" (not re-run since), never "failing now"."""
+    lines = []
+    entries = list(state.get("checks", {}).values())[::-1][:CHECKS_SHOWN]
+    for entry in entries:
+        cmd = _code(entry["cmd"], 100)
+        if entry["ok"]:
+            closed = entry.get("closed_by")
+            lines.append(
+                f"- passed (turn {entry.get('closed_turn', entry['turn'])}): {cmd}"
+                if not closed
+                else f"- fixed, passes now (turn {entry['closed_turn']}): {cmd}"
+            )
+            continue
+        error = f": {clip(entry['error'], 140)}" if entry.get("error") else ""
+        if _changed_after(state, entry.get("seq", 0)):
+            lines.append(
+                f"- earlier failure, files changed since, not re-run (turn {entry['turn']}): "
+                f"{cmd}{error}"
+            )
+        else:
+            lines.append(f"- FAILING at its last run (turn {entry['turn']}): {cmd}{error}")
+    return lines
+
+
+def todo_lines(state: dict[str, Any]) -> list[str]:
+    todos = state.get("todos") or []
+    return [
+        f"- todo {STATUS.get(item['status'], 'to do:')} {clip(one_line(item['content']), TODO_LIMIT)}"
+        for item in todos
+    ]
+
+
+def proven_section(state: dict[str, Any]) -> str:
+    lines = file_lines(state)
+    todos = todo_lines(state)
+    if todos:
+        lines.append("- The todo list as Claude last wrote it:")
+        lines += ["  " + line for line in todos]
+    question = unanswered_question(state)
+    if question:
+        lines.append(f"- Claude asked, and no prompt has answered yet: {question}")
+    parts = ["\n".join([PROVEN_HEADING, *lines])] if lines else []
+    checks = check_lines(state)
+    if checks:
+        parts.append("\n".join([CHECKS_HEADING, *checks]))
+    return "\n\n".join(parts)
+
+
+# ---------------------------------------------------------------- what was said
+
+
+def _runs(turn: dict[str, Any]) -> str:
+    parts = []
+    for run in turn.get("ran", [])[-RUNS_SHOWN:]:
+        if "agent" in run:
+            parts.append(f"a sub-agent reported: {clip(run['agent'], 400)}")
+        elif run["ok"]:
+            parts.append(f"{_code(run['cmd'], 100)} ok")
+        else:
+            error = f" ({clip(run['error'], 160)})" if run.get("error") else ""
+            parts.append(f"{_code(run['cmd'], 100)} failed{error}")
+    return "; ".join(parts)
+
+
+def turn_lines(turn: dict[str, Any], level: int) -> list[str]:
+    prompt_cap, first_cap, mid_cap, last_cap, with_runs = LEVELS[level]
+    n = turn["n"]
+    lines = []
+    if turn["prompt"]:
+        lines.append(f"[{n}] user: {head_tail(turn['prompt'], prompt_cap, head_share=0.6)}")
+    first, last = turn["first"], turn["last"]
+    if first and first_cap:
+        lines.append(f"[{n}] Claude: {head_tail(first, first_cap, head_share=FIRST_HEAD)}")
+    if mid_cap:
+        lines += [f"[{n}] Claude: {head_tail(text, mid_cap)}" for text in turn.get("mid", [])]
+    final = last or ("" if first_cap else first)
+    if final and last_cap:
+        label = "Claude, ending the turn" if last else "Claude"
+        lines.append(f"[{n}] {label}: {head_tail(final, last_cap, head_share=0.5)}")
+    if with_runs:
+        runs = _runs(turn)
+        if runs:
+            lines.append(f"[{n}] ran: {runs}")
+    return lines
+
+
+def _size(lines: Sequence[str]) -> int:
+    return sum(len(line) + 1 for line in lines)
+
+
+def _top_level(i: int, count: int) -> int:
+    age = count - 1 - i
+    if i == 0 and age:
+        return GOAL_LEVEL
+    return MAX_LEVEL_BY_AGE[age] if age < len(MAX_LEVEL_BY_AGE) else OLD_MAX_LEVEL
+
+
+def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
+    """The turns, oldest first, as detailed as `budget` allows: the first turn (the goal) and
+    the newest get the most; every turn keeps at least its prompt's head."""
+    if not turns:
+        return []
+    levels = [0] * len(turns)
+    rendered = [turn_lines(turn, 0) for turn in turns]
+    used = sum(_size(lines) for lines in rendered)
+    newest_first = [len(turns) - 1 - age for age in range(len(turns))]
+    order = [0, *[i for i in newest_first if i != 0]] if len(turns) > 1 else newest_first
+    for level in range(1, len(LEVELS)):
+        for i in order:
+            if level > _top_level(i, len(turns)):
+                continue
+            lines = turn_lines(turns[i], level)
+            if used - _size(rendered[i]) + _size(lines) <= budget:
+                used += _size(lines) - _size(rendered[i])
+                rendered[i], levels[i] = lines, level
+    out = [line for lines in rendered for line in lines]
+    while out and _size(out) > budget and len(out) > 1:  # even the shortest did not fit
+        out.pop(1)
+    return out
+
+
+def said_section(turns: Sequence[dict[str, Any]], budget: int) -> str:
+    room = budget - len(RECORD_HEADING) - 1
+    lines = record_lines(turns, room)
+    return "\n".join([RECORD_HEADING, *lines]) if lines else ""
+
+
+# ---------------------------------------------------------------- the two restores
+
+
+def next_session(state: dict[str, Any], *, budget: int, intro: str = "") -> str:
+    """Where a session stood: the record's proofs, then what was said (or, after a
+    compaction, the host's summary and what was said since)."""
+    parts = [intro] if intro else []
+    proven = proven_section(state)
+    if proven:
+        parts.append(proven)
+    turns = state.get("turns") or []
+    summary = state.get("summary")
+    if summary and summary.get("text"):
+        after = summary.get("after_turn", 0)
+        room = budget - _size(parts) - 2
+        head = (
+            f"## Claude Code's own summary, written earlier at the compaction after turn "
+            f"{after} (later turns below supersede it)"
+        )
+        body = clip(summary["text"], max(0, room // 2 - len(head)))
+        parts.append(f"{head}\n{body}")
+        turns = [turn for turn in turns if turn["n"] > after or turn["n"] == turns[0]["n"]]
+    said = said_section(turns, budget - _size(parts) - 2)
+    if said:
+        parts.append(said)
+    return "\n\n".join(parts)
+
+
+def _in_summary(prompt: str, summary: str) -> bool:
+    words = one_line(prompt).lower()
+    return len(words) > 0 and words in one_line(summary).lower()
+
+
+def after_compaction(state: dict[str, Any], *, summary: str, budget: int) -> str:
+    """What the host's summary loses, in a few lines: the record's proofs and the user's own
+    words (those the summary does not quote already), oldest first."""
+    parts = []
+    proven = proven_section(state)
+    if proven:
+        parts.append(proven)
+    heading = "## The user's own words, oldest first (later ones supersede earlier ones)"
+    lines = []
+    for turn in state.get("turns") or []:
+        if turn["prompt"] and not _in_summary(turn["prompt"], summary):
+            lines.append(f"[{turn['n']}] {head_tail(turn['prompt'], 220, head_share=0.6)}")
+    room = budget - _size(parts) - len(heading) - 3
+    while lines and _size(lines) > room:
+        lines.pop(1 if len(lines) > 1 else 0)  # the first (the goal) and the newest stay
+    if lines:
+        parts.append("\n".join([heading, *lines]))
+    return "\n\n".join(parts)
