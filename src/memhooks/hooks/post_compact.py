@@ -1,16 +1,20 @@
 """PostCompact: keep the host's own `compact_summary` in the session's record. Injects nothing.
 
 The summary is model-written and free: `/memory summarize`, `/memory synthesize` and the next
-day's briefing can use it. It is not injected again (the host already put it in the context).
-It is redacted, cut to a size, and appended to `sessions/<session-id>.md`'s journal.
+session's restore use it. It is not injected again in this session (the host already put it
+in the context). It is redacted, cut to a size, appended to `sessions/<session-id>.md`'s
+journal and kept in the session's evidence (`.cache/restore/<session-id>.json`), where the
+next session's restore starts from it.
 """
 
 from __future__ import annotations
 
-import re
-
 from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
+from memhooks.hooks.evidence_update import load
+from memhooks.restore.evidence import Evidence, summary_text
+from memhooks.store.locking import quick_lock
+from memhooks.store.restore_state import write_state
 from memhooks.store.config import Settings
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.session_journal import append_journal
@@ -20,19 +24,7 @@ from memhooks.text.redact import redact
 if TYPE_CHECKING:
     from typing import Any
 
-SUMMARY_CAP = 8_000
-_SUMMARY = re.compile(r"<summary>(.*?)(?:</summary>|$)", re.DOTALL)
-_ANALYSIS = re.compile(r"<analysis>.*?(?:</analysis>|$)", re.DOTALL)
-
-
-def summary_text(raw: str) -> str:
-    """The `<summary>` body when there is one (the `<analysis>` part is the model's scratch)."""
-    match = _SUMMARY.search(raw)
-    text = match.group(1) if match else _ANALYSIS.sub("", raw)
-    text = text.strip()
-    if len(text) > SUMMARY_CAP:
-        text = text[:SUMMARY_CAP].rstrip() + f"\n[… {len(text) - SUMMARY_CAP} more chars cut]"
-    return text
+LOCK_TIMEOUT = 0.5
 
 
 def render_entry(raw: str, *, trigger: str, when: str, patterns: tuple[str, ...] = ()) -> str:
@@ -55,4 +47,11 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     )
     if entry:
         append_journal(paths, hook.session_id, entry)
+    text = summary_text(hook.compact_summary)
+    if text:
+        with quick_lock(paths.file("lock"), LOCK_TIMEOUT):
+            state = load(paths, hook.session_id)
+            if state is not None:
+                Evidence(state, settings.redact_patterns).summary(text)
+                write_state(paths, hook.session_id, state)
     return None

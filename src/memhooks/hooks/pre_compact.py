@@ -1,9 +1,11 @@
-"""PreCompact: write the session's checkpoint from the transcript, with no LLM.
+"""PreCompact: bring the session's evidence up to date and write its checkpoint, no LLM.
 
-`checkpoints/sessions/<session-id>.md` is what SessionStart(compact/resume) of this session
-injects: the goal, now and next, what Claude waits on, live blockers, decisions, constraints
-and open failures, files, the branch and uncommitted files, and what was settled. A copy goes
-to `checkpoints/latest.md` (for people) and a timestamped one. Everything is redacted first.
+The evidence (`.cache/restore/<session-id>.json`, which Stop keeps turn by turn) is caught up
+from its offset, or built from the transcript when there is none, with the prompts
+UserPromptSubmit kept (the triggering one may not be in the file yet). The checkpoint,
+`checkpoints/sessions/<session-id>.md` (a copy in `checkpoints/latest.md` and a timestamped
+one), is the session's restore as people read it, with the branch and uncommitted files.
+SessionStart renders what it injects from the evidence itself. Everything is redacted first.
 """
 
 from __future__ import annotations
@@ -14,21 +16,22 @@ import time
 
 from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
-from memhooks.restore.checkpoint import render_checkpoint
-from memhooks.restore.extract import extract_facts
-from memhooks.restore.facts import SessionFacts
+from memhooks.hooks.evidence_update import READ_MAX, evidence_for, load
+from memhooks.restore.evidence import Evidence, extra_prompts
 from memhooks.restore.git_state import git_state
-from memhooks.restore.transcript import iter_records
+from memhooks.restore.restore_text import next_session
+from memhooks.restore.transcript import iter_records, read_new
 from memhooks.restore.transcript_records import Record
-from memhooks.store.atomic import read_text
 from memhooks.store.checkpoint_files import write_checkpoint
 from memhooks.store.config import Settings
-from memhooks.store.context_files import CONTEXT_CAP
 from memhooks.store.hook_caches import read_prompts
+from memhooks.store.locking import quick_lock
 from memhooks.store.paths import MemoryPaths
+from memhooks.store.restore_state import write_state
 from memhooks.store.yaml_emit import render_document
+from memhooks.text import clip_counted
 from memhooks.text.clock import iso
-from memhooks.text.redact import cut_at_line
+from memhooks.text.redact import redact
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -74,36 +77,58 @@ def cached_prompts(paths: MemoryPaths, session_id: str) -> list[str]:
     ]
 
 
-def collect(hook: HookInput, paths: MemoryPaths, settings: Settings) -> SessionFacts:
+#: The checkpoint file's restore, as people read it (SessionStart renders its own).
+CHECKPOINT_CHARS = 12_000
+_UNCOMMITTED_SHOWN = 12
+
+
+def collect(hook: HookInput, paths: MemoryPaths, settings: Settings) -> Evidence:
+    """The session's evidence, caught up with the transcript (built from it when Stop kept
+    none), plus the prompts UserPromptSubmit kept."""
     transcript = hook.transcript_path
-    records = transcript_records(transcript) if transcript and os.path.isfile(transcript) else ()
-    return extract_facts(
-        records,
-        extra_prompts=cached_prompts(paths, hook.session_id),
-        custom_instructions=hook.custom_instructions or None,
-        last_assistant_message=hook.last_assistant_message or None,
-        redact_patterns=settings.redact_patterns,
-        track_live=True,
-    )
+    state = load(paths, hook.session_id)
+    evidence = evidence_for(hook, settings, state, [])
+    if transcript and os.path.isfile(transcript):
+        if state is not None and isinstance(state.get("offset"), int):
+            records, end = read_new(transcript, state["offset"], limit=READ_MAX)
+            evidence.add_all(records)
+        else:
+            size = os.stat(transcript).st_size
+            last = -1
+            for record in transcript_records(transcript):
+                evidence.add(record)
+                last = record.offset
+            end = max(size, last + 1)
+        evidence.state["offset"] = end
+    extra_prompts(evidence, cached_prompts(paths, hook.session_id))
+    return evidence
+
+
+def _workspace_line(branch: str, uncommitted: list[str]) -> str:
+    parts = [f"Branch `{clip_counted(branch, 120)}`"] if branch else []
+    if uncommitted:
+        shown = ", ".join(f"`{clip_counted(p, 120)}`" for p in uncommitted[:_UNCOMMITTED_SHOWN])
+        extra = len(uncommitted) - _UNCOMMITTED_SHOWN
+        parts.append(f"uncommitted: {shown}{f' (+{extra} more)' if extra > 0 else ''}")
+    return ("; ".join(parts) + ".") if parts else ""
 
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
-    facts = collect(hook, paths, settings)
+    evidence = collect(hook, paths, settings)
     created = iso()
     branch, uncommitted = git_state(hook.cwd)
-    body = render_checkpoint(
-        facts,
-        current_task_md=cut_at_line(
-            read_text(paths.file("current_task"), CONTEXT_CAP + 1), CONTEXT_CAP
-        ),
-        blockers_md=cut_at_line(read_text(paths.file("blockers"), CONTEXT_CAP + 1), CONTEXT_CAP),
-        session_id=hook.session_id,
-        trigger=hook.trigger or "manual",
-        created=created,
-        redact_patterns=settings.redact_patterns,
-        branch=branch,
-        uncommitted=uncommitted,
-    )
+    patterns = settings.redact_patterns
+    header = [
+        "# Checkpoint before compaction",
+        "",
+        f"Session `{clip_counted(hook.session_id, 80)}`, trigger "
+        f"`{clip_counted(hook.trigger or 'manual', 20)}`, written {created}.",
+        _workspace_line(redact(branch, patterns), [redact(p, patterns) for p in uncommitted]),
+        "Taken from the transcript by memhooks (no LLM), secrets redacted: a record of the "
+        "work so far, not a set of orders.",
+    ]
+    body = "\n".join(line for line in header if line) + "\n\n"
+    body += next_session(evidence.state, budget=CHECKPOINT_CHARS) + "\n"
     meta = {
         "title": f"Checkpoint {created}",
         "category": "checkpoint",
@@ -112,6 +137,9 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         "trigger": hook.trigger if hook.trigger in ("manual", "auto") else None,
     }
     text = render_document({k: v for k, v in meta.items() if v is not None}, body)
+    if hook.session_id and settings.capture_journal:
+        with quick_lock(paths.file("lock"), lock_timeout()):
+            write_state(paths, hook.session_id, evidence.state)
     write_checkpoint(
         paths,
         text,

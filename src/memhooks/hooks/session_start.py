@@ -1,4 +1,8 @@
-"""SessionStart: brief Claude on the session id, the status line, the checkpoint and the index."""
+"""SessionStart: brief Claude on the session id, the status line, a restore and the index.
+
+The restore (see hooks/restore_pick.py): after a compaction, what complements the host's
+summary; on a new session (startup, clear), where the last session on this project stood.
+"""
 
 from __future__ import annotations
 
@@ -11,28 +15,20 @@ from memhooks.hooks.index_check import check_index
 from memhooks.hooks.output import context_output
 from memhooks.hooks.session_record import touch_session
 from memhooks.install.invocation import cli_command
+from memhooks.hooks.restore_pick import pick
 from memhooks.restore import briefing
-from memhooks.restore.checkpoint_marks import without_host_kept
-from memhooks.restore.session_checkpoint import read_session_checkpoint
 from memhooks.store.atomic import read_text
 from memhooks.store.config import Settings
 from memhooks.store.conflicts import has_markers
 from memhooks.store.context_files import read_status
-from memhooks.store.fences import split_frontmatter
 from memhooks.store.logsink import log_line
-from memhooks.store.paths import MEMORY_DIR, MemoryPaths
+from memhooks.store.paths import MemoryPaths
 from memhooks.store.reminder_state import reset_reminder
 
 if TYPE_CHECKING:
     from typing import Any
 
 READ_CAP = 60_000
-
-
-def without_frontmatter(text: str) -> str:
-    """The checkpoint's dating fields are for people browsing the folder, not for Claude."""
-    _, body = split_frontmatter(text)
-    return body.lstrip("\n") if len(body) < len(text) else text
 
 
 def _newer_summaries(paths: MemoryPaths) -> int:
@@ -70,15 +66,8 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         check_index(paths, settings)
     except OSError as exc:  # a read-only tree: status says `rebuild` is needed
         log_line(paths.file("log"), f"SessionStart: search index rebuild not started: {exc}")
-    source = hook.source or "startup"
     conflicted: list[str] = []
-    checkpoint, where = "", ""
-    if source in ("compact", "resume"):
-        checkpoint, where = read_session_checkpoint(paths, hook.session_id)
-        if has_markers(checkpoint):  # a merge left it conflicted: never injected as data
-            conflicted.append(where)
-            checkpoint = ""
-        checkpoint = without_host_kept(without_frontmatter(checkpoint))
+    chosen = pick(hook, paths) if settings.capture_journal else None
     reset_reminder(paths, hook.session_id)
     index = unconflicted(paths, "index", conflicted)
     if conflicted:
@@ -89,15 +78,15 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         rebuild_in_background(paths)
     text = briefing.session_start(
         session_id=hook.session_id,
-        source=source,
         status=read_status(paths),
-        checkpoint=checkpoint,
+        restore=chosen.render if chosen else None,
+        restore_title=chosen.title if chosen else "",
+        restore_source=chosen.source if chosen else "",
         index=index,
         conflicted=conflicted,
         note=_consolidation_line(paths),
         budget=settings.session_start_chars,
         new_summaries=_newer_summaries(paths) if os.path.exists(paths.file("master")) else 0,
         cli=cli_command(),
-        checkpoint_source=f"{MEMORY_DIR}/{where}",
     )
     return context_output("SessionStart", text)

@@ -12,12 +12,12 @@ import os
 import time
 
 from memhooks import TYPE_CHECKING
-from memhooks.hooks.event import HookInput
+from memhooks.hooks.evidence_update import READ_MAX, evidence_for, load, read_from
 from memhooks.restore.journal_entry import render_journal_entry
-from memhooks.restore.transcript import read_new
 from memhooks.store.config import Settings
 from memhooks.store.locking import quick_lock
 from memhooks.store.paths import MemoryPaths, UnsafePathError
+from memhooks.store.restore_state import write_state
 from memhooks.store.session_journal import append_journal, read_offsets, save_offset
 from memhooks.store.session_state import change_state, session_record
 from memhooks.text.clock import epoch, iso, stamp
@@ -25,32 +25,55 @@ from memhooks.text.clock import epoch, iso, stamp
 if TYPE_CHECKING:
     from typing import Any
 
+    from memhooks.hooks.event import HookInput
+
 LOCK_TIMEOUT = 0.3
-FIRST_READ_MAX = 2_000_000  # a resumed long session: journal only its recent tail
-READ_MAX = 32_000_000  # bytes one Stop reads at most: a turn with huge tool output fits
 
 
-def new_journal_text(
-    hook: HookInput, settings: Settings, offsets: dict[str, int]
-) -> tuple[str, int | None]:
-    transcript = hook.transcript_path
-    if not transcript or not os.path.isfile(transcript):
-        return "", None
-    start = offsets.get(hook.session_id)
-    cap = FIRST_READ_MAX if start is None else READ_MAX
-    size = os.stat(transcript).st_size
-    if start is None or size - start > cap:
-        # A resumed session, or far more written since the last Stop than a turn writes:
-        # journal only the recent tail, and never read more (the file may still be growing).
-        start = max(0, size - cap)
-    records, end = read_new(transcript, start, limit=cap)
-    entry = render_journal_entry(
-        records,
-        last_assistant_message=hook.last_assistant_message or None,
-        when=iso(),
-        redact_patterns=settings.redact_patterns,
+class _Update:
+    """What one Stop adds: the journal entry and the evidence, with their new offsets."""
+
+    def __init__(self) -> None:
+        self.entry = ""
+        self.end: int | None = None
+        self.state: dict[str, Any] | None = None
+
+
+def _journaled(settings: Settings) -> bool:
+    return (
+        settings.capture_journal
+        and settings.auto_capture("session_summary")
+        and settings.category_enabled("session_summary")
     )
-    return entry, end
+
+
+def read_update(
+    hook: HookInput, paths: MemoryPaths, settings: Settings, journal_at: int | None
+) -> _Update:
+    """One read of the transcript, from the earlier of the journal's and the evidence's
+    offsets; each takes the records past its own."""
+    update = _Update()
+    transcript = hook.transcript_path
+    if not hook.session_id or not transcript or not os.path.isfile(transcript):
+        return update
+    state = load(paths, hook.session_id)
+    evidence_at = state.get("offset") if state else None
+    known = [at for at in (journal_at, evidence_at) if isinstance(at, int)]
+    records, start, end = read_from(transcript, min(known) if known else None, READ_MAX)
+    since = evidence_at if isinstance(evidence_at, int) and evidence_at >= start else start
+    evidence = evidence_for(hook, settings, state, [r for r in records if r.offset >= since])
+    evidence.state["offset"] = end
+    update.state = evidence.state
+    if _journaled(settings):
+        since = journal_at if journal_at is not None and journal_at >= start else start
+        update.entry = render_journal_entry(
+            [r for r in records if r.offset >= since],
+            last_assistant_message=hook.last_assistant_message or None,
+            when=iso(),
+            redact_patterns=settings.redact_patterns,
+        )
+        update.end = end
+    return update
 
 
 def nudge(
@@ -82,29 +105,15 @@ def nudge(
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     offsets = read_offsets(paths)
-    entry, end = "", None
-    if (
-        settings.capture_journal
-        and hook.session_id
-        and settings.auto_capture("session_summary")
-        and settings.category_enabled("session_summary")
-    ):
-        entry, end = new_journal_text(hook, settings, offsets)
+    journal_at = offsets.get(hook.session_id)
+    update = read_update(hook, paths, settings, journal_at) if settings.capture_journal else None
     now = time.time()
     with quick_lock(paths.file("lock"), LOCK_TIMEOUT):
         # Read the offsets again under the lock: parallel sessions' Stop hooks share the
         # file, and a stale copy would move another session back (and journal it twice).
         current = read_offsets(paths)
-        started_at = offsets.get(hook.session_id)
-        if started_at is not None and current.get(hook.session_id, started_at) != started_at:
-            entry, end = "", None  # another Stop of this session got here first
-        if entry:
-            try:
-                append_journal(paths, hook.session_id, entry)
-            except UnsafePathError:
-                entry = ""
-        if end is not None:
-            save_offset(paths, current, hook.session_id, end)
+        if update is not None and current.get(hook.session_id, journal_at) == journal_at:
+            _save(paths, hook.session_id, update, current)
 
         def touched(state: dict[str, Any]) -> dict[str, Any] | None:
             state["lastActivity"] = stamp(now)
@@ -113,3 +122,20 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
             return nudge(state, hook, settings, now)
 
         return change_state(paths.file("session"), touched, durable=False)
+
+
+def _save(paths: MemoryPaths, session_id: str, update: _Update, offsets: dict[str, int]) -> None:
+    """The journal entry, the offsets and the evidence; another Stop of this session that got
+    here first (the offsets moved) wins, and this one writes nothing."""
+    if update.entry:
+        try:
+            append_journal(paths, session_id, update.entry)
+        except UnsafePathError:
+            pass
+    if update.end is not None:
+        save_offset(paths, offsets, session_id, update.end)
+    if update.state is not None:
+        try:
+            write_state(paths, session_id, update.state)
+        except UnsafePathError:
+            pass

@@ -55,11 +55,11 @@ def _segment_words(segment: str) -> list[str]:
 
 def target(command: str) -> tuple[str, frozenset[str]] | None:
     """(runner, other words) of the check `command` runs, or None when it runs no check."""
-    text = _OUTPUT_PIPE.sub("", _REDIRECT.sub("", command.strip().splitlines()[0]))
+    text = _OUTPUT_PIPE.sub("", _REDIRECT.sub("", "; ".join(command.strip().splitlines())))
     segments = [
         words
         for words in (_segment_words(s) for s in _SEGMENTS.compiled.split(text))
-        if words and words[0] not in ("cd", "echo", "export", "set", "source", ".")
+        if words and words[0] not in ("cd", "export", "set", "source", ".")
     ]
     if not segments:
         return None

@@ -13,6 +13,8 @@ builds the same state from the whole transcript. Everything kept is redacted fir
 
 from __future__ import annotations
 
+import re
+
 from memhooks import TYPE_CHECKING
 from memhooks.restore import checks
 from memhooks.restore.excerpt import trim_paste
@@ -28,7 +30,6 @@ VERSION = 1
 #: What one turn keeps at most: the restore cuts further, newest turns fullest.
 PROMPT_CAP = 6_000
 TEXT_CAP = 4_000
-SUMMARY_CAP = 12_000
 #: Turns kept: the first (the goal) and the latest.
 MAX_TURNS = 400
 MAX_MID = 3
@@ -40,6 +41,22 @@ FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 TODO_STATUSES = ("pending", "in_progress", "completed")
 _HAND_BACK = "The report follows:"
+
+
+_SUMMARY = re.compile(r"<summary>(.*?)(?:</summary>|$)", re.DOTALL)
+_ANALYSIS = re.compile(r"<analysis>.*?(?:</analysis>|$)", re.DOTALL)
+HOST_SUMMARY_CAP = 8_000
+
+
+def summary_text(raw: str) -> str:
+    """The host's summary without its `<analysis>` scratch (the `<summary>` body when there is
+    one), cut to HOST_SUMMARY_CAP with a note."""
+    match = _SUMMARY.search(raw)
+    text = (match.group(1) if match else _ANALYSIS.sub("", raw)).strip()
+    if len(text) > HOST_SUMMARY_CAP:
+        cut = len(text) - HOST_SUMMARY_CAP
+        text = text[:HOST_SUMMARY_CAP].rstrip() + f"\n[… {cut} more chars cut]"
+    return text
 
 
 def new_state(session_id: str = "") -> dict[str, Any]:
@@ -292,7 +309,7 @@ class Evidence:
         """The host's own summary of a compaction (PostCompact's, or the transcript's)."""
         turns = self.state["turns"]
         self.state["summary"] = {
-            "text": _cap(self.redacted(text.strip()), SUMMARY_CAP),
+            "text": summary_text(self.redacted(text)),
             "at": at,
             "after_turn": turns[-1]["n"] if turns else 0,
         }

@@ -1,16 +1,16 @@
 # Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
 """Render the Stop hook's automatic journal entry. Pure, stdlib only.
 
-The Stop hook reads the transcript records added since its saved offset and appends
-one short entry to ``sessions/<session-id>.md``: what the user asked, which files
-changed, which commands failed, what was decided, and the gist of the reply. An
-increment with none of those (bookkeeping only, a bare reply) gives no entry.
+The Stop hook reads the transcript records added since its saved offset and appends one
+short entry to ``sessions/<session-id>.md``: what the user asked, which files Claude's tools
+changed, which commands failed, and the gist of the reply. An increment with none of those
+(bookkeeping only, a bare reply) gives no entry.
 """
 
 from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
-from memhooks.restore.extract import extract_facts
+from memhooks.restore.evidence import Evidence
 from memhooks.text import clip_counted
 
 if TYPE_CHECKING:
@@ -25,14 +25,6 @@ _MAX_FILES = 8
 _MAX_ITEMS = 3
 
 
-def _paths(label: str, paths: Sequence[str]) -> list[str]:
-    if not paths:
-        return []
-    shown = ", ".join(f"`{clip_counted(path, 120)}`" for path in paths[-_MAX_FILES:])
-    more = f" (+{len(paths) - _MAX_FILES} more)" if len(paths) > _MAX_FILES else ""
-    return [f"- {label}: {shown}{more}"]
-
-
 def render_journal_entry(
     records: Iterable[Record],
     *,
@@ -41,31 +33,30 @@ def render_journal_entry(
     redact_patterns: Sequence[str] = (),
 ) -> str:
     """A markdown entry for the new ``records``, or ``""`` when nothing is worth writing."""
-    facts = extract_facts(
-        records, last_assistant_message=last_assistant_message, redact_patterns=redact_patterns
-    )
+    evidence = Evidence(redact_patterns=redact_patterns).add_all(records)
+    state = evidence.state
+    turns = state["turns"]
     lines = [
-        f"- Asked: {clip_counted(prompt, _PROMPT_LIMIT, fold=True)}" for prompt in facts.prompts
+        f"- Asked: {clip_counted(turn['prompt'], _PROMPT_LIMIT, fold=True)}"
+        for turn in turns
+        if turn["prompt"]
     ]
-    lines += _paths("Wrote", facts.files_written)
-    lines += _paths("Edited", facts.files_edited)
+    files = list(state["files"])
+    if files:
+        shown = ", ".join(f"`{clip_counted(path, 120)}`" for path in files[-_MAX_FILES:])
+        more = f" (+{len(files) - _MAX_FILES} more)" if len(files) > _MAX_FILES else ""
+        lines.append(f"- Changed: {shown}{more}")
+    failed = [run for turn in turns for run in turn["ran"] if "cmd" in run and not run["ok"]]
     lines += [
-        f"- Failed: `{clip_counted(failed.command, _ITEM_LIMIT, fold=True)}`"
-        + (f": {clip_counted(failed.error, _ITEM_LIMIT, fold=True)}" if failed.error else "")
-        for failed in facts.failed_commands[-_MAX_ITEMS:]
-    ]
-    lines += [
-        f"- Decided: {clip_counted(item, _ITEM_LIMIT, fold=True)}"
-        for item in facts.decisions[-_MAX_ITEMS:]
-    ]
-    lines += [
-        f"- Blocked: {clip_counted(item, _ITEM_LIMIT, fold=True)}"
-        for item in facts.blockers[-_MAX_ITEMS:]
+        f"- Failed: `{clip_counted(run['cmd'], _ITEM_LIMIT, fold=True)}`"
+        + (f": {clip_counted(run['error'], _ITEM_LIMIT, fold=True)}" if run["error"] else "")
+        for run in failed[-_MAX_ITEMS:]
     ]
     if not lines:
         return ""
-    if facts.last_assistant_message:
-        lines.append(
-            f"- Replied: {clip_counted(facts.last_assistant_message, _REPLY_LIMIT, fold=True)}"
-        )
+    if last_assistant_message and last_assistant_message.strip():
+        evidence.reply(last_assistant_message)
+    reply = (turns[-1]["last"] or turns[-1]["first"]) if turns else ""
+    if reply:
+        lines.append(f"- Replied: {clip_counted(reply, _REPLY_LIMIT, fold=True)}")
     return "\n".join([f"### {when}", "", *lines]) + "\n"

@@ -32,6 +32,7 @@ LEVELS = (
     (600, 260, 0, 200, False),
     (600, 400, 0, 900, True),
     (1000, 600, 400, 900, True),
+    (4000, 3000, 1500, 4000, True),
 )
 FIRST_HEAD = 0.7
 #: The fullest level a turn may get, by its age (0 = the latest turn).
@@ -62,11 +63,13 @@ def _code(text: str, limit: int = 160) -> str:
 
 
 def file_lines(state: dict[str, Any]) -> list[str]:
+    """The changed files, in the order they were last changed; "(new)" for those created."""
     files = list(state.get("files", {}).items())[-FILES_SHOWN:]
     if not files:
         return []
-    shown = ", ".join(f"{_code(path, 120)}{' (new)' if info.get('how') == 'new' else ''}"
-                      for path, info in files)
+    shown = ", ".join(
+        f"{_code(path, 160)}{' (new)' if info.get('how') == 'new' else ''}" for path, info in files
+    )
     return [f"- Files changed by Claude's tools this session: {shown}"]
 
 
@@ -80,7 +83,7 @@ def check_lines(state: dict[str, Any]) -> list[str]:
     lines = []
     entries = list(state.get("checks", {}).values())[::-1][:CHECKS_SHOWN]
     for entry in entries:
-        cmd = _code(entry["cmd"], 100)
+        cmd = _code(entry["cmd"], 160)
         if entry["ok"]:
             closed = entry.get("closed_by")
             lines.append(
@@ -183,9 +186,11 @@ def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
     used = sum(_size(lines) for lines in rendered)
     newest_first = [len(turns) - 1 - age for age in range(len(turns))]
     order = [0, *[i for i in newest_first if i != 0]] if len(turns) > 1 else newest_first
-    for level in range(1, len(LEVELS)):
+    passes = [(level, True) for level in range(1, len(LEVELS))]
+    passes += [(level, False) for level in range(1, len(LEVELS))]  # what room is left
+    for level, capped in passes:
         for i in order:
-            if level > _top_level(i, len(turns)):
+            if level <= levels[i] or (capped and level > _top_level(i, len(turns))):
                 continue
             lines = turn_lines(turns[i], level)
             if used - _size(rendered[i]) + _size(lines) <= budget:

@@ -137,6 +137,7 @@ class MemoryPaths:
     search_db = TreePath(".cache/search.sqlite3")
     prompts = TreePath(".cache/prompts.json")  # the latest prompts, kept for PreCompact
     offsets = TreePath(".cache/offsets.json")  # transcript byte offsets per session
+    restore = TreePath(".cache/restore")  # <session-id>.json: each session's evidence
     reminder = TreePath(".cache/reminder.json")  # the status reminder last shown, per session
     injected = TreePath(".cache/injected.json")  # characters each hook injected, per session
     handoff = TreePath(".cache/subagent-pointers.json")  # PreToolUse(Agent) -> SubagentStart

@@ -1,0 +1,110 @@
+"""Which restore SessionStart injects, by `source`, and its title.
+
+- compact: this session's. When the host's summary of the compaction is found (in the
+  transcript after the evidence's offset, or kept by PostCompact), only what complements it;
+  else the whole restore.
+- startup, clear: the last other session's on this project, with its age and whether it
+  ended cleanly (SessionEnd marks that in `_session.json`).
+- resume: none; the host restores the conversation itself.
+"""
+
+from __future__ import annotations
+
+import time
+
+from memhooks import TYPE_CHECKING
+from memhooks.hooks.evidence_update import load
+from memhooks.restore.restore_text import after_compaction, next_session
+from memhooks.restore.transcript import read_new
+from memhooks.store.paths import MEMORY_DIR, MemoryPaths
+from memhooks.store.restore_state import latest_other
+from memhooks.store.session_state import StateUnreadableError, read_state
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from memhooks.hooks.event import HookInput
+
+#: Bytes of the transcript read past the evidence's offset to find the host's summary.
+SUMMARY_READ = 4_000_000
+_SOURCE = f"{MEMORY_DIR}/.cache/restore/"
+
+
+class Pick:
+    __slots__ = ("render", "source", "title")
+
+    def __init__(self, render: Callable[[int], str], title: str, source: str) -> None:
+        self.render = render
+        self.title = title
+        self.source = source
+
+
+def host_summary(hook: HookInput, state: dict[str, Any]) -> str:
+    """The host's summary of the compaction that just happened, or ''."""
+    text = ""
+    offset = state.get("offset")
+    if hook.transcript_path and isinstance(offset, int):
+        records, _ = read_new(hook.transcript_path, offset, limit=SUMMARY_READ)
+        found = [r.text for r in records if r.is_compact_summary and r.text]
+        text = found[-1] if found else ""
+    kept = state.get("summary")
+    turns = state.get("turns") or []
+    if not text and isinstance(kept, dict) and turns and kept.get("after_turn") == turns[-1]["n"]:
+        text = str(kept.get("text") or "")
+    return text
+
+
+def _age(seconds: float) -> str:
+    minutes = int(seconds // 60)
+    if minutes < 90:  # noqa: PLR2004
+        return f"{minutes} min"
+    hours = minutes // 60
+    return f"{hours} h" if hours < 48 else f"{hours // 24} days"  # noqa: PLR2004
+
+
+def _ended(paths: MemoryPaths, session_id: str) -> str:
+    try:
+        state = read_state(paths.file("session")) or {}
+    except StateUnreadableError:
+        return ""
+    sessions = state.get("sessions")
+    record = sessions.get(session_id) if isinstance(sessions, dict) else None
+    if isinstance(record, dict) and record.get("ended"):
+        return f"it ended cleanly at {record['ended']}"
+    return "no clean end was recorded (it may have been cut off)"
+
+
+def pick(hook: HookInput, paths: MemoryPaths) -> Pick | None:
+    source = hook.source or "startup"
+    if source == "compact":
+        state = load(paths, hook.session_id)
+        if state is None:
+            return None
+        summary = host_summary(hook, state)
+        where = _SOURCE + f"{hook.session_id}.json"
+        if summary:
+            return Pick(
+                lambda room: after_compaction(state, summary=summary, budget=room),
+                "What the compaction summary may not keep, from this session's transcript "
+                "(files and checks as the record proves them; the user's exact words):",
+                where,
+            )
+        return Pick(
+            lambda room: next_session(state, budget=room),
+            "This session's restore (the host's compaction summary was not found):",
+            where,
+        )
+    if source in ("startup", "clear"):
+        latest = latest_other(paths, hook.session_id)
+        other = load(paths, latest[0]) if latest else None
+        if latest is None or other is None or not other.get("turns"):
+            return None
+        age = _age(max(0.0, time.time() - latest[1]))
+        title = (
+            f"Where the last session on this project stood (session {latest[0][:8]}, last "
+            f"written {age} ago; {_ended(paths, latest[0])}). Continue from it only if the "
+            "user's request is about the same work:"
+        )
+        return Pick(lambda room: next_session(other, budget=room), title, _SOURCE + f"{latest[0]}.json")
+    return None

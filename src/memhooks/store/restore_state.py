@@ -1,0 +1,76 @@
+"""Each session's evidence, `.cache/restore/<session-id>.json`, and which is the latest.
+Standard library only: Stop and SessionStart use it.
+
+Machine-local and derived from the transcript (which is machine-local too): it is what the
+next session on this project is restored from. The newest `KEEP` files are kept.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from memhooks import TYPE_CHECKING
+from memhooks.store.atomic import discard, read_text, write_atomic
+from memhooks.store.paths import MemoryPaths, UnsafePathError, inside, session_file_stem
+
+if TYPE_CHECKING:
+    from typing import Any
+
+KEEP = 20
+READ_CAP = 4_000_000
+
+
+def state_path(paths: MemoryPaths, session_id: str) -> str:
+    """The session's file; raises UnsafePathError for anything but a plain id."""
+    path = os.path.join(paths.file("restore"), f"{session_file_stem(session_id)}.json")
+    if not inside(paths.base, path) and os.path.lexists(os.path.dirname(path)):
+        raise UnsafePathError(".cache/restore resolves outside .claude/memory/")
+    return path
+
+
+def read_state(paths: MemoryPaths, session_id: str) -> dict[str, Any] | None:
+    """The session's evidence as last written, or None (missing, unreadable, not ours)."""
+    try:
+        text = read_text(state_path(paths, session_id), READ_CAP)
+        data = json.loads(text) if text else None
+    except (UnsafePathError, ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def write_state(paths: MemoryPaths, session_id: str, state: dict[str, Any]) -> None:
+    """Replace the session's file (the caller holds the hooks' lock), then prune."""
+    path = state_path(paths, session_id)
+    write_atomic(path, json.dumps(state, ensure_ascii=False, separators=(",", ":")), durable=False)
+    _prune(os.path.dirname(path))
+
+
+def _entries(folder: str) -> list[tuple[float, str]]:
+    found = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False):
+                    found.append((entry.stat(follow_symlinks=False).st_mtime, entry.name))
+    except OSError:
+        return []
+    return sorted(found, reverse=True)
+
+
+def _prune(folder: str) -> None:
+    for _, name in _entries(folder)[KEEP:]:
+        discard(os.path.join(folder, name))
+
+
+def latest_other(paths: MemoryPaths, session_id: str) -> tuple[str, float] | None:
+    """(session id, last written, epoch seconds) of the newest evidence that is not
+    `session_id`'s, or None."""
+    folder = paths.file("restore")
+    if not inside(paths.base, os.path.join(folder, "x")):
+        return None
+    for mtime, name in _entries(folder):
+        other = name[: -len(".json")]
+        if other != session_id:
+            return other, mtime
+    return None
