@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from memhooks.cli.main import main
 from memhooks.errors import CODES, Exit
 from memhooks.restore import transcript
-from memhooks.restore.extract import extract_facts
+from memhooks.restore.evidence import Evidence
 from memhooks.store.config import load_settings, validate_config
 from memhooks.store.memory_file import UnparsableMemoryError, parse_bytes, parse_text
 from memhooks.store.session_state import is_active
@@ -127,10 +127,10 @@ def test_read_new_stops_at_the_last_whole_line(
     path.write_bytes(whole + partial)
     records, end = transcript.read_new(path, 0)
     assert end == len(whole), "a truncated last line must not be consumed"
-    facts = extract_facts(records, last_assistant_message=None)
+    turns = Evidence().add_all(records).state["turns"]
     prompts = [r.text for r in records if r.type == "user" and r.text]
-    assert len(facts.prompts) <= len(prompts)  # only what the whole lines held
-    assert all(isinstance(p, str) for p in facts.prompts)
+    assert len([t for t in turns if t["prompt"]]) <= len(prompts)  # only the whole lines
+    assert all(isinstance(t["prompt"], str) for t in turns)
     # The writer finishes the line: the next read picks it up, once.
     with path.open("ab") as handle:
         handle.write(b"\n")

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from memhooks.restore.checkpoint import STATUS_MARKS
+from memhooks.restore.restore_text import STATUS
 from support import FIXTURES, LAUNCHER, run_cli, run_hook
 
 TRANSCRIPTS = FIXTURES / "transcripts"
@@ -191,13 +191,13 @@ def test_precompact_then_compact_briefing_carries_every_fact(
     for text in (checkpoint, briefing):
         assert facts["task"] in text
         for todo in facts["todos"]:
-            assert f"{STATUS_MARKS[todo['status']]} {todo['content']}" in text
+            assert f"{STATUS[todo['status']]} {todo['content']}" in text
         for key in ("files_written", "files_edited", "failed_commands"):
             for item in facts[key]:
                 assert item in text, (key, item)
         for item in [*facts["decisions"], *facts["blockers"]]:
             assert item in text
-    assert briefing.index("This session's checkpoint") < briefing.index("Memory index")
+    assert briefing.index("This session's restore") < briefing.index("Memory index")
     copies = list((started / "checkpoints").glob("20*.md"))
     assert len(copies) == 1
 

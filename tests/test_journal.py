@@ -27,11 +27,12 @@ def test_turn_by_turn_entries_from_a_real_session(tmp_path: Path) -> None:
     assert len(entries) == 7
     assert entries[0].startswith("### t")
     assert "- Asked: Our blog generator (build.py)" in entries[0]
-    assert "- Decided: write our own stdlib-only `slugify()`" in entries[0]
-    assert "- Wrote: `tests/test_slugs.py`" in entries[2]
-    assert "- Failed: `python3 -m unittest discover -s tests -v`: AssertionError" in entries[2]
-    assert "- Edited: `slugs.py`" in entries[3]
-    assert "- Blocked: Heads up: I'm blocked on the CDN purge token" in entries[5]
+    assert "- Replied: " in entries[0]
+    assert "`tests/test_slugs.py`" in entries[2]
+    assert "- Failed: `python3 -m unittest discover -s tests -v`: " in entries[2]
+    assert "- Changed: `slugs.py`" in entries[3]
+    # no cue-phrase sorting: nothing is filed as "decided" or "blocked" on a guess
+    assert not any("- Decided:" in entry or "- Blocked:" in entry for entry in entries)
     assert all(len(entry) < 2000 for entry in entries)
 
 

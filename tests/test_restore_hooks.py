@@ -35,7 +35,7 @@ def _compact(project: Path, session: str, transcript: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def test_compact_and_resume_restore_this_sessions_checkpoint_never_anothers(
+def test_compact_restores_this_sessions_evidence_never_anothers(
     started: Path, tmp_path: Path
 ) -> None:
     project = started.parent.parent
@@ -44,14 +44,90 @@ def test_compact_and_resume_restore_this_sessions_checkpoint_never_anothers(
     _compact(project, SESSION_A, transcript)
     assert (started / "checkpoints" / "sessions" / f"{SESSION_A}.md").is_file()
     assert (started / "checkpoints" / "latest.md").is_file()  # kept for people
-    for source in ("compact", "resume"):
-        text = _context(run_hook("SessionStart", _payload(project, SESSION_A, source=source)))
-        assert text.index("checkpoints/sessions/") < text.index("## Now")
-        assert "I want a --json output mode" in text
-    # Session B never compacted: latest.md (A's) must not be restored into it.
+    assert (started / ".cache" / "restore" / f"{SESSION_A}.json").is_file()
+    payload = _payload(project, SESSION_A, source="compact", transcript_path=str(transcript))
+    text = _context(run_hook("SessionStart", payload))
+    # No host summary in the transcript: the whole restore, oldest words first.
+    assert "the host's compaction summary was not found" in text
+    assert text.index("## What the record proves") < text.index("## What was said")
+    assert "I want a --json output mode" in text
+    assert len(text) <= 9_000
+    # resume: the host restores the conversation itself.
+    resume = _context(run_hook("SessionStart", _payload(project, SESSION_A, source="resume")))
+    assert "I want a --json output mode" not in resume
+    # Session B never compacted: A's evidence must not be restored into it.
     other = _context(run_hook("SessionStart", _payload(project, SESSION_B, source="compact")))
     assert "I want a --json output mode" not in other
-    assert "checkpoint" not in other.lower()
+
+
+def test_after_a_compaction_only_what_complements_the_host_summary(
+    started: Path, tmp_path: Path
+) -> None:
+    project = started.parent.parent
+    transcript = tmp_path / "a.jsonl"
+    shutil.copy(MESSY / "transcript_at_precompact.jsonl", transcript)
+    _compact(project, SESSION_A, transcript)
+    summary = "1. Primary Request and Intent: a --json mode for hitcount. " * 5
+    with transcript.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"type": "system", "subtype": "compact_boundary"}) + "\n")
+        handle.write(
+            json.dumps(
+                {
+                    "type": "user",
+                    "isCompactSummary": True,
+                    "message": {"role": "user", "content": summary},
+                }
+            )
+            + "\n"
+        )
+    payload = _payload(project, SESSION_A, source="compact", transcript_path=str(transcript))
+    text = _context(run_hook("SessionStart", payload))
+    assert "What the compaction summary may not keep" in text
+    assert "## The user's own words" in text
+    assert "## What was said" not in text  # the host's summary carries the rest
+    full = _context(
+        run_hook("SessionStart", _payload(project, SESSION_B, source="startup"))
+    )
+    assert len(text) < len(full)
+
+
+def _stop(project: Path, session: str, transcript: Path, last: str = "") -> None:
+    payload = _payload(
+        project, session, transcript_path=str(transcript), last_assistant_message=last
+    )
+    done = run_hook("Stop", payload)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_next_session_is_restored_from_what_stop_kept(started: Path, tmp_path: Path) -> None:
+    """A fresh session (startup or clear) gets where the last one stood, with its age and
+    whether it ended cleanly; the evidence grew turn by turn at Stop."""
+    project = started.parent.parent
+    lines = (MESSY / "transcript_at_precompact.jsonl").read_bytes().splitlines(keepends=True)
+    transcript = tmp_path / "a.jsonl"
+    half = len(lines) // 2
+    transcript.write_bytes(b"".join(lines[:half]))
+    _stop(project, SESSION_A, transcript)
+    first = json.loads((started / ".cache" / "restore" / f"{SESSION_A}.json").read_text())
+    transcript.write_bytes(b"".join(lines))
+    _stop(project, SESSION_A, transcript, last="Which one should I build, (a) or (b)?")
+    state = json.loads((started / ".cache" / "restore" / f"{SESSION_A}.json").read_text())
+    assert len(state["turns"]) > len(first["turns"])
+    assert state["turns"][: len(first["turns"]) - 1] == first["turns"][:-1]
+    text = _context(run_hook("SessionStart", _payload(project, SESSION_B, source="startup")))
+    assert "Where the last session on this project stood (session aaaaaaaa" in text
+    assert "no clean end was recorded" in text
+    assert "I want a --json output mode" in text  # the goal, from the first prompt
+    assert "also want a totals line at the end" in text  # the latest request
+    assert "no prompt has answered yet" in text
+    assert len(text) <= 9_000
+    done = run_hook("SessionEnd", _payload(project, SESSION_A, reason="prompt_input_exit"))
+    assert done.returncode == 0
+    text = _context(run_hook("SessionStart", _payload(project, SESSION_B, source="clear")))
+    assert "it ended cleanly at" in text
+    # The session's own SessionStart(startup) never restores itself.
+    own = _context(run_hook("SessionStart", _payload(project, SESSION_A, source="startup")))
+    assert "Where the last session" not in own
 
 
 def test_a_briefing_in_a_fresh_project_has_no_filler(started: Path) -> None:

@@ -69,8 +69,9 @@ def _ended(paths: MemoryPaths, session_id: str) -> str:
     except StateUnreadableError:
         return ""
     sessions = state.get("sessions")
-    record = sessions.get(session_id) if isinstance(sessions, dict) else None
-    if isinstance(record, dict) and record.get("ended"):
+    records = sessions if isinstance(sessions, list) else []
+    record = next((r for r in records if isinstance(r, dict) and r.get("id") == session_id), None)
+    if record is not None and record.get("ended"):
         return f"it ended cleanly at {record['ended']}"
     return "no clean end was recorded (it may have been cut off)"
 

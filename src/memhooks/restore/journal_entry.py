@@ -10,7 +10,7 @@ changed, which commands failed, and the gist of the reply. An increment with non
 from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
-from memhooks.restore.evidence import Evidence
+from memhooks.restore.evidence import Evidence, relative
 from memhooks.text import clip_counted
 
 if TYPE_CHECKING:
@@ -41,7 +41,9 @@ def render_journal_entry(
         for turn in turns
         if turn["prompt"]
     ]
-    files = list(state["files"])
+    # Calls whose results are not in the file yet (it is written with a lag) count.
+    waiting = [relative(c["file"], state["cwd"]) for c in state["pending"].values() if "file" in c]
+    files = list(dict.fromkeys([*state["files"], *waiting]))
     if files:
         shown = ", ".join(f"`{clip_counted(path, 120)}`" for path in files[-_MAX_FILES:])
         more = f" (+{len(files) - _MAX_FILES} more)" if len(files) > _MAX_FILES else ""
