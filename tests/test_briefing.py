@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from memhooks.restore.briefing import HEADER, session_start
 from memhooks.store.config import HOST_CONTEXT_CAP
 from memhooks.store.context_files import Status
@@ -55,13 +53,19 @@ def test_the_restore_is_rendered_for_the_room_left() -> None:
         return "Wiring the slug cache\n" + "- step\n" * (room // 7)
 
     text = session_start(
-        session_id="s", status=Status(), index=INDEX, budget=3_000, restore=render,
-        restore_title="t:", restore_source="src",
+        session_id="s",
+        status=Status(),
+        index=INDEX,
+        budget=3_000,
+        restore=render,
+        restore_title="t:",
+        restore_source="src",
     )
     assert len(text) <= 3_000
     assert "Wiring the slug cache" in text
     assert "Use SQLite" in text  # the index keeps its excerpt
-    assert rooms and rooms[0] < 3_000
+    assert rooms
+    assert rooms[0] < 3_000
 
 
 def test_never_past_the_host_cap() -> None:

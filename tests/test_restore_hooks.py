@@ -85,9 +85,7 @@ def test_after_a_compaction_only_what_complements_the_host_summary(
     assert "What the compaction summary may not keep" in text
     assert "## The user's own words" in text
     assert "## What was said" not in text  # the host's summary carries the rest
-    full = _context(
-        run_hook("SessionStart", _payload(project, SESSION_B, source="startup"))
-    )
+    full = _context(run_hook("SessionStart", _payload(project, SESSION_B, source="startup")))
     assert len(text) < len(full)
 
 

@@ -145,7 +145,9 @@ def old_facts_missing(folder: Path, text: str) -> list[str]:
     return [item for item in wanted if " ".join(item.split()) not in flat]
 
 
-def evaluate(folder: Path, scorer: ModuleType, state: dict[str, Any] | None = None) -> dict[str, Any]:
+def evaluate(
+    folder: Path, scorer: ModuleType, state: dict[str, Any] | None = None
+) -> dict[str, Any]:
     state = evidence_for(folder) if state is None else state
     text = next_session_text(state)
     summary = host_summary(folder)
@@ -206,8 +208,10 @@ def _set_params(point: dict[str, Any]) -> None:
 
 
 def cross_validate(scorer: ModuleType) -> list[str]:
-    sets = {name: session_folders([str(p) for p in sorted((FIXTURES / name).glob("*/"))])
-            for name in ("transcripts2", "transcripts3", "transcripts_own")}
+    sets = {
+        name: session_folders([str(p) for p in sorted((FIXTURES / name).glob("*/"))])
+        for name in ("transcripts2", "transcripts3", "transcripts_own")
+    }
     states = {folder: evidence_for(folder) for folders in sets.values() for folder in folders}
     shipped = {
         "level2": restore_text.LEVELS[2],
@@ -230,11 +234,18 @@ def cross_validate(scorer: ModuleType) -> list[str]:
         _set_params(point)
         table.append((point, {name: score(name) for name in sets}))
     _set_params(shipped)
-    out = ["| fit on | best there | scored on | live found (worst, mean over ties) |", "| --- | --- | --- | --- |"]
+    out = [
+        "| fit on | best there | scored on | live found (worst, mean over ties) |",
+        "| --- | --- | --- | --- |",
+    ]
     for fit, other in itertools.permutations(sets, 2):
-        def key(row: tuple[dict[str, Any], dict[str, tuple[int, int, int]]], name: str = fit) -> int:
+
+        def key(
+            row: tuple[dict[str, Any], dict[str, tuple[int, int, int]]], name: str = fit
+        ) -> int:
             found, _, stale = row[1][name]
             return found - 5 * stale
+
         best = max(key(row) for row in table)
         ties = [row for row in table if key(row) == best]
         scores = [row[1][other][0] - 5 * row[1][other][2] for row in ties]
@@ -272,8 +283,10 @@ def main() -> int:
     if args.json:
         print(json.dumps([{k: v for k, v in r.items() if k != "texts"} for r in rows], indent=2))
         return 0
-    print("| session | next session: live | stale as current | chars | tail live "
-          "| after compaction: chars | stale as current |")
+    print(
+        "| session | next session: live | stale as current | chars | tail live "
+        "| after compaction: chars | stale as current |"
+    )
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for row in rows:
         live = f"{row['found']}/{row['total']}" if "total" in row else "n/a"
@@ -283,12 +296,16 @@ def main() -> int:
         stale = len(row["stale"]) if "stale" in row else "n/a"
         tail = row.get("tail_found", "n/a")
         after_stale = len(row["post_compact_stale"]) if "post_compact_stale" in row else "n/a"
-        print(f"| {row['session']} | {live} | {stale} | {row['chars']} | {tail} "
-              f"| {row['post_compact_chars']} | {after_stale} |")
+        print(
+            f"| {row['session']} | {live} | {stale} | {row['chars']} | {tail} "
+            f"| {row['post_compact_chars']} | {after_stale} |"
+        )
     scored = [row for row in rows if "total" in row]
     found, total = sum(r["found"] for r in scored), sum(r["total"] for r in scored)
-    print(f"\nall scored: {found}/{total} live ({100 * found / max(total, 1):.0f}%), stale "
-          f"{sum(len(r['stale']) for r in scored)}, tail {sum(r['tail_found'] for r in scored)}")
+    print(
+        f"\nall scored: {found}/{total} live ({100 * found / max(total, 1):.0f}%), stale "
+        f"{sum(len(r['stale']) for r in scored)}, tail {sum(r['tail_found'] for r in scored)}"
+    )
     for row in rows:
         for key in ("missing", "stale", "post_compact_stale", "placeholders", "old_facts_missing"):
             for item in row.get(key) or []:

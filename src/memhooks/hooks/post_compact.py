@@ -13,10 +13,10 @@ from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.evidence_update import load
 from memhooks.restore.evidence import Evidence, summary_text
-from memhooks.store.locking import quick_lock
-from memhooks.store.restore_state import write_state
 from memhooks.store.config import Settings
+from memhooks.store.locking import quick_lock
 from memhooks.store.paths import MemoryPaths
+from memhooks.store.restore_state import write_state
 from memhooks.store.session_journal import append_journal
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact

@@ -107,5 +107,7 @@ def pick(hook: HookInput, paths: MemoryPaths) -> Pick | None:
             f"written {age} ago; {_ended(paths, latest[0])}). Continue from it only if the "
             "user's request is about the same work:"
         )
-        return Pick(lambda room: next_session(other, budget=room), title, _SOURCE + f"{latest[0]}.json")
+        return Pick(
+            lambda room: next_session(other, budget=room), title, _SOURCE + f"{latest[0]}.json"
+        )
     return None

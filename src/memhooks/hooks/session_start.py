@@ -13,9 +13,9 @@ from memhooks.curate import pending_note as consolidation_note
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.index_check import check_index
 from memhooks.hooks.output import context_output
+from memhooks.hooks.restore_pick import pick
 from memhooks.hooks.session_record import touch_session
 from memhooks.install.invocation import cli_command
-from memhooks.hooks.restore_pick import pick
 from memhooks.restore import briefing
 from memhooks.store.atomic import read_text
 from memhooks.store.config import Settings

@@ -8,6 +8,7 @@ hook blocks (keeps Claude working to save) only when the user opted in with
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 
@@ -128,14 +129,10 @@ def _save(paths: MemoryPaths, session_id: str, update: _Update, offsets: dict[st
     """The journal entry, the offsets and the evidence; another Stop of this session that got
     here first (the offsets moved) wins, and this one writes nothing."""
     if update.entry:
-        try:
+        with contextlib.suppress(UnsafePathError):
             append_journal(paths, session_id, update.entry)
-        except UnsafePathError:
-            pass
     if update.end is not None:
         save_offset(paths, offsets, session_id, update.end)
     if update.state is not None:
-        try:
+        with contextlib.suppress(UnsafePathError):
             write_state(paths, session_id, update.state)
-        except UnsafePathError:
-            pass

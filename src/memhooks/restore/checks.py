@@ -88,7 +88,9 @@ def _clipped(line: str) -> str:
 def error_line(output: str) -> str:
     """The line of a failed run's output that says what went wrong ('' when none does): the
     first that says "error" (or fail, assert…), not a command echo, else the last line."""
-    lines = [line for line in output.splitlines() if line.strip() and not _EXIT.compiled.match(line)]
+    lines = [
+        line for line in output.splitlines() if line.strip() and not _EXIT.compiled.match(line)
+    ]
     for pattern in (_STRONG_ERROR, _ERROR_LINE):
         for line in lines:
             if pattern.compiled.search(line) and not _ECHO.compiled.match(line):

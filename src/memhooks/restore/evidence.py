@@ -107,7 +107,7 @@ class Evidence:
     def __init__(
         self, state: dict[str, Any] | None = None, redact_patterns: Sequence[str] = ()
     ) -> None:
-        self.state = state if usable(state) else new_state()
+        self.state: dict[str, Any] = state if state is not None and usable(state) else new_state()
         self.patterns = tuple(redact_patterns)
 
     # ---------------------------------------------------------------- records
@@ -132,7 +132,11 @@ class Evidence:
         prompt = prompt_text(record)
         if prompt is not None:
             self.prompt(prompt, record.timestamp)
-            return
+        else:
+            self.blocks(record)
+
+    def blocks(self, record: Record) -> None:
+        """Tool calls, their results and Claude's text of one record."""
         for block in record.blocks:
             if isinstance(block, ToolUse):
                 self.tool_use(block)

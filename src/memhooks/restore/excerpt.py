@@ -48,34 +48,40 @@ def _next_line(lines: list[str], i: int) -> int:
     return next((j for j in range(i + 1, min(len(lines), i + 3)) if lines[j].strip()), i)
 
 
+def _kept_lines(lines: list[str]) -> set[int]:
+    """The first line, the prose, the distinct error lines (with the detail after each)
+    and the last lines."""
+    keep: set[int] = {0, *range(len(lines) - TAIL_LINES, len(lines))}
+    seen: set[str] = set()
+    for i, line in enumerate(lines):
+        if _prose(line) and len(line) > 1:
+            keep.add(i)
+        elif _ERROR.compiled.search(line) and len(seen) < ERROR_LINES:
+            shape = re.sub(r"\d+", "0", line.strip())[:60]
+            if shape not in seen:
+                seen.add(shape)
+                keep.update((i, _next_line(lines, i)))  # the detail often follows
+    return keep
+
+
 def trim_paste(text: str) -> str:
     """A message with a long paste: its prose, error lines and last lines, the rest cut."""
     lines = text.strip().splitlines()
     if len(text) <= PASTE_CHARS or len(lines) <= PASTE_LINES:
         return text.strip()
-    keep: set[int] = set(range(len(lines) - TAIL_LINES, len(lines)))
-    keep.add(0)
-    errors = 0
-    seen: set[str] = set()
-    for i, line in enumerate(lines):
-        if _prose(line) and len(line) > 1:
-            keep.add(i)
-        elif _ERROR.compiled.search(line) and errors < ERROR_LINES:
-            shape = re.sub(r"\d+", "0", line.strip())[:60]
-            if shape not in seen:
-                seen.add(shape)
-                keep.update((i, _next_line(lines, i)))  # the detail often follows
-                errors += 1
+    keep = _kept_lines(lines)
     out: list[str] = []
     skipped = 0
     for i, line in enumerate(lines):
-        if i in keep and line.strip():
-            if skipped:
-                out.append(f"[… {skipped} lines of pasted output cut]")
-                skipped = 0
-            out.append(_clip_line(line.strip()))
-        elif line.strip():
+        if not line.strip():
+            continue
+        if i not in keep:
             skipped += 1
+            continue
+        if skipped:
+            out.append(f"[… {skipped} lines of pasted output cut]")
+            skipped = 0
+        out.append(_clip_line(line.strip()))
     if skipped:
         out.append(f"[… {skipped} lines cut]")
     return "\n".join(out)

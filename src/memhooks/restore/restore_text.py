@@ -43,6 +43,8 @@ RUNS_SHOWN = 6
 FILES_SHOWN = 25
 CHECKS_SHOWN = 8
 TODO_LIMIT = 160
+#: Characters of each prompt after a compaction (the user's own words, beside the summary).
+PROMPT_WORDS_CAP = 220
 
 RECORD_HEADING = (
     "## What was said, oldest first ([turn] who: words; later turns supersede earlier ones)"
@@ -106,7 +108,8 @@ def check_lines(state: dict[str, Any]) -> list[str]:
 def todo_lines(state: dict[str, Any]) -> list[str]:
     todos = state.get("todos") or []
     return [
-        f"- todo {STATUS.get(item['status'], 'to do:')} {clip(one_line(item['content']), TODO_LIMIT)}"
+        f"- todo {STATUS.get(item['status'], 'to do:')} "
+        + clip(one_line(item["content"]), TODO_LIMIT)
         for item in todos
     ]
 
@@ -249,10 +252,11 @@ def after_compaction(state: dict[str, Any], *, summary: str, budget: int) -> str
     if proven:
         parts.append(proven)
     heading = "## The user's own words, oldest first (later ones supersede earlier ones)"
-    lines = []
-    for turn in state.get("turns") or []:
-        if turn["prompt"] and not _in_summary(turn["prompt"], summary):
-            lines.append(f"[{turn['n']}] {head_tail(turn['prompt'], 220, head_share=0.6)}")
+    lines = [
+        f"[{turn['n']}] {head_tail(turn['prompt'], PROMPT_WORDS_CAP, head_share=0.6)}"
+        for turn in state.get("turns") or []
+        if turn["prompt"] and not _in_summary(turn["prompt"], summary)
+    ]
     room = budget - _size(parts) - len(heading) - 3
     while lines and _size(lines) > room:
         lines.pop(1 if len(lines) > 1 else 0)  # the first (the goal) and the newest stay

@@ -47,12 +47,13 @@ def write_state(paths: MemoryPaths, session_id: str, state: dict[str, Any]) -> N
 
 
 def _entries(folder: str) -> list[tuple[float, str]]:
-    found = []
     try:
         with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False):
-                    found.append((entry.stat(follow_symlinks=False).st_mtime, entry.name))
+            found = [
+                (entry.stat(follow_symlinks=False).st_mtime, entry.name)
+                for entry in entries
+                if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False)
+            ]
     except OSError:
         return []
     return sorted(found, reverse=True)
