@@ -12,7 +12,7 @@ import os
 from memhooks import TYPE_CHECKING
 from memhooks.restore.evidence import Evidence, new_state, usable
 from memhooks.restore.transcript import read_new
-from memhooks.store.restore_state import read_state
+from memhooks.store.restore_state import read_evidence
 
 if TYPE_CHECKING:
     from typing import Any
@@ -29,7 +29,7 @@ READ_MAX = 32_000_000  # bytes one catch-up reads at most: a turn with huge tool
 
 
 def load(paths: MemoryPaths, session_id: str) -> dict[str, Any] | None:
-    state = read_state(paths, session_id) if session_id else None
+    state = read_evidence(paths, session_id) if session_id else None
     return state if usable(state) and isinstance(state, dict) else None
 
 

@@ -16,7 +16,7 @@ from memhooks.restore.evidence import Evidence, summary_text
 from memhooks.store.config import Settings
 from memhooks.store.locking import quick_lock
 from memhooks.store.paths import MemoryPaths
-from memhooks.store.restore_state import write_state
+from memhooks.store.restore_state import save_evidence
 from memhooks.store.session_journal import append_journal
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
@@ -53,5 +53,5 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
             state = load(paths, hook.session_id)
             if state is not None:
                 Evidence(state, settings.redact_patterns).summary(text)
-                write_state(paths, hook.session_id, state)
+                save_evidence(paths, hook.session_id, state)
     return None

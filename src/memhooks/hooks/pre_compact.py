@@ -27,7 +27,7 @@ from memhooks.store.config import Settings
 from memhooks.store.hook_caches import read_prompts
 from memhooks.store.locking import quick_lock
 from memhooks.store.paths import MemoryPaths
-from memhooks.store.restore_state import write_state
+from memhooks.store.restore_state import save_evidence
 from memhooks.store.yaml_emit import render_document
 from memhooks.text import clip_counted
 from memhooks.text.clock import iso
@@ -139,7 +139,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     text = render_document({k: v for k, v in meta.items() if v is not None}, body)
     if hook.session_id and settings.capture_journal:
         with quick_lock(paths.file("lock"), lock_timeout()):
-            write_state(paths, hook.session_id, evidence.state)
+            save_evidence(paths, hook.session_id, evidence.state)
     write_checkpoint(
         paths,
         text,

@@ -3,8 +3,8 @@
 A check is a command that tests, builds or lints: anything but the programs that only look
 at or move files (`ls`, `cat`, `git`, `sed`, ...). Its target is the program and its first
 word that is not an option (`cargo test`, `make fuzz-regress`, `python pytest`), plus the
-rest of its words; a run covers another of the same target when its words are a subset of
-the other's (`mvn test` covers `mvn -q test -Dtest=RetryPolicyTest`, `pytest` covers
+rest of its words; a run covers another of the same target when its words are the same, or
+fewer options only (`mvn test` covers `mvn -q test -Dtest=RetryPolicyTest`, `pytest` covers
 `pytest -k merge`), so a later passing run closes the earlier failure whatever the string.
 """
 
@@ -76,8 +76,14 @@ def target(command: str) -> tuple[str, frozenset[str]] | None:
 
 
 def covers(run: tuple[str, frozenset[str]], other: tuple[str, frozenset[str]]) -> bool:
-    """A passing `run` proves `other` passes too: same runner, no narrower selection."""
-    return run[0] == other[0] and run[1] <= other[1]
+    """A passing `run` proves `other` passes too: same runner, and the same words or fewer
+    options and no word of its own (`cargo run -- x.log` checks that input, not all of
+    them; `pytest` covers `pytest -k merge`, `pytest -k merge` does not cover `pytest`)."""
+    if run[0] != other[0]:
+        return False
+    return run[1] == other[1] or (
+        run[1] < other[1] and all(word.startswith("-") for word in run[1])
+    )
 
 
 def _clipped(line: str) -> str:

@@ -54,13 +54,13 @@ def _kept_lines(lines: list[str]) -> set[int]:
     keep: set[int] = {0, *range(len(lines) - TAIL_LINES, len(lines))}
     seen: set[str] = set()
     for i, line in enumerate(lines):
-        if _prose(line) and len(line) > 1:
-            keep.add(i)
-        elif _ERROR.compiled.search(line) and len(seen) < ERROR_LINES:
+        if _ERROR.compiled.search(line) and len(seen) < ERROR_LINES:
             shape = re.sub(r"\d+", "0", line.strip())[:60]
             if shape not in seen:
                 seen.add(shape)
                 keep.update((i, _next_line(lines, i)))  # the detail often follows
+        elif _prose(line) and len(line) > 1:
+            keep.add(i)
     return keep
 
 

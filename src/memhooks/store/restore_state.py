@@ -29,7 +29,7 @@ def state_path(paths: MemoryPaths, session_id: str) -> str:
     return path
 
 
-def read_state(paths: MemoryPaths, session_id: str) -> dict[str, Any] | None:
+def read_evidence(paths: MemoryPaths, session_id: str) -> dict[str, Any] | None:
     """The session's evidence as last written, or None (missing, unreadable, not ours)."""
     try:
         text = read_text(state_path(paths, session_id), READ_CAP)
@@ -39,7 +39,7 @@ def read_state(paths: MemoryPaths, session_id: str) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-def write_state(paths: MemoryPaths, session_id: str, state: dict[str, Any]) -> None:
+def save_evidence(paths: MemoryPaths, session_id: str, state: dict[str, Any]) -> None:
     """Replace the session's file (the caller holds the hooks' lock), then prune."""
     path = state_path(paths, session_id)
     write_atomic(path, json.dumps(state, ensure_ascii=False, separators=(",", ":")), durable=False)

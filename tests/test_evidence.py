@@ -1,0 +1,217 @@
+"""The evidence a restore is made from, and the restore's rules, as pure functions."""
+
+from __future__ import annotations
+
+import json
+
+from memhooks.restore import checks
+from memhooks.restore.evidence import Evidence, new_state, unanswered_question
+from memhooks.restore.excerpt import head_tail, trim_paste
+from memhooks.restore.restore_text import after_compaction, next_session
+from memhooks.restore.transcript_records import Record, TextBlock, ToolResult, ToolUse
+
+
+def _prompt(text: str) -> Record:
+    return Record(type="user", text=text)
+
+
+def _said(text: str) -> Record:
+    return Record(type="assistant", blocks=(TextBlock(text),))
+
+
+def _bash(call_id: str, command: str, *, ok: bool, output: str = "") -> list[Record]:
+    return [
+        Record(type="assistant", blocks=(ToolUse(call_id, "Bash", {"command": command}),)),
+        Record(type="user", blocks=(ToolResult(call_id, is_error=not ok, text=output),)),
+    ]
+
+
+def _edit(call_id: str, path: str, tool: str = "Edit") -> list[Record]:
+    return [
+        Record(type="assistant", cwd="/p", blocks=(ToolUse(call_id, tool, {"file_path": path}),)),
+        Record(type="user", blocks=(ToolResult(call_id, is_error=False),)),
+    ]
+
+
+def test_a_superset_run_closes_a_failure_whatever_the_command_string() -> None:
+    """Issue 23: a failure was closed only when the identical command passed."""
+    records = [
+        _prompt("add retries"),
+        *_bash("1", "mvn -q test -Dtest=RetryPolicyTest", ok=False, output="[ERROR] expected 30"),
+        *_edit("2", "/p/src/RetryPolicy.java"),
+        *_bash("3", "mvn test 2>&1 | tail -20", ok=True),
+    ]
+    state = Evidence().add_all(records).state
+    (entry,) = [c for c in state["checks"].values() if "-Dtest" in c["cmd"]]
+    assert entry["ok"]
+    assert entry["closed_by"].startswith("mvn test")
+    text = next_session(state, budget=5_000)
+    assert "fixed, passes now" in text
+    assert "FAILING" not in text
+
+
+def test_a_narrower_or_different_run_closes_nothing() -> None:
+    state = (
+        Evidence()
+        .add_all(
+            [
+                _prompt("json mode"),
+                *_bash("1", "cargo run -- --json --sort nope x.log", ok=False, output="error: key"),
+                *_bash("2", "cargo run -- --json x.log", ok=True),  # inputs, not a selection
+                *_bash("3", "pytest", ok=False, output="E assert 1 == 2\nFAILED t.py::a"),
+                *_bash("4", "pytest -k merge", ok=True),
+            ]
+        )
+        .state
+    )
+    failing = sorted(c["cmd"] for c in state["checks"].values() if not c["ok"])
+    assert failing == ["cargo run -- --json --sort nope x.log", "pytest"]
+    assert "FAILING at its last run (turn 1): `pytest`: FAILED t.py::a" in next_session(
+        state, budget=5_000
+    )
+
+
+def test_check_targets() -> None:
+    assert checks.target("ls -la") is None
+    assert checks.target("git push origin main") is None
+    assert checks.target("cd app && FOO=1 python -m pytest -q tests/x.py") == (
+        "python pytest",
+        frozenset({"-m", "tests/x.py"}),
+    )
+    assert checks.error_line("cc -fsanitize=undefined x.c\n==1==ERROR: heap overflow\n") == (
+        "==1==ERROR: heap overflow"
+    )
+
+
+def test_a_failure_followed_by_edits_is_earlier_not_failing_now() -> None:
+    state = (
+        Evidence()
+        .add_all(
+            [
+                _prompt("fix it"),
+                *_bash("1", "make test", ok=False, output="FAIL test_a"),
+                *_edit("2", "/p/src/a.c"),
+            ]
+        )
+        .state
+    )
+    text = next_session(state, budget=5_000)
+    assert "earlier failure, files changed since, not re-run (turn 1): `make test`" in text
+
+
+def test_turns_keep_the_prompt_and_claudes_first_middle_and_last_words() -> None:
+    state = (
+        Evidence()
+        .add_all(
+            [
+                _prompt("first request"),
+                _said("Going with (b)."),
+                _said("Working on it."),
+                _said("Done. Should I commit?"),
+                _prompt("second request"),
+                _said("Sure."),
+            ]
+        )
+        .state
+    )
+    first, second = state["turns"]
+    assert (first["prompt"], first["first"], first["mid"], first["last"]) == (
+        "first request",
+        "Going with (b).",
+        ["Working on it."],
+        "Done. Should I commit?",
+    )
+    assert second["first"] == "Sure."
+    assert unanswered_question(state) == ""  # the last reply asks nothing
+
+
+def test_the_question_no_prompt_answered() -> None:
+    state = Evidence().add_all([_prompt("totals?"), _said("Two ways. Which one, (a) or (b)?")])
+    assert unanswered_question(state.state) == "Which one, (a) or (b)?"
+    assert "no prompt has answered yet: Which one, (a) or (b)?" in next_session(
+        state.state, budget=3_000
+    )
+
+
+def test_the_state_survives_json_between_turns() -> None:
+    """Stop keeps it in .cache/restore/ between turns: JSON in, JSON out, same result."""
+    records = [
+        _prompt("one"),
+        *_bash("1", "make test", ok=False, output="FAIL a"),
+        _prompt("two"),
+        *_edit("2", "/p/a.c", "Write"),
+        *_bash("3", "make test", ok=True),
+    ]
+    whole = Evidence().add_all(records).state
+    state = new_state()
+    for chunk in (records[:3], records[3:]):
+        state = json.loads(json.dumps(Evidence(state).add_all(chunk).state))
+    assert state == json.loads(json.dumps(whole))
+
+
+def test_everything_kept_is_redacted() -> None:
+    secret = "sk-ant-" + "api03-Abc123" * 8
+    state = Evidence().add_all(
+        [
+            _prompt(f"use ANTHROPIC_API_KEY={secret}"),
+            _said(f"Set {secret}."),
+            *_bash("1", f"deploy --token {secret}", ok=False, output=f"bad token {secret}"),
+        ]
+    )
+    state.summary(f"<summary>the key {secret}</summary>")
+    assert secret not in json.dumps(state.state)
+
+
+def test_the_record_is_marked_as_superseded_and_has_no_headings_inside() -> None:
+    state = (
+        Evidence()
+        .add_all(
+            [_prompt("# not a heading\nlets do X"), _said("## Plan\nX it is."), _prompt("no, Y")]
+        )
+        .state
+    )
+    text = next_session(state, budget=3_000)
+    record = text[text.index("## What was said") :].splitlines()
+    assert "later turns supersede earlier ones" in record[0]
+    assert not any(line.lstrip().startswith("#") for line in record[1:])
+
+
+def test_newest_turns_fullest_and_the_first_kept() -> None:
+    long_reply = "This is a long sentence about the work. " * 40
+    records = []
+    for n in range(30):
+        records += [_prompt(f"request {n} " + "words " * 60), _said(long_reply)]
+    state = Evidence().add_all(records).state
+    text = next_session(state, budget=6_000)
+    assert len(text) <= 6_000
+    assert "[1] user: request 0" in text
+    assert "[30] user: request 29" in text
+    lines = text.splitlines()
+    newest = sum(len(line) for line in lines if line.startswith("[30]"))
+    middle = sum(len(line) for line in lines if line.startswith("[15]"))
+    assert newest > middle
+
+
+def test_after_compaction_skips_prompts_the_summary_quotes() -> None:
+    state = Evidence().add_all([_prompt("keep the table byte-for-byte"), _prompt("add totals")])
+    text = after_compaction(state.state, summary='User said "add totals".', budget=2_000)
+    assert "keep the table byte-for-byte" in text
+    assert "add totals" not in text
+
+
+def test_a_paste_keeps_prose_errors_and_its_end() -> None:
+    log = "\n".join(f"2026-11-25 10:42:{i:02d} ok line {i}" for i in range(60))
+    text = f"ran it on staging:\n{log}\nERROR: disk full\n  at /var/x\n{log}\nwhy is that?"
+    trimmed = trim_paste(text)
+    assert "ran it on staging:" in trimmed
+    assert "ERROR: disk full" in trimmed
+    assert "at /var/x" in trimmed  # the detail after the error line
+    assert trimmed.endswith("why is that?")
+    assert "lines of pasted output cut" in trimmed
+    assert len(trimmed) < len(text) // 4
+
+
+def test_head_tail_cuts_at_sentences() -> None:
+    text = "One. Two two. Three three three. Four. Five five."
+    assert head_tail(text, 100) == text
+    assert head_tail(text, 20) == "One. … Five five."
