@@ -35,13 +35,19 @@ def _compact(project: Path, session: str, transcript: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def test_compact_restores_this_sessions_evidence_never_anothers(
-    started: Path, tmp_path: Path
-) -> None:
+def _compacted(started: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """Session A's PreCompact ran on the messy session: (project, transcript)."""
     project = started.parent.parent
     transcript = tmp_path / "a.jsonl"
     shutil.copy(MESSY / "transcript_at_precompact.jsonl", transcript)
     _compact(project, SESSION_A, transcript)
+    return project, transcript
+
+
+def test_compact_restores_this_sessions_evidence_never_anothers(
+    started: Path, tmp_path: Path
+) -> None:
+    project, transcript = _compacted(started, tmp_path)
     assert (started / "checkpoints" / "sessions" / f"{SESSION_A}.md").is_file()
     assert (started / "checkpoints" / "latest.md").is_file()  # kept for people
     assert (started / ".cache" / "restore" / f"{SESSION_A}.json").is_file()
@@ -63,10 +69,7 @@ def test_compact_restores_this_sessions_evidence_never_anothers(
 def test_after_a_compaction_only_what_complements_the_host_summary(
     started: Path, tmp_path: Path
 ) -> None:
-    project = started.parent.parent
-    transcript = tmp_path / "a.jsonl"
-    shutil.copy(MESSY / "transcript_at_precompact.jsonl", transcript)
-    _compact(project, SESSION_A, transcript)
+    project, transcript = _compacted(started, tmp_path)
     summary = "1. Primary Request and Intent: a --json mode for hitcount. " * 5
     with transcript.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps({"type": "system", "subtype": "compact_boundary"}) + "\n")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from memhooks.restore.excerpt import ERROR_LINE
 from memhooks.text.lazy_re import LazyPattern
 
 #: Programs whose failure says nothing about the code: they look at, fetch or move files.
@@ -30,11 +31,6 @@ _REDIRECT = LazyPattern(r"\s*(?:\d?>>?|&>)\s*(?:&\d|\S+)")
 _ENV = LazyPattern(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
 _WRAPPERS = frozenset({"timeout", "time", "nice", "sudo", "npx", "uv", "poetry", "pipenv"})
 _EXIT = LazyPattern(r"^\s*(?:Exit code|exit code|exit status)\s*:?\s*(\d+)\s*$", re.MULTILINE)
-_ERROR_LINE = LazyPattern(
-    r"\b(?:error|errors|fail|failed|failure|fatal|exception|panic|assert\w*|violation|"
-    r"denied|not ok|cannot|undefined|expected)\b|✗|^E\s",
-    re.IGNORECASE,
-)
 
 _STRONG_ERROR = LazyPattern(r"\b(?:error|ERROR|FAIL\w*|Error|panicked|Traceback)\b")
 #: A compiler or tool invocation echoed into the output, not its verdict.
@@ -97,7 +93,7 @@ def error_line(output: str) -> str:
     lines = [
         line for line in output.splitlines() if line.strip() and not _EXIT.compiled.match(line)
     ]
-    for pattern in (_STRONG_ERROR, _ERROR_LINE):
+    for pattern in (_STRONG_ERROR, ERROR_LINE):
         for line in lines:
             if pattern.compiled.search(line) and not _ECHO.compiled.match(line):
                 return _clipped(line)

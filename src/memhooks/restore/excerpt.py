@@ -20,7 +20,8 @@ ERROR_LINES = 6
 TAIL_LINES = 3
 LINE_LIMIT = 240
 
-_ERROR = LazyPattern(
+#: A line that reports an error (shared with `checks`, which picks a failed run's line).
+ERROR_LINE = LazyPattern(
     r"\b(?:error|errors|fail|failed|failure|fatal|exception|traceback|panic|assert\w*|"
     r"violat\w*|denied|not ok|cannot|undefined|expected)\b|✗|^E\s",
     re.IGNORECASE,
@@ -54,7 +55,7 @@ def _kept_lines(lines: list[str]) -> set[int]:
     keep: set[int] = {0, *range(len(lines) - TAIL_LINES, len(lines))}
     seen: set[str] = set()
     for i, line in enumerate(lines):
-        if _ERROR.compiled.search(line) and len(seen) < ERROR_LINES:
+        if ERROR_LINE.compiled.search(line) and len(seen) < ERROR_LINES:
             shape = re.sub(r"\d+", "0", line.strip())[:60]
             if shape not in seen:
                 seen.add(shape)
