@@ -170,15 +170,14 @@ def test_auto_compaction_briefs_the_retried_request(played: Played) -> None:
     assert not _missing(contexts, BRIEFING_FACTS), contexts[:2000]
 
 
-def test_continue_briefs_from_the_checkpoint(played: Played) -> None:
+def test_continue_needs_no_restore(played: Played) -> None:
+    """`--continue`/resume: the host restores the conversation itself; we add no restore."""
     step = played.steps["next_day"]
     assert "SessionStart:resume" in step.hook_labels()
     briefing = _context_of_run(step, "SessionStart:resume")
     assert ".claude/memory/" in briefing
-    assert not _missing(briefing, BRIEFING_FACTS), briefing[:2000]
-    model_text = step.model_text()
-    assert "This session's checkpoint" in model_text
-    assert not _missing(model_text, BRIEFING_FACTS)
+    assert "Where the last session" not in briefing
+    assert "This session's restore" not in briefing
 
 
 def test_subagent_result_is_filed(played: Played) -> None:
@@ -212,6 +211,10 @@ def test_clear_starts_a_new_briefed_session(played: Played) -> None:
     briefing = _context_of_run(clear, "SessionStart:clear")
     assert ".claude/memory/" in briefing
     assert briefing in played.steps["after_clear"].model_text()
+    # A new session gets where the last one stood, from what Stop kept turn by turn.
+    assert "Where the last session on this project stood" in briefing
+    assert "it ended cleanly" in briefing  # /clear ended the last one with SessionEnd
+    assert not _missing(briefing, BRIEFING_FACTS), briefing[:2000]
 
 
 def test_session_end_closes_the_session_record(played: Played) -> None:
