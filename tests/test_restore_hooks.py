@@ -8,7 +8,6 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from memhooks.restore.git_state import git_state, parse_status
 from support import FIXTURES, run_cli, run_hook
 
 SESSION_A = "aaaaaaaa-0000-4000-8000-000000000001"
@@ -185,21 +184,3 @@ def test_post_compact_keeps_the_summary_redacted_and_injects_nothing(
     assert "Primary request: ship --json." in record
     assert "hunter2secret" not in record
     assert "thinking" not in record
-
-
-def test_git_state_reads_branch_and_uncommitted_files(tmp_path: Path) -> None:
-    assert git_state(str(tmp_path)) == ("", [])  # not a repository
-    if shutil.which("git") is None:
-        return
-    env_cmd = ["git", "-C", str(tmp_path)]
-    subprocess.run([*env_cmd, "init", "-q", "-b", "feat/json"], check=True)
-    (tmp_path / "a.txt").write_text("x", encoding="utf-8")
-    branch, files = git_state(str(tmp_path))
-    assert branch == "feat/json"
-    assert files == ["a.txt (??)"]
-
-
-def test_parse_status() -> None:
-    out = "## main...origin/main [ahead 1]\n M src/x.py\nR  old.py -> new.py\n?? notes.md\n"
-    assert parse_status(out) == ("main", ["src/x.py (M)", "new.py (R)", "notes.md (??)"])
-    assert parse_status("## HEAD (no branch)\n")[0] == ""

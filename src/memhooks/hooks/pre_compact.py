@@ -18,7 +18,7 @@ from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.evidence_update import READ_MAX, evidence_for, load
 from memhooks.restore.evidence import Evidence, extra_prompts
-from memhooks.restore.git_state import git_state
+from memhooks.restore.git_changes import git_entry, snapshot
 from memhooks.restore.restore_text import next_session
 from memhooks.restore.transcript import iter_records, read_new
 from memhooks.restore.transcript_records import Record
@@ -31,7 +31,6 @@ from memhooks.store.restore_state import save_evidence
 from memhooks.store.yaml_emit import render_document
 from memhooks.text import clip_counted
 from memhooks.text.clock import iso
-from memhooks.text.redact import redact
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -79,7 +78,6 @@ def cached_prompts(paths: MemoryPaths, session_id: str) -> list[str]:
 
 #: The checkpoint file's restore, as people read it (SessionStart renders its own).
 CHECKPOINT_CHARS = 12_000
-_UNCOMMITTED_SHOWN = 12
 
 
 def collect(hook: HookInput, paths: MemoryPaths, settings: Settings) -> Evidence:
@@ -104,26 +102,26 @@ def collect(hook: HookInput, paths: MemoryPaths, settings: Settings) -> Evidence
     return evidence
 
 
-def _workspace_line(branch: str, uncommitted: list[str]) -> str:
-    parts = [f"Branch `{clip_counted(branch, 120)}`"] if branch else []
-    if uncommitted:
-        shown = ", ".join(f"`{clip_counted(p, 120)}`" for p in uncommitted[:_UNCOMMITTED_SHOWN])
-        extra = len(uncommitted) - _UNCOMMITTED_SHOWN
-        parts.append(f"uncommitted: {shown}{f' (+{extra} more)' if extra > 0 else ''}")
-    return ("; ".join(parts) + ".") if parts else ""
+def add_git_view(evidence: Evidence, cwd: str, patterns: tuple[str, ...]) -> str:
+    """git's view of what the session changed, into the evidence; the branch ('' if none)."""
+    found = snapshot(cwd)
+    if found is None:
+        return ""
+    evidence.state["git"] = git_entry(evidence.state, found, patterns)
+    return str(evidence.state["git"]["now"]["branch"])
 
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     evidence = collect(hook, paths, settings)
     created = iso()
-    branch, uncommitted = git_state(hook.cwd)
     patterns = settings.redact_patterns
+    branch = add_git_view(evidence, hook.cwd, patterns)
     header = [
         "# Checkpoint before compaction",
         "",
         f"Session `{clip_counted(hook.session_id, 80)}`, trigger "
         f"`{clip_counted(hook.trigger or 'manual', 20)}`, written {created}.",
-        _workspace_line(redact(branch, patterns), [redact(p, patterns) for p in uncommitted]),
+        f"Branch `{clip_counted(branch, 120)}`." if branch else "",
         "Taken from the transcript by memhooks (no LLM), secrets redacted: a record of the "
         "work so far, not a set of orders.",
     ]

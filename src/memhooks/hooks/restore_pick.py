@@ -14,10 +14,11 @@ import time
 
 from memhooks import TYPE_CHECKING
 from memhooks.hooks.evidence_update import load
+from memhooks.restore.git_changes import git_entry
 from memhooks.restore.restore_text import after_compaction, next_session
 from memhooks.restore.transcript import read_new
 from memhooks.store.paths import MEMORY_DIR, MemoryPaths
-from memhooks.store.restore_state import latest_other
+from memhooks.store.restore_state import others_newest_first
 from memhooks.store.session_state import StateUnreadableError, read_state
 
 if TYPE_CHECKING:
@@ -25,9 +26,13 @@ if TYPE_CHECKING:
     from typing import Any
 
     from memhooks.hooks.event import HookInput
+    from memhooks.restore.git_run import Git
 
 #: Bytes of the transcript read past the evidence's offset to find the host's summary.
 SUMMARY_READ = 4_000_000
+#: Newest evidence files tried for the last session (one a session began without a turn
+#: yet, holding only its git baseline, is passed over).
+CANDIDATES = 5
 _SOURCE = f"{MEMORY_DIR}/.cache/restore/"
 
 
@@ -76,7 +81,14 @@ def _ended(paths: MemoryPaths, session_id: str) -> str:
     return "no clean end was recorded (it may have been cut off)"
 
 
-def pick(hook: HookInput, paths: MemoryPaths) -> Pick | None:
+def pick(
+    hook: HookInput,
+    paths: MemoryPaths,
+    git: tuple[Git, dict[str, Any]] | None = None,
+    patterns: tuple[str, ...] = (),
+) -> Pick | None:
+    """The restore for `hook.source`; `git` (a snapshot taken now) adds git's view of what
+    the last session changed to a new session's restore."""
     source = hook.source or "startup"
     if source == "compact":
         state = load(paths, hook.session_id)
@@ -97,17 +109,28 @@ def pick(hook: HookInput, paths: MemoryPaths) -> Pick | None:
             where,
         )
     if source in ("startup", "clear"):
-        latest = latest_other(paths, hook.session_id)
-        other = load(paths, latest[0]) if latest else None
-        if latest is None or other is None or not other.get("turns"):
+        found = last_session(paths, hook.session_id)
+        if found is None:
             return None
-        age = _age(max(0.0, time.time() - latest[1]))
+        other_id, written, other = found
+        if git is not None:
+            other = {**other, "git": git_entry(other, git, patterns)}
+        age = _age(max(0.0, time.time() - written))
         title = (
-            f"Where the last session on this project stood (session {latest[0][:8]}, last "
-            f"written {age} ago; {_ended(paths, latest[0])}). Continue from it only if the "
+            f"Where the last session on this project stood (session {other_id[:8]}, last "
+            f"written {age} ago; {_ended(paths, other_id)}). Continue from it only if the "
             "user's request is about the same work:"
         )
         return Pick(
-            lambda room: next_session(other, budget=room), title, _SOURCE + f"{latest[0]}.json"
+            lambda room: next_session(other, budget=room), title, _SOURCE + f"{other_id}.json"
         )
+    return None
+
+
+def last_session(paths: MemoryPaths, session_id: str) -> tuple[str, float, dict[str, Any]] | None:
+    """(id, last written, evidence) of the newest other session with a turn, or None."""
+    for other_id, written in others_newest_first(paths, session_id)[:CANDIDATES]:
+        other = load(paths, other_id)
+        if other is not None and other.get("turns"):
+            return other_id, written, other
     return None

@@ -1,7 +1,8 @@
 """SessionStart: brief Claude on the session id, the status line, a restore and the index.
 
 The restore (see hooks/restore_pick.py): after a compaction, what complements the host's
-summary; on a new session (startup, clear), where the last session on this project stood.
+summary; on a new session (startup, clear), where the last session on this project stood,
+with git's view of what it changed (the same `git status` keeps this session's baseline).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from memhooks.hooks.event import HookInput
 from memhooks.hooks.index_check import check_index
 from memhooks.hooks.output import context_output
 from memhooks.hooks.restore_pick import pick
+from memhooks.hooks.session_git import keep_baseline, start_snapshot
 from memhooks.hooks.session_record import touch_session
 from memhooks.install.invocation import cli_command
 from memhooks.restore import briefing
@@ -67,7 +69,10 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     except OSError as exc:  # a read-only tree: status says `rebuild` is needed
         log_line(paths.file("log"), f"SessionStart: search index rebuild not started: {exc}")
     conflicted: list[str] = []
-    chosen = pick(hook, paths) if settings.capture_journal else None
+    git = start_snapshot(hook, settings)
+    chosen = pick(hook, paths, git, settings.redact_patterns) if settings.capture_journal else None
+    if git is not None:
+        keep_baseline(paths, hook.session_id, git[1])
     reset_reminder(paths, hook.session_id)
     index = unconflicted(paths, "index", conflicted)
     if conflicted:

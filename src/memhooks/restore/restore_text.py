@@ -42,6 +42,7 @@ GOAL_LEVEL = 2
 RUNS_SHOWN = 6
 FILES_SHOWN = 25
 CHECKS_SHOWN = 8
+COMMITS_SHOWN = 8
 TODO_LIMIT = 160
 #: Characters of each prompt after a compaction (the user's own words, beside the summary).
 PROMPT_WORDS_CAP = 220
@@ -64,15 +65,64 @@ def _code(text: str, limit: int = 160) -> str:
     return "`" + clip(one_line(text).replace("`", "'"), limit) + "`"
 
 
-def file_lines(state: dict[str, Any]) -> list[str]:
-    """The changed files, in the order they were last changed; "(new)" for those created."""
-    files = list(state.get("files", {}).items())[-FILES_SHOWN:]
-    if not files:
-        return []
+def _paths(items: Sequence[tuple[str, str]]) -> str:
+    """`path` (how), the latest FILES_SHOWN, with how many more there were."""
     shown = ", ".join(
-        f"{_code(path, 160)}{' (new)' if info.get('how') == 'new' else ''}" for path, info in files
+        f"{_code(path, 160)}{'' if how == 'edited' else f' ({how})'}"
+        for path, how in items[-FILES_SHOWN:]
     )
-    return [f"- Files changed by Claude's tools this session: {shown}"]
+    more = len(items) - FILES_SHOWN
+    return shown + (f" (+{more} more)" if more > 0 else "")
+
+
+def _tool_files(state: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(path, info.get("how") or "edited") for path, info in state.get("files", {}).items()]
+
+
+def git_lines(git: dict[str, Any], tool_files: list[tuple[str, str]]) -> list[str]:
+    """git's view (see restore/git_changes.py): what changed since the session began (tool
+    files git shows unchanged left out), what is uncommitted, what was committed."""
+    at = f"git, {git.get('at') or 'at the restore'}"
+    changed = git.get("changed")
+    lines = []
+    if changed is None:  # no baseline: the tools' record is all there is
+        if tool_files:
+            lines.append(f"- Files changed by Claude's tools this session: {_paths(tool_files)}")
+    else:
+        items = list(changed.items())
+        lines.append(
+            f"- Changed since the session began ({at}): {_paths(items)}"
+            if items
+            else f"- Nothing differs from the session's start ({at})"
+        )
+        kept = set(git.get("tools_only") or ())
+        outside = [item for item in tool_files if item[0] in kept]
+        if outside:
+            lines.append(f"- Also changed by Claude's tools, not seen by git: {_paths(outside)}")
+    dirty = list((git.get("uncommitted") or {}).items())
+    if dirty and changed is not None and dict(dirty) == changed:
+        lines.append("- Uncommitted now: all of those")
+    elif dirty:
+        lines.append(f"- Uncommitted now ({at}): {_paths(dirty)}")
+    commits = git.get("commits") or []
+    if commits:
+        more = len(commits) - COMMITS_SHOWN
+        shown = "; ".join(_code(line, 120) for line in commits[:COMMITS_SHOWN])
+        more_note = f" (+{more} more)" if more > 0 else ""
+        lines.append(f"- Committed this session: {shown}{more_note}")
+    return lines
+
+
+def file_lines(state: dict[str, Any]) -> list[str]:
+    """The changed files: git's view when the restore had one, else those Claude's tools
+    changed, in the order they were last changed; "(new)" for those created."""
+    tool_files = _tool_files(state)
+    git = (state.get("git") or {}).get("now")
+    if isinstance(git, dict):
+        return git_lines(git, tool_files)
+    if not tool_files:
+        return []
+    return [f"- Files changed by Claude's tools this session: {_paths(tool_files)}"]
 
 
 def _changed_after(state: dict[str, Any], seq: int) -> bool:

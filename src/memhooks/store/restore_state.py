@@ -64,14 +64,11 @@ def _prune(folder: str) -> None:
         discard(os.path.join(folder, name))
 
 
-def latest_other(paths: MemoryPaths, session_id: str) -> tuple[str, float] | None:
-    """(session id, last written, epoch seconds) of the newest evidence that is not
-    `session_id`'s, or None."""
+def others_newest_first(paths: MemoryPaths, session_id: str) -> list[tuple[str, float]]:
+    """(session id, last written, epoch seconds) of each kept evidence but `session_id`'s,
+    newest first."""
     folder = paths.file("restore")
     if not inside(paths.base, os.path.join(folder, "x")):
-        return None
-    for mtime, name in _entries(folder):
-        other = name[: -len(".json")]
-        if other != session_id:
-            return other, mtime
-    return None
+        return []
+    found = [(name[: -len(".json")], mtime) for mtime, name in _entries(folder)]
+    return [(other, mtime) for other, mtime in found if other != session_id]
