@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memhooks.restore.briefing import HEADER, session_start
+from memhooks.restore.briefing import HEADER, index_excerpt, session_start
 from memhooks.store.config import HOST_CONTEXT_CAP
 from memhooks.store.context_files import Status
 
@@ -66,6 +66,19 @@ def test_the_restore_is_rendered_for_the_room_left() -> None:
     assert "Use SQLite" in text  # the index keeps its excerpt
     assert rooms
     assert rooms[0] < 3_000
+
+
+def test_an_index_that_does_not_fit_keeps_its_first_pointers_and_a_count() -> None:
+    decisions = "".join(f"- [D{i}](decisions/d{i}.md) — why {i}\n" for i in range(30))
+    runbooks = "".join(f"- [R{i}](runbooks/r{i}.md) — how {i}\n" for i in range(5))
+    index = f"## Decisions\n{decisions}## Runbooks\n{runbooks}"
+    short = index_excerpt(index, 200)
+    assert len(short) <= 200
+    assert short.startswith("## Decisions\n- [D0]")
+    shown = short.count("- [")
+    assert f"… {35 - shown} more memories: `/memory recall`" in short
+    assert index_excerpt(index, len(index)) == index
+    assert not index_excerpt(index, 400).rstrip().splitlines()[-2].startswith("##")
 
 
 def test_never_past_the_host_cap() -> None:

@@ -215,3 +215,45 @@ def test_head_tail_cuts_at_sentences() -> None:
     text = "One. Two two. Three three three. Four. Five five."
     assert head_tail(text, 100) == text
     assert head_tail(text, 20) == "One. … Five five."
+
+
+def test_the_state_stays_bounded_in_a_long_session() -> None:
+    """Stop loads and saves the state every turn: it must not grow with every turn's full
+    text (a long session with big pastes went past the 4 MB read cap and was lost)."""
+    evidence = Evidence()
+    paste = "word " * 1_500
+    for n in range(100):
+        evidence.add(_prompt(f"turn {n}: {paste}"))
+        evidence.add(_said(f"first {n}. " + paste))
+        evidence.add(_said(f"middle {n}. " + paste))
+        evidence.add(_said(f"last {n}. " + paste))
+        for k in range(25):
+            evidence.add_all(_bash(f"{n}-{k}", f"make t{k}", ok=True))
+    state = evidence.state
+    size = len(json.dumps(state))
+    assert size < 1_100_000, size  # 100 whole turns were 2.3 MB
+    assert len(state["turns"][-1]["ran"]) == 20
+    assert state["turns"][0]["prompt"].startswith("turn 0: word")  # the goal stays whole
+    assert len(state["turns"][0]["prompt"]) > 5_000
+    assert len(state["turns"][-50]["prompt"]) <= 1_000
+    assert "turn 99" in next_session(state, budget=9_000)
+
+
+def test_a_restore_after_a_compaction_keeps_the_users_earlier_words() -> None:
+    """The next session's restore of a session that compacted: the host's summary, then the
+    record, where turns the summary covers keep only the user's words (what summaries lose)
+    and the goal is the first prompt even after text that came before any prompt."""
+    evidence = Evidence()
+    evidence.add_all([_said("Memory mode is on."), _prompt("Add format_price to money.py")])
+    evidence.add(_said("Decided: use Decimal with ROUND_HALF_UP."))
+    evidence.add(_prompt("I'm blocked on the EUR price feed until Friday."))
+    evidence.add(_said("Noted."))
+    evidence.summary("Summary: the work so far (the host's words).")
+    evidence.add(_prompt("What is left to do?"))
+    evidence.add(_said("Wire format_price into report.py."))
+    text = next_session(evidence.state, budget=5_000)
+    assert text.index("## Claude Code's own summary") < text.index("## What was said")
+    assert "[2] user: Add format_price to money.py" in text
+    assert "[3] user: I'm blocked on the EUR price feed until Friday." in text
+    assert "ROUND_HALF_UP" not in text  # Claude's words before it: the summary has them
+    assert "Wire format_price into report.py." in text

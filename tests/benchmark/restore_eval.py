@@ -16,6 +16,8 @@ transcripts_own/* and transcripts/*) it plays what the hooks do, through their o
   (tests/fixtures/host_summaries/<session>.md when there is one, else the `compact_summary` of
   the session's hooks.jsonl): its characters and stale fragments presented as current.
 
+`--index MEMORY.md` gives the new session's briefing that index as well (the restore and the
+index share the 9,000 characters; tests/fixtures/restore_index/ has a 3 K and a 14 K one).
 `--cv` fits the record's levels of detail on one set and scores them on the other.
 `--dump DIR` writes, per session, the exact text Claude would receive: `next_session.txt`,
 `post_compact.txt` (our injection alone) and `tail.txt` (the conversation's last N
@@ -116,11 +118,11 @@ def evidence_for(folder: Path) -> dict[str, Any]:
     return evidence.state
 
 
-def next_session_text(state: dict[str, Any]) -> str:
+def next_session_text(state: dict[str, Any], index: str = "") -> str:
     return briefing.session_start(
         session_id="a3c1e2f4-0b9d-4e8a-8c7f-1d2e3f4a5b6c",
         status=Status(),
-        index="",
+        index=index,
         budget=BUDGET,
         restore=lambda room: restore_text.next_session(state, budget=room),
         restore_title=TITLE,
@@ -146,10 +148,10 @@ def old_facts_missing(folder: Path, text: str) -> list[str]:
 
 
 def evaluate(
-    folder: Path, scorer: ModuleType, state: dict[str, Any] | None = None
+    folder: Path, scorer: ModuleType, state: dict[str, Any] | None = None, index: str = ""
 ) -> dict[str, Any]:
     state = evidence_for(folder) if state is None else state
-    text = next_session_text(state)
+    text = next_session_text(state, index)
     summary = host_summary(folder)
     after = post_compact_text(state, summary) if summary else ""
     row: dict[str, Any] = {
@@ -275,9 +277,16 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="one JSON document")
     parser.add_argument("--cv", action="store_true", help="cross-validate the levels of detail")
     parser.add_argument("--dump", type=Path, help="write each session's texts into this folder")
+    parser.add_argument(
+        "--index",
+        type=Path,
+        help="a MEMORY.md the new session's briefing carries too (e.g. "
+        "tests/fixtures/restore_index/MEMORY-3k.md); default: none",
+    )
     args = parser.parse_args()
     scorer = load_scorer()
-    rows = [evaluate(folder, scorer) for folder in session_folders(args.folders)]
+    index = args.index.read_text(encoding="utf-8") if args.index else ""
+    rows = [evaluate(folder, scorer, index=index) for folder in session_folders(args.folders)]
     if args.dump:
         dump(rows, args.dump)
     if args.json:

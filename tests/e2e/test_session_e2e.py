@@ -27,9 +27,15 @@ if TYPE_CHECKING:
 AUTO_PROMPT = "Keep going: what is the next todo on the list?"
 RECALL_QUERY = "audit price formatting"
 AFTER_CLEAR = "Fresh start. What does the project memory say?"
+NEW_SESSION = "New session: is anything left over from last time?"
 #: What the briefing after compaction must bring back, by fact name.
 BRIEFING_FACTS = ("task", "todo", "file_written", "file_edited", "decision")
 CHECKPOINT_FACTS = (*BRIEFING_FACTS, "failed_command", "blocker")
+#: What we add beside the host's summary of a compaction (after it, and in the next
+#: session's restore of a session that compacted): the record's proofs and the user's own
+#: words. The decision is Claude's words, which the host's summary keeps; the mock's summary
+#: keeps nothing, so it is not asked for there.
+COMPLEMENT_FACTS = ("task", "todo", "file_written", "file_edited", "blocker")
 
 
 def _missing(text: str, facts: Iterable[str]) -> list[str]:
@@ -88,6 +94,7 @@ def played(
         ("next_day", scenario.NEXT_DAY, True),
         ("clear", "/clear", True),
         ("after_clear", AFTER_CLEAR, True),
+        ("new_session", NEW_SESSION, False),  # not --continue: a new session id
     ]
     steps = {name: box.run(prompt, name=name, resume=resume) for name, prompt, resume in plan}
     record_times("session", box)
@@ -144,21 +151,31 @@ def test_manual_compact_writes_the_checkpoint(played: Played) -> None:
     labels = played.steps["compact"].hook_labels()
     assert "PreCompact:manual" in labels
     assert "SessionStart:compact" in labels
-    checkpoint = played.memory / "checkpoints" / "latest.md"
-    assert checkpoint.is_file()
-    assert not _missing(checkpoint.read_text(), CHECKPOINT_FACTS)
+    assert (played.memory / "checkpoints" / "latest.md").is_file()  # the auto compaction's now
+    manual = [
+        p.read_text()
+        for p in (played.memory / "checkpoints").glob("*.md")
+        if "trigger: manual" in p.read_text()
+    ]
+    assert manual
+    assert not _missing(manual[0], CHECKPOINT_FACTS)
 
 
 def test_briefing_after_compact_reaches_the_model(played: Played) -> None:
     briefing = _context_of_run(played.steps["compact"], "SessionStart:compact")
-    assert not _missing(briefing, BRIEFING_FACTS), briefing[:2000]
+    assert not _missing(briefing, COMPLEMENT_FACTS), briefing[:2000]
     # /compact sends no prompt of its own: the next run's request carries the briefing.
     # (Facts, not the verbatim text: the host's debug log, where the hook output is read
     # from, redacts strings such as "session_id: …"; the request itself is unredacted.)
-    assert not _missing(played.steps["after_compact"].model_text(), BRIEFING_FACTS)
-    assert not _missing(
-        _hook_context(played.steps["after_compact"], "SessionStart"), BRIEFING_FACTS
-    )
+    after = played.steps["after_compact"]
+    assert not _missing(after.model_text(), COMPLEMENT_FACTS)
+    assert "MOCK-COMPACT-SUMMARY" in after.model_text()  # the host's own summary, beside ours
+    assert not _missing(_hook_context(after, "SessionStart"), COMPLEMENT_FACTS)
+    # The host's summary is in the transcript: we add only its complement (the record's
+    # proofs and the user's own words), never the whole restore again.
+    assert "What the compaction summary may not keep" in briefing
+    assert "## What was said" not in briefing
+    assert scenario.TASK[:60] in briefing
 
 
 def test_auto_compaction_briefs_the_retried_request(played: Played) -> None:
@@ -167,7 +184,8 @@ def test_auto_compaction_briefs_the_retried_request(played: Played) -> None:
     retried = step.requests[-1]
     assert AUTO_PROMPT in json.dumps(retried.body)
     contexts = "\n".join(c.text for c in hook_contexts(retried.body) if c.event == "SessionStart")
-    assert not _missing(contexts, BRIEFING_FACTS), contexts[:2000]
+    assert "What the compaction summary may not keep" in contexts
+    assert not _missing(contexts, COMPLEMENT_FACTS), contexts[:2000]
 
 
 def test_continue_needs_no_restore(played: Played) -> None:
@@ -210,11 +228,30 @@ def test_clear_starts_a_new_briefed_session(played: Played) -> None:
     assert {"SessionEnd:clear", "SessionStart:clear"} <= set(clear.hook_labels())
     briefing = _context_of_run(clear, "SessionStart:clear")
     assert ".claude/memory/" in briefing
-    assert briefing in played.steps["after_clear"].model_text()
+    first = played.steps["after_clear"].requests[0]
+    delivered = "\n".join(c.text for c in hook_contexts(first.body) if c.event == "SessionStart")
+    assert "Where the last session on this project stood" in delivered
     # A new session gets where the last one stood, from what Stop kept turn by turn.
     assert "Where the last session on this project stood" in briefing
     assert "it ended cleanly" in briefing  # /clear ended the last one with SessionEnd
-    assert not _missing(briefing, BRIEFING_FACTS), briefing[:2000]
+    # That session compacted: its restore is the host's last summary, the user's words and
+    # what the record proves from before it, and everything said after it.
+    assert "MOCK-COMPACT-SUMMARY" in briefing
+    assert not _missing(briefing, COMPLEMENT_FACTS), briefing[:2000]
+    assert scenario.AFTER_COMPACT in briefing
+
+
+def test_a_new_session_gets_the_last_sessions_restore(played: Played) -> None:
+    """A new `claude -p` (not --continue) after the last session ended: its first request
+    carries where that session stood, with the user's words from it."""
+    step = played.steps["new_session"]
+    assert "SessionStart:startup" in step.hook_labels()
+    assert step.session_id != played.steps["after_clear"].session_id
+    first = step.requests[0]
+    contexts = "\n".join(c.text for c in hook_contexts(first.body) if c.event == "SessionStart")
+    assert "Where the last session on this project stood" in contexts
+    assert "it ended cleanly" in contexts  # its `claude -p` run ended with SessionEnd
+    assert AFTER_CLEAR in contexts, contexts[:3000]
 
 
 def test_session_end_closes_the_session_record(played: Played) -> None:

@@ -1,8 +1,9 @@
 """Which restore SessionStart injects, by `source`, and its title.
 
-- compact: this session's. When the host's summary of the compaction is found (in the
-  transcript after the evidence's offset, or kept by PostCompact), only what complements it;
-  else the whole restore.
+- compact: what complements the host's summary of the compaction (which the model has): the
+  record's proofs and the user's own words, less those the summary quotes when it can be read
+  (the transcript past the evidence's offset, or what PostCompact kept; seen on 2.1.332:
+  SessionStart(compact) runs before PostCompact and before the summary reaches the file).
 - startup, clear: the last other session's on this project, with its age and whether it
   ended cleanly (SessionEnd marks that in `_session.json`).
 - resume: none; the host restores the conversation itself.
@@ -94,19 +95,15 @@ def pick(
         state = load(paths, hook.session_id)
         if state is None:
             return None
+        # The host's summary is in the model's context by now, but on 2.1.332 neither the
+        # transcript nor PostCompact (which runs after this hook) has it yet: when it is found
+        # (another version), the user's words it quotes already are left out.
         summary = host_summary(hook, state)
-        where = _SOURCE + f"{hook.session_id}.json"
-        if summary:
-            return Pick(
-                lambda room: after_compaction(state, summary=summary, budget=room),
-                "What the compaction summary may not keep, from this session's transcript "
-                "(files and checks as the record proves them; the user's exact words):",
-                where,
-            )
         return Pick(
-            lambda room: next_session(state, budget=room),
-            "This session's restore (the host's compaction summary was not found):",
-            where,
+            lambda room: after_compaction(state, summary=summary, budget=room),
+            "What the compaction summary may not keep, from this session's record (files "
+            "and checks as the record proves them; the user's exact words):",
+            _SOURCE + f"{hook.session_id}.json",
         )
     if source in ("startup", "clear"):
         found = last_session(paths, hook.session_id)

@@ -20,7 +20,10 @@ from memhooks.text.frame import one_line as data_line
 STATUS_SOURCE = f"{MEMORY_DIR}/context/"
 MIN_INDEX_ROOM = 200  # below this an index excerpt says nothing useful
 SESSION_ID_MAX = 128  # host ids are UUIDs; anything longer is not an id
-INDEX_RESERVE = 900  # room kept for the index when a checkpoint comes first
+#: Room kept for the index when a restore comes first (the restore's recall drops fast below
+#: ~8 K; the per-prompt hook points to the relevant memories anyway): a few pointers and
+#: how to find the rest. Measured with tests/benchmark/restore_eval.py --index.
+INDEX_RESERVE = 500
 
 HEADER = (
     "[memhooks] Project memory from .claude/memory/ (the memhooks plugin, not your auto memory; "
@@ -47,6 +50,35 @@ def index_pointers(index: str) -> str:
     if start is None or not any(line.startswith("- [") for line in lines[start:]):
         return ""
     return "\n".join(lines[start:]).strip() + "\n"
+
+
+def index_excerpt(index: str, room: int) -> str:
+    """The index's first lines that fit `room`, then one line saying how many pointers were
+    left out and how to find them; the whole index when it fits."""
+    if len(index) <= room:
+        return index
+    lines = index.rstrip("\n").splitlines()
+    total = sum(1 for line in lines if line.startswith("- ["))
+    kept: list[str] = []
+    used = shown = 0
+    for line in lines:
+        note = _more_note(total - shown)
+        if used + len(line) + 1 + len(note) > room:
+            break
+        kept.append(line)
+        used += len(line) + 1
+        shown += line.startswith("- [")
+    while kept and not kept[-1].startswith("- ["):  # no heading without its pointers
+        kept.pop()
+    shown = sum(1 for line in kept if line.startswith("- ["))
+    return "\n".join([*kept, _more_note(total - shown)]) + "\n"
+
+
+def _more_note(count: int) -> str:
+    return (
+        f"[memhooks] … {count} more memories: `/memory recall` with a few words finds them "
+        f"({MEMORY_DIR}/MEMORY.md lists all)."
+    )
 
 
 def status_text(status: Status) -> str:
@@ -140,7 +172,8 @@ def session_start(
     if index.strip() and room > MIN_INDEX_ROOM:
         source_path = f"{MEMORY_DIR}/MEMORY.md"
         title = "Memory index (pointers; read a file only when you need it):\n"
-        body = quote(source_path, index, room - len(title), "the index")
+        room -= len(title) + overhead(source_path)
+        body = quote(source_path, index_excerpt(index, room), room + overhead(source_path))
         if body:
             parts.append(title + body)
     return "\n\n".join(parts)

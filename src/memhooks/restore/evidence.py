@@ -17,7 +17,7 @@ import re
 
 from memhooks import TYPE_CHECKING
 from memhooks.restore import checks
-from memhooks.restore.excerpt import trim_paste
+from memhooks.restore.excerpt import head_tail, trim_paste
 from memhooks.restore.prompts import assistant_text, clean_prompt, prompt_text
 from memhooks.restore.transcript_records import Record, ToolResult, ToolUse
 from memhooks.text.redact import redact
@@ -33,6 +33,14 @@ TEXT_CAP = 4_000
 #: Turns kept: the first (the goal) and the latest.
 MAX_TURNS = 400
 MAX_MID = 3
+#: Turns kept whole; an older turn (but the first, the goal) keeps what a restore can still
+#: show of one so old, so the state Stop loads and saves every turn stays bounded (~1 KB a
+#: turn) however long the session runs, and well under restore_state.READ_CAP.
+FULL_TURNS = 40
+OLD_CAPS = {"prompt": (1_000, 0.6), "first": (600, 0.7), "last": (900, 0.5)}
+OLD_MID = 400
+MAX_RUNS = 20
+OLD_RUNS = 6
 MAX_CHECKS = 60
 MAX_FILES = 200
 MAX_PENDING = 200
@@ -81,6 +89,14 @@ def _new_turn(n: int, at: str, prompt: str) -> dict[str, Any]:
     """`first` and `last`: Claude's first and last text of the turn; `mid`: the latest
     texts between them; `ran`: the outcome of each command (or sub-agent) of the turn."""
     return {"n": n, "at": at, "prompt": prompt, "first": "", "mid": [], "last": "", "ran": []}
+
+
+def _shorten(turn: dict[str, Any]) -> None:
+    """An old turn cut to what the restore shows of old turns at most (restore_text.LEVELS)."""
+    for key, (limit, head_share) in OLD_CAPS.items():
+        turn[key] = head_tail(turn[key], limit, head_share=head_share)
+    turn["mid"] = [head_tail(text, OLD_MID) for text in turn["mid"][-1:]]
+    turn["ran"] = turn["ran"][-OLD_RUNS:]
 
 
 def usable(state: object) -> bool:
@@ -166,6 +182,8 @@ class Evidence:
         turns.append(_new_turn(n, at, text))
         if len(turns) > MAX_TURNS:
             del turns[1]  # the first turn states the goal: it stays
+        if len(turns) > FULL_TURNS + 1:
+            _shorten(turns[-FULL_TURNS - 1])
 
     def known_prompt(self, text: str) -> bool:
         wanted = _cap(trim_paste(self.redacted(text)), PROMPT_CAP)
@@ -224,9 +242,12 @@ class Evidence:
         elif "agent" in call and not block.is_error and block.text:
             at = block.text.find(_HAND_BACK)
             report = block.text[at + len(_HAND_BACK) :] if at >= 0 else block.text
-            self._turn()["ran"].append(
-                {"agent": _cap(" ".join(self.redacted(report).split()), FINDING_CAP)}
-            )
+            self._ran({"agent": _cap(" ".join(self.redacted(report).split()), FINDING_CAP)})
+
+    def _ran(self, entry: dict[str, Any]) -> None:
+        ran = self._turn()["ran"]
+        ran.append(entry)
+        del ran[:-MAX_RUNS]
 
     def _next_seq(self) -> int:
         """Order of file changes and check runs: which came after which."""
@@ -245,7 +266,7 @@ class Evidence:
     def ran(self, command: str, *, ok: bool, output: str, turn: int) -> None:
         """One Bash call's outcome: kept in its turn, and as its target's last outcome."""
         error = "" if ok else checks.error_line(self.redacted(output))
-        self._turn()["ran"].append({"cmd": _cap(command, 300), "ok": ok, "error": error})
+        self._ran({"cmd": _cap(command, 300), "ok": ok, "error": error})
         found = checks.target(command)
         if found is None:
             return

@@ -43,6 +43,7 @@ RUNS_SHOWN = 6
 FILES_SHOWN = 25
 CHECKS_SHOWN = 8
 COMMITS_SHOWN = 8
+EARLIER_ERROR = 80
 TODO_LIMIT = 160
 #: Characters of each prompt after a compaction (the user's own words, beside the summary).
 PROMPT_WORDS_CAP = 220
@@ -145,10 +146,11 @@ def check_lines(state: dict[str, Any]) -> list[str]:
             )
             continue
         error = f": {clip(entry['error'], 140)}" if entry.get("error") else ""
-        if _changed_after(state, entry.get("seq", 0)):
+        if _changed_after(state, entry.get("seq", 0)):  # likely superseded: kept short
+            short = f": {clip(entry['error'], EARLIER_ERROR)}" if entry.get("error") else ""
             lines.append(
                 f"- earlier failure, files changed since, not re-run (turn {entry['turn']}): "
-                f"{cmd}{error}"
+                f"{_code(entry['cmd'], EARLIER_ERROR)}{short}"
             )
         else:
             lines.append(f"- FAILING at its last run (turn {entry['turn']}): {cmd}{error}")
@@ -222,28 +224,29 @@ def _size(lines: Sequence[str]) -> int:
     return sum(len(line) + 1 for line in lines)
 
 
-def _top_level(i: int, count: int) -> int:
+def _top_level(i: int, count: int, goal: int = 0) -> int:
     age = count - 1 - i
-    if i == 0 and age:
+    if i == goal and age:
         return GOAL_LEVEL
     return MAX_LEVEL_BY_AGE[age] if age < len(MAX_LEVEL_BY_AGE) else OLD_MAX_LEVEL
 
 
 def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
-    """The turns, oldest first, as detailed as `budget` allows: the first turn (the goal) and
-    the newest get the most; every turn keeps at least its prompt's head."""
+    """The turns, oldest first, as detailed as `budget` allows: the first prompt's turn (the
+    goal) and the newest get the most; every turn keeps at least its prompt's head."""
     if not turns:
         return []
     levels = [0] * len(turns)
     rendered = [turn_lines(turn, 0) for turn in turns]
     used = sum(_size(lines) for lines in rendered)
+    goal = next((i for i, turn in enumerate(turns) if turn["prompt"]), 0)
     newest_first = [len(turns) - 1 - age for age in range(len(turns))]
-    order = [0, *[i for i in newest_first if i != 0]] if len(turns) > 1 else newest_first
+    order = [goal, *[i for i in newest_first if i != goal]]
     passes = [(level, True) for level in range(1, len(LEVELS))]
     passes += [(level, False) for level in range(1, len(LEVELS))]  # what room is left
     for level, capped in passes:
         for i in order:
-            if level <= levels[i] or (capped and level > _top_level(i, len(turns))):
+            if level <= levels[i] or (capped and level > _top_level(i, len(turns), goal)):
                 continue
             lines = turn_lines(turns[i], level)
             if used - _size(rendered[i]) + _size(lines) <= budget:
@@ -282,11 +285,16 @@ def next_session(state: dict[str, Any], *, budget: int, intro: str = "") -> str:
         )
         body = clip(summary["text"], max(0, room // 2 - len(head)))
         parts.append(f"{head}\n{body}")
-        turns = [turn for turn in turns if turn["n"] > after or turn["n"] == turns[0]["n"]]
+        turns = [turn if turn["n"] > after else _words_only(turn) for turn in turns]
     said = said_section(turns, budget - _size(parts) - 2)
     if said:
         parts.append(said)
     return "\n\n".join(parts)
+
+
+def _words_only(turn: dict[str, Any]) -> dict[str, Any]:
+    """A turn the host's summary covers: the user's own words only (what summaries lose)."""
+    return {**turn, "first": "", "mid": [], "last": "", "ran": []}
 
 
 def _in_summary(prompt: str, summary: str) -> bool:
@@ -302,10 +310,13 @@ def after_compaction(state: dict[str, Any], *, summary: str, budget: int) -> str
     if proven:
         parts.append(proven)
     heading = "## The user's own words, oldest first (later ones supersede earlier ones)"
+    prompted = [turn for turn in state.get("turns") or [] if turn["prompt"]]
     lines = [
-        f"[{turn['n']}] {head_tail(turn['prompt'], PROMPT_WORDS_CAP, head_share=0.6)}"
-        for turn in state.get("turns") or []
-        if turn["prompt"] and not _in_summary(turn["prompt"], summary)
+        f"[{turn['n']}] {head_tail(turn['prompt'], cap, head_share=0.6)}"
+        for i, turn in enumerate(prompted)
+        if not _in_summary(turn["prompt"], summary)
+        # the first prompt states the goal, which several compactions in a row lose
+        for cap in [LEVELS[GOAL_LEVEL][0] if i == 0 else PROMPT_WORDS_CAP]
     ]
     room = budget - _size(parts) - len(heading) - 3
     while lines and _size(lines) > room:
