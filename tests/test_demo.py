@@ -20,9 +20,10 @@ def test_no_claude_demo_prints_the_restored_state(capsys: pytest.CaptureFixture[
     assert run_demo(["--no-claude"]) == 0
     out = capsys.readouterr().out
     assert ".claude/memory/" in out
-    # After compaction the briefing brings back the scripted work.
+    # After compaction the briefing brings back what the host's summary may not keep: the
+    # record's proofs and the user's own words (Claude's decision is the summary's to keep).
     after = out.split("Compact the conversation", 1)[1]
-    for fact in ("format_price", scenario.TODOS[2], "money.py", "report.py", "ROUND_HALF_UP"):
+    for fact in ("format_price", scenario.TODOS[2], "money.py", "report.py", "EUR price feed"):
         assert fact in after, fact
 
 
