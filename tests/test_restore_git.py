@@ -271,8 +271,8 @@ def test_next_session_restore_shows_git_changes(started: Path, tmp_path: Path) -
     git(project, "commit", "-q", "-am", "ignore the memory")
     payload = {"session_id": SESSION_A, "cwd": str(project), "source": "startup"}
     assert run_hook("SessionStart", payload, cwd=project).returncode == 0
-    kept = json.loads((started / ".cache" / "restore" / f"{SESSION_A}.json").read_text())
-    assert kept["git"]["start"]["head"]
+    kept = json.loads((started / ".cache" / "restore" / "start" / f"{SESSION_A}.json").read_text())
+    assert kept["head"]
     (project / "app.py").write_text("app.py v2\n", encoding="utf-8")
     subprocess.run(["sed", "-i", "s/v1/v2/", "util.py"], cwd=project, check=True)
     (project / "app.py").write_text("app.py v1\n", encoding="utf-8")  # reverted
@@ -280,6 +280,11 @@ def test_next_session_restore_shows_git_changes(started: Path, tmp_path: Path) -
     transcript.write_text("".join(json.dumps(r) + "\n" for r in _records(project)))
     stop = {"session_id": SESSION_A, "cwd": str(project), "transcript_path": str(transcript)}
     assert run_hook("Stop", stop, cwd=project).returncode == 0
+    evidence = json.loads((started / ".cache" / "restore" / f"{SESSION_A}.json").read_text())
+    assert evidence["git"]["start"] == kept
+    for n in range(6):  # sessions that start and end without a turn hide nothing
+        idle = {"session_id": f"cccccccc-0000-4000-8000-00000000000{n}", "cwd": str(project)}
+        assert run_hook("SessionStart", {**idle, "source": "startup"}, cwd=project).returncode == 0
     payload = {"session_id": SESSION_B, "cwd": str(project), "source": "startup"}
     done = run_hook("SessionStart", payload, cwd=project)
     assert done.returncode == 0, done.stderr

@@ -12,7 +12,7 @@ import os
 from memhooks import TYPE_CHECKING
 from memhooks.restore.evidence import Evidence, new_state, usable
 from memhooks.restore.transcript import read_new
-from memhooks.store.restore_state import read_evidence
+from memhooks.store.restore_state import read_baseline, read_evidence
 
 if TYPE_CHECKING:
     from typing import Any
@@ -43,10 +43,20 @@ def read_from(transcript: str, start: int | None, cap: int) -> tuple[list[Record
 
 
 def evidence_for(
-    hook: HookInput, settings: Settings, state: dict[str, Any] | None, records: list[Record]
+    hook: HookInput,
+    paths: MemoryPaths,
+    settings: Settings,
+    state: dict[str, Any] | None,
+    records: list[Record],
 ) -> Evidence:
-    """The session's evidence with `records` (and the payload's last message) added."""
-    evidence = Evidence(state or new_state(hook.session_id), settings.redact_patterns)
+    """The session's evidence with `records` (and the payload's last message) added; a new
+    one takes in the git baseline SessionStart kept for the session."""
+    if state is None:
+        state = new_state(hook.session_id)
+        start = read_baseline(paths, hook.session_id) if hook.session_id else None
+        if start is not None:
+            state["git"] = {"start": start}
+    evidence = Evidence(state, settings.redact_patterns)
     evidence.state["session_id"] = hook.session_id
     evidence.add_all(records)
     if hook.last_assistant_message:

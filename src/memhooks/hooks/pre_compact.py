@@ -85,7 +85,7 @@ def collect(hook: HookInput, paths: MemoryPaths, settings: Settings) -> Evidence
     none), plus the prompts UserPromptSubmit kept."""
     transcript = hook.transcript_path
     state = load(paths, hook.session_id)
-    evidence = evidence_for(hook, settings, state, [])
+    evidence = evidence_for(hook, paths, settings, state, [])
     if transcript and os.path.isfile(transcript):
         if state is not None and isinstance(state.get("offset"), int):
             records, end = read_new(transcript, state["offset"], limit=READ_MAX)

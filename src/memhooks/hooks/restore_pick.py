@@ -31,8 +31,7 @@ if TYPE_CHECKING:
 
 #: Bytes of the transcript read past the evidence's offset to find the host's summary.
 SUMMARY_READ = 4_000_000
-#: Newest evidence files tried for the last session (one a session began without a turn
-#: yet, holding only its git baseline, is passed over).
+#: Newest evidence files tried for the last session (one without a turn is passed over).
 CANDIDATES = 5
 _SOURCE = f"{MEMORY_DIR}/.cache/restore/"
 

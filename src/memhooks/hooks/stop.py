@@ -63,7 +63,7 @@ def read_update(
     known = [at for at in (journal_at, evidence_at) if isinstance(at, int)]
     records, start, end = read_from(transcript, min(known) if known else None, READ_MAX)
     since = evidence_at if isinstance(evidence_at, int) and evidence_at >= start else start
-    evidence = evidence_for(hook, settings, state, [r for r in records if r.offset >= since])
+    evidence = evidence_for(hook, paths, settings, state, [r for r in records if r.offset >= since])
     evidence.state["offset"] = end
     update.state = evidence.state
     if _journaled(settings):
