@@ -40,11 +40,12 @@ _QUALIFIED_KEY = LazyBytes(_KEY_QUALIFIERS + rb"[_-]?$|(?<![a-z0-9])" + _KEY_QUA
 
 _TAIL = rb"(?:[_.-][a-z0-9_.-]*)?(?![a-z0-9])"
 #: After a name: optional spaced words ("Secret access key", only these few: prose such as
-#: "the token is back: run" is not a name), a closing quote, an
+#: "the token is back: run" is not a name), a closing quote (escaped too: JSON inside a
+#: JSON string, as in kubectl's last-applied annotation), an
 #: `[None]` as `aws configure` prints it, then the separator.
 _AFTER = (
     rb"(?P<words>(?:[ \t]+(?:access|key|id|secret|token|password|phrase|code|value)){0,3})"
-    rb"[\"']?(?:[ \t]*\[(?!redacted:)[^\]\r\n]{0,40}\])?"
+    rb"(?:\\{0,7}[\"'])?(?:[ \t]*\[(?!redacted:)[^\]\r\n]{0,40}\])?"
     rb"[ \t]*(?P<sep>:=|=>|=(?!=)|:(?![:/]))[ \t]*"
 )
 #: A secret's name opens with a keyword (over the lowercased text); those in the `word` group
@@ -62,7 +63,7 @@ _CSV_WORDS = (b"pass", b"pwd", b"secret", b"token", b"key", b"credential")
 _FLAG_WORDS = (*_CSV_WORDS, b"auth")
 _FLAG = LazyBytes(rb"--?[a-z0-9-]*?(?:" + b"|".join(_FLAG_WORDS) + rb")[a-z0-9-]*(?:=|[ \t]+)(?!-)")
 _UPPER_WORDS = (b"PASS", b"PWD", b"SECRET", b"TOKEN", b"KEY", b"CRED", b"AUTH")
-_UPPER_AFTER = LazyBytes(rb"[\"']?[ \t]*(?P<sep>=(?!=)|:(?![:/]))[ \t]*")
+_UPPER_AFTER = LazyBytes(rb"(?:\\{0,7}[\"'])?[ \t]*(?P<sep>=(?!=)|:(?![:/]))[ \t]*")
 #: A type annotation between `:` and `=`: `password: str = "…"`.
 _ANNOTATION = LazyBytes(
     rb"(?:str|bytes|int|SecretStr|Optional\[[^\]\r\n]*\]|[A-Z]\w*(?:\[[^\]\r\n]*\])?)"
