@@ -92,7 +92,7 @@ def _keyword_hits(lowered: bytes) -> list[re.Match[bytes]]:
     return [hit for start in sorted(starts) if (hit := pattern.match(lowered, start)) is not None]
 
 
-def _denied(name: bytes) -> bool:
+def denied_name(name: bytes) -> bool:
     last = _LAST_PART.compiled.search(name)
     return last is not None and last.group(1) in _NOT_THE_SECRET
 
@@ -130,7 +130,7 @@ def _lower_spans(data: bytes, lowered: bytes, names: set[int]) -> list[tuple[int
                 continue  # a plain `key` is a dict key, a sort key: UPPERCASE rule only
         name_end = hit.start("words")
         names.add(name_end)
-        if _denied(lowered[name_start:name_end]) or _denied(hit.group("words")):
+        if denied_name(lowered[name_start:name_end]) or denied_name(hit.group("words")):
             continue
         span = _value(data, name_start, hit.end(), hit.group("sep"))
         if span is not None:
@@ -159,7 +159,7 @@ def _flag_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
         position = hit.start()
         if position and lowered[position - 1] not in b" \t\n\"'":
             continue
-        if _denied(lowered[position : hit.end()].rstrip(b"= \t")):
+        if denied_name(lowered[position : hit.end()].rstrip(b"= \t")):
             continue
         span = value_span(data, hit.end(), position)
         if span is not None:
@@ -195,7 +195,7 @@ def _upper_spans(data: bytes, names: set[int]) -> list[tuple[int, int]]:
         name_start = _name_start(data, hit_start, _UPPER_NAME_BYTES)
         if name_start and data[name_start - 1] in _LETTERS:
             continue  # myTOKEN: not an environment-style name
-        if _denied(data[name_start:name_end].lower()):
+        if denied_name(data[name_start:name_end].lower()):
             continue
         span = _value(data, name_start, separator.end(), separator.group("sep"))
         if span is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from memhooks.text.lazy_re import LazyBytes
+from memhooks.text.redact_contexts import CONTEXT_RULES
 from memhooks.text.redact_engine import Rule, Scan, lit, text
 from memhooks.text.redact_formats import NOT_TOKEN, NOT_WORD, prefixed_rules
 from memhooks.text.redact_pairs import csv_secret_spans, named_secret_spans
@@ -366,6 +367,7 @@ RULES: tuple[Rule | Scan, ...] = (
         _prose_value,
     ),
     *prefixed_rules(),
+    *CONTEXT_RULES,
     # Last: what no rule above names, known by its shape alone.
     Scan(RANDOM_TOKEN, random_token_spans),
 )
