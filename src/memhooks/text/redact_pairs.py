@@ -2,7 +2,7 @@
 """Secrets behind a name: ``DB_PASSWD="…"``, ``"api_key": "…"``, ``--token …``, CSV columns.
 
 A name holds a secret when it contains password/passwd/passphrase, pass or pwd as a word,
-secret, token, credential(s), auth as a word, a qualified key (api_key, AccountKey,
+secret, token, credential(s), auth or creds as a word, a qualified key (api_key, AccountKey,
 secret_key, private_key, …) or signature; an UPPERCASE name (an environment variable)
 when it merely contains PASS, PWD, SECRET, TOKEN, KEY, CRED or AUTH anywhere. The keyword
 must end a part of the name (``tokenizer``, ``max_tokens``, ``secretary`` are not names of
@@ -53,10 +53,10 @@ _AFTER = (
 #: a keyword's literal stands: exactly one alternative can match at a given position.
 _KEYWORD = LazyBytes(
     rb"(?:(?P<plain>password|secret|token|credentials?|key)"
-    rb"|(?P<word>pass(?:wd|phrase|code)?|pwd|auth|sig(?:nature)?))" + _TAIL + _AFTER
+    rb"|(?P<word>pass(?:wd|phrase|code)?|pwd|auth|creds|sig(?:nature)?))" + _TAIL + _AFTER
 )
 #: Where a keyword can start (`pass` finds `password` too).
-_KEYWORD_LITERALS = (b"pass", b"secret", b"token", b"credential", b"key", b"pwd", b"auth", b"sig")
+_KEYWORD_LITERALS = (b"pass", b"secret", b"token", b"cred", b"key", b"pwd", b"auth", b"sig")
 #: What a CSV column naming a secret holds (`_CSV_CELL`), and a flag (`_FLAG`): each pattern is
 #: built from its words, which also tell, by a plain `in`, whether a text can need it.
 _CSV_WORDS = (b"pass", b"pwd", b"secret", b"token", b"key", b"credential")

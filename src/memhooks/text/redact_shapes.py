@@ -56,11 +56,18 @@ _WORDS_LONG = 3.0
 _LONG = 32
 #: The longest part between separators a generated token has (like ``looks_random``).
 _MIN_PIECE = 16
+#: A licence key's groups: four or more of four or more characters.
+_MIN_GROUP = 4
+_MIN_GROUPS = 4
 _SEPARATORS = LazyBytes(rb"[-_~$+/]")
 _CLASS_RUNS = LazyBytes(rb"[A-Z]+|[a-z]+|[0-9]+")
 _HEX_RUN = LazyBytes(rb"(?:^|(?<=[-_$]))(?:[0-9a-f]{32,}|[0-9A-F]{32,})(?=[-_$]|$)")
 _HEX = b"0123456789abcdefABCDEF-_"
 _LABEL_SEPARATORS = LazyBytes(rb"[-_$]")
+#: A random label before a dot and hex: 8 or more letters and digits, at most 64.
+_LABEL = LazyBytes(rb"(?<![A-Za-z0-9])[A-Za-z0-9_]{8,64}$")
+_MAX_LABEL = 64
+_MIN_HEX = 32
 _DIGITS = b"0123456789"
 _PATH_WORD = LazyBytes(rb"[A-Za-z]?[a-z]{2,}(?:[._-][a-z0-9]+)*")
 _LETTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
@@ -99,13 +106,25 @@ def _switches_often(token: bytes) -> bool:
     pieces = _SEPARATORS.compiled.split(token)
     longest = max(pieces, key=len)
     if len(longest) < _MIN_PIECE:
-        return False  # manylinux_2_17_x86_64: short parts between separators
+        # manylinux_2_17_x86_64 has short parts between separators, and so has a licence
+        # key (`A3-4P371M-ZBHUMV2X303-EZF80-…`), whose groups mix letters and digits each.
+        return _key_groups(pieces)
     switches = (len(runs) - 1) / (letters_digits - 1)
     if {1, 2} <= classes:
         return switches >= _MIN_SWITCH_MIXED and not _reads_as_words(runs, letters_digits)
     # One case and digits: longer, and not hex with a tag (`0x9e37…`, git's `-ge13c…`).
     hex_like = len(longest.lower().translate(None, _HEX)) * 10 < len(longest)
     return letters_digits >= _MIN_ONE_CASE and not hex_like and switches >= _MIN_SWITCH_ONE_CASE
+
+
+def _key_groups(pieces: list[bytes]) -> bool:
+    groups = [piece for piece in pieces if len(piece) >= _MIN_GROUP]
+    mixed = [
+        group
+        for group in groups
+        if group.translate(None, _DIGITS) and len(group.translate(None, _DIGITS)) < len(group)
+    ]
+    return len(groups) >= _MIN_GROUPS and len(mixed) * 4 >= len(groups) * 3
 
 
 def _reads_as_words(runs: list[bytes], letters_digits: int) -> bool:
@@ -146,9 +165,19 @@ def _decoded(token: bytes) -> bytes | None:
         return None
 
 
+def _one_mixed_token(text: bytes) -> bool:
+    """One word of 16 or more characters with upper and lower case letters and digits: why
+    else wrap it in base64 (the AWS example secret reads partly as words)."""
+    if len(text) < _MIN_BASE64 or len(text.split()) != 1:
+        return False
+    classes = {_class_of(run) for run in _CLASS_RUNS.compiled.findall(text)}
+    return len(classes) == 3  # noqa: PLR2004 - digits, upper, lower
+
+
 def _text_holds_secret(text: bytes) -> bool:
     """Whether any rule finds a secret in ``text`` (decoded base64)."""
-    if _PAIR.compiled.fullmatch(text.strip()) is not None:
+    text = text.strip()
+    if _PAIR.compiled.fullmatch(text) is not None or _one_mixed_token(text):
         return True
     from memhooks.text.redact_rules import RULES  # the rules include this scan
 
@@ -222,10 +251,27 @@ def _token_spans(data: bytes, *, decode: bool) -> list[tuple[int, int]]:
         pieces = judged.get(token)
         if pieces is None:
             pieces = judged[token] = _pieces(token, decode=decode)
-        if not pieces or _public(data, start, token):
+        if not pieces:
+            label = _random_label(data, start, token)
+            if label is not None:
+                spans.append((label, end))
+            continue
+        if _public(data, start, token):
             continue
         spans.extend((start + piece_start, start + piece_end) for piece_start, piece_end in pieces)
     return spans
+
+
+def _random_label(data: bytes, start: int, token: bytes) -> int | None:
+    """Where a random label starts that a dot glues to this hex (Airtable's
+    `pat<id>.<hex>`); a word before the dot (`index.<hex>.js`) is no label."""
+    if data[start - 1 : start] != b"." or len(token) < _MIN_HEX or token.translate(None, _HEX):
+        return None
+    label = _LABEL.compiled.search(data, max(0, start - 1 - _MAX_LABEL), start - 1)
+    if label is None:
+        return None
+    classes = {_class_of(run) for run in _CLASS_RUNS.compiled.findall(label.group())}
+    return label.start() if len(classes) == 3 else None  # noqa: PLR2004 - digits, upper, lower
 
 
 def _public(data: bytes, start: int, token: bytes) -> bool:
