@@ -40,7 +40,7 @@ def r(n: int, alphabet: str = _ALNUM) -> str:
     classes = [c for c in (_LOWER, _UPPER, _DIGITS) if set(c) <= set(alphabet)]
     while True:
         value = "".join(_RNG.choice(alphabet) for _ in range(n))
-        if n < 12 or all(any(ch in c for ch in value) for c in classes):  # noqa: PLR2004
+        if n < 12 or all(any(ch in c for ch in value) for c in classes):
             return value
 
 

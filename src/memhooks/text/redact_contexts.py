@@ -13,8 +13,9 @@ from memhooks.text.redact_values import can_be_secret, value_span
 
 #: `kind: Secret` in YAML or JSON (gitleaks' kubernetes-secret-yaml rule takes the same
 #: view: every value under the Secret's `data` or `stringData` is a secret).
-_KIND = LazyBytes(rb"""[ \t]*["']?kind["']?[ \t]*:[ \t]*["']?Secret["']?[ \t]*,?[ \t]*\r?""")
-_DATA_KEY = LazyBytes(rb"""(?m)^([ \t]*)["']?(?:data|stringData)["']?[ \t]*:[ \t]*(\{)?""")
+_KIND = LazyBytes(rb"""[ \t{]*["']?kind["']?[ \t]*:[ \t]*["']?Secret(?![\w-])""")
+_YAML_DATA = LazyBytes(rb"""(?m)^([ \t]*)["']?(?:data|stringData)["']?[ \t]*:[ \t]*\r?$""")
+_JSON_DATA = LazyBytes(rb""""(?:data|stringData)"\s*:\s*\{""")
 _YAML_ENTRY = LazyBytes(rb"""([ \t]*)["']?[\w.-]+["']?[ \t]*:[ \t]*""")
 _JSON_ENTRY = LazyBytes(rb"""\s*"[\w.-]+"\s*:\s*""")
 _DOCUMENT_END = b"\n---"
@@ -37,11 +38,19 @@ def _yaml_values(data: bytes, line_end: int, indent: int, end: int) -> list[tupl
         if data[position:next_line].strip():
             if entry is None or len(entry.group(1)) <= indent:
                 break
-            span = value_span(data, entry.end(), position + len(entry.group(1)))
+            span = _yaml_value(data, entry.end(), next_line, position + len(entry.group(1)))
             if span is not None:
                 spans.append(span)
         position = next_line + 1
     return spans
+
+
+def _yaml_value(data: bytes, start: int, line_end: int, key_start: int) -> tuple[int, int] | None:
+    """A plain YAML value runs to the end of its line (`db-conn: host=db user=app`)."""
+    if data[start:line_end].startswith((b'"', b"'", b"|", b">")):
+        return value_span(data, start, key_start)
+    end = start + len(data[start:line_end].rstrip())
+    return (start, end) if end > start and can_be_secret(data[start:end]) else None
 
 
 def _json_values(data: bytes, position: int, end: int) -> list[tuple[int, int]]:
@@ -68,7 +77,7 @@ def kubernetes_secret_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int
         line_start = data.rfind(b"\n", 0, position) + 1
         line_end = data.find(b"\n", position)
         line_end = len(data) if line_end == -1 else line_end
-        if _KIND.compiled.fullmatch(data, line_start, line_end) is not None:
+        if _KIND.compiled.match(data, line_start, line_end) is not None:
             spans.extend(_secret_values(data, line_start))
         position = data.find(b"Secret", line_end)
     return spans
@@ -77,13 +86,10 @@ def kubernetes_secret_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int
 def _secret_values(data: bytes, kind_position: int) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     start, end = _document(data, kind_position)
-    for key in _DATA_KEY.compiled.finditer(data, start, end):
-        if key.group(2):
-            spans.extend(_json_values(data, key.end(), end))
-        else:
-            line_end = data.find(b"\n", key.end(), end)
-            if line_end != -1:
-                spans.extend(_yaml_values(data, line_end, len(key.group(1)), end))
+    for key in _YAML_DATA.compiled.finditer(data, start, end):
+        spans.extend(_yaml_values(data, key.end(), len(key.group(1)), end))
+    for key in _JSON_DATA.compiled.finditer(data, start, end):
+        spans.extend(_json_values(data, key.end(), end))
     return spans
 
 
