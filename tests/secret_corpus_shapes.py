@@ -234,3 +234,79 @@ def split(family: str) -> str:
 
 TUNE = [case for case in SHAPES if split(case[0]) == "tune"]
 HELD_OUT = [case for case in SHAPES if split(case[0]) == "held-out"]
+
+
+# --- A second held-out set, written after the first was measured and its misses fixed ---------
+# Its figure is the untouched one: nothing was tuned on it. Shapes from trufflehog's detectors
+# (AGPL-3.0: shapes only, no code) and the vendors' documented formats.
+SECOND: list[Case] = []
+_R2 = random.Random(20261128)  # noqa: S311 - fake values, reproducible on purpose
+
+
+def r2(n: int, alphabet: str = _ALNUM) -> str:
+    classes = [c for c in (_LOWER, _UPPER, _DIGITS) if set(c) <= set(alphabet)]
+    while True:
+        value = "".join(_R2.choice(alphabet) for _ in range(n))
+        if n < 12 or all(any(ch in c for ch in value) for c in classes):  # noqa: PLR2004
+            return value
+
+
+def pw2(n: int = 14) -> str:
+    return r2(n - 3) + _R2.choice("!#%^*") + r2(2)
+
+
+def add2(family: str, text: str, *values: str) -> None:
+    SECOND.append((family, text, values))
+
+
+_UUID = f"{r2(8, _HEX)}-{r2(4, _HEX)}-{r2(4, _HEX)}-{r2(4, _HEX)}-{r2(12, _HEX)}"
+for family, token in [
+    ("openrouter", "sk-or-v1-" + r2(64, _HEX)),
+    ("groq", "gsk_" + r2(52)),
+    ("xai", "xai-" + r2(80)),
+    ("replicate", "r8_" + r2(37)),
+    ("pinecone", f"pcsk_{r2(6)}_{r2(60)}"),
+    ("nvidia", "nvapi-" + r2(64, _URLSAFE)),
+    ("langsmith", f"lsv2_pt_{r2(32, _HEX)}_{r2(10, _HEX)}"),
+    ("tavily", "tvly-dev-" + r2(32)),
+    ("razorpay", "rzp_live_" + r2(14)),
+    ("flutterwave", f"FLWSECK-{r2(32, _HEX)}-X"),
+    ("contentful-pat", "CFPAT-" + r2(43, _URLSAFE)),
+    ("hubspot-private-app", "pat-na1-" + _UUID),
+    ("netlify", "nfp_" + r2(36)),
+    ("render", "rnd_" + r2(32)),
+    ("cloudflare-api-token", r2(40, _URLSAFE)),
+    ("bitbucket-app-password", "ATBB" + r2(32)),
+    ("doppler-service-token", "dp.st.prd." + r2(43)),
+    ("tailscale", f"tskey-auth-{r2(12)}-{r2(32)}"),
+    ("asana-pat", f"2/{r2(16, _DIGITS)}/{r2(16, _DIGITS)}:{r2(32, _HEX)}"),
+    ("twilio-auth-token-bare", r2(32, _HEX)),
+]:
+    add2(family, f"[worker] using credential {token} for the sync job", token)
+    add2(family, f"svc = Service(\n    {token!r},\n)", token)
+
+for _ in range(2):
+    t = r2(42, _URLSAFE)
+    add2("okta-ssws", f'curl -H "Authorization: SSWS 00{t}" https://acme.okta.com/api/v1/users', t)
+    p = pw2()
+    add2("pgpass", f"db.example.com:5432:app:app_user:{p}", p)
+    p = pw2()
+    add2("xml-entry", f'<entry key="password">{p}</entry>', p)
+    p = pw2()
+    add2("terraform-default", f'variable "db_password" {{\n  default = "{p}"\n}}', p)
+    p = pw2()
+    add2("gha-add-mask", f'echo "::add-mask::{p}"', p)
+    p = pw2()
+    add2("jdbc-oracle", f"jdbc:oracle:thin:scott/{p}@db.example.com:1521/orcl", p)
+    p = pw2()
+    add2("redis-auth-command", f"127.0.0.1:6379> AUTH default {p}\nOK", p)
+    p = pw2()
+    add2("mysql-set-password", f"SET PASSWORD FOR 'app'@'%' = '{p}';", p)
+    k = b64(bytes(_R2.randrange(256) for _ in range(32)))
+    add2("wireguard", f"[Interface]\nPrivateKey = {k}\nAddress = 10.0.0.2/32", k)
+    dockerconfig = b64(
+        ('{"auths":{"ghcr.io":{"auth":"' + b64(f"bot:{pw2()}".encode()) + '"}}}').encode()
+    )
+    add2("dockerconfigjson", f"  .dockerconfigjson: {dockerconfig}", dockerconfig)
+    p = r2(24, _URLSAFE)
+    add2("kubeadm-token", f"kubeadm join 10.0.0.1:6443 --token {p[:6]}.{p[6:22]}", p[6:22])

@@ -119,10 +119,11 @@ def _switches_often(token: bytes) -> bool:
 
 def _key_groups(pieces: list[bytes]) -> bool:
     groups = [piece for piece in pieces if len(piece) >= _MIN_GROUP]
+    # A group mixes digits with letters beyond hex: a labelled UUID (`kernel-<uuid>`) is an id.
     mixed = [
         group
         for group in groups
-        if group.translate(None, _DIGITS) and len(group.translate(None, _DIGITS)) < len(group)
+        if group.translate(None, _HEX) and len(group.translate(None, _DIGITS)) < len(group)
     ]
     return len(groups) >= _MIN_GROUPS and len(mixed) * 4 >= len(groups) * 3
 
