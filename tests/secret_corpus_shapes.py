@@ -35,17 +35,17 @@ AWS_EXAMPLE_ID = "AKIA" + "IOSFODNN7EXAMPLE"
 AWS_EXAMPLE_SECRET = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY"
 
 
-def r(n: int, alphabet: str = _ALNUM) -> str:
+def r(n: int, alphabet: str = _ALNUM, rng: random.Random = _RNG) -> str:
     """Random characters; a mixed alphabet gets each of its classes at least once."""
     classes = [c for c in (_LOWER, _UPPER, _DIGITS) if set(c) <= set(alphabet)]
     while True:
-        value = "".join(_RNG.choice(alphabet) for _ in range(n))
+        value = "".join(rng.choice(alphabet) for _ in range(n))
         if n < 12 or all(any(ch in c for ch in value) for c in classes):
             return value
 
 
-def pw(n: int = 14) -> str:
-    return r(n - 3) + _RNG.choice("!#%^*") + r(2)
+def pw(n: int = 14, rng: random.Random = _RNG) -> str:
+    return r(n - 3, rng=rng) + rng.choice("!#%^*") + r(2, rng=rng)
 
 
 def b64(raw: bytes) -> str:
@@ -244,15 +244,11 @@ _R2 = random.Random(20261128)  # noqa: S311 - fake values, reproducible on purpo
 
 
 def r2(n: int, alphabet: str = _ALNUM) -> str:
-    classes = [c for c in (_LOWER, _UPPER, _DIGITS) if set(c) <= set(alphabet)]
-    while True:
-        value = "".join(_R2.choice(alphabet) for _ in range(n))
-        if n < 12 or all(any(ch in c for ch in value) for c in classes):  # noqa: PLR2004
-            return value
+    return r(n, alphabet, _R2)
 
 
 def pw2(n: int = 14) -> str:
-    return r2(n - 3) + _R2.choice("!#%^*") + r2(2)
+    return pw(n, _R2)
 
 
 def add2(family: str, text: str, *values: str) -> None:

@@ -9,7 +9,7 @@ import base64
 import pytest
 
 from memhooks.text.redact import MARKER_PREFIX, redact
-from secret_corpus_shapes import HELD_OUT, SHAPE_NEAR_MISSES, SHAPES, TUNE, fake_pem, r
+from secret_corpus_shapes import HELD_OUT, SECOND, SHAPE_NEAR_MISSES, SHAPES, TUNE, fake_pem, r
 
 
 def _persists(text: str, values: tuple[str, ...]) -> list[str]:
@@ -141,3 +141,10 @@ def test_a_long_run_of_token_characters_is_one_token() -> None:
     """No run is read twice: a megabyte of base64 alphabet is one judgement."""
     text = "Zq8xW3" * 170_000
     assert redact(text) == f"{MARKER_PREFIX}random-token]"
+
+
+def test_second_held_out_set_does_not_regress() -> None:
+    """Measured once, untouched by tuning (22 of 62 persisted; main: 56). Generated tokens
+    generalize; passwords in contexts no rule knows do not: this only keeps the figure."""
+    persisted = [family for family, text, values in SECOND if _persists(text, values)]
+    assert len(persisted) <= 22, persisted
