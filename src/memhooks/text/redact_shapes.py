@@ -36,8 +36,9 @@ _MIN_LENGTH = 20
 _TOKEN_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_~$-"
 #: Token characters become `a`, the rest a space: runs are then found with bytes.find
 #: (2-3 times faster than a regular expression's character class).
+_OTHER_BYTES = bytes(range(256)).translate(None, _TOKEN_BYTES)
 _RUN_TABLE = bytes.maketrans(
-    bytes(range(256)), bytes(97 if byte in _TOKEN_BYTES else 32 for byte in range(256))
+    _OTHER_BYTES + _TOKEN_BYTES, b" " * len(_OTHER_BYTES) + b"a" * len(_TOKEN_BYTES)
 )
 _RUN = b"a" * _MIN_LENGTH
 #: Without mixed case, a token needs more characters to tell it from a name.
