@@ -28,7 +28,10 @@ def _document(data: bytes, position: int) -> tuple[int, int]:
     return (0 if start == -1 else start + 1), (len(data) if end == -1 else end)
 
 
-def _yaml_values(data: bytes, line_end: int, indent: int, end: int) -> list[tuple[int, int]]:
+def _yaml_values(
+    data: bytes, line_end: int, indent: int, end: int
+) -> tuple[list[tuple[int, int]], int]:
+    """The values of the block under a `data:` key, and where the block ends."""
     spans: list[tuple[int, int]] = []
     position = line_end + 1
     while position < end:
@@ -42,7 +45,7 @@ def _yaml_values(data: bytes, line_end: int, indent: int, end: int) -> list[tupl
             if span is not None:
                 spans.append(span)
         position = next_line + 1
-    return spans
+    return spans, position
 
 
 def _yaml_value(data: bytes, start: int, line_end: int, key_start: int) -> tuple[int, int] | None:
@@ -70,7 +73,8 @@ def _json_values(data: bytes, position: int, end: int) -> list[tuple[int, int]]:
 
 
 def kubernetes_secret_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int]]:
-    """The values under `data:` and `stringData:` of a `kind: Secret` document."""
+    """The values under `data:` and `stringData:` of a `kind: Secret` document (each
+    document read once, however many `kind:` lines it has)."""
     spans: list[tuple[int, int]] = []
     position = data.find(b"Secret")
     while position != -1:
@@ -78,16 +82,19 @@ def kubernetes_secret_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int
         line_end = data.find(b"\n", position)
         line_end = len(data) if line_end == -1 else line_end
         if _KIND.compiled.match(data, line_start, line_end) is not None:
-            spans.extend(_secret_values(data, line_start))
+            start, end = _document(data, line_start)
+            spans.extend(_secret_values(data, start, end))
+            line_end = end
         position = data.find(b"Secret", line_end)
     return spans
 
 
-def _secret_values(data: bytes, kind_position: int) -> list[tuple[int, int]]:
+def _secret_values(data: bytes, start: int, end: int) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
-    start, end = _document(data, kind_position)
-    for key in _YAML_DATA.compiled.finditer(data, start, end):
-        spans.extend(_yaml_values(data, key.end(), len(key.group(1)), end))
+    position = start
+    while (key := _YAML_DATA.compiled.search(data, position, end)) is not None:
+        found, position = _yaml_values(data, key.end(), len(key.group(1)), end)
+        spans.extend(found)
     for key in _JSON_DATA.compiled.finditer(data, start, end):
         spans.extend(_json_values(data, key.end(), end))
     return spans

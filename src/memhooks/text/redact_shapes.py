@@ -88,7 +88,11 @@ _HOST_IDS = (b"msg_", b"toolu_", b"srvtoolu_", b"req_", b"chatcmpl-", b"call_", 
 _MIN_BASE64 = 16
 _BASE64 = LazyBytes(rb"[A-Za-z0-9+/]{16,}={0,2}|[A-Za-z0-9_-]{16,}={0,2}")
 _PAIR = LazyBytes(rb"[^\s:]{1,64}:[^\s:]{4,128}")
-_PRINTABLE = frozenset(range(32, 127)) | frozenset(b"\t\r\n")
+_PRINTABLE = bytes(range(32, 127)) + b"\t\r\n"
+#: Base64 that decodes to text is checked with every rule (about 40 us a token, idle): at
+#: most this many in one text, so that a megabyte of short base64 texts stays linear (past
+#: it, such a token is judged by its shape alone).
+_MAX_DECODES = 64
 
 
 def _class_of(run: bytes) -> int:
@@ -185,35 +189,37 @@ def _text_holds_secret(text: bytes) -> bool:
 
     lowered = text.lower()
     # This scan once more without decoding: no base64 in base64 in base64 …
-    return bool(_token_spans(text, decode=False)) or any(
+    return bool(_token_spans(text, [0])) or any(
         rule.spans(text, lowered) for rule in RULES if rule.kind != KIND
     )
 
 
-def is_random_token(token: bytes, *, decode: bool = True) -> bool:
-    """Whether ``token`` (a run of token characters) is a generated secret by its shape."""
+def is_random_token(token: bytes, decodes: list[int]) -> bool:
+    """Whether ``token`` (a run of token characters) is a generated secret by its shape.
+    ``decodes``: how many more base64 texts this scan may check (one is spent here)."""
     if token.startswith(_HOST_IDS):
         return False
     if _labelled_hex(token):
         return True
     if not token.translate(None, _HEX):
         return False
-    if decode:
+    if decodes[0] > 0:
         decoded = _decoded(token)
-        if decoded is not None and all(byte in _PRINTABLE for byte in decoded):
+        if decoded is not None and not decoded.translate(None, _PRINTABLE):
+            decodes[0] -= 1
             return _text_holds_secret(decoded)
     return _switches_often(token)
 
 
-def _pieces(token: bytes, *, decode: bool) -> list[tuple[int, int]]:
+def _pieces(token: bytes, decodes: list[int]) -> list[tuple[int, int]]:
     """The secret parts of a run of token characters, as offsets in it: a run with ``/`` may
     be a URL's path with a token in one segment, or base64 (which holds ``/`` too)."""
     if b"/" not in token:
-        return [(0, len(token))] if is_random_token(token, decode=decode) else []
+        return [(0, len(token))] if is_random_token(token, decodes) else []
     found: list[tuple[int, int]] = []
     offset = 0
     for segment in token.split(b"/"):
-        if len(segment) >= _MIN_LENGTH and is_random_token(segment, decode=decode):
+        if len(segment) >= _MIN_LENGTH and is_random_token(segment, decodes):
             found.append((offset, offset + len(segment)))
         offset += len(segment) + 1
     if found:
@@ -221,7 +227,7 @@ def _pieces(token: bytes, *, decode: bool) -> list[tuple[int, int]]:
     # No segment is a token: base64 (which holds `/`), unless a segment is a word of a path.
     if any(_PATH_WORD.compiled.fullmatch(segment) for segment in token.split(b"/")):
         return []
-    whole = is_random_token(token.strip(b"/"), decode=decode)
+    whole = is_random_token(token.strip(b"/"), decodes)
     return [(0, len(token))] if whole else []
 
 
@@ -239,10 +245,10 @@ def _runs(data: bytes) -> Iterator[tuple[int, int]]:
 
 
 def random_token_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int]]:
-    return _token_spans(data, decode=True)
+    return _token_spans(data, [_MAX_DECODES])
 
 
-def _token_spans(data: bytes, *, decode: bool) -> list[tuple[int, int]]:
+def _token_spans(data: bytes, decodes: list[int]) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     # Transcripts repeat their ids and names: each distinct run is judged once.
     judged: dict[bytes, list[tuple[int, int]]] = {}
@@ -252,7 +258,7 @@ def _token_spans(data: bytes, *, decode: bool) -> list[tuple[int, int]]:
             continue  # no digit: a name or a path (every generated token here has one)
         pieces = judged.get(token)
         if pieces is None:
-            pieces = judged[token] = _pieces(token, decode=decode)
+            pieces = judged[token] = _pieces(token, decodes)
         if not pieces:
             label = _random_label(data, start, token)
             if label is not None:
