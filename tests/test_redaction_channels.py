@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from secret_corpus import NEAR_MISSES, SECRETS
+from secret_corpus_shapes import HELD_OUT, TUNE
 from support import run_hook
 
 SESSION = "5a6ab793-afa3-4fb4-a04e-64b26bcd263c"
@@ -64,7 +65,13 @@ def leaks(text: str, cases: list[tuple[int, str, str, tuple[str, ...]]]) -> list
     ]
 
 
-CASES = [(i, family, text, values) for i, (family, text, values) in enumerate(SECRETS)]
+Case = tuple[int, str, str, tuple[str, ...]]
+CASES: list[Case] = [(i, family, text, values) for i, (family, text, values) in enumerate(SECRETS)]
+#: A few of the formats no rule lists (tests/secret_corpus_shapes.py), mostly held out.
+SHAPE_CASES: list[Case] = [
+    (500 + i, family, text, values)
+    for i, (family, text, values) in enumerate([*HELD_OUT[::5], *TUNE[::10]])
+]
 
 
 def run_entry(
@@ -148,9 +155,12 @@ def test_corpus_is_large_and_varied() -> None:
     assert len(families) >= 25
 
 
+@pytest.mark.parametrize("cases", [CASES, SHAPE_CASES], ids=["listed", "shapes"])
 def test_hooks_persist_no_secret(
+    cases: list[Case],
     tree: Path,
     tmp_path: Path,
+    *,
     examples: dict[str, dict[str, Any]],
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -159,7 +169,7 @@ def test_hooks_persist_no_secret(
     carried: dict[str, set[int]] = {"UserPromptSubmit": set(), "Stop": set(), "PreCompact": set()}
     carried["SubagentStop"] = set()
     found: list[str] = []
-    for i, family, text, values in CASES:
+    for i, family, text, values in cases:
         transcript = tmp_path / f"t{i}.jsonl"
         transcript.write_text(transcript_for(i, text), encoding="utf-8")
         agent = tmp_path / f"agent{i}.jsonl"
@@ -193,11 +203,15 @@ def test_hooks_persist_no_secret(
     assert found == []
     # Each channel carried (nearly) every case: the cases really went through it.
     for event, indexes in carried.items():
-        assert len(indexes) >= len(CASES) * 0.9, (event, len(indexes))
+        assert len(indexes) >= len(cases) * 0.9, (event, len(indexes))
 
 
+@pytest.mark.parametrize("cases", [CASES, SHAPE_CASES], ids=["listed", "shapes"])
 def test_cli_persists_no_secret(
-    tree: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    cases: list[Case],
+    tree: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from memhooks.cli.main import main
 
@@ -207,8 +221,8 @@ def test_cli_persists_no_secret(
         out = capsys.readouterr()
         assert code == 0, out.err
 
-    for start in range(0, len(CASES), 10):
-        batch = CASES[start : start + 10]
+    for start in range(0, len(cases), 10):
+        batch = cases[start : start + 10]
         joined = "\n".join(f"{canary(i)} {text}" for i, _, text, _ in batch)
         first = batch[0]
         cli("remember", "--new", "--category", "decision", f"Use this setup: {joined}")
@@ -223,14 +237,14 @@ def test_cli_persists_no_secret(
             "--body",
             f"## Steps\n{joined}",
         )
-    body = "\n\n".join(f"{canary(i)} {text}" for i, _, text, _ in CASES)
+    body = "\n\n".join(f"{canary(i)} {text}" for i, _, text, _ in cases)
     cli(
         "summarize",
         "--save",
         "--session",
         SESSION,
-        stdin=f"# Session {canary(0)}\n\n## Context\n{body}\n\n## Tracking Points\n"
-        f"- Decision: {CASES[0][2][:80]}\n\n## Related Files/Artifacts\n- none\n",
+        stdin=f"# Session {canary(cases[0][0])}\n\n## Context\n{body}\n\n## Tracking Points\n"
+        f"- Decision: {cases[0][2][:80]}\n\n## Related Files/Artifacts\n- none\n",
     )
     master = "# Project Memory\n\n" + "\n\n".join(
         f"## {h}\n{body}"
@@ -244,8 +258,8 @@ def test_cli_persists_no_secret(
     )
     cli("synthesize", "--save", stdin=master)
     text = persisted(tree)
-    assert leaks(text, CASES) == []
-    assert all(canary(i) in text for i, _, _, _ in CASES)
+    assert leaks(text, cases) == []
+    assert all(canary(i) in text for i, _, _, _ in cases)
 
 
 def test_near_misses_survive_where_they_are_kept(

@@ -2,7 +2,7 @@
 """Secrets behind a name: ``DB_PASSWD="…"``, ``"api_key": "…"``, ``--token …``, CSV columns.
 
 A name holds a secret when it contains password/passwd/passphrase, pass or pwd as a word,
-secret, token, credential(s), auth as a word, a qualified key (api_key, AccountKey,
+secret, token, credential(s), auth or creds as a word, a qualified key (api_key, AccountKey,
 secret_key, private_key, …) or signature; an UPPERCASE name (an environment variable)
 when it merely contains PASS, PWD, SECRET, TOKEN, KEY, CRED or AUTH anywhere. The keyword
 must end a part of the name (``tokenizer``, ``max_tokens``, ``secretary`` are not names of
@@ -40,11 +40,12 @@ _QUALIFIED_KEY = LazyBytes(_KEY_QUALIFIERS + rb"[_-]?$|(?<![a-z0-9])" + _KEY_QUA
 
 _TAIL = rb"(?:[_.-][a-z0-9_.-]*)?(?![a-z0-9])"
 #: After a name: optional spaced words ("Secret access key", only these few: prose such as
-#: "the token is back: run" is not a name), a closing quote, an
+#: "the token is back: run" is not a name), a closing quote (escaped too: JSON inside a
+#: JSON string, as in kubectl's last-applied annotation), an
 #: `[None]` as `aws configure` prints it, then the separator.
 _AFTER = (
     rb"(?P<words>(?:[ \t]+(?:access|key|id|secret|token|password|phrase|code|value)){0,3})"
-    rb"[\"']?(?:[ \t]*\[(?!redacted:)[^\]\r\n]{0,40}\])?"
+    rb"(?:\\{0,7}[\"'])?(?:[ \t]*\[(?!redacted:)[^\]\r\n]{0,40}\])?"
     rb"[ \t]*(?P<sep>:=|=>|=(?!=)|:(?![:/]))[ \t]*"
 )
 #: A secret's name opens with a keyword (over the lowercased text); those in the `word` group
@@ -52,17 +53,17 @@ _AFTER = (
 #: a keyword's literal stands: exactly one alternative can match at a given position.
 _KEYWORD = LazyBytes(
     rb"(?:(?P<plain>password|secret|token|credentials?|key)"
-    rb"|(?P<word>pass(?:wd|phrase|code)?|pwd|auth|sig(?:nature)?))" + _TAIL + _AFTER
+    rb"|(?P<word>pass(?:wd|phrase|code)?|pwd|auth|creds|sig(?:nature)?))" + _TAIL + _AFTER
 )
 #: Where a keyword can start (`pass` finds `password` too).
-_KEYWORD_LITERALS = (b"pass", b"secret", b"token", b"credential", b"key", b"pwd", b"auth", b"sig")
+_KEYWORD_LITERALS = (b"pass", b"secret", b"token", b"cred", b"key", b"pwd", b"auth", b"sig")
 #: What a CSV column naming a secret holds (`_CSV_CELL`), and a flag (`_FLAG`): each pattern is
 #: built from its words, which also tell, by a plain `in`, whether a text can need it.
 _CSV_WORDS = (b"pass", b"pwd", b"secret", b"token", b"key", b"credential")
 _FLAG_WORDS = (*_CSV_WORDS, b"auth")
 _FLAG = LazyBytes(rb"--?[a-z0-9-]*?(?:" + b"|".join(_FLAG_WORDS) + rb")[a-z0-9-]*(?:=|[ \t]+)(?!-)")
 _UPPER_WORDS = (b"PASS", b"PWD", b"SECRET", b"TOKEN", b"KEY", b"CRED", b"AUTH")
-_UPPER_AFTER = LazyBytes(rb"[\"']?[ \t]*(?P<sep>=(?!=)|:(?![:/]))[ \t]*")
+_UPPER_AFTER = LazyBytes(rb"(?:\\{0,7}[\"'])?[ \t]*(?P<sep>=(?!=)|:(?![:/]))[ \t]*")
 #: A type annotation between `:` and `=`: `password: str = "…"`.
 _ANNOTATION = LazyBytes(
     rb"(?:str|bytes|int|SecretStr|Optional\[[^\]\r\n]*\]|[A-Z]\w*(?:\[[^\]\r\n]*\])?)"
@@ -91,7 +92,7 @@ def _keyword_hits(lowered: bytes) -> list[re.Match[bytes]]:
     return [hit for start in sorted(starts) if (hit := pattern.match(lowered, start)) is not None]
 
 
-def _denied(name: bytes) -> bool:
+def denied_name(name: bytes) -> bool:
     last = _LAST_PART.compiled.search(name)
     return last is not None and last.group(1) in _NOT_THE_SECRET
 
@@ -129,7 +130,7 @@ def _lower_spans(data: bytes, lowered: bytes, names: set[int]) -> list[tuple[int
                 continue  # a plain `key` is a dict key, a sort key: UPPERCASE rule only
         name_end = hit.start("words")
         names.add(name_end)
-        if _denied(lowered[name_start:name_end]) or _denied(hit.group("words")):
+        if denied_name(lowered[name_start:name_end]) or denied_name(hit.group("words")):
             continue
         span = _value(data, name_start, hit.end(), hit.group("sep"))
         if span is not None:
@@ -158,7 +159,7 @@ def _flag_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
         position = hit.start()
         if position and lowered[position - 1] not in b" \t\n\"'":
             continue
-        if _denied(lowered[position : hit.end()].rstrip(b"= \t")):
+        if denied_name(lowered[position : hit.end()].rstrip(b"= \t")):
             continue
         span = value_span(data, hit.end(), position)
         if span is not None:
@@ -194,7 +195,7 @@ def _upper_spans(data: bytes, names: set[int]) -> list[tuple[int, int]]:
         name_start = _name_start(data, hit_start, _UPPER_NAME_BYTES)
         if name_start and data[name_start - 1] in _LETTERS:
             continue  # myTOKEN: not an environment-style name
-        if _denied(data[name_start:name_end].lower()):
+        if denied_name(data[name_start:name_end].lower()):
             continue
         span = _value(data, name_start, separator.end(), separator.group("sep"))
         if span is not None:

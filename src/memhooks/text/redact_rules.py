@@ -7,9 +7,12 @@ from __future__ import annotations
 import re
 
 from memhooks.text.lazy_re import LazyBytes
+from memhooks.text.redact_contexts import CONTEXT_RULES
 from memhooks.text.redact_engine import Rule, Scan, lit, text
 from memhooks.text.redact_formats import NOT_TOKEN, NOT_WORD, prefixed_rules
 from memhooks.text.redact_pairs import csv_secret_spans, named_secret_spans
+from memhooks.text.redact_shapes import KIND as RANDOM_TOKEN
+from memhooks.text.redact_shapes import random_token_spans
 from memhooks.text.redact_values import can_be_secret, is_placeholder, looks_random
 
 #: A value after a flag or a keyword: quoted (escapes allowed, may be cut short) or bare.
@@ -364,4 +367,7 @@ RULES: tuple[Rule | Scan, ...] = (
         _prose_value,
     ),
     *prefixed_rules(),
+    *CONTEXT_RULES,
+    # Last: what no rule above names, known by its shape alone.
+    Scan(RANDOM_TOKEN, random_token_spans),
 )

@@ -15,10 +15,14 @@ MARKER_PREFIX_BYTES = b"[REDACTED:"
 
 #: A value as written after its separator. A quoted value may hold escaped quotes (and a
 #: shell's '\'' splice); one whose closing quote is missing (text cut short) runs to the end
-#: of its line. A YAML block indicator (``|``, ``>-``) opens an indented block.
+#: of its line. A quote escaped with backslashes (JSON inside a JSON string, once or
+#: twice) ends at the same escaped quote. A YAML block indicator (``|``, ``>-``) opens an
+#: indented block.
 _VALUE = LazyBytes(
     rb"""
-    "(?P<dq>(?:[^"\\\r\n]|\\.)*)(?:"|(?=[\r\n])|$)
+    (?P<bs>\\{1,7})(?P<q>["'])                      # \"value\" in JSON inside a string
+    (?P<esc>(?:(?!(?P=bs)(?P=q))[^\r\n])*)(?:(?P=bs)(?P=q)|(?=[\r\n])|$)
+    | "(?P<dq>(?:[^"\\\r\n]|\\.)*)(?:"|(?=[\r\n])|$)
     | '(?P<sq>[^'\r\n]*(?:'\\''[^'\r\n]*)*)(?:'|(?=[\r\n])|$)
     | `(?P<bt>[^`\r\n]*)(?:`|(?=[\r\n])|$)
     | (?P<angle><[^<>\r\n]{0,80}>)
@@ -53,6 +57,7 @@ _TRIVIAL = LazyBytes(
     """,
     re.VERBOSE | re.DOTALL,
 )
+_ESCAPED_BREAKS = (b"\\n", b"\\r", b"\\t")
 _BLOCK_MARKS = frozenset((b"|", b">", b"|-", b">-", b"|+", b">+"))
 _TRIVIAL_STARTS = frozenset(b"0123456789[({~./")
 _DOTTED = LazyBytes(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
@@ -92,7 +97,10 @@ def can_be_secret(value: bytes) -> bool:
 
 
 def _trim_bare(data: bytes, start: int, end: int, *, delimited: bool) -> int:
-    """The end of a bare value: a query string's `&`, code's unbalanced closers."""
+    """The end of a bare value: a query string's `&`, code's unbalanced closers; its start
+    when it opens with a JSON-escaped line break (`password: \n…`: the value is empty)."""
+    if data.startswith(_ESCAPED_BREAKS, start):
+        return start
     if delimited:
         for stop in (b"&", b"#", b";"):
             cut = data.find(stop, start, end)
