@@ -133,6 +133,20 @@ def shell(command: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedP
 
 
 FILES = sorted(COMMANDS.glob("*.md"))
+#: A description is one short line: the model reads the agents' and the skill's in every session.
+DESCRIPTION_MAX = 120
+
+
+@pytest.mark.parametrize(
+    "path",
+    [*sorted((REPO / "agents").glob("*.md")), REPO / "skills" / "memory" / "SKILL.md"],
+    ids=lambda p: p.parent.name + "/" + p.stem,
+)
+def test_agent_and_skill_descriptions_are_one_short_line(path: Path) -> None:
+    description = load(path).meta["description"]
+    assert isinstance(description, str)
+    assert "\n" not in description
+    assert len(description) <= DESCRIPTION_MAX
 
 
 def test_the_command_set() -> None:
@@ -151,6 +165,10 @@ def test_frontmatter(path: Path) -> None:
     }
     assert isinstance(cmd.meta.get("description"), str)
     assert cmd.meta["description"]
+    # Only a person runs these: the host then leaves them out of the skill list it sends
+    # the model in every session (tests/e2e/test_install_e2e.py measures that list's cost).
+    assert cmd.meta.get("disable-model-invocation") is True
+    assert len(cmd.meta["description"]) <= DESCRIPTION_MAX
     assert cmd.allowed, "every command runs the CLI, so it needs allowed-tools"
     for pattern in cmd.allowed:
         assert pattern.startswith(f"Bash({LAUNCHER} {cmd.verb}"), pattern  # no blanket Bash
