@@ -239,7 +239,7 @@ def _install_locked(data: Path, *, quiet: bool) -> int:
             "install",
             "--disable-pip-version-check",
             "--no-input",
-            *(["--quiet"] if quiet else ["--progress-bar", "off"]),
+            *(["--quiet"] if quiet else []),  # else pip's own lines and download bars
             "--no-warn-conflicts",  # other packages of this Python are not ours to judge
             "--target",
             str(staging),

