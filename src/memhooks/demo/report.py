@@ -4,11 +4,9 @@
 from __future__ import annotations
 
 import textwrap
-import threading
-import time
 from typing import TYPE_CHECKING
 
-from memhooks.text.progress import EVERY_SECONDS, say, wanted
+from memhooks.text.progress import Progress, say
 
 if TYPE_CHECKING:
     from memhooks.demo.session import DemoReport, DemoStep, Injection
@@ -84,7 +82,7 @@ class Stream:
 
     def __init__(self) -> None:
         self.printed = -1  # the head is not out yet
-        self.beat: threading.Event | None = None
+        self.running: Progress | None = None
 
     def _print(self, lines: list[str]) -> None:
         if lines:
@@ -95,8 +93,8 @@ class Stream:
         return later or all(i.reached_model is not False for i in report.steps[index].hooks)
 
     def watch(self, report: DemoReport, upcoming: int, title: str = "") -> None:
-        if self.beat is not None:
-            self.beat.set()
+        if self.running is not None:
+            self.running.stop()
         if self.printed < 0:
             self._print(_head(report))
             self.printed = 0
@@ -105,17 +103,10 @@ class Stream:
         ):
             self.printed += 1
             self._print(_step(self.printed, report.steps[self.printed - 1]))
-        if upcoming and wanted():
+        if upcoming:
             say(f"demo step {upcoming}: {title}...")
-            self.beat = threading.Event()
-            threading.Thread(target=_heartbeat, args=(self.beat, upcoming), daemon=True).start()
+            self.running = Progress(f"demo step {upcoming}, still running").start()
 
     def finish(self, report: DemoReport) -> None:
         self.watch(report, 0)
         self._print(_tail(report))
-
-
-def _heartbeat(done: threading.Event, number: int) -> None:
-    started = time.monotonic()
-    while not done.wait(EVERY_SECONDS):
-        say(f"demo step {number}: still running, {time.monotonic() - started:.0f} s so far")

@@ -162,7 +162,7 @@ def _erf(x: Array) -> Array:
     return sign * y
 
 
-def build_table(model: MiniLM, out: Path) -> int:
+def build_table(model: MiniLM, out: Path, progress: Progress | None = None) -> int:
     """Write the table (every vocabulary piece's vector, int8) atomically; returns its rows."""
     vocab = model.vocab
     cls, sep = vocab["[CLS]"], vocab["[SEP]"]
@@ -180,12 +180,12 @@ def build_table(model: MiniLM, out: Path) -> int:
             " WITHOUT ROWID"
         )
         conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value REAL NOT NULL)")
-        progress = Progress("building the token table (tokens)")
         for start in range(0, len(by_id), BATCH):
             chunk = by_id[start : start + BATCH]
             vectors = model.forward([[cls, i, sep] for _, i in chunk])
             conn.executemany("INSERT INTO pieces VALUES (?, ?, ?)", quantized(chunk, vectors))
-            progress(start + len(chunk), len(by_id))
+            if progress is not None:
+                progress(start + len(chunk), len(by_id))
         conn.execute("INSERT INTO meta VALUES ('version', ?)", (TABLE_VERSION,))
         conn.commit()
     finally:
@@ -222,7 +222,12 @@ def main(argv: list[str]) -> int:
         print(f"memhooks: {archive} is not the model memhooks was measured with", file=sys.stderr)
         return 1
     out.parent.mkdir(parents=True, exist_ok=True)
-    rows = build_table(MiniLM(archive), out)
+    # Lines every few seconds in a terminal, from the model's loading on (doctor --install).
+    progress = Progress("building the token table (tokens)").start()
+    try:
+        rows = build_table(MiniLM(archive), out, progress)
+    finally:
+        progress.stop()
     print(f"memhooks: {rows} token vectors written to {out}")
     return 0
 

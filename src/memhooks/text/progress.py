@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 
 #: "0" silences progress in this process and its children (`--json` sets it).
@@ -36,7 +37,11 @@ def say(text: str) -> None:
 
 
 class Progress:
-    """Call with (done, total) as work advances; prints at most one line per interval."""
+    """Call with (done, total) as work advances; prints at most one line per interval.
+
+    `start()` adds a ticker thread that repeats the latest state every interval, for work
+    whose steps are slower than that (a batch of the token table's build, a demo step);
+    `stop()` ends it."""
 
     def __init__(self, what: str, *, every: float | None = None, show: bool | None = None) -> None:
         self.what = what
@@ -45,23 +50,43 @@ class Progress:
         self.started = time.monotonic()
         self.last = self.started
         self.spoke = False
+        self.done = self.total = 0
+        self._stop: threading.Event | None = None
 
     def step(self, what: str) -> Progress:
         """The same reporter for the next stage of the work ("reading", then "indexing")."""
         return Progress(f"{self.what}: {what}", every=self.every, show=self.show)
 
     def __call__(self, done: int, total: int) -> None:
+        self.done, self.total = done, total
         if not self.show:
             return
         now = time.monotonic()
-        finished = done >= total
-        if now - self.last < self.every and not (finished and self.spoke):
-            return
+        if now - self.last >= self.every or (done >= total and self.spoke):
+            self._line(now)
+
+    def _line(self, now: float) -> None:
         self.last = now
         self.spoke = True
-        share = f" ({100 * done // total}%)" if total else ""
-        sys.stderr.write(
-            f"memhooks: {self.what}: {done:,} of {total:,}{share}, "
-            f"{now - self.started:.0f} s so far\n"
-        )
+        far = ""
+        if self.total:
+            far = f" {self.done:,} of {self.total:,} ({100 * self.done // self.total}%),"
+        sys.stderr.write(f"memhooks: {self.what}:{far} {now - self.started:.0f} s so far\n")
         sys.stderr.flush()
+
+    def start(self) -> Progress:
+        if self.show and self._stop is None:
+            self._stop = threading.Event()
+            threading.Thread(target=self._tick, args=(self._stop,), daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+            self._stop = None
+
+    def _tick(self, stop: threading.Event) -> None:
+        while not stop.wait(self.every):
+            now = time.monotonic()
+            if now - self.last >= self.every * 0.9:
+                self._line(now)
