@@ -48,8 +48,8 @@ def _install_for_user(claude: Path | None, plugin_root: Path | None) -> list[str
     if claude is None:
         return [
             "--install: no claude CLI (none on PATH, and npm was not there to fetch the pinned "
-            "one), so nothing was installed. With claude installed, run the two commands of "
-            "the README's 'Install in Claude Code'."
+            "one), so nothing was installed. With claude installed, run the two commands under "
+            "'Install in Claude Code' in the README."
         ]
     if plugin_root is None:
         return ["--install: this copy of memhooks is not a plugin checkout; nothing was installed."]

@@ -81,7 +81,7 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
             validate_config(json.loads(read_bytes(paths.config, 1_000_000, whole=True)))
             _check(checks, "config.json", True, "valid")
         except (ValueError, OSError) as exc:
-            _check(checks, "config.json", False, str(exc)[:300], "see the README's configuration")
+            _check(checks, "config.json", False, str(exc)[:300], "see docs/configuration.md")
     else:
         _check(checks, "config.json", True, "absent (defaults apply)")
     cat = catalog_io.load(paths.catalog)
