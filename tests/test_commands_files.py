@@ -133,6 +133,20 @@ def shell(command: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedP
 
 
 FILES = sorted(COMMANDS.glob("*.md"))
+#: A description is one short line: the model reads the agents' and the skill's in every session.
+DESCRIPTION_MAX = 120
+
+
+@pytest.mark.parametrize(
+    "path",
+    [*sorted((REPO / "agents").glob("*.md")), REPO / "skills" / "memory" / "SKILL.md"],
+    ids=lambda p: p.parent.name + "/" + p.stem,
+)
+def test_agent_and_skill_descriptions_are_one_short_line(path: Path) -> None:
+    description = load(path).meta["description"]
+    assert isinstance(description, str)
+    assert "\n" not in description
+    assert len(description) <= DESCRIPTION_MAX
 
 
 def test_the_command_set() -> None:
@@ -151,6 +165,10 @@ def test_frontmatter(path: Path) -> None:
     }
     assert isinstance(cmd.meta.get("description"), str)
     assert cmd.meta["description"]
+    # Only a person runs these: the host then leaves them out of the skill list it sends
+    # the model in every session (tests/e2e/test_install_e2e.py measures that list's cost).
+    assert cmd.meta.get("disable-model-invocation") is True
+    assert len(cmd.meta["description"]) <= DESCRIPTION_MAX
     assert cmd.allowed, "every command runs the CLI, so it needs allowed-tools"
     for pattern in cmd.allowed:
         assert pattern.startswith(f"Bash({LAUNCHER} {cmd.verb}"), pattern  # no blanket Bash
@@ -273,13 +291,16 @@ def test_the_save_commands_in_the_bodies_work(tmp_path: Path) -> None:
     assert (tmp_path / ".claude/memory/master.md").is_file()
 
 
-def test_readme_documents_every_command() -> None:
-    readme = REPO / "README.md"
-    text = readme.read_text(encoding="utf-8") if readme.exists() else ""
-    assert "\n## Commands" in "\n" + text, "README.md has no '## Commands' section"
-    section = text.split("\n## Commands", 1)[1] if not text.startswith("## Commands") else text
+def test_docs_document_every_command() -> None:
+    """docs/commands.md documents every slash command and every CLI command; the README's
+    front page lists every slash command."""
+    text = (REPO / "docs" / "commands.md").read_text(encoding="utf-8")
+    front = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "\n## Commands" in "\n" + front, "README.md has no '## Commands' section"
+    listed = front.split("\n## Commands", 1)[1].split("\n## ", 1)[0]
     for verb in sorted(VERBS):
-        assert f"/memory {verb}" in section, verb
+        assert f"/memory {verb}" in text, verb
+        assert f"/memory {verb}" in listed, verb
     subcommands = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
     for name in sorted(subcommands):
-        assert f"memhooks {name}" in section, name
+        assert f"memhooks {name}" in text, name

@@ -52,3 +52,28 @@ def test_demo_keeps_its_project_only_when_asked(tmp_path: Path) -> None:
         assert not list(tmp_path.iterdir()), "the demo must not write into the cwd"
     finally:
         shutil.rmtree(kept)
+
+
+def test_the_demo_prints_each_step_as_it_goes(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A person sees step 1 while step 2 runs, not the whole transcript at the end."""
+    from memhooks.demo import session
+
+    seen_at_start: dict[int, str] = {}
+    play = session.play_direct
+
+    def spying(plugin_root: Path | None, workdir: Path, *, watch: session.Watch | None = None):
+        assert watch is not None, "the demo must pass a watch in text mode"
+
+        def spy(report: session.DemoReport, upcoming: int, title: str = "") -> None:
+            watch(report, upcoming, title)
+            seen_at_start[upcoming] = capsys.readouterr().out
+
+        return play(plugin_root, workdir, watch=spy)
+
+    monkeypatch.setattr(session, "play_direct", spying)
+    assert run_demo(["--no-claude"]) == 0
+    assert "── 1. Turn memory on" in seen_at_start[2]
+    assert "── 2. Work" in seen_at_start[3]
+    assert "memory tree written by the plugin" not in "".join(seen_at_start.values())

@@ -1,7 +1,8 @@
 """The one error base and the exit-code table. Standard library only: every layer raises these.
 
 Each error carries its exit code; `cli.main` turns any `MemhooksError` into one line on stderr
-and that code, in one place. README's exit-code sentence is checked against `MEANINGS` by a test.
+and that code, in one place. The exit-code sentence of docs/commands.md is checked against
+`MEANINGS` by a test.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ CODES: tuple[int, ...] = tuple(
     value for name, value in vars(Exit).items() if name.isupper() and isinstance(value, int)
 )
 
-#: What each code means, as `--help` and README say it (the first words of each README entry).
+#: What each code means, as `--help` and docs/commands.md say it (the first words of each entry).
 MEANINGS: dict[int, str] = {
     Exit.OK: "ok",
     Exit.FAILED: "check failed",

@@ -181,11 +181,16 @@ def _median(values: list[float]) -> float:
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     """Print each hook's time inside the host, whether or not -s was given."""
-    del exitstatus, config
-    if not _TIMES:
+    del exitstatus
+    rows, where = _TIMES, _WRITTEN[-1] if _WRITTEN else TIMES_FILE
+    if not rows:  # under pytest-xdist the workers wrote them, each into its own base temp
+        written = sorted(config._tmp_path_factory.getbasetemp().glob(f"*/{TIMES_FILE}"))  # type: ignore[attr-defined]
+        rows = [row for path in written for row in json.loads(path.read_text(encoding="utf-8"))]
+        where = ", ".join(map(str, written))
+    if not rows:
         return
     by_hook: dict[str, list[float]] = {}
-    for row in _TIMES:
+    for row in rows:
         if row["ms"] is not None:
             key = f"{row['hook']} ({row['measured']})"
             by_hook.setdefault(key, []).append(float(row["ms"]))
@@ -195,7 +200,6 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         terminalreporter.write_line(
             f"{key:<44} {len(values):>3} {_median(values):>8.0f} {max(values):>8.0f}"
         )
-    where = _WRITTEN[-1] if _WRITTEN else TIMES_FILE
     terminalreporter.write_line(f"every run, with the measuring method: {where}")
 
 

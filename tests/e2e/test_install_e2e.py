@@ -4,6 +4,7 @@ the dependency bootstrap on a machine that has only a bare Python."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
 
 REPO = Path(__file__).resolve().parents[2]
 BOOTSTRAP_WAIT_S = 180
+#: What the plugin may add to the first request of a session where memory is off.
+CONTEXT_COST_BUDGET = 800
 
 
 def test_validate_strict(sandboxes: SandboxFactory) -> None:
@@ -41,6 +44,35 @@ def test_nothing_happens_where_memory_was_never_started(
     for step in (first, second):
         assert ".claude/memory" not in "\n".join(step.contexts())
     assert not (box.project / ".claude" / "memory").exists()
+
+
+def _first_request_chars(box: harness.Sandbox) -> tuple[int, str]:
+    """The size of the first request of `claude -p hello` in this sandbox, and its text,
+    with the sandbox's own path and the per-run ids taken out."""
+    step = box.run("hello")
+    assert step.rc == 0, step.stderr[-2000:]
+    body = dict(step.requests[0].body)
+    body.pop("metadata", None)  # device and session ids: random, not the plugin's
+    text = json.dumps(body, ensure_ascii=False).replace(str(box.root), "<root>")
+    return len(text), step.model_text()
+
+
+def test_context_cost_where_memory_is_off(sandboxes: SandboxFactory) -> None:
+    """The plugin's price in every session, memory on or not: what its skill, agents and
+    commands add to the first request the real CLI sends. Commands only a person runs are
+    not listed to the model (disable-model-invocation)."""
+    with_plugin, text = _first_request_chars(sandboxes("cost-plugin"))
+    without, _ = _first_request_chars(sandboxes("cost-noplug", install=False))
+    added = with_plugin - without
+    print(f"context cost of the plugin: {added} characters ({with_plugin} vs {without})")
+    assert "memory:memory-summarizer" in text, "the measurement must see the plugin"
+    listed = [line for line in text.splitlines() if line.startswith("- memory:")]
+    assert sorted(line.split(":")[1] for line in listed) == [
+        "memory",
+        "memory-summarizer",
+        "memory-synthesizer",
+    ], listed
+    assert 0 < added <= CONTEXT_COST_BUDGET, added
 
 
 def test_bootstrap_installs_the_dependencies(

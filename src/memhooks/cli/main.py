@@ -149,6 +149,10 @@ def _dispatch(args_list: list[str]) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return Exit.USAGE
+    if getattr(args, "json", False):
+        from memhooks.text.progress import silence
+
+        silence()  # one JSON document, and no progress lines from this or its children
     try:
         return int(args.func(args))
     except (MemhooksError, OSError) as exc:

@@ -19,23 +19,3 @@ def table(rows: list[list[str]], headers: list[str]) -> str:
     lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=False))]
     lines += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=False)) for r in rows]
     return "\n".join(line.rstrip() for line in lines)
-
-
-class Progress:
-    """A progress bar on a TTY (stderr), silent otherwise."""
-
-    MIN_TOTAL = 200  # small rebuilds finish before a bar would be readable
-
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.enabled = sys.stderr.isatty()
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled or total < self.MIN_TOTAL or (done % 50 and done != total):
-            return
-        width = 30
-        filled = int(width * done / total)
-        sys.stderr.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()

@@ -48,8 +48,8 @@ def _install_for_user(claude: Path | None, plugin_root: Path | None) -> list[str
     if claude is None:
         return [
             "--install: no claude CLI (none on PATH, and npm was not there to fetch the pinned "
-            "one), so nothing was installed. With claude installed, run the two commands of "
-            "the README's 'Install in Claude Code'."
+            "one), so nothing was installed. With claude installed, run the two commands under "
+            "'Install in Claude Code' in the README."
         ]
     if plugin_root is None:
         return ["--install: this copy of memhooks is not a plugin checkout; nothing was installed."]
@@ -91,19 +91,25 @@ def _find_or_fetch_claude(notes: list[str]) -> Path | None:
 def run_demo(argv: list[str]) -> int:
     """The `memhooks demo` command. Returns 0 when every step of the session ran."""
     from memhooks.demo import harness, report, session
+    from memhooks.text.progress import say
 
     args = _parser().parse_args(argv)
     plugin_root = harness.repo_root()
     notes: list[str] = []
     claude = None if args.no_claude else _find_or_fetch_claude(notes)
     workdir = Path(tempfile.mkdtemp(prefix="memhooks-demo-"))
+    stream = None if args.json else report.Stream()
+    watch = stream.watch if stream is not None else None
     try:
         if claude is not None and plugin_root is not None:
             python, deps = _hook_python(notes)
-            result = session.play_with_claude(claude, plugin_root, workdir, python, deps)
+            say("demo: installing the plugin into a sandbox through its marketplace...")
+            result = session.play_with_claude(
+                claude, plugin_root, workdir, python, deps, watch=watch
+            )
             notes.insert(0, f"claude CLI: {claude}")
         else:
-            result = session.play_direct(plugin_root, workdir)
+            result = session.play_direct(plugin_root, workdir, watch=watch)
         result.notes.extend(notes)
         if args.install:
             if claude is None and args.no_claude:
@@ -111,7 +117,10 @@ def run_demo(argv: list[str]) -> int:
             result.notes.extend(_install_for_user(claude, plugin_root))
         if args.keep:
             result.notes.append(f"kept: {workdir}")
-        print(json.dumps(result.as_json(), indent=2) if args.json else report.render(result))
+        if stream is None:
+            print(json.dumps(result.as_json(), indent=2))
+        else:
+            stream.finish(result)
         return 0 if all(step.ok for step in result.steps) else 1
     except HarnessError as exc:
         print(f"memhooks demo: {exc}", file=sys.stderr)

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -28,6 +29,9 @@ from memhooks.demo.mock_requests import request_texts
 from memhooks.install import semantic_assets
 
 JsonDict = dict[str, Any]
+#: Called before each step with the report so far, the step's number and title, so that a
+#: caller can print the run as it goes (`report.Stream.watch`).
+Watch = Callable[["DemoReport", int, str], None]
 
 
 @dataclass
@@ -90,7 +94,13 @@ def _cli_plan() -> list[tuple[str, str, bool]]:
 
 
 def play_with_claude(
-    claude: Path, plugin_root: Path, workdir: Path, python: Path, deps: Path | None
+    claude: Path,
+    plugin_root: Path,
+    workdir: Path,
+    python: Path,
+    deps: Path | None,
+    *,
+    watch: Watch | None = None,
 ) -> DemoReport:
     """Run the scenario through the real CLI; `deps` pre-seeds the plugin's dependencies."""
     with MockApi() as mock:
@@ -103,7 +113,10 @@ def play_with_claude(
         for turn in scenario.turns(str(box.project.resolve())):
             mock.add(*turn.rules())
         report = DemoReport("claude", str(box.project))
-        for title, prompt, resume in _cli_plan():
+        for number, (title, prompt, resume) in enumerate(_cli_plan(), 1):
+            if watch is not None:
+                _mark_reached(report, box.steps)
+                watch(report, number, title)
             step = box.run(prompt, name=title, resume=resume)
             hooks = [Injection(h.label, h.ms, h.context) for h in step.hooks]
             report.steps.append(DemoStep(title, prompt, hooks, step.reply, ok=step.rc == 0))
@@ -334,7 +347,9 @@ def _context_of(stdout: str) -> str:
     return str(specific.get("additionalContext") or "") if isinstance(specific, dict) else ""
 
 
-def play_direct(plugin_root: Path | None, workdir: Path) -> DemoReport:
+def play_direct(
+    plugin_root: Path | None, workdir: Path, *, watch: Watch | None = None
+) -> DemoReport:
     """Run the scenario through the hook entry points, with no CLI and no model."""
     project = workdir / "project"
     project.mkdir(parents=True, exist_ok=True)
@@ -344,7 +359,12 @@ def play_direct(plugin_root: Path | None, workdir: Path) -> DemoReport:
     runner = _HookRunner(plugin_root, project, transcript)
     report = DemoReport("direct", str(project))
 
-    first = DemoStep("Turn memory on for this project", "/memory start")
+    def begin(title: str, prompt: str) -> DemoStep:
+        if watch is not None:
+            watch(report, len(report.steps) + 1, title)
+        return DemoStep(title, prompt)
+
+    first = begin("Turn memory on for this project", "/memory start")
     first.hooks.append(runner.hook("SessionStart", source="startup"))
     started = runner.cli("start")
     first.reply, first.ok = (started.stdout + started.stderr).strip(), started.returncode == 0
@@ -352,7 +372,7 @@ def play_direct(plugin_root: Path | None, workdir: Path) -> DemoReport:
 
     titles = ("Work: todo list, a new file, a failing test, a decision", "A blocker, and an edit")
     for title, turn in zip(titles, scenario.turns(str(project.resolve())), strict=True):
-        step = DemoStep(title, turn.prompt)
+        step = begin(title, turn.prompt)
         step.hooks.append(
             runner.hook("UserPromptSubmit", prompt=turn.prompt, permission_mode="default")
         )
@@ -364,13 +384,13 @@ def play_direct(plugin_root: Path | None, workdir: Path) -> DemoReport:
         step.hooks.append(runner.hook("Stop", stop_hook_active=False, last_assistant_message=last))
         report.steps.append(step)
 
-    compact = DemoStep("Compact the conversation", "/compact")
+    compact = begin("Compact the conversation", "/compact")
     compact.hooks.append(runner.hook("PreCompact", trigger="manual", custom_instructions=""))
     compact.hooks.append(runner.hook("SessionStart", source="compact"))
     compact.hooks.append(runner.hook("SessionEnd", reason="other"))
     report.steps.append(compact)
 
-    later = DemoStep("Next day: the session is continued", scenario.NEXT_DAY)
+    later = begin("Next day: the session is continued", scenario.NEXT_DAY)
     later.hooks.append(runner.hook("SessionStart", source="resume"))
     later.hooks.append(
         runner.hook("UserPromptSubmit", prompt=scenario.NEXT_DAY, permission_mode="default")

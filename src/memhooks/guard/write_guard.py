@@ -164,7 +164,7 @@ def instead(target: Target, cli: str, current: str | None) -> str:  # noqa: C901
     if rel == "config.json":
         return (
             "It holds the user's memhooks settings: tell the user which key to change "
-            f"(the keys are listed in the README; `{cli} doctor` checks the file)."
+            f"(the keys are listed in docs/configuration.md; `{cli} doctor` checks the file)."
         )
     if rel == "master.md":
         return "Run:\n" + _heredoc(

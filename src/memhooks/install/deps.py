@@ -239,7 +239,7 @@ def _install_locked(data: Path, *, quiet: bool) -> int:
             "install",
             "--disable-pip-version-check",
             "--no-input",
-            *(["--quiet"] if quiet else ["--progress-bar", "off"]),
+            *(["--quiet"] if quiet else []),  # else pip's own lines and download bars
             "--no-warn-conflicts",  # other packages of this Python are not ours to judge
             "--target",
             str(staging),
@@ -289,7 +289,10 @@ def ensure_now(*, fallback: bool = True) -> bool:
             else f"memhooks: installing {', '.join(MODULES)} into {final} "
             "(first use only, usually under a minute)...\n"
         )
-        code = install_now(fallback=fallback, quiet=True)
+        from memhooks.text.progress import wanted
+
+        # In a terminal pip shows its own lines; in Claude's Bash tool it stays quiet.
+        code = install_now(fallback=fallback, quiet=not wanted())
         if code != 0:
             log = data / "deps" / "install.log"
             sys.stderr.write(

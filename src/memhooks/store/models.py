@@ -302,7 +302,7 @@ class RedactSettings(_Strict):
 
 
 class ConfigModel(_Strict):
-    """`config.json`: every key optional; see the README's configuration reference."""
+    """`config.json`: every key optional; see docs/configuration.md."""
 
     version: int = SCHEMA_VERSION
     index: IndexSettings = Field(default_factory=IndexSettings)

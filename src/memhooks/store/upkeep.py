@@ -7,13 +7,12 @@ leaves the rest to the next command. The caller holds the store lock.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from memhooks.store.catalog import Catalog, Entry
 from memhooks.store.catalog_entry import file_stamp
 from memhooks.store.derived import DerivedFiles
 from memhooks.store.memory_file import UnparsableMemoryError
 from memhooks.store.scan import ScanResult, memory_files, read_entry, scan_tree
+from memhooks.text.progress import Progress
 
 
 def catalog_or_scan(derived: DerivedFiles) -> Catalog:
@@ -65,10 +64,11 @@ def reconcile(derived: DerivedFiles, cat: Catalog) -> tuple[list[Entry], list[st
     return found, vanished, bodies
 
 
-def rebuild(derived: DerivedFiles, progress: Callable[[int, int], None] | None) -> ScanResult:
+def rebuild(derived: DerivedFiles, progress: Progress | None) -> ScanResult:
     """Everything derived, regenerated from the memory files alone."""
-    result = scan_tree(derived.paths, progress)
+    result = scan_tree(derived.paths, progress.step("reading memory files") if progress else None)
     derived.write_derived(result.catalog)
-    derived.rebuild_search(result.catalog, result.bodies)
+    indexing = progress.step("indexing (each memory's vector too)") if progress else None
+    derived.rebuild_search(result.catalog, result.bodies, indexing)
     derived.update_stats([], result.catalog, None)
     return result

@@ -45,6 +45,7 @@ from memhooks.store.write_errors import (
 )
 from memhooks.store.yaml_emit import render_document
 from memhooks.text.clock import iso, utc_now
+from memhooks.text.progress import Progress
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -331,7 +332,7 @@ class Store:
         edit settled by PostToolUse); files changed behind our back are reconciled too."""
         self.after_write(changed, [], bodies=bodies, now=None)
 
-    def rebuild(self, progress: Callable[[int, int], None] | None = None) -> ScanResult:
+    def rebuild(self, progress: Progress | None = None) -> ScanResult:
         """Everything derived, regenerated from the memory files alone, under the lock."""
         with self.locked():
             return upkeep.rebuild(self.derived, progress)

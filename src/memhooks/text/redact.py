@@ -10,7 +10,7 @@ and ``_PREFIXED``), secrets found by their context (headers, cookies, URLs, comm
 lines, ``.netrc``, CSV exports), and values behind secret names (``redact_pairs``, with
 ``redact_values`` deciding where a value ends and whether it can be a secret at all).
 When two matches overlap, the earlier rule keeps its label and a later one only gets the
-part no rule took yet. The README's "Redaction" section lists what is caught and what is
+part no rule took yet. docs/security.md's "Redaction" section lists what is caught and what is
 kept on purpose. Prefer over-redaction: a false positive costs a word, a false negative
 leaks a credential into git.
 

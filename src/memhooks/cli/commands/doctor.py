@@ -16,6 +16,7 @@ from memhooks.install.semantic_assets import table_file
 from memhooks.store import catalog as catalog_io
 from memhooks.store.locking import LockTimeoutError, quick_lock
 from memhooks.store.paths import MemoryPaths
+from memhooks.text.progress import say, wanted
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -80,7 +81,7 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
             validate_config(json.loads(read_bytes(paths.config, 1_000_000, whole=True)))
             _check(checks, "config.json", True, "valid")
         except (ValueError, OSError) as exc:
-            _check(checks, "config.json", False, str(exc)[:300], "see the README's configuration")
+            _check(checks, "config.json", False, str(exc)[:300], "see docs/configuration.md")
     else:
         _check(checks, "config.json", True, "absent (defaults apply)")
     cat = catalog_io.load(paths.catalog)
@@ -169,7 +170,12 @@ def _install(args: argparse.Namespace, checks: list[dict[str, Any]]) -> None:
     """Everything the configuration uses: the dependencies, then the token table (unless
     this project turned semantic signals off). A table that was not built fails the check."""
     semantic = _semantic_mode(args) != "off"
-    code = deps.install_now(fallback=True, quiet=True, semantic=semantic)
+    say(
+        "installing what is missing: the dependencies"
+        + (", then the token table of semantic signals (a few minutes, once)" if semantic else "")
+    )
+    # In a terminal pip shows its own lines and download bars; elsewhere it stays quiet.
+    code = deps.install_now(fallback=True, quiet=not wanted(), semantic=semantic)
     data = deps.data_dir(fallback=True)
     if code == 0 and data is not None:
         deps.activate(deps.target_dir(data))

@@ -6,10 +6,11 @@ import argparse
 from typing import Any
 
 from memhooks.cli.common import add_json, open_tree
-from memhooks.cli.output import Progress, emit
+from memhooks.cli.output import emit
 from memhooks.errors import Exit
 from memhooks.install.invocation import plural
 from memhooks.store.paths import MemoryPaths
+from memhooks.text.progress import Progress
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
