@@ -170,6 +170,8 @@ class MemoryPaths:
     reminder = TreePath(".cache/reminder.json")  # the status reminder last shown, per session
     injected = TreePath(".cache/injected.json")  # characters each hook injected, per session
     handoff = TreePath(".cache/subagent-pointers.json")  # PreToolUse(Agent) -> SubagentStart
+    rebuild_pid = TreePath(".cache/rebuild.pid")  # the background rebuild SessionStart started
+    rebuild_log = TreePath(".cache/rebuild.log")  # ... and its output
 
     def relative(self, path: str | os.PathLike[str]) -> str:
         """A path inside the tree as the index writes it: forward slashes, relative."""

@@ -9,6 +9,7 @@ from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import Progress, emit
 from memhooks.errors import Exit
 from memhooks.install.invocation import plural
+from memhooks.store.heal import REBUILT
 from memhooks.store.paths import MemoryPaths
 
 
@@ -33,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     skipped = [{"path": p, "reason": why} for p, why in result.problems]
     contexts = sum(1 for _ in paths.context.glob("*.md")) if paths.context.is_dir() else 0
     text = (
-        f"Index rebuilt. Found {plural(counts.get('decision', 0), 'decision')}, "
+        f"{REBUILT} Found {plural(counts.get('decision', 0), 'decision')}, "
         f"{plural(counts.get('analysis', 0), 'analysis', 'analyses')}, "
         f"{plural(contexts, 'context file')}, "
         f"{plural(counts.get('subagent', 0), 'subagent output')}."

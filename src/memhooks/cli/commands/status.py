@@ -60,6 +60,7 @@ def render(data: dict[str, Any]) -> str:
         f"Semantic signals: {semantic['detail']}"
         + (f" ({semantic['fix']})" if semantic["fix"] else "")
     )
+    lines += _rebuild_lines(data)
     ledger = data["injected"]
     if ledger["hooks"]:
         lines.append(
@@ -85,6 +86,22 @@ def render(data: dict[str, Any]) -> str:
     if data["problem"]:
         lines.append(f"Problem: {data['problem']}")
     return "\n".join(lines)
+
+
+def _rebuild_lines(data: dict[str, Any]) -> list[str]:
+    """The background rebuild, only while it runs or when it failed: never a claim that one
+    is under way when its process is gone."""
+    rebuild = data["rebuild"]
+    if rebuild["job"] == "running":
+        return [
+            f"Background rebuild: running (process {rebuild['detail']}), started by SessionStart"
+        ]
+    if rebuild["job"] == "failed":
+        return [
+            f"Background rebuild: FAILED: {rebuild['detail']} (its output: {data['root']}/"
+            f".cache/rebuild.log); run {cli_hint('rebuild')}"
+        ]
+    return []
 
 
 def run(args: argparse.Namespace) -> int:
