@@ -107,6 +107,13 @@ class Host:
         (self.data / "deps").mkdir(parents=True)
         (self.data / "deps" / TAG).symlink_to(deps, target_is_directory=True)
         project.mkdir(parents=True, exist_ok=True)
+        # The `python3` a shell finds: this bare interpreter (a wrapper, not a link, so that
+        # it keeps its own venv and sees nothing of the suite's packages).
+        self.python_bin = home / "python-bin"
+        self.python_bin.mkdir(exist_ok=True)
+        wrapper = self.python_bin / "python3"
+        wrapper.write_text(f'#!/bin/sh\nexec "{python}" "$@"\n', encoding="utf-8")
+        wrapper.chmod(0o755)
 
     @property
     def memory(self) -> Path:
@@ -171,8 +178,9 @@ class Host:
         """A command in Claude's Bash tool: the project as cwd, no plugin variables, and
         `path` (the plugin's bin/, as the host adds it) first on PATH."""
         env = self.env(hook=False)
-        if path:
-            env["PATH"] = path + os.pathsep + env.get("PATH", "")
+        env["PATH"] = os.pathsep.join(
+            [*([path] if path else []), str(self.python_bin), env.get("PATH", "")]
+        )
         return subprocess.run(
             list(argv),
             cwd=self.project,

@@ -148,3 +148,48 @@ def test_a_failed_rebuild_is_reported_with_its_reason(host: Host) -> None:
     )
     assert "rebuild.log" in status
     assert "failed: memhooks: could not install" in status.split("Semantic signals:")[1]
+
+
+# ------------------------------------------------------------------ one command name (item 6)
+
+
+def test_claudes_memhooks_command_uses_the_plugins_data_folder(host: Host) -> None:
+    """Issue 25, item 6: `memhooks` was no command a plugin user had, and the launcher run
+    from the plugin cache installed the dependencies a second time (into the user cache)
+    and said the token table was not installed. Claude Code puts a plugin's bin/ on the
+    PATH of Claude's Bash tool (seen in 2.1.332: getEnabledPluginBinPaths) but passes no
+    CLAUDE_PLUGIN_DATA there: the command finds the folder the hooks were given."""
+    arrive(host)
+    host.hook("SessionStart", source="startup")  # memory not started here yet
+    on_path = str(host.root / "bin")
+    done = host.run("memhooks", "start", path=on_path)
+    assert done.returncode == 0, done.stderr
+    assert "installing" not in done.stderr
+    assert not (host.home / ".cache" / "memhooks" / "deps").exists()  # no second copy
+    doctor = host.run("memhooks", "doctor", path=on_path)
+    assert "[ok] dependencies" in doctor.stdout, doctor.stdout + doctor.stderr
+    semantic = next(line for line in doctor.stdout.splitlines() if "semantic signals" in line)
+    assert "the token table is ready" in semantic or "on (" in semantic, doctor.stdout
+    assert "not installed" not in doctor.stdout
+
+
+def test_doctor_link_gives_a_person_the_same_command(host: Host, tmp_path: Path) -> None:
+    """`memhooks doctor --link DIR` writes a `memhooks` a person's shell runs: the plugin's
+    launcher with its data folder, from wherever the host last installed the plugin."""
+    started(host)
+    host.hook("SessionStart", source="startup")
+    link_dir = tmp_path / "user-bin"
+    done = host.run(str(host.root / "bin" / "memhooks"), "doctor", "--link", str(link_dir))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{link_dir}/memhooks" in done.stdout
+    assert "not on your PATH" in done.stdout  # and how to put it there
+    status = host.run("memhooks", "status", path=str(link_dir))
+    assert status.returncode == 0, status.stderr
+    assert "Memory: ACTIVE" in status.stdout
+    assert "installing" not in status.stderr
+    again = host.run(str(link_dir / "memhooks"), "doctor", "--link", str(link_dir))
+    assert again.returncode == 0, again.stderr  # its own link is replaced, not refused
+    (link_dir / "memhooks").write_text("#!/bin/sh\necho someone else's\n", encoding="utf-8")
+    refused = host.run(str(host.root / "bin" / "memhooks"), "doctor", "--link", str(link_dir))
+    assert refused.returncode != 0
+    assert "someone else's" in (link_dir / "memhooks").read_text(encoding="utf-8")

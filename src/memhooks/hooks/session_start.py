@@ -84,9 +84,10 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     if conflicted:
         log_line(paths.file("log"), f"SessionStart: git conflict markers in {conflicted}")
     if not index and "MEMORY.md" in conflicted:
-        from memhooks.store.heal import rebuild_in_background, rebuild_job
+        from memhooks.install.background_rebuild import rebuild_in_background
+        from memhooks.store.heal import rebuilding
 
-        if rebuild_job(paths)[0] != "running":
+        if not rebuilding(paths):
             rebuild_in_background(paths)
     text = briefing.session_start(
         session_id=hook.session_id,
