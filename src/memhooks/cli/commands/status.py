@@ -47,14 +47,14 @@ def render(data: dict[str, Any]) -> str:
             f"{index['bytes']:,} bytes; {index['archived']} in MEMORY-archive.md"
         )
     else:
-        lines.append("Index: MEMORY.md missing; run `memhooks rebuild`")
+        lines.append(f"Index: MEMORY.md missing; run {cli_hint('rebuild')}")
     if data["stale"]:
         lines.append(
             f"Stale: {data['stale']} memories cite code that changed; "
-            "`memhooks consolidate` lists them for review"
+            f"{cli_hint('consolidate')} lists them for review"
         )
     if not data["catalog"]:
-        lines.append("Catalog: missing; run `memhooks rebuild`")
+        lines.append(f"Catalog: missing; run {cli_hint('rebuild')}")
     semantic = data["semantic"]
     lines.append(
         f"Semantic signals: {semantic['detail']}"
@@ -75,13 +75,13 @@ def render(data: dict[str, Any]) -> str:
     if data["conflicts"]:
         lines.append(
             f"Conflicts: {len(data['conflicts'])} file(s) hold git conflict markers (not "
-            "injected until resolved; then run `memhooks rebuild`): "
+            f"injected until resolved; then run {cli_hint('rebuild')}): "
             + ", ".join(data["conflicts"][:10])
         )
     if data["search_journal"]:
         lines.append(
             "Search index: an interrupted write left .cache/search.sqlite3-journal; the next "
-            "search rolls it back (or run `memhooks rebuild`)"
+            f"search rolls it back (or run {cli_hint('rebuild')})"
         )
     if data["problem"]:
         lines.append(f"Problem: {data['problem']}")
