@@ -22,8 +22,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from memhooks.install.deps import MARKER, REQUIREMENTS
@@ -190,12 +188,3 @@ class Host:
             timeout=120,
             check=False,
         )
-
-
-def wait_for(check: Callable[[], bool], seconds: float = 90) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.2)
-    return check()

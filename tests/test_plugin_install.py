@@ -19,7 +19,8 @@ import pytest
 
 from memhooks.recall.index_read import has_vectors
 from memhooks.recall.semantic import TABLE_FILE
-from plugin_host import TAG, Host, bare_python, install_plugin, seed_deps, wait_for
+from plugin_host import TAG, Host, bare_python, install_plugin, seed_deps
+from support import wait_for
 
 TABLE = Path(__file__).parent / "fixtures" / "semantic" / "tokens-subset.sqlite3"
 SAID = "we decided the job queue workers use Postgres 16 with SKIP LOCKED, not Redis"
