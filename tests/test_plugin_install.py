@@ -149,6 +149,10 @@ def test_a_failed_rebuild_is_reported_with_its_reason(host: Host) -> None:
     )
     assert "rebuild.log" in status
     assert "failed: memhooks: could not install" in status.split("Semantic signals:")[1]
+    assert host.command("rebuild").returncode == 0  # repaired by hand: no failure reported
+    status = host.command("status").stdout
+    assert "Background rebuild" not in status
+    assert "Semantic signals: on" in status
 
 
 # ------------------------------------------------------------------ one command name (item 6)

@@ -1,8 +1,8 @@
 """The marks of SessionStart's background rebuild (install.background_rebuild starts it),
-in `.cache/`: `rebuild.pid` (its process id: `status` says it runs only while that process
-lives), `rebuild.log` (its output: when it ends without its result, `status` says so, with
-the CLI's last word), and `vectors-v<N>.ok` (an index found holding vectors). Standard
-library only.
+in `.cache/`: `rebuild.pid` (its process id; a rebuild that succeeds removes it), so
+`status` says the job runs only while that process lives and that it failed when the process
+is gone and the mark is not, with the last word of `rebuild.log` (its output); and
+`vectors-v<N>.ok` (an index found holding vectors). Standard library only.
 """
 
 from __future__ import annotations
@@ -10,12 +10,9 @@ from __future__ import annotations
 import os
 import time
 
-from memhooks.store.atomic import read_text, write_atomic
+from memhooks.store.atomic import discard, read_text, write_atomic
 from memhooks.store.paths import MemoryPaths
 
-#: What a finished `memhooks rebuild` prints first (cli.commands.rebuild): in the log, the
-#: job did its work.
-REBUILT = "Index rebuilt."
 #: Where the process of a job cannot be looked at (Windows), a job started this long ago is
 #: taken for still running (45 s for 10,000 memories), then for ended.
 ASSUMED_RUNNING_SECONDS = 3600
@@ -40,8 +37,9 @@ def record_job(paths: MemoryPaths, pid: int) -> None:
 
 
 def rebuild_job(paths: MemoryPaths) -> tuple[str, str]:
-    """The background rebuild SessionStart last started: ("running", its pid), ("done", ""),
-    ("failed", the last line of its output), or ("", "") when none was started."""
+    """The background rebuild SessionStart last started: ("running", its pid), ("failed",
+    the last word of its output), or ("", "") when none was started or a rebuild succeeded
+    since."""
     pid_file = paths.file("rebuild_pid")
     text = read_text(pid_file, 40).strip()
     if not text.isdigit():
@@ -49,12 +47,21 @@ def rebuild_job(paths: MemoryPaths) -> tuple[str, str]:
     if _alive(int(text), pid_file):
         return "running", text
     output = read_text(paths.file("rebuild_log"), 20_000)
-    if REBUILT in output:
-        return "done", ""
     # Past the two header lines: the CLI's own last word ("memhooks: ..."), else its last line.
     lines = [line.strip() for line in output.splitlines()[2:] if line.strip()]
     said = [line for line in lines if line.startswith("memhooks:")] or lines
     return "failed", said[-1][:300] if said else "it ended without a word"
+
+
+def rebuilt(paths: MemoryPaths) -> None:
+    """A rebuild succeeded (the background job itself, or one run by hand while none runs):
+    its mark goes, so `status` reports no failure a rebuild has since repaired."""
+    pid_file = paths.file("rebuild_pid")
+    text = read_text(pid_file, 40).strip()
+    if text.isdigit() and int(text) != os.getpid() and _alive(int(text), pid_file):
+        return  # another rebuild runs: its own end decides
+    if text:
+        discard(pid_file)
 
 
 def _alive(pid: int, pid_file: str) -> bool:

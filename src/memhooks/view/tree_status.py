@@ -89,7 +89,7 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
 
 
 def background_rebuild(paths: MemoryPaths) -> dict[str, str]:
-    """The rebuild SessionStart last started: {"job": running, done, failed or "",
+    """The rebuild SessionStart last started: {"job": running, failed or "",
     "detail": its process id, or why it failed}."""
     from memhooks.store.heal import rebuild_job
 

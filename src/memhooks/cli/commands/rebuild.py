@@ -9,7 +9,7 @@ from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import Progress, emit
 from memhooks.errors import Exit
 from memhooks.install.invocation import plural
-from memhooks.store.heal import REBUILT
+from memhooks.store.heal import rebuilt
 from memhooks.store.paths import MemoryPaths
 
 
@@ -30,11 +30,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     paths, store = open_tree(args)
     result = store.rebuild(Progress("rebuild"))
+    rebuilt(paths)
     counts = result.counts()
     skipped = [{"path": p, "reason": why} for p, why in result.problems]
     contexts = sum(1 for _ in paths.context.glob("*.md")) if paths.context.is_dir() else 0
     text = (
-        f"{REBUILT} Found {plural(counts.get('decision', 0), 'decision')}, "
+        f"Index rebuilt. Found {plural(counts.get('decision', 0), 'decision')}, "
         f"{plural(counts.get('analysis', 0), 'analysis', 'analyses')}, "
         f"{plural(contexts, 'context file')}, "
         f"{plural(counts.get('subagent', 0), 'subagent output')}."
