@@ -8,6 +8,8 @@ import json
 import os
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -58,6 +60,16 @@ def run_hook(
         timeout=timeout,
         check=False,
     )
+
+
+def wait_for(check: Callable[[], bool], seconds: float = 90) -> bool:
+    """Poll `check` until it holds (a background job's result), for at most `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        time.sleep(0.2)
+    return check()
 
 
 def hook_examples() -> dict[str, dict[str, object]]:

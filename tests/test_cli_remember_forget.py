@@ -122,6 +122,32 @@ WRITTEN_AS_A_PERSON_WOULD = [
         "SQLite for tests",
         "Because it needs no server.",
     ),
+    # A dot inside a name, a version or a file is no clause end (issue 25, item 1).
+    (
+        "never call requests.get without a timeout in worker.py",
+        "preference",
+        "Never call requests.get without a timeout in worker.py",
+        "",
+    ),
+    (
+        "we chose Node 22.x over 20.x since the CLI needs it",
+        "decision",
+        "Node 22.x over 20.x since the CLI needs it",
+        "",
+    ),
+    ("pin the version in pyproject.toml", "decision", "Pin the version in pyproject.toml", ""),
+    (
+        "the docs live at https://example.com/docs; keep links relative",
+        "decision",
+        "The docs live at https://example.com/docs",
+        "Keep links relative.",
+    ),
+    (
+        "always pin tools e.g. ruff and mypy in CI. Unpinned ones break builds",
+        "preference",
+        "Always pin tools e.g. ruff and mypy in CI",
+        "Unpinned ones break builds.",
+    ),
 ]
 
 

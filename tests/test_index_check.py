@@ -8,12 +8,11 @@ import json
 import shutil
 import sqlite3
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from memhooks.cli.main import main
 from memhooks.recall.index_read import SCHEMA_VERSION
-from support import run_hook
+from support import run_hook, wait_for
 
 PROMPT = "which database backs the job queue workers? postgres or redis"
 
@@ -36,15 +35,6 @@ def _pointers(project: Path) -> str:
         return ""
     reply = json.loads(done.stdout)
     return str(reply.get("hookSpecificOutput", {}).get("additionalContext", ""))
-
-
-def _wait_for(check: Callable[[], bool], seconds: float = 60) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.2)
-    return False
 
 
 def _version(db: Path) -> int:
@@ -82,8 +72,8 @@ def test_a_fresh_clone_gets_its_search_index_at_session_start(started: Path) -> 
     shutil.rmtree(started / ".cache")  # what a clone of the repository holds
     assert _pointers(project) == ""
     _session_start(project)
-    assert _wait_for((started / ".cache" / "search.sqlite3").exists)
-    assert _wait_for(lambda: name in _pointers(project))
+    assert wait_for((started / ".cache" / "search.sqlite3").exists)
+    assert wait_for(lambda: name in _pointers(project))
     assert _log(started).count("fresh clone") == 1
     _session_start(project)
     time.sleep(0.3)
@@ -100,8 +90,8 @@ def test_an_index_of_another_version_is_made_again_at_session_start(started: Pat
     conn.close()
     assert _pointers(project) == ""  # the hook reads no index of another version
     _session_start(project)
-    assert _wait_for(lambda: _version(db) == SCHEMA_VERSION)
-    assert _wait_for(lambda: name in _pointers(project))
+    assert wait_for(lambda: _version(db) == SCHEMA_VERSION)
+    assert wait_for(lambda: name in _pointers(project))
     assert f"version {SCHEMA_VERSION - 1}" in _log(started)
 
 
@@ -157,5 +147,5 @@ def test_a_crafted_index_is_made_again_not_queried(started: Path) -> None:
         finally:
             check.close()
 
-    assert _wait_for(lambda: views() == 0)
-    assert _wait_for(lambda: name in _pointers(project))
+    assert wait_for(lambda: views() == 0)
+    assert wait_for(lambda: name in _pointers(project))

@@ -3,11 +3,19 @@ well-known paths (one table serves the hooks' strings and the commands' Paths)."
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
 
-from memhooks.store.paths import LAYOUT, MemoryPaths, UnsafePathError, session_file_stem
+from memhooks.store.paths import (
+    LAYOUT,
+    MemoryPaths,
+    UnsafePathError,
+    command_project_root,
+    discover_project,
+    session_file_stem,
+)
 
 
 @pytest.mark.parametrize("good", ["abc", "7f3e-11aa_b", "A" * 128])
@@ -42,3 +50,72 @@ def test_the_paths_cannot_be_reassigned(tmp_path: Path) -> None:
         paths.index = tmp_path  # type: ignore[misc]
     with pytest.raises(KeyError):
         paths.file("nonsense")
+
+
+# ------------------------------------------------------------------ the commands' project
+
+
+@pytest.fixture
+def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A git checkout with a `src/pkg/` folder; no override, as a person's shell has."""
+    monkeypatch.delenv("MEMHOOKS_PROJECT_DIR", raising=False)
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "src" / "pkg").mkdir(parents=True)
+    return root
+
+
+def test_a_command_run_from_a_subfolder_uses_the_repository_root(
+    checkout: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 25, item 5: `start` from src/ made src/.claude/memory/, and after a start at
+    the root, `recall` from src/ said "no memory here" (exit 3)."""
+    from memhooks.cli.main import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    monkeypatch.chdir(checkout / "src")
+    assert main(["start"]) == 0
+    assert (checkout / ".claude" / "memory" / "_session.json").is_file()
+    assert not (checkout / "src" / ".claude").exists()
+    monkeypatch.chdir(checkout / "src" / "pkg")
+    assert main(["remember", "the queue runs on Postgres"]) == 0
+    capsys.readouterr()
+    assert main(["recall", "queue Postgres"]) == 0
+    assert "Postgres" in capsys.readouterr().out
+
+
+def test_the_nearest_memory_wins_and_the_override_wins_over_all(
+    checkout: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    inner = checkout / "src"
+    (inner / ".claude" / "memory").mkdir(parents=True)
+    assert discover_project(str(inner / "pkg")) == str(inner)
+    assert discover_project(str(checkout)) == str(checkout)
+    monkeypatch.chdir(inner / "pkg")
+    assert command_project_root() == str(inner)
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(tmp_path))
+    assert command_project_root() == str(tmp_path)
+    monkeypatch.setenv("MEMHOOKS_PROJECT_DIR", str(checkout))
+    assert command_project_root() == str(checkout)
+
+
+def test_a_worktree_or_submodule_root_is_a_git_file(checkout: Path) -> None:
+    sub = checkout / "vendor" / "lib"
+    (sub / "code").mkdir(parents=True)
+    (sub / ".git").write_text("gitdir: ../../.git/modules/lib\n", encoding="utf-8")
+    assert discover_project(str(sub / "code")) == str(sub)
+
+
+def test_outside_a_repository_the_walk_stops_below_home(tmp_path: Path) -> None:
+    """~/.claude is Claude Code's own folder and a home under git is no project: a folder
+    under the home with neither finds nothing above it, and stays where it is."""
+    home = Path.home()
+    (home / ".claude" / "memory").mkdir(parents=True)
+    (home / ".git").mkdir()
+    loose = home / "notes" / "day"
+    loose.mkdir(parents=True)
+    assert discover_project(str(loose)) == str(loose)
+    elsewhere = tmp_path / "plain" / "folder"
+    elsewhere.mkdir(parents=True)
+    assert discover_project(str(elsewhere)) == str(elsewhere)

@@ -801,24 +801,52 @@ def test_a_table_installed_after_the_index_gets_its_vectors_without_a_manual_reb
     assert log.count("memory vectors") == 1  # no second rebuild
 
 
-def test_status_says_when_the_vectors_are_being_built(
+def test_status_says_a_rebuild_runs_only_while_its_process_lives(
     started: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """Issue 25, item 2: status said "SessionStart started the rebuild ... being built in the
+    background" whenever a mark younger than an hour was there, with no process running.
+    Now: running while the process in `.cache/rebuild.pid` lives; once it is gone without
+    its result, failed, with the last line of its output."""
+    import subprocess
+
     from memhooks.cli.main import main
-    from memhooks.store.heal import VectorMarks
-    from memhooks.store.paths import MemoryPaths
 
     data = plugin_data(tmp_path, monkeypatch)
     assert main(["remember", "we decided to use Postgres 16 for the job queue"]) == 0
     install_table(data)
-    paths = MemoryPaths.for_project(started.parent.parent)
-    monkeypatch.setattr("memhooks.store.heal.rebuild_in_background", lambda *_: None)
-    VectorMarks(paths, 1, "0").rebuild()  # what SessionStart does
+    cache = started / ".cache"
+
+    def semantic_line() -> dict[str, object]:
+        capsys.readouterr()
+        assert main(["status", "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert out["semantic"]["serving"] is False
+        return dict(out["semantic"]) | {"job": out["rebuild"]["job"]}
+
+    assert semantic_line()["job"] == ""  # none started: the plain "no vectors yet"
+    # A live process that is a rebuild (its command line says so), as SessionStart starts it.
+    job = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "rebuild"])
+    try:
+        (cache / "rebuild.pid").write_text(f"{job.pid}\n")
+        (cache / "rebuild.log").write_text("memhooks: why\n$ python3 -I memhooks.py rebuild\n")
+        line = semantic_line()
+        assert line["job"] == "running"
+        assert f"process {job.pid}" in str(line["detail"])
+        assert line["ok"] is True
+    finally:
+        job.kill()
+        job.wait()
+    with (cache / "rebuild.log").open("a") as log:
+        log.write("memhooks: could not install pydantic, python-frontmatter, filelock\n")
+    line = semantic_line()
+    assert line["job"] == "failed"
+    assert line["ok"] is False
+    assert "could not install pydantic" in str(line["detail"])
+    assert "rebuild.log" in str(line["detail"])
     capsys.readouterr()
-    assert main(["status", "--json"]) == 0
-    line = json.loads(capsys.readouterr().out)["semantic"]
-    assert line["serving"] is False
-    assert "being built in the background" in line["detail"]
+    assert main(["status"]) == 0
+    assert "Background rebuild: FAILED: memhooks: could not install" in capsys.readouterr().out

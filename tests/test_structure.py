@@ -48,6 +48,7 @@ WRITERS_OUTSIDE_STORE = {
     "demo/mock_api.py": "the mock API's request log",
     "install/deps.py": "the plugin's data folder, not a memory tree",
     "install/semantic_assets.py": "the plugin's data folder, not a memory tree",
+    "install/link.py": "the user's `memhooks` script, and the plugin's root in its data folder",
     "recall/semantic_build.py": "the token table, in the plugin's data folder",
     "transfer/bundle.py": "the export bundle, outside the tree",
     "cli/commands/export.py": "the export bundle, outside the tree",

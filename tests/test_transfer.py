@@ -226,6 +226,20 @@ def test_export_filters(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert not (tmp_path / "none.tar.gz").exists()
 
 
+def test_export_to_a_relative_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`export --out b.tar.gz` failed with "[Errno 2] No such file or directory: ''": the
+    atomic write put its temp file in dirname('b.tar.gz')."""
+    source = start(tmp_path, "alpha")
+    fill(source)
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert export(source, Path("b.tar.gz")) == 0
+    assert (tmp_path / "b.tar.gz").is_file()
+    assert str(tmp_path / "b.tar.gz") in capsys.readouterr().out
+
+
 def test_export_never_overwrites_and_never_writes_into_the_tree(tmp_path: Path) -> None:
     source = start(tmp_path, "alpha")
     fill(source)
@@ -577,6 +591,44 @@ def test_a_planted_secret_is_redacted_on_the_way_in(
     for derived in (mem(target) / ".cache").iterdir():
         if derived.is_file():
             assert token.encode() not in derived.read_bytes(), derived
+
+
+def mtimes(project: Path) -> dict[str, int]:
+    root = mem(project)
+    return {
+        p.relative_to(root).as_posix(): p.stat().st_mtime_ns
+        for p in sorted(root.rglob("*"))
+        if p.name != "memhooks.log"
+    }
+
+
+def test_reimporting_a_bundle_without_dates_is_nothing_to_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 25, item 8: a bundle file without `created`/`updated` (a hand-made or another
+    tool's bundle), or whose citations this project hashes differently, was written with
+    the dates and hashes the store fills in; the second import took that for a different
+    memory with the same name and exited 6."""
+    target = start(tmp_path, "beta")
+    (target / "app.py").write_text("a\nb\nc\n", encoding="utf-8")
+    files = {
+        "runbooks/fine.md": GOOD,
+        "decisions/crlf.md": b"---\r\ntitle: Line ends\r\n---\r\n\r\nCRLF body\r\n",
+        "decisions/cited.md": b"---\ntitle: Cited\n---\n\nSee app.py:1-2 for it.\n",
+    }
+    bundle = tmp_path / "hand-made.tar.gz"
+    bundle.write_bytes(bundle_of(files))
+    assert cli(target, "import", str(bundle)) == 0
+    before = tree(target), mtimes(target)
+    capsys.readouterr()
+    assert cli(target, "import", str(bundle)) == 0
+    out = capsys.readouterr().out
+    assert "Nothing to do: every memory of the bundle is already here." in out
+    assert (tree(target), mtimes(target)) == before
+    assert cli(target, "import", str(bundle), "--json") == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["counts"] == {"imported": 0, "present": 3, "flagged": 0, "disabled": 0}
+    assert report["nothing_to_do"] is True
 
 
 def test_import_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

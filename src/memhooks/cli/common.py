@@ -10,7 +10,7 @@ from pathlib import Path
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
 from memhooks.store.config import Settings, validate_config
-from memhooks.store.paths import MemoryPaths, project_root
+from memhooks.store.paths import MemoryPaths, command_project_root
 from memhooks.store.writer import Store
 
 
@@ -22,7 +22,7 @@ def memory_paths(args: argparse.Namespace) -> MemoryPaths:
     """The tree; refused (exit 9) when `.claude/memory` or its `.cache/` is a symlink."""
     from memhooks.store.safe_fs import tree_problem
 
-    project = Path(args.project) if getattr(args, "project", None) else Path(project_root())
+    project = Path(args.project) if getattr(args, "project", None) else Path(command_project_root())
     if not project.is_dir():
         raise UserError(f"no such project directory: {project}", Exit.NOT_FOUND)
     paths = MemoryPaths.for_project(project.resolve())

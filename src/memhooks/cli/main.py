@@ -61,8 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--project",
         metavar="DIR",
-        help="project root (default: $MEMHOOKS_PROJECT_DIR, $CLAUDE_PROJECT_DIR "
-        "or the current directory)",
+        help="project root (default: $MEMHOOKS_PROJECT_DIR, $CLAUDE_PROJECT_DIR, else "
+        "found from the current directory as git finds its root: the nearest folder up "
+        "that holds .claude/memory/ or .git, else the current directory)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:

@@ -84,7 +84,12 @@ _LABEL = re.compile(
     r"^(?:please\s+|(?:todo|fixme|note|tech debt)(?:\s+later)?\s*[:\-]\s*)", re.IGNORECASE
 )
 _REASON = re.compile(r"\s*(?:,\s*)?\b(?:because|so that)\b\s+", re.IGNORECASE)
-_CLAUSE_END = re.compile(r"[.;:!?\n]|\s[\u2014\u2013-]\s|,\s|\s\(")  # em and en dashes too
+#: Where the first clause ends. A dot or colon ends one only before a space or the end, so
+#: `requests.get`, `pyproject.toml`, `22.x` and `http://` stay whole; "e.g." and "vs." do not
+#: end one either. Em and en dashes too.
+_CLAUSE_END = re.compile(
+    r"(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)\.(?=\s|$)|:(?=\s|$)|[;!?\n]|\s[\u2014\u2013-]\s|,\s|\s\("
+)
 
 
 @dataclass(frozen=True)

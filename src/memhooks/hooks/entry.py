@@ -63,13 +63,11 @@ def run(event: str) -> int:
         if refused:  # stderr only: the log is behind the link, where nothing is written
             log_line(None, f"{event}: {refused}")
             return 0
-        if not is_active(paths.file("session")):
-            return 0  # memory never started here, or stopped: nothing to do, nothing created
+        active = is_active(paths.file("session"))
         if event == "SessionStart":
-            # Only where memory is active (`start` installs them itself elsewhere): a project
-            # that never started memory costs nothing, not even a background process.
-            wanted = load_settings(paths.file("config")).semantic != "off"
-            _bootstrap_dependencies(semantic=wanted)
+            _prepare_plugin(paths, active=active)
+        if not active:
+            return 0  # memory never started here, or stopped: nothing to do, nothing created
         if problem:
             log_line(paths.file("log"), f"{event}: {problem}; skipped")
             return 0
@@ -117,15 +115,36 @@ def _count_injected(
         return
 
 
+def _prepare_plugin(paths: MemoryPaths, *, active: bool) -> None:
+    _record_plugin()  # for Claude's own `memhooks` calls, even before a start
+    if active:
+        # Only where memory is active (`start` installs them itself elsewhere): a project
+        # that never started memory costs nothing, not even a background process.
+        wanted = load_settings(paths.file("config")).semantic != "off"
+        _bootstrap_dependencies(semantic=wanted)
+
+
+def _record_plugin() -> None:
+    """Claude's own Bash calls of the plugin's `memhooks` get no CLAUDE_PLUGIN_DATA: they
+    find the folder the hooks were given (deps.record_data_dir), and a `doctor --link`
+    script finds the plugin's current root (install.link). Two small reads when unchanged."""
+    data = os.environ.get("CLAUDE_PLUGIN_DATA")
+    if not data:
+        return
+    try:
+        from memhooks.install.deps import record_data_dir
+        from memhooks.install.link import record_plugin_root
+
+        record_data_dir(data)
+        record_plugin_root(data)
+    except Exception as exc:
+        log_line(None, f"could not record the plugin's data folder: {exc}")
+
+
 def _bootstrap_dependencies(*, semantic: bool) -> None:
     try:
-        from memhooks.install.deps import ensure_in_background, record_data_dir
+        from memhooks.install.deps import ensure_in_background
 
-        data = os.environ.get("CLAUDE_PLUGIN_DATA")
-        if data:
-            # For Claude's own Bash calls of the launcher, which the host gives no
-            # CLAUDE_PLUGIN_DATA: they find the folder the hooks were given.
-            record_data_dir(data)
         ensure_in_background(semantic=semantic)
     except Exception as exc:
         log_line(None, f"dependency check failed: {exc}")

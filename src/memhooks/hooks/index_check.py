@@ -2,7 +2,7 @@
 
 The per-prompt hook only reads the index (`.cache/search.sqlite3`, never committed), so an
 index that is missing or unusable means no pointers until some command writes. Three cases
-are mended here, each by one detached `memhooks rebuild` (store.heal):
+are mended here, each by one detached `memhooks rebuild` (install.background_rebuild):
 
 - none at all while memory files are on disk: a fresh clone of a repository whose team
   shares its memory, or a deleted `.cache/`;
@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import os
 
+from memhooks.install.background_rebuild import rebuild_in_background
 from memhooks.store.categories import CATEGORIES
 from memhooks.store.config import Settings
-from memhooks.store.heal import VectorMarks
+from memhooks.store.heal import VectorMarks, rebuilding
 from memhooks.store.paths import MemoryPaths
+
+VECTORS = "the token table is installed: rebuilding for memory vectors"
 
 
 def check_index(paths: MemoryPaths, settings: Settings) -> None:
@@ -34,9 +37,9 @@ def check_index(paths: MemoryPaths, settings: Settings) -> None:
     try:
         inode = str(os.lstat(db).st_ino)
     except FileNotFoundError:
-        marks = VectorMarks(paths, TABLE_VERSION, "")
-        if not marks.rebuilding() and _holds_memories(paths):
-            marks.rebuild("no search index beside the memory files (a fresh clone?): building it")
+        if not rebuilding(paths) and _holds_memories(paths):
+            why = "no search index beside the memory files (a fresh clone?): building it"
+            rebuild_in_background(paths, why)
         return
     except OSError:
         return
@@ -50,13 +53,13 @@ def check_index(paths: MemoryPaths, settings: Settings) -> None:
         return
     remake, ready, empty = state
     if remake:
-        marks.rebuild(f"{remake}: rebuilding it")
+        rebuild_in_background(paths, f"{remake}: rebuilding it")
     elif ready or not vectors_wanted:
         marks.record_ready()
     # Empty (its first write gives it vectors) or a table this code cannot read (a rebuild
     # would give no vectors either): nothing to start.
     elif not empty and _table_readable(table_path()):
-        marks.rebuild()
+        rebuild_in_background(paths, VECTORS)
 
 
 def _holds_memories(paths: MemoryPaths) -> bool:

@@ -78,9 +78,11 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     if conflicted:
         log_line(paths.file("log"), f"SessionStart: git conflict markers in {conflicted}")
     if not index and "MEMORY.md" in conflicted:
-        from memhooks.store.heal import rebuild_in_background
+        from memhooks.install.background_rebuild import rebuild_in_background
+        from memhooks.store.heal import rebuilding
 
-        rebuild_in_background(paths)
+        if not rebuilding(paths):
+            rebuild_in_background(paths)
     text = briefing.session_start(
         session_id=hook.session_id,
         status=read_status(paths),

@@ -14,10 +14,20 @@ import memhooks
 PACKAGE_DIR = os.path.dirname(os.path.abspath(memhooks.__file__))
 
 
+#: The plugin's root (or a checkout's): the folder above `src/`.
+PLUGIN_ROOT = os.path.dirname(os.path.dirname(PACKAGE_DIR))
+
+
+def launcher_path() -> str | None:
+    """The plugin's launcher, `hooks/memhooks.py`; None when memhooks is installed as a
+    package (then the console script is on PATH)."""
+    launcher = os.path.join(PLUGIN_ROOT, "hooks", "memhooks.py")
+    return launcher if os.path.isfile(launcher) else None
+
+
 def cli_command() -> str:
-    package = PACKAGE_DIR
-    launcher = os.path.join(os.path.dirname(os.path.dirname(package)), "hooks", "memhooks.py")
-    if not os.path.isfile(launcher):
+    launcher = launcher_path()
+    if launcher is None:
         return "memhooks"  # installed as a package: the console script is on PATH
     python = "python" if os.name == "nt" else "python3"
     return f'{python} "{launcher}"'

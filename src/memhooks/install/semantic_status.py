@@ -12,11 +12,13 @@ def describe(paths: MemoryPaths) -> dict[str, Any]:
     """{"mode", "serving", "ok", "detail", "fix"}: the config key, whether the per-prompt gate
     uses the token table now, whether anything needs doing, and what."""
     from memhooks.install import deps
+    from memhooks.install.invocation import cli_hint
     from memhooks.install.semantic_assets import state, table_file
-    from memhooks.recall.index_read import TABLE_VERSION, has_vectors
+    from memhooks.recall.index_read import has_vectors
     from memhooks.recall.search_index import SearchIndex
     from memhooks.store.config import load_settings
-    from memhooks.store.heal import VectorMarks
+    from memhooks.store.heal import rebuild_job
+    from memhooks.store.paths import MEMORY_DIR
 
     mode = load_settings(paths.file("config")).semantic
     data = deps.data_dir(fallback=True)
@@ -24,7 +26,7 @@ def describe(paths: MemoryPaths) -> dict[str, Any]:
     out: dict[str, Any] = {"mode": mode, "serving": False, "ok": ok, "detail": detail, "fix": ""}
     if mode == "off" or data is None or not table_file(data).exists():
         if mode != "off" and data is not None:
-            out["fix"] = "run `memhooks doctor --install` to install it now"
+            out["fix"] = f"run {cli_hint('doctor --install')} to install it now"
         return out
     vectors = False
     if paths.search_db.exists():
@@ -33,18 +35,28 @@ def describe(paths: MemoryPaths) -> dict[str, Any]:
             vectors = conn is not None and has_vectors(conn)
     if vectors:
         out.update(serving=True, detail=f"on ({mode}): lexical gate, re-ranked by meaning")
-    elif VectorMarks(paths, TABLE_VERSION, "").rebuilding():
+        return out
+    job, said = rebuild_job(paths)
+    if job == "running":
         out.update(
-            detail="waiting: the token table is ready and SessionStart started the rebuild "
-            "that gives this project's memories their vectors; it is being built in the "
-            "background, and the lexical gate serves alone until then",
-            fix="or run `memhooks rebuild` now",
+            detail="waiting: the token table is ready and the rebuild SessionStart started "
+            f"(process {said}) is giving this project's memories their vectors in the "
+            "background; the lexical gate serves alone until then",
+            fix=f"or run {cli_hint('rebuild')} now",
+        )
+    elif job == "failed":
+        out.update(
+            ok=False,
+            detail="the token table is ready, but the rebuild SessionStart started for the "
+            f"memory vectors failed: {said} (its output: {MEMORY_DIR}/.cache/rebuild.log); "
+            "the lexical gate serves alone",
+            fix=f"run {cli_hint('rebuild')}",
         )
     else:
         out.update(
             ok=False,
             detail="the token table is ready, but this project's search index has no memory "
             "vectors yet: the lexical gate serves alone",
-            fix="run `memhooks rebuild`",
+            fix=f"run {cli_hint('rebuild')}",
         )
     return out

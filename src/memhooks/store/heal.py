@@ -1,88 +1,102 @@
-"""Derived files a git merge left conflicted, or a search index without the memory vectors
-the installed token table could give it, are made again, in the background.
-
-`MEMORY.md` is derived from the memory files, yet it is committed, so a merge can leave
-conflict markers in it. SessionStart never injects such a file; it starts `memhooks rebuild`
-detached (the rebuild needs the command path's dependencies and takes longer than a hook
-may), so the next hook read finds the index whole again. Standard library only.
+"""The marks of SessionStart's background rebuild (install.background_rebuild starts it),
+in `.cache/`: `rebuild.pid` (its process id; a rebuild that succeeds removes it), so
+`status` says the job runs only while that process lives and that it failed when the process
+is gone and the mark is not, with the last word of `rebuild.log` (its output); and
+`vectors-v<N>.ok` (an index found holding vectors). Standard library only.
 """
 
 from __future__ import annotations
 
 import os
-import sys
 import time
 
-from memhooks.store.atomic import read_text, write_atomic
-from memhooks.store.logsink import log_line
+from memhooks.store.atomic import discard, read_text, write_atomic
 from memhooks.store.paths import MemoryPaths
 
+#: Where the process of a job cannot be looked at (Windows), a job started this long ago is
+#: taken for still running (45 s for 10,000 memories), then for ended.
+ASSUMED_RUNNING_SECONDS = 3600
 
-def rebuild_in_background(
-    paths: MemoryPaths, why: str = "MEMORY.md has conflict markers; rebuilding it"
-) -> None:
-    """Start `memhooks rebuild` for this tree, detached; logged (with `why`), never raised."""
-    import subprocess
 
-    package = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(os.path.dirname(package))
-    launcher = os.path.join(root, "hooks", "memhooks.py")
-    # -I: nothing from the environment or the project (whose folder is not on the path, and
-    # is not the working directory either).
-    argv = (
-        [sys.executable, "-I", launcher, "rebuild"]
-        if os.path.isfile(launcher)
-        else [sys.executable, "-I", "-m", "memhooks", "rebuild"]
-    )
-    project = os.path.dirname(os.path.dirname(paths.base))
-    kwargs: dict[str, object] = {"start_new_session": True}
-    if sys.platform == "win32":
-        kwargs = {"creationflags": 0x00000008 | 0x00000200}  # DETACHED_PROCESS | NEW_PROCESS_GROUP
+def open_job_log(paths: MemoryPaths, header: str) -> int:
+    """`.cache/rebuild.log`, emptied, with `header`: the file descriptor the job writes its
+    output to (no symlink followed: the tree may come from someone else)."""
+    from memhooks.store.safe_fs import open_created
+
+    out = open_created(paths.file("rebuild_log"), os.O_WRONLY | os.O_TRUNC)
     try:
-        subprocess.Popen(
-            argv,
-            cwd=root if os.path.isdir(root) else os.path.expanduser("~"),
-            env={**os.environ, "MEMHOOKS_PROJECT_DIR": project},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            close_fds=True,
-            **kwargs,  # type: ignore[call-overload]
-        )
-    except OSError as exc:
-        log_line(paths.file("log"), f"SessionStart: could not start the rebuild: {exc}")
-        return
-    log_line(paths.file("log"), f"SessionStart: {why}")
+        os.write(out, header.encode("utf-8", "replace"))
+    except OSError:
+        os.close(out)
+        raise
+    return out
+
+
+def record_job(paths: MemoryPaths, pid: int) -> None:
+    write_atomic(paths.file("rebuild_pid"), f"{pid}\n", durable=False)
+
+
+def rebuild_job(paths: MemoryPaths) -> tuple[str, str]:
+    """The background rebuild SessionStart last started: ("running", its pid), ("failed",
+    the last word of its output), or ("", "") when none was started or a rebuild succeeded
+    since."""
+    pid_file = paths.file("rebuild_pid")
+    text = read_text(pid_file, 40).strip()
+    if not text.isdigit():
+        return "", ""
+    if _alive(int(text), pid_file):
+        return "running", text
+    output = read_text(paths.file("rebuild_log"), 20_000)
+    # Past the two header lines: the CLI's own last word ("memhooks: ..."), else its last line.
+    lines = [line.strip() for line in output.splitlines()[2:] if line.strip()]
+    said = [line for line in lines if line.startswith("memhooks:")] or lines
+    return "failed", said[-1][:300] if said else "it ended without a word"
+
+
+def rebuilt(paths: MemoryPaths) -> None:
+    """A rebuild succeeded (the background job itself, or one run by hand while none runs):
+    its mark goes, so `status` reports no failure a rebuild has since repaired."""
+    pid_file = paths.file("rebuild_pid")
+    text = read_text(pid_file, 40).strip()
+    if text.isdigit() and int(text) != os.getpid() and _alive(int(text), pid_file):
+        return  # another rebuild runs: its own end decides
+    if text:
+        discard(pid_file)
+
+
+def _alive(pid: int, pid_file: str) -> bool:
+    """The process `pid` runs and is a rebuild (a zombie, or a pid the system gave another
+    program since, is not)."""
+    if os.name == "nt":  # os.kill(pid, 0) would end the process there: go by the age
+        try:
+            return time.time() - os.stat(pid_file).st_mtime < ASSUMED_RUNNING_SECONDS
+        except OSError:
+            return False
+    try:
+        os.kill(pid, 0)
+    except OSError:  # gone, or another user's: not our job
+        return False
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return b"rebuild" in handle.read(8192)
+    except OSError:
+        return True  # no /proc (macOS): the pid is taken for ours
 
 
 class VectorMarks:
-    """Two marks in `.cache/` for SessionStart's index check (hooks.index_check):
-    `vectors-v<N>.ok` holds the inode of a search index found holding vectors (a rebuild
-    makes a new file, looked at again), `vectors-rebuild` the time a rebuild was started (for
-    vectors, or for a missing index or one of another version)."""
+    """SessionStart's index check (hooks.index_check) keeps `vectors-v<N>.ok`: the inode of a
+    search index found holding vectors (a rebuild makes a new file, looked at again)."""
 
-    #: A rebuild started less than this long ago is still running (45 s for 10,000
-    #: memories) or failed: not started again before then.
-    REBUILD_SECONDS = 3600
-
-    __slots__ = ("_inode", "_paths", "_ready", "_started")
+    __slots__ = ("_inode", "_paths", "_ready")
 
     def __init__(self, paths: MemoryPaths, version: int, inode: str) -> None:
         self._paths = paths
         self._inode = inode
         self._ready = os.path.join(paths.file("cache"), f"vectors-v{version}.ok")
-        self._started = os.path.join(paths.file("cache"), "vectors-rebuild")
 
     def settled(self) -> bool:
         """This index was found holding vectors, or a rebuild for them is under way."""
-        return read_text(self._ready, 40) == self._inode or self.rebuilding()
-
-    def rebuilding(self) -> bool:
-        """A rebuild for the vectors was started within REBUILD_SECONDS (status says so)."""
-        try:
-            return time.time() - os.stat(self._started).st_mtime < self.REBUILD_SECONDS
-        except OSError:
-            return False
+        return read_text(self._ready, 40) == self._inode or rebuilding(self._paths)
 
     def record_ready(self) -> None:
         """Best effort: in a tree that cannot be written the next session only looks again."""
@@ -91,11 +105,7 @@ class VectorMarks:
         except OSError:
             pass
 
-    def rebuild(
-        self, why: str = "the token table is installed: rebuilding for memory vectors"
-    ) -> None:
-        try:
-            write_atomic(self._started, "", durable=False)
-        except OSError:
-            return  # a tree that cannot be written cannot be rebuilt either
-        rebuild_in_background(self._paths, why)
+
+def rebuilding(paths: MemoryPaths) -> bool:
+    """A background rebuild is running now (its process lives)."""
+    return rebuild_job(paths)[0] == "running"

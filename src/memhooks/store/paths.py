@@ -50,6 +50,36 @@ def project_root(cwd: str | None = None) -> str:
     return os.getcwd()
 
 
+def command_project_root() -> str:
+    """The project a command works on: the override, the host's project dir, else the one
+    `discover_project` finds from the current directory (hooks get the host's; commands are
+    also run by hand, from any folder of a checkout)."""
+    for candidate in (os.environ.get(ROOT_ENV), os.environ.get("CLAUDE_PROJECT_DIR")):
+        if candidate:
+            return candidate
+    return discover_project(os.getcwd())
+
+
+def discover_project(start: str) -> str:
+    """As git finds its repository: from `start` up to the nearest folder holding
+    `.claude/memory`, or the nearest that holds `.git` (a folder, or the file of a worktree
+    or submodule), whichever comes first; else `start`. The walk goes by names, upward only,
+    and stops below the home folder and at the file system root: `~/.claude` is Claude
+    Code's own folder, and a home under git is no project."""
+    home = os.path.normcase(os.path.abspath(os.path.expanduser("~")))
+    folder = os.path.abspath(start)
+    while os.path.normcase(folder) != home:
+        if os.path.isdir(os.path.join(folder, *MEMORY_DIR.split("/"))):
+            return folder
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return os.path.abspath(start)
+
+
 def inside(base: str | os.PathLike[str], target: str | os.PathLike[str]) -> bool:
     """`target`'s folder resolves (symlinks followed) inside `base`, and `target` itself is
     not a symlink: the check every hook write makes, without pathlib."""
@@ -141,6 +171,8 @@ class MemoryPaths:
     reminder = TreePath(".cache/reminder.json")  # the status reminder last shown, per session
     injected = TreePath(".cache/injected.json")  # characters each hook injected, per session
     handoff = TreePath(".cache/subagent-pointers.json")  # PreToolUse(Agent) -> SubagentStart
+    rebuild_pid = TreePath(".cache/rebuild.pid")  # the background rebuild SessionStart started
+    rebuild_log = TreePath(".cache/rebuild.log")  # ... and its output
 
     def relative(self, path: str | os.PathLike[str]) -> str:
         """A path inside the tree as the index writes it: forward slashes, relative."""

@@ -49,9 +49,17 @@ class CleanMemory:
         return render_document(ordered(meta), self.body).encode("utf-8")
 
 
+#: What the store fills in when it writes a new memory (store.new_file.completed): the dates
+#: when a file has none, and the citations' hashes of this project's code. A bundle file
+#: without them is still the memory its import wrote.
+STORE_FILLED = ("created", "updated", "cites")
+
+
 def identity(meta: dict[str, Any], body: str) -> str:
-    """What makes two memories the same: their frontmatter (provenance aside) and body."""
-    core = {k: v for k, v in meta.items() if k not in PROVENANCE_KEYS and k != "category"}
+    """What makes two memories the same: their frontmatter (provenance and what the store
+    fills in aside) and body."""
+    ignored = (*PROVENANCE_KEYS, *STORE_FILLED, "category")
+    core = {k: v for k, v in meta.items() if k not in ignored}
     text = json.dumps([core, body.strip("\n")], sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 

@@ -84,7 +84,17 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
         "problem": problem,
         "injected": injected(paths),
         "semantic": semantic_state(paths),
+        "rebuild": background_rebuild(paths),
     }
+
+
+def background_rebuild(paths: MemoryPaths) -> dict[str, str]:
+    """The rebuild SessionStart last started: {"job": running, failed or "",
+    "detail": its process id, or why it failed}."""
+    from memhooks.store.heal import rebuild_job
+
+    job, detail = rebuild_job(paths)
+    return {"job": job, "detail": detail}
 
 
 def semantic_state(paths: MemoryPaths) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from typing import Any
 
 from memhooks.cli.common import add_json, memory_paths
@@ -35,8 +36,52 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="install missing dependencies into ${CLAUDE_PLUGIN_DATA} now, and build the token "
         "table of semantic signals (one-time: ~100 MB download, ~15 MB kept, about a minute)",
     )
+    parser.add_argument(
+        "--link",
+        nargs="?",
+        const="~/.local/bin",
+        metavar="DIR",
+        help="write a `memhooks` command for your shell into DIR (default ~/.local/bin): the "
+        "plugin's command line with its data folder, wherever Claude Code installed it",
+    )
     add_json(parser)
     parser.set_defaults(func=run)
+
+
+def link(args: argparse.Namespace) -> int:
+    """`--link`: one `memhooks` a person can type, the same one Claude runs."""
+    from pathlib import Path
+
+    from memhooks.errors import UserError
+    from memhooks.install.invocation import launcher_path
+    from memhooks.install.link import on_path, ours, write_link
+
+    folder = Path(args.link).expanduser().absolute()
+    data = deps.data_dir(fallback=True)
+    if launcher_path() is None:
+        text = "memhooks is installed as a package: its `memhooks` command is on PATH already."
+    elif os.name == "nt" or data is None:
+        raise UserError(
+            f"--link writes a POSIX shell script; here, run {cli_hint('…')} instead",
+            Exit.REFUSED,
+        )
+    elif not ours(folder / "memhooks"):
+        raise UserError(
+            f"{folder / 'memhooks'} exists and is not one `doctor --link` wrote: not replaced; "
+            "name another folder",
+            Exit.REFUSED,
+        )
+    else:
+        target = write_link(folder, data)
+        text = f"Wrote {target}: the memhooks plugin's command line, data folder {data}."
+        text += (
+            "\nRun `memhooks --help` from any folder of a project."
+            if on_path(folder)
+            else f"\n{folder} is not on your PATH: add it (in ~/.bashrc or ~/.zshrc: "
+            f'export PATH="{folder}:$PATH"), or run {target} by its full path.'
+        )
+    emit({"link": str(folder / "memhooks"), "data_dir": str(data)}, text, as_json=args.json)
+    return Exit.OK
 
 
 def _check(checks: list[dict[str, Any]], name: str, ok: bool, detail: str, fix: str = "") -> None:
@@ -194,6 +239,8 @@ def _install(args: argparse.Namespace, checks: list[dict[str, Any]]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.link:
+        return link(args)
     checks: list[dict[str, Any]] = []
     if args.install:
         _install(args, checks)

@@ -10,6 +10,7 @@ from memhooks import __version__
 from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
+from memhooks.install.invocation import cli_hint
 from memhooks.store.categories import CATEGORIES, resolve
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
@@ -89,7 +90,7 @@ def _output(args: argparse.Namespace, paths: MemoryPaths, project: str, stamp: s
     from memhooks.store.naming import slugify
 
     out = args.out or Path(f"memhooks-{slugify(project)}-{stamp[:10]}-{stamp[11:19]}.tar.gz")
-    out = out.expanduser()
+    out = out.expanduser().absolute()  # the atomic write's temp file goes beside it
     if out.exists() or out.is_symlink():
         raise UserError(
             f"{out} exists; choose another --out (export never overwrites a file)", Exit.REFUSED
@@ -186,7 +187,8 @@ def run(args: argparse.Namespace) -> int:
     text = (
         f"Exported {len(files)} memories from {PREFIX} to {out} ({len(bundle):,} bytes): "
         + ", ".join(f"{n} {c}" for c, n in sorted(counts.items()))
-        + f".\nImport it in another project with: memhooks import {_quoted(out)} --dry-run"
+        + ".\nImport it in another project with: "
+        + cli_hint(f"import {_quoted(out)} --dry-run")
     )
     if redacted:
         text += f"\nSecrets redacted on the way out: {sum(redacted.values())} value(s) in " + (

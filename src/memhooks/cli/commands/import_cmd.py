@@ -14,6 +14,7 @@ from pathlib import Path
 from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
+from memhooks.install.invocation import cli_hint
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 
 VERBS = {
@@ -132,12 +133,8 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one report, several ou
         f"{counts['imported']} {verb}, {counts['present']} already present, "
         f"{counts['flagged']} flagged, {counts['disabled']} in disabled categories."
     )
-    if flagged:
-        lines.append(
-            "Flagged memories were not copied: compare each with the memory named, then merge "
-            "by hand (`memhooks show`, `memhooks save --update`) or import it as a separate "
-            "memory with --keep-both PATH."
-        )
+    nothing_to_do = not to_write and not flagged
+    lines.append(_outcome(counts, len(plan)))
     emit(
         {
             "dry_run": bool(args.dry_run),
@@ -145,10 +142,11 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one report, several ou
             "source_project": manifest.source_project,
             "exported_at": manifest.exported_at,
             "counts": counts,
+            "nothing_to_do": nothing_to_do,
             "items": [item.as_dict() for item in plan],
             "redacted": redacted,
         },
-        "\n".join(lines),
+        "\n".join(line for line in lines if line),
         as_json=args.json,
     )
     if flagged:
@@ -159,3 +157,20 @@ def run(args: argparse.Namespace) -> int:  # noqa: C901 - one report, several ou
             Exit.CONFLICT,
         )
     return Exit.OK
+
+
+def _outcome(counts: dict[str, int], total: int) -> str:
+    """The closing line: nothing to do, or what to do with the flagged memories."""
+    if counts["flagged"]:
+        return (
+            "Flagged memories were not copied: compare each with the memory named, then merge "
+            f"by hand ({cli_hint('show PATH')}, {cli_hint('save --update PATH')}) or import it "
+            "as a separate memory with --keep-both PATH."
+        )
+    if counts["imported"]:
+        return ""
+    return (
+        "Nothing to do: every memory of the bundle is already here."
+        if counts["present"] == total
+        else "Nothing to do."
+    )

@@ -9,6 +9,7 @@ from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit
 from memhooks.install.invocation import plural
+from memhooks.store.heal import rebuilt
 from memhooks.store.paths import MemoryPaths
 from memhooks.text.progress import Progress
 
@@ -30,6 +31,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     paths, store = open_tree(args)
     result = store.rebuild(Progress("rebuild"))
+    rebuilt(paths)
     counts = result.counts()
     skipped = [{"path": p, "reason": why} for p, why in result.problems]
     contexts = sum(1 for _ in paths.context.glob("*.md")) if paths.context.is_dir() else 0

@@ -47,19 +47,20 @@ def render(data: dict[str, Any]) -> str:
             f"{index['bytes']:,} bytes; {index['archived']} in MEMORY-archive.md"
         )
     else:
-        lines.append("Index: MEMORY.md missing; run `memhooks rebuild`")
+        lines.append(f"Index: MEMORY.md missing; run {cli_hint('rebuild')}")
     if data["stale"]:
         lines.append(
             f"Stale: {data['stale']} memories cite code that changed; "
-            "`memhooks consolidate` lists them for review"
+            f"{cli_hint('consolidate')} lists them for review"
         )
     if not data["catalog"]:
-        lines.append("Catalog: missing; run `memhooks rebuild`")
+        lines.append(f"Catalog: missing; run {cli_hint('rebuild')}")
     semantic = data["semantic"]
     lines.append(
         f"Semantic signals: {semantic['detail']}"
         + (f" ({semantic['fix']})" if semantic["fix"] else "")
     )
+    lines += _rebuild_lines(data)
     ledger = data["injected"]
     if ledger["hooks"]:
         lines.append(
@@ -74,17 +75,33 @@ def render(data: dict[str, Any]) -> str:
     if data["conflicts"]:
         lines.append(
             f"Conflicts: {len(data['conflicts'])} file(s) hold git conflict markers (not "
-            "injected until resolved; then run `memhooks rebuild`): "
+            f"injected until resolved; then run {cli_hint('rebuild')}): "
             + ", ".join(data["conflicts"][:10])
         )
     if data["search_journal"]:
         lines.append(
             "Search index: an interrupted write left .cache/search.sqlite3-journal; the next "
-            "search rolls it back (or run `memhooks rebuild`)"
+            f"search rolls it back (or run {cli_hint('rebuild')})"
         )
     if data["problem"]:
         lines.append(f"Problem: {data['problem']}")
     return "\n".join(lines)
+
+
+def _rebuild_lines(data: dict[str, Any]) -> list[str]:
+    """The background rebuild, only while it runs or when it failed: never a claim that one
+    is under way when its process is gone."""
+    rebuild = data["rebuild"]
+    if rebuild["job"] == "running":
+        return [
+            f"Background rebuild: running (process {rebuild['detail']}), started by SessionStart"
+        ]
+    if rebuild["job"] == "failed":
+        return [
+            f"Background rebuild: FAILED: {rebuild['detail']} (its output: {data['root']}/"
+            f".cache/rebuild.log); run {cli_hint('rebuild')}"
+        ]
+    return []
 
 
 def run(args: argparse.Namespace) -> int:
