@@ -1,0 +1,175 @@
+"""Issue 24: every hook keeps to a time budget on whatever a repository commits (findings 3, 4,
+8 and 10).
+
+Each attack is mounted as a repository would mount it: the files are committed in an origin
+repository, the project is a `git clone` of it, the user ran `memhooks start` in the clone, and
+the hooks run as `hooks.json` runs them (`python3 -S <plugin>/hooks/memhooks.py hook <Event>`,
+JSON on stdin, the project as the working directory, HOME a temporary folder). The only timing
+asserted is "finished before the host's timeout", as a subprocess timeout.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from memhooks.recall import citation_check, citations
+from support import LAUNCHER, run_cli
+
+SESSION = "5e55-budgets"
+#: The `timeout` of each event in hooks/hooks.json (test_manifest checks that file).
+HOST_TIMEOUT = {"UserPromptSubmit": 10, "PreCompact": 60, "SessionStart": 15, "Stop": 30}
+
+
+def git(cwd: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+
+
+def clone_of(tmp_path: Path, files: dict[str, str | bytes]) -> Path:
+    """A clone of a repository that committed `files`, where the user then ran `start`."""
+    origin = tmp_path / "origin"
+    origin.mkdir()
+    git(origin, "init", "-q")
+    for relative, content in files.items():
+        path = origin / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    git(origin, "add", "-A", "-f")
+    git(origin, "commit", "-q", "-m", "the repository as published")
+    project = tmp_path / "cloned project"
+    git(tmp_path, "clone", "-q", str(origin), str(project))
+    done = run_cli("start", cwd=project)
+    assert done.returncode == 0, done.stderr
+    return project
+
+
+def hook(
+    project: Path, event: str, timeout: float | None = None, **fields: object
+) -> subprocess.CompletedProcess[str]:
+    """One hook run as hooks.json runs it; TimeoutExpired past the host's timeout."""
+    payload = {
+        "session_id": SESSION,
+        "transcript_path": "",
+        "cwd": str(project),
+        "hook_event_name": event,
+        **fields,
+    }
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMHOOKS_", "CLAUDE_"))}
+    done = subprocess.run(
+        [sys.executable, "-S", str(LAUNCHER), "hook", event],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env=env,
+        timeout=timeout or HOST_TIMEOUT.get(event, 10),
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def context_of(done: subprocess.CompletedProcess[str]) -> str:
+    if not done.stdout.strip():
+        return ""
+    return str(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
+
+
+# ---------------------------------------------------------------- finding 3: cites stall
+
+
+def many_cites_repo(count: int = 300) -> dict[str, str | bytes]:
+    """A 1 MB source file and a memory citing `count` long ranges of it, none still there."""
+    lines = [f"x_{n} = {n}  # " + "y" * 2_400 for n in range(420)]
+    cites = [
+        f"src/big.py:{1 + n % 10}-{n % 10 + 399}#{hashlib.sha256(str(n).encode()).hexdigest()[:12]}"
+        for n in range(count)
+    ]
+    memory = (
+        "---\ntitle: Tokenizer decision\ncategory: decision\ncreated: 2026-01-01T00:00:00Z\n"
+        f"cites: {json.dumps(cites)}\n---\n# Tokenizer decision\n\n"
+        "The parser's tokenizer splits on unicode word boundaries.\n"
+    )
+    return {
+        "src/big.py": "\n".join(lines) + "\n",
+        ".claude/memory/decisions/2026-01-01_001_tokenizer.md": memory,
+    }
+
+
+def test_hundreds_of_committed_cites_do_not_stall_the_prompt(tmp_path: Path) -> None:
+    """Finding 3: 300 line ranges of a 1 MB file took 26 s on main (the host kills the hook at
+    10 s); now the first MAX_CITES are checked within the prompt's budget."""
+    project = clone_of(tmp_path, many_cites_repo())
+    done = hook(project, "UserPromptSubmit", prompt="how does the parser tokenizer split words?")
+    text = context_of(done)
+    assert "Tokenizer decision" in text
+    verdicts = json.loads((project / ".claude/memory/.cache/citations.json").read_text())
+    verdict = verdicts["decisions/2026-01-01_001_tokenizer.md"]
+    assert 1 <= verdict["checked"] <= citations.MAX_CITES
+
+
+def test_a_verdict_cut_short_goes_on_at_the_next_prompt(tmp_path: Path) -> None:
+    files = many_cites_repo(count=30)
+    for relative, content in files.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(str(content), encoding="utf-8")
+    root = str(tmp_path / ".claude" / "memory")
+    memory = "decisions/2026-01-01_001_tokenizer.md"
+    progress = []
+    for _ in range(citations.MAX_CITES + 2):
+        stale = citation_check.stale_of(root, [memory], budget=0)  # one cite per call
+        verdict = json.loads((tmp_path / ".claude/memory/.cache/citations.json").read_text())
+        progress.append(verdict[memory]["checked"])
+        assert stale == {memory: ["src/big.py"]}
+    assert progress == [*range(1, citations.MAX_CITES + 1), citations.MAX_CITES, 20]
+
+
+def test_only_the_first_cites_are_read() -> None:
+    stored = [f"a.py:{n}#abcdef123456" for n in range(1, 500)]
+    assert len(citations.from_meta({"cites": stored})) == citations.MAX_CITES
+    assert [c.start for c in citations.parse_all(["bad", *stored])][:2] == [1, 2]
+
+
+# ------------------------------------------------------- finding 10: a FIFO swapped in
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs: POSIX")
+def test_a_fifo_swapped_in_after_the_check_does_not_block(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Finding 10: the lstat saw a regular file, then a FIFO took its place before the open.
+    The swap is simulated by answering the lstat with a regular file's stat."""
+    regular = tmp_path / "regular.py"
+    regular.write_text("x = 1\n")
+    os.mkfifo(tmp_path / "swapped.py")
+    real_lstat = os.lstat
+
+    def lstat(path: str | os.PathLike[str]) -> os.stat_result:
+        return real_lstat(regular if str(path).endswith("swapped.py") else path)
+
+    monkeypatch.setattr(citations.os, "lstat", lstat)
+    result: list[object] = []
+    reader = threading.Thread(
+        target=lambda: result.append(citations.read_cited(str(tmp_path), "swapped.py")),
+        daemon=True,  # on the old code it waits for a writer forever
+    )
+    reader.start()
+    reader.join(10)
+    assert result == [None]
+    assert citations.read_cited(str(tmp_path), "regular.py") == ["x = 1"]
