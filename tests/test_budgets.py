@@ -173,3 +173,88 @@ def test_a_fifo_swapped_in_after_the_check_does_not_block(
     reader.join(10)
     assert result == [None]
     assert citations.read_cited(str(tmp_path), "regular.py") == ["x = 1"]
+
+
+# ------------------------------------------------------ finding 4: PreCompact's budget
+
+
+def write_replies(path: Path, megabytes: int) -> None:
+    """A transcript of one request and then long replies, `megabytes` of them, and a last
+    request: what a long autonomous session leaves, and what redaction is slowest on."""
+    paragraph = (
+        "We decided to keep the parser's tokenizer and to cache the token table; the api key "
+        "stays in the environment, never in config. Next I'll run the tests again. "
+    ) * 300
+
+    def line(kind: str, uuid: str, content: object) -> str:
+        message = {"role": kind, "content": content}
+        return json.dumps({"type": kind, "uuid": uuid, "message": message}) + "\n"
+
+    with path.open("w", encoding="utf-8") as handle:
+        handle.write(line("user", "u0", "Refactor the tokenizer and keep the tests green"))
+        n = 0
+        while handle.tell() < megabytes << 20:
+            n += 1
+            handle.write(
+                line("assistant", f"a{n}", [{"type": "text", "text": f"{n}. {paragraph}"}])
+            )
+        handle.write(line("user", "u1", "LAST-REQUEST: ship the tokenizer"))
+
+
+def checkpoint_of(project: Path) -> str:
+    return (project / ".claude/memory/checkpoints/latest.md").read_text(encoding="utf-8")
+
+
+def test_a_checkpoint_is_written_when_the_deadline_stops_reading(
+    started: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The budget is injectable: with none left, nothing is read and the checkpoint says so."""
+    from memhooks.hooks import pre_compact
+    from memhooks.hooks.event import HookInput
+    from memhooks.store.config import Settings
+    from memhooks.store.paths import MemoryPaths
+
+    transcript = tmp_path / "t.jsonl"
+    write_replies(transcript, 1)
+    monkeypatch.setattr(pre_compact, "READ_SECONDS", -1.0)
+    payload = {"session_id": SESSION, "transcript_path": str(transcript), "trigger": "auto"}
+    hook_input = HookInput.from_payload("PreCompact", {**payload, "cwd": str(started.parent)})
+    pre_compact.handle(hook_input, MemoryPaths(started), Settings())
+    text = (started / "checkpoints" / "latest.md").read_text(encoding="utf-8")
+    assert "This checkpoint was made from 0.0 MB of the 1.0 MB transcript" in text
+    assert "LAST-REQUEST" not in text
+
+
+def test_the_tail_is_read_when_the_head_is_slow(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the head, reading jumps to as much of the tail as the head's pace says fits."""
+    from memhooks.restore import timed_read
+    from memhooks.restore.extract import extract_facts
+
+    transcript = tmp_path / "t.jsonl"
+    write_replies(transcript, 2)
+    monkeypatch.setattr(timed_read, "HEAD_BYTES", 100_000)
+    monkeypatch.setattr(timed_read, "READ_CAP", 300_000)
+    reading = timed_read.TimedRead(str(transcript), float("inf"))
+    facts = extract_facts(reading, track_live=True)
+    assert facts.goal.startswith("Refactor the tokenizer")
+    assert facts.prompts[-1] == "LAST-REQUEST: ship the tokenizer"
+    assert "(the first 0.1 MB and from 1.8 MB to 2.0 MB)" in reading.note()
+    whole = timed_read.TimedRead(str(transcript), float("inf"))
+    monkeypatch.setattr(timed_read, "READ_CAP", 256 << 20)
+    assert len(list(whole)) > 2
+    assert whole.note() == ""
+
+
+@pytest.mark.slow
+def test_pre_compact_on_200_mb_of_replies_writes_a_checkpoint_in_time(tmp_path: Path) -> None:
+    """Finding 4: main was killed at the host's timeout with no checkpoint (every reply is
+    redacted whole); now it reads what fits, says so, and keeps the latest request."""
+    project = clone_of(tmp_path, {"README.md": "a project\n"})
+    transcript = tmp_path / "session.jsonl"
+    write_replies(transcript, 200)
+    hook(project, "PreCompact", transcript_path=str(transcript), trigger="auto")
+    text = checkpoint_of(project)
+    assert "MB of the 200.0 MB transcript" in text
+    assert "LAST-REQUEST: ship the tokenizer" in text

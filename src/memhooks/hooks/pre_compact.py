@@ -8,7 +8,6 @@ to `checkpoints/latest.md` (for people) and a timestamped one. Everything is red
 
 from __future__ import annotations
 
-import itertools
 import os
 import time
 
@@ -18,8 +17,7 @@ from memhooks.restore.checkpoint import render_checkpoint
 from memhooks.restore.extract import extract_facts
 from memhooks.restore.facts import SessionFacts
 from memhooks.restore.git_state import git_state
-from memhooks.restore.transcript import iter_records
-from memhooks.restore.transcript_records import Record
+from memhooks.restore.timed_read import TimedRead
 from memhooks.store.atomic import read_text
 from memhooks.store.checkpoint_files import write_checkpoint
 from memhooks.store.config import Settings
@@ -31,7 +29,6 @@ from memhooks.text.clock import iso
 from memhooks.text.redact import cut_at_line
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
     from typing import Any
 
 STARTED = time.monotonic()
@@ -39,28 +36,18 @@ STARTED = time.monotonic()
 #: for writing and exiting: the lock is waited for as long as the host allows, minus that.
 HOST_TIMEOUT = 60.0
 MARGIN = 10.0
-#: A transcript bigger than this is read at its head (the goal) and its tail (the latest
-#: work), never whole: 50 MB takes about half a second.
-READ_CAP = 256 << 20
-HEAD_BYTES = 16 << 20
+#: Seconds from the hook's start after which the transcript is no longer read (`TimedRead`:
+#: its head, then as much of its tail as fits). What was read costs up to three times as much
+#: again afterwards (the lifecycle replay of Claude's text: 0.44 s per MB read, 1.35 s per MB
+#: replayed, for a transcript of nothing but long replies on a loaded 2-core machine), then the
+#: rendering and the write: all within the host's timeout. A transcript of mostly tool calls
+#: reads at tens of MB a second, so READ_CAP binds first.
+READ_SECONDS = 10.0
 
 
 def lock_timeout() -> float:
     """What is left of the host's timeout, minus the margin (at least a second)."""
     return max(1.0, HOST_TIMEOUT - MARGIN - (time.monotonic() - STARTED))
-
-
-def transcript_records(path: str) -> Iterable[Record]:
-    try:
-        size = os.stat(path).st_size
-    except OSError:
-        return ()
-    if size <= READ_CAP:
-        return iter_records(path)
-    tail = READ_CAP - HEAD_BYTES
-    return itertools.chain(
-        iter_records(path, limit=HEAD_BYTES), iter_records(path, offset=size - tail)
-    )
 
 
 def cached_prompts(paths: MemoryPaths, session_id: str) -> list[str]:
@@ -74,9 +61,13 @@ def cached_prompts(paths: MemoryPaths, session_id: str) -> list[str]:
     ]
 
 
-def collect(hook: HookInput, paths: MemoryPaths, settings: Settings) -> SessionFacts:
+def collect(
+    hook: HookInput, paths: MemoryPaths, settings: Settings, reading: TimedRead | None = None
+) -> SessionFacts:
+    """The session's facts, from `reading` (the transcript read within its deadline) and
+    what the hooks kept."""
     transcript = hook.transcript_path
-    records = transcript_records(transcript) if transcript and os.path.isfile(transcript) else ()
+    records = reading if reading is not None and os.path.isfile(transcript) else ()
     return extract_facts(
         records,
         extra_prompts=cached_prompts(paths, hook.session_id),
@@ -88,7 +79,8 @@ def collect(hook: HookInput, paths: MemoryPaths, settings: Settings) -> SessionF
 
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
-    facts = collect(hook, paths, settings)
+    reading = TimedRead(hook.transcript_path, STARTED + READ_SECONDS)
+    facts = collect(hook, paths, settings, reading if hook.transcript_path else None)
     created = iso()
     branch, uncommitted = git_state(hook.cwd)
     body = render_checkpoint(
@@ -104,6 +96,10 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         branch=branch,
         uncommitted=uncommitted,
     )
+    note = reading.note()
+    if note:  # right under the heading: a restore made from part of the session says so
+        heading, _, rest = body.partition("\n")
+        body = f"{heading}\n\n{note}\n{rest}"
     meta = {
         "title": f"Checkpoint {created}",
         "category": "checkpoint",

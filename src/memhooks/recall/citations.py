@@ -84,10 +84,6 @@ def safe_relative(path: str) -> bool:
     return all(part not in ("", "..") for part in path.removeprefix("./").split("/"))
 
 
-#: No symlink followed at the last step, and no wait for a writer if a FIFO was swapped in.
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-
-
 def read_cited(project: str, relative: str) -> list[str] | None:  # noqa: PLR0911
     """The file's lines, or None: outside the project, a symlink, not a regular file, unreadable."""
     import stat
@@ -106,7 +102,10 @@ def read_cited(project: str, relative: str) -> list[str] | None:  # noqa: PLR091
     if not stat.S_ISREG(info.st_mode):
         return None
     try:
-        fd = os.open(current, _OPEN_FLAGS)
+        # No symlink followed at the last step, no wait for a writer if a FIFO was swapped in.
+        fd = os.open(
+            current, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        )
     except OSError:
         return None
     try:
