@@ -258,3 +258,90 @@ def test_pre_compact_on_200_mb_of_replies_writes_a_checkpoint_in_time(tmp_path: 
     text = checkpoint_of(project)
     assert "MB of the 200.0 MB transcript" in text
     assert "LAST-REQUEST: ship the tokenizer" in text
+
+
+# ------------------------------------------- finding 8: a slow committed redaction pattern
+
+#: Passes the nested-repeat check, and backtracks for seconds on an ordinary line without `!`.
+SLOW_PATTERN = "[^!]*[^!]*[^!]*[^!]*[^!]*!"
+#: Fast on the probe text (it never holds the literal), slow on a text that does.
+SLOW_ON_CUE = "XYZZY[^!]*[^!]*[^!]*[^!]*!"
+PROMPT = (
+    "Please refactor the tokenizer so that it splits on unicode word boundaries, and keep "
+    "the tests green while you do it; the parser depends on it."
+)
+
+
+def pattern_repo(pattern: str) -> dict[str, str | bytes]:
+    memory = "---\ntitle: Tokenizer decision\ncategory: decision\n---\n# Tokenizer\n\nSplits.\n"
+    return {
+        ".claude/memory/config.json": json.dumps({"redact": {"extra_patterns": [pattern]}}),
+        ".claude/memory/decisions/2026-01-01_001_tokenizer.md": memory,
+    }
+
+
+def test_a_slow_committed_pattern_is_dropped_and_every_hook_does_its_work(
+    tmp_path: Path,
+) -> None:
+    """Finding 8: on main every prompt paid the 1 s deadline and was not kept for PreCompact,
+    and PreCompact wrote no checkpoint. Now the pattern is timed once and dropped."""
+    project = clone_of(tmp_path, pattern_repo(SLOW_PATTERN))
+    transcript = tmp_path / "session.jsonl"
+    replies = [{"type": "text", "text": "I merged the two split helpers and reran the tests."}]
+    transcript.write_text(
+        json.dumps({"type": "user", "uuid": "u0", "message": {"content": PROMPT}})
+        + "\n"
+        + json.dumps({"type": "assistant", "uuid": "a0", "message": {"content": replies}})
+        + "\n",
+        encoding="utf-8",
+    )
+    hook(project, "SessionStart", source="startup")
+    hook(project, "UserPromptSubmit", prompt=PROMPT, transcript_path=str(transcript))
+    kept = json.loads((project / ".claude/memory/.cache/prompts.json").read_text())
+    assert [item["prompt"] for item in kept] == [PROMPT]
+    hook(project, "Stop", transcript_path=str(transcript), stop_hook_active=False)
+    hook(project, "PreCompact", transcript_path=str(transcript), trigger="auto")
+    assert "I merged the two split helpers" in checkpoint_of(project)
+    verdicts = json.loads((project / ".claude/memory/.cache/patterns.json").read_text())
+    assert verdicts == {SLOW_PATTERN: "slow"}
+    status = run_cli("status", cwd=project)
+    assert "Redaction: redact.extra_patterns[0]: dropped, too slow" in status.stdout
+    doctor = run_cli("doctor", "--json", cwd=project)
+    checks = {c["check"]: c for c in json.loads(doctor.stdout)["checks"]}
+    assert checks["redact.extra_patterns"]["ok"] is False
+
+
+def test_a_pattern_that_runs_past_its_deadline_is_dropped_and_the_checkpoint_written(
+    tmp_path: Path,
+) -> None:
+    """A pattern fast on the probe and slow on one text: PreCompact drops it and writes."""
+    project = clone_of(tmp_path, pattern_repo(SLOW_ON_CUE))
+    transcript = tmp_path / "session.jsonl"
+    trap = "XYZZY " + "word " * 390
+    transcript.write_text(
+        json.dumps({"type": "user", "uuid": "u0", "message": {"content": PROMPT}})
+        + "\n"
+        + json.dumps({"type": "user", "uuid": "u1", "message": {"content": trap}})
+        + "\n",
+        encoding="utf-8",
+    )
+    hook(project, "PreCompact", transcript_path=str(transcript), trigger="auto")
+    assert "refactor the tokenizer" in checkpoint_of(project)
+    verdicts = json.loads((project / ".claude/memory/.cache/patterns.json").read_text())
+    assert verdicts[SLOW_ON_CUE] == "slow"  # and the next hooks leave it out
+    done = hook(project, "UserPromptSubmit", prompt=trap)
+    assert "ran past" not in done.stderr
+
+
+def test_patterns_fast_on_the_probe_are_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memhooks.store import pattern_verdicts
+    from memhooks.text import redact_custom
+
+    monkeypatch.setattr(redact_custom, "_DROPPED", set())  # this process's drops stay here
+
+    patterns = (r"ACME-[0-9a-f]{32}", r"(?i)internal[-_]token\s*[:=]\s*\S+", SLOW_PATTERN)
+    kept, dropped = pattern_verdicts.usable(str(tmp_path), patterns)
+    assert kept == patterns[:2]
+    assert [line.split(":")[0] for line in dropped] == ["redact.extra_patterns[2]"]

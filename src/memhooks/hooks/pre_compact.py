@@ -23,10 +23,13 @@ from memhooks.store.checkpoint_files import write_checkpoint
 from memhooks.store.config import Settings
 from memhooks.store.context_files import CONTEXT_CAP
 from memhooks.store.hook_caches import read_prompts
+from memhooks.store.logsink import log_line
 from memhooks.store.paths import MemoryPaths
+from memhooks.store.pattern_verdicts import mark_slow
 from memhooks.store.yaml_emit import render_document
 from memhooks.text.clock import iso
 from memhooks.text.redact import cut_at_line
+from memhooks.text.redact_custom import CustomPatternTimeoutError
 
 if TYPE_CHECKING:
     from typing import Any
@@ -80,7 +83,16 @@ def collect(
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     reading = TimedRead(hook.transcript_path, STARTED + READ_SECONDS)
-    facts = collect(hook, paths, settings, reading if hook.transcript_path else None)
+    try:
+        facts = collect(hook, paths, settings, reading if hook.transcript_path else None)
+    except CustomPatternTimeoutError as exc:
+        # The pattern is dropped (for good: it is marked slow), and the checkpoint made again
+        # from what the time left allows: a compaction must not go without one.
+        mark_slow(paths.base, exc.pattern)
+        log_line(paths.file("log"), f"PreCompact: {exc}")
+        left = HOST_TIMEOUT - MARGIN - (time.monotonic() - STARTED)
+        reading = TimedRead(hook.transcript_path, time.monotonic() + max(0.0, left) / 4)
+        facts = collect(hook, paths, settings, reading if hook.transcript_path else None)
     created = iso()
     branch, uncommitted = git_state(hook.cwd)
     body = render_checkpoint(

@@ -82,6 +82,7 @@ def render(data: dict[str, Any]) -> str:
             "Search index: an interrupted write left .cache/search.sqlite3-journal; the next "
             "search rolls it back (or run `memhooks rebuild`)"
         )
+    lines.extend(f"Redaction: {line}" for line in data["dropped_patterns"])
     if data["problem"]:
         lines.append(f"Problem: {data['problem']}")
     return "\n".join(lines)
