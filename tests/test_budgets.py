@@ -178,6 +178,12 @@ def test_a_fifo_swapped_in_after_the_check_does_not_block(
 # ------------------------------------------------------ finding 4: PreCompact's budget
 
 
+def record_line(kind: str, uuid: str, content: object) -> str:
+    """One transcript line: a `user` or `assistant` record."""
+    message = {"role": kind, "content": content}
+    return json.dumps({"type": kind, "uuid": uuid, "message": message}) + "\n"
+
+
 def write_replies(path: Path, megabytes: int) -> None:
     """A transcript of one request and then long replies, `megabytes` of them, and a last
     request: what a long autonomous session leaves, and what redaction is slowest on."""
@@ -185,11 +191,7 @@ def write_replies(path: Path, megabytes: int) -> None:
         "We decided to keep the parser's tokenizer and to cache the token table; the api key "
         "stays in the environment, never in config. Next I'll run the tests again. "
     ) * 300
-
-    def line(kind: str, uuid: str, content: object) -> str:
-        message = {"role": kind, "content": content}
-        return json.dumps({"type": kind, "uuid": uuid, "message": message}) + "\n"
-
+    line = record_line
     with path.open("w", encoding="utf-8") as handle:
         handle.write(line("user", "u0", "Refactor the tokenizer and keep the tests green"))
         n = 0
@@ -289,11 +291,7 @@ def test_a_slow_committed_pattern_is_dropped_and_every_hook_does_its_work(
     transcript = tmp_path / "session.jsonl"
     replies = [{"type": "text", "text": "I merged the two split helpers and reran the tests."}]
     transcript.write_text(
-        json.dumps({"type": "user", "uuid": "u0", "message": {"content": PROMPT}})
-        + "\n"
-        + json.dumps({"type": "assistant", "uuid": "a0", "message": {"content": replies}})
-        + "\n",
-        encoding="utf-8",
+        record_line("user", "u0", PROMPT) + record_line("assistant", "a0", replies), "utf-8"
     )
     hook(project, "SessionStart", source="startup")
     hook(project, "UserPromptSubmit", prompt=PROMPT, transcript_path=str(transcript))
@@ -319,11 +317,7 @@ def test_a_pattern_that_runs_past_its_deadline_is_dropped_and_the_checkpoint_wri
     transcript = tmp_path / "session.jsonl"
     trap = "XYZZY " + "word " * 390
     transcript.write_text(
-        json.dumps({"type": "user", "uuid": "u0", "message": {"content": PROMPT}})
-        + "\n"
-        + json.dumps({"type": "user", "uuid": "u1", "message": {"content": trap}})
-        + "\n",
-        encoding="utf-8",
+        record_line("user", "u0", PROMPT) + record_line("user", "u1", trap), "utf-8"
     )
     hook(project, "PreCompact", transcript_path=str(transcript), trigger="auto")
     assert "refactor the tokenizer" in checkpoint_of(project)

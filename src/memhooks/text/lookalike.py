@@ -32,36 +32,53 @@ _FOLD = {
 }
 #: Blank characters that are not format characters: combining grapheme joiner, Hangul fillers.
 _BLANK = frozenset("\u034f\u115f\u1160\u3164\uffa0")
-#: A skeleton `<` that starts a tag: a letter of any script, `!`, `?`, a `/` (spaces allowed
-#: before it), or our tag's name after spaces. `a < b` is left alone.
-_TAG_START = LazyPattern(r"<(?=[^\W\d_]|[!?]|\s*/|\s*(?i:memhooks))")
+#: What makes a `<` start a tag, right after it: a letter of any script, `!`, `?`, a `/`
+#: (spaces allowed before it), or our tag's name after spaces. `a < b` is left alone.
+_TAG_START = LazyPattern(r"[^\W\d_]|[!?]|\s*/|\s*(?i:memhooks)")
 
 
-def _skeleton(text: str) -> tuple[str, list[int]]:
-    """The skeleton of `text`, and for each of its characters the index it came from."""
+_OPENER = LazyPattern(f"[{OPENERS}]")
+#: Visible characters of skeleton read after an opener: enough for `/memhooks`.
+_LOOK_AHEAD = 12
+
+
+def _skeleton_after(text: str, start: int) -> str:
+    """The skeleton of what follows `text[start]`, up to _LOOK_AHEAD visible characters."""
     import unicodedata
 
     chars: list[str] = []
-    origin: list[int] = []
-    for index, char in enumerate(text):
+    position = start + 1
+    while position < len(text) and len(chars) < _LOOK_AHEAD:
+        char = text[position]
+        position += 1
         if char.isascii():
             chars.append(char)
-            origin.append(index)
-            continue
-        if char in _BLANK or unicodedata.category(char) == "Cf":
-            continue
-        for part in unicodedata.normalize("NFKC", char):
-            chars.append(_FOLD.get(part, part))
-            origin.append(index)
-    return "".join(chars), origin
+        elif char not in _BLANK and unicodedata.category(char) != "Cf":
+            chars.extend(_FOLD.get(part, part) for part in unicodedata.normalize("NFKC", char))
+    return "".join(chars)
 
 
 def tag_starts(text: str) -> list[int]:
-    """Indexes in `text` of the characters that open something a reader may take for a tag."""
+    """Indexes in `text` of the characters that open something a reader may take for a tag.
+    The skeleton is made only of the few characters after a `<` look-alike, and only when one
+    of them is not ASCII; a run of invisible characters there is read once, however long."""
     if not any(opener in text for opener in OPENERS):
         return []
-    skeleton, origin = _skeleton(text)
-    return sorted({origin[match.start()] for match in _TAG_START.compiled.finditer(skeleton)})
+    starts: list[int] = []
+    for match in _OPENER.compiled.finditer(text):
+        at = match.start()
+        if _TAG_START.compiled.match(text, at + 1) is not None:
+            starts.append(at)  # read as it stands: `<` or a look-alike, then a tag's start
+            continue
+        after = text[at + 1 : at + 1 + _LOOK_AHEAD]
+        first = after.lstrip()[:1]
+        # The skeleton reads the same as the text when what follows is ASCII, or when its
+        # first visible character is (unless it may begin `memhooks` with a look-alike in it).
+        if after.isascii() or (first.isascii() and first not in ("m", "M")):
+            continue
+        if _TAG_START.compiled.match(_skeleton_after(text, at)):
+            starts.append(at)
+    return starts
 
 
 def escape_tag_starts(text: str) -> str:
