@@ -44,7 +44,7 @@ MARGIN = 10.0
 #: again afterwards (the lifecycle replay of Claude's text: 0.44 s per MB read, 1.35 s per MB
 #: replayed, for a transcript of nothing but long replies on a loaded 2-core machine), then the
 #: rendering and the write: all within the host's timeout. A transcript of mostly tool calls
-#: reads at tens of MB a second, so READ_CAP binds first.
+#: reads at tens of MB a second, so `timed_read.READ_CAP` (256 MB) binds first.
 READ_SECONDS = 10.0
 
 
