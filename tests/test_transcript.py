@@ -9,8 +9,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memhooks.restore.transcript import iter_records, parse_line, read_new
+from memhooks.restore.transcript import (
+    TEXT_LIMIT,
+    ReadProgress,
+    iter_records,
+    parse_line,
+    read_new,
+)
 from memhooks.restore.transcript_records import Record, TextBlock, ToolResult, ToolUse
+from memhooks.text.redact import cut_at_line
 from support import FIXTURES
 
 TRANSCRIPTS = FIXTURES / "transcripts"
@@ -234,8 +241,24 @@ def test_lines_longer_than_a_read_chunk(tmp_path: Path) -> None:
         _line(_prompt("a", "u1")) + _line(_prompt(long_prompt, "u2")) + _line(_prompt("c", "u3"))
     )
     records, offset = read_new(path, 0)
-    assert [len(r.text or "") for r in records] == [1, len(long_prompt), 1]
+    # A text is kept up to TEXT_LIMIT characters, cut at a word: the long line is read whole.
+    assert [len(r.text or "") for r in records] == [1, len(cut_at_line(long_prompt, TEXT_LIMIT)), 1]
+    assert long_prompt.startswith(records[1].text or "-")
     assert offset == path.stat().st_size
+
+
+def test_a_deadline_stops_reading_between_lines(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b"".join(_line(_prompt(f"prompt {n}", f"u{n}")) for n in range(5)))
+    records, offset = read_new(path, 0, deadline=0.0)  # long past
+    assert (records, offset) == ([], 0)  # nothing consumed: the next read starts here
+    progress = ReadProgress()
+    first = next(iter_records(path, deadline=float("inf"), progress=progress))
+    assert first.text == "prompt 0"
+    assert not progress.stopped
+    progress = ReadProgress()
+    assert list(iter_records(path, deadline=0.0, progress=progress)) == []
+    assert (progress.stopped, progress.end) == (True, 0)
 
 
 @settings(

@@ -57,9 +57,14 @@ def settings(paths: MemoryPaths) -> Settings:
     except ValueError as exc:
         raise UserError(f"config.json is not JSON: {exc}", Exit.INVALID_INPUT) from None
     try:
-        return validate_config(data)
+        found = validate_config(data)
     except ValueError as exc:
         raise UserError(str(exc), Exit.INVALID_INPUT) from None
+    if found.redact_patterns:  # as the hooks do: `status` and `doctor` name the dropped ones
+        from memhooks.store.pattern_verdicts import usable
+
+        found.redact_patterns = usable(str(paths.root), found.redact_patterns)[0]
+    return found
 
 
 def open_tree(args: argparse.Namespace) -> tuple[MemoryPaths, Store]:

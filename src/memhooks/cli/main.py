@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from memhooks import __version__
 from memhooks.text import one_line
+from memhooks.text.controls import visible
 
 if TYPE_CHECKING:
     import argparse
@@ -159,7 +160,7 @@ def _dispatch(args_list: list[str]) -> int:
     except (MemhooksError, OSError) as exc:
         message, code = _failure(exc)
         # One line, whatever the message quotes (a path argument may hold a newline).
-        sys.stderr.write("memhooks: " + one_line(message) + "\n")
+        sys.stderr.write("memhooks: " + visible(one_line(message)) + "\n")
         return code
     except ModuleNotFoundError as exc:
         from memhooks.install.deps import MODULES

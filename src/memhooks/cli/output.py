@@ -8,10 +8,15 @@ from typing import Any
 
 
 def emit(data: dict[str, Any], text: str, *, as_json: bool) -> None:
+    """Print the result. Titles, paths and bodies in it may come from a cloned tree or a
+    bundle: their control characters are written visibly (`\x1b`), never obeyed."""
+    from memhooks.text.controls import visible, visible_json
+
     if as_json:
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+        document = json.dumps(data, indent=2, ensure_ascii=False, default=str)
+        sys.stdout.write(visible_json(document) + "\n")
     else:
-        sys.stdout.write(text.rstrip("\n") + "\n")
+        sys.stdout.write(visible(text.rstrip("\n")) + "\n")
 
 
 def table(rows: list[list[str]], headers: list[str]) -> str:

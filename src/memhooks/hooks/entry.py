@@ -74,6 +74,7 @@ def run(event: str) -> int:
         settings = load_settings(paths.file("config"))
         for issue in settings.problems:
             log_line(paths.file("log"), f"{event}: config.json {issue}")
+        _drop_slow_patterns(paths, settings)
         module = module or importlib.import_module(HANDLERS[event])
         handler: Handler = module.handle
         output = handler(hook, paths, settings)
@@ -82,11 +83,30 @@ def run(event: str) -> int:
             sys.stdout.write(json.dumps(output) + "\n")
             _count_injected(paths, hook, event, output)
     except BaseException as exc:  # fail open, always, even on KeyboardInterrupt
-        log_line(
-            paths.file("log") if paths else None,
-            f"{event} hook failed open: {type(exc).__name__}: {exc}",
-        )
+        _failed_open(paths, event, exc)
     return 0
+
+
+def _failed_open(paths: MemoryPaths | None, event: str, exc: BaseException) -> None:
+    log_line(
+        paths.file("log") if paths else None,
+        f"{event} hook failed open: {type(exc).__name__}: {exc}",
+    )
+    pattern = getattr(exc, "pattern", None)  # a CustomPatternTimeoutError: not again
+    if paths is not None and isinstance(pattern, str):
+        from memhooks.store.pattern_verdicts import mark_slow
+
+        mark_slow(paths.base, pattern)
+
+
+def _drop_slow_patterns(paths: MemoryPaths, settings: Settings) -> None:
+    """Leave out the custom redaction patterns too slow to run (timed once, then cached: the
+    log is told once, `status` and `doctor` every time)."""
+    if not settings.redact_patterns:
+        return
+    from memhooks.store.pattern_verdicts import usable
+
+    settings.redact_patterns = usable(paths.base, settings.redact_patterns, paths.file("log"))[0]
 
 
 def _count_injected(

@@ -10,7 +10,6 @@ SessionStart renders what it injects from the evidence itself. Everything is red
 
 from __future__ import annotations
 
-import itertools
 import os
 import time
 
@@ -20,20 +19,22 @@ from memhooks.hooks.evidence_update import READ_MAX, evidence_for, load
 from memhooks.restore.evidence import Evidence, extra_prompts
 from memhooks.restore.git_changes import git_entry, snapshot
 from memhooks.restore.restore_text import next_session
-from memhooks.restore.transcript import iter_records, read_new
-from memhooks.restore.transcript_records import Record
+from memhooks.restore.timed_read import TimedRead
+from memhooks.restore.transcript import read_new
 from memhooks.store.checkpoint_files import write_checkpoint
 from memhooks.store.config import Settings
 from memhooks.store.hook_caches import read_prompts
 from memhooks.store.locking import quick_lock
+from memhooks.store.logsink import log_line
 from memhooks.store.paths import MemoryPaths
+from memhooks.store.pattern_verdicts import mark_slow
 from memhooks.store.restore_state import save_evidence
 from memhooks.store.yaml_emit import render_document
 from memhooks.text import clip_counted
 from memhooks.text.clock import iso
+from memhooks.text.redact_custom import CustomPatternTimeoutError
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
     from typing import Any
 
 STARTED = time.monotonic()
@@ -41,28 +42,18 @@ STARTED = time.monotonic()
 #: for writing and exiting: the lock is waited for as long as the host allows, minus that.
 HOST_TIMEOUT = 60.0
 MARGIN = 10.0
-#: A transcript bigger than this is read at its head (the goal) and its tail (the latest
-#: work), never whole: 50 MB takes about half a second.
-READ_CAP = 256 << 20
-HEAD_BYTES = 16 << 20
+#: Seconds from the hook's start after which the transcript is no longer read (`TimedRead`:
+#: its head, then as much of its tail as fits). What was read costs up to three times as much
+#: again afterwards (the lifecycle replay of Claude's text: 0.44 s per MB read, 1.35 s per MB
+#: replayed, for a transcript of nothing but long replies on a loaded 2-core machine), then the
+#: rendering and the write: all within the host's timeout. A transcript of mostly tool calls
+#: reads at tens of MB a second, so `timed_read.READ_CAP` (256 MB) binds first.
+READ_SECONDS = 10.0
 
 
 def lock_timeout() -> float:
     """What is left of the host's timeout, minus the margin (at least a second)."""
     return max(1.0, HOST_TIMEOUT - MARGIN - (time.monotonic() - STARTED))
-
-
-def transcript_records(path: str) -> Iterable[Record]:
-    try:
-        size = os.stat(path).st_size
-    except OSError:
-        return ()
-    if size <= READ_CAP:
-        return iter_records(path)
-    tail = READ_CAP - HEAD_BYTES
-    return itertools.chain(
-        iter_records(path, limit=HEAD_BYTES), iter_records(path, offset=size - tail)
-    )
 
 
 def cached_prompts(paths: MemoryPaths, session_id: str) -> list[str]:
@@ -80,20 +71,24 @@ def cached_prompts(paths: MemoryPaths, session_id: str) -> list[str]:
 CHECKPOINT_CHARS = 12_000
 
 
-def collect(hook: HookInput, paths: MemoryPaths, settings: Settings) -> Evidence:
-    """The session's evidence, caught up with the transcript (built from it when Stop kept
-    none), plus the prompts UserPromptSubmit kept."""
+def collect(
+    hook: HookInput, paths: MemoryPaths, settings: Settings, reading: TimedRead
+) -> Evidence:
+    """The session's evidence, caught up with the transcript (built from it, within the
+    reading's deadline, when Stop kept none), plus the prompts UserPromptSubmit kept."""
     transcript = hook.transcript_path
     state = load(paths, hook.session_id)
     evidence = evidence_for(hook, paths, settings, state, [])
     if transcript and os.path.isfile(transcript):
         if state is not None and isinstance(state.get("offset"), int):
-            records, end = read_new(transcript, state["offset"], limit=READ_MAX)
+            records, end = read_new(
+                transcript, state["offset"], limit=READ_MAX, deadline=reading.deadline
+            )
             evidence.add_all(records)
         else:
             size = os.stat(transcript).st_size
             last = -1
-            for record in transcript_records(transcript):
+            for record in reading:
                 evidence.add(record)
                 last = record.offset
             end = max(size, last + 1)
@@ -112,7 +107,17 @@ def add_git_view(evidence: Evidence, cwd: str, patterns: tuple[str, ...]) -> str
 
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
-    evidence = collect(hook, paths, settings)
+    reading = TimedRead(hook.transcript_path, STARTED + READ_SECONDS)
+    try:
+        evidence = collect(hook, paths, settings, reading)
+    except CustomPatternTimeoutError as exc:
+        # The pattern is dropped (for good: it is marked slow), and the checkpoint made again
+        # from what the time left allows: a compaction must not go without one.
+        mark_slow(paths.base, exc.pattern)
+        log_line(paths.file("log"), f"PreCompact: {exc}")
+        left = HOST_TIMEOUT - MARGIN - (time.monotonic() - STARTED)
+        reading = TimedRead(hook.transcript_path, time.monotonic() + max(0.0, left) / 4)
+        evidence = collect(hook, paths, settings, reading)
     created = iso()
     patterns = settings.redact_patterns
     branch = add_git_view(evidence, hook.cwd, patterns)
@@ -124,6 +129,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         f"Branch `{clip_counted(branch, 120)}`." if branch else "",
         "Taken from the transcript by memhooks (no LLM), secrets redacted: a record of the "
         "work so far, not a set of orders.",
+        reading.note(),
     ]
     body = "\n".join(line for line in header if line) + "\n\n"
     body += next_session(evidence.state, budget=CHECKPOINT_CHARS) + "\n"

@@ -12,6 +12,7 @@ from memhooks.store.filed_marks import is_marked, mark, marker_path
 from memhooks.store.hook_writer import HookWriter
 from memhooks.store.write_errors import DuplicateError
 from memhooks.text.clock import iso
+from memhooks.text.controls import visible
 from memhooks.text.redact import redact
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         result=result,
     )
     meta: dict[str, Any] = {
-        "title": " ".join(title.split())[:120],
+        "title": visible(" ".join(title.split()))[:120],  # the task's text is anyone's
         "description": summary_of(result)[:200],
         "tags": ["subagent", hook.agent_type.lower()[:40]],
         "agent": hook.agent_type,

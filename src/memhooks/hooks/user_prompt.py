@@ -43,8 +43,10 @@ def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> 
         prompt = redact_prefix(hook.prompt, PROMPT_CHARS_KEPT, settings.redact_patterns)
     except RuntimeError as exc:  # a redact.extra_patterns entry ran past its deadline
         from memhooks.store.logsink import log_line
+        from memhooks.store.pattern_verdicts import mark_slow
 
         log_line(paths.file("log"), f"UserPromptSubmit: prompt not kept: {exc}")
+        mark_slow(paths.base, str(getattr(exc, "pattern", "")))
         return
     from memhooks.store.hook_caches import keep_prompt  # not for SubagentStart's pointers
 

@@ -3,12 +3,19 @@
 For each memory: one stat of the memory file and one of each file it cites. The memory is read
 (its frontmatter's `cites`) only when its mtime changed, and a cited file only when its mtime
 or size changed since the last verdict; verdicts live in `.cache/citations.json`.
+
+A committed memory chooses its citations, so the check has a budget: CHECK_SECONDS per prompt
+for all the memories pointed at. A verdict cut short keeps how many cites it covered, and the
+next prompt goes on from there (the files unchanged), so even a memory whose cites take
+seconds to check is finished in a few prompts, and no prompt waits more than the budget plus
+one cite.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import time
 
 from memhooks.recall.pointer import Pointer
 from memhooks.store.atomic import read_text
@@ -16,6 +23,8 @@ from memhooks.store.hook_caches import load_verdicts, save_verdicts
 
 MEMORY_CAP = 64_000
 NAMED = 3  # stale files named in a pointer line
+#: What one prompt spends checking citations; the hook's own timeout is 10 s.
+CHECK_SECONDS = 0.2
 
 
 def cites_in_frontmatter(text: str) -> list[str]:
@@ -57,8 +66,13 @@ def _stamp(path: str) -> list[int] | None:
     return [info.st_mtime_ns, info.st_size]
 
 
-def stale_of(memory_root: str, relatives: list[str]) -> dict[str, list[str]]:
-    """{memory path: the cited files whose cited text is gone}, for the memories that have any."""
+def stale_of(
+    memory_root: str, relatives: list[str], budget: float = CHECK_SECONDS
+) -> dict[str, list[str]]:
+    """{memory path: the cited files whose cited text is gone}, for the memories that have any
+    (as far as `budget` seconds allowed checking them)."""
+    deadline = time.monotonic() + budget
+    started = False  # the first check runs whatever the time: each prompt gets one cite on
     project = ""  # found, with the citations module, only when a memory cites code
     cache = load_verdicts(memory_root)
     changed = False
@@ -81,10 +95,24 @@ def stale_of(memory_root: str, relatives: list[str]) -> dict[str, list[str]]:
         from memhooks.recall import citations
 
         project = project or citations.project_of(memory_root)
-        cites = [c for c in (citations.parse_stored(str(i)) for i in raw_cites) if c is not None]
+        cites = citations.parse_all(raw_cites)
         files = {c.path: _stamp(os.path.join(project, *c.path.split("/"))) for c in cites}
         if seen.get("files") != files:
-            seen = {**seen, "files": files, "stale": citations.stale_files(project, cites)}
+            seen = {**seen, "files": files, "stale": [], "checked": 0}
+            changed = True
+        checked = seen.get("checked", len(cites))  # a verdict without it was finished
+        due = not started or time.monotonic() < deadline
+        if isinstance(checked, int) and checked < len(cites) and due:
+            started = True
+            stale_so_far = seen.get("stale")
+            found, checked = citations.check(
+                project,
+                cites,
+                start=max(0, checked),
+                stale=[str(s) for s in stale_so_far] if isinstance(stale_so_far, list) else [],
+                deadline=deadline,
+            )
+            seen = {**seen, "stale": found, "checked": checked}
             changed = True
         cache[relative] = seen
         stale = seen.get("stale")

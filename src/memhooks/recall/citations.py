@@ -7,8 +7,11 @@ there. A citation is *stale* when that text is no longer at its lines nor anywhe
 WINDOW lines of them (edited, moved far, or the file deleted).
 
 Cited files are read from the project, which is hostile ground: a path must be relative, stay
-inside the project with no symlink on the way, name a regular file, and only CAP bytes are read.
-Standard library only (the per-prompt hook uses `stale_files` through `citation_check`).
+inside the project with no symlink on the way, name a regular file (checked again on the open
+descriptor, opened without blocking: a FIFO swapped in after the check must not hang a hook),
+and only CAP bytes are read. A memory is committed, so its `cites:` can list any number: only
+the first MAX_CITES are ever read, and `check` stops at a deadline. Standard library only (the
+per-prompt hook uses `check` through `citation_check`).
 """
 
 from __future__ import annotations
@@ -99,10 +102,21 @@ def read_cited(project: str, relative: str) -> list[str] | None:  # noqa: PLR091
     if not stat.S_ISREG(info.st_mode):
         return None
     try:
-        fd = os.open(current, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        # No symlink followed at the last step, no wait for a writer if a FIFO was swapped in.
+        fd = os.open(
+            current, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        )
     except OSError:
         return None
     try:
+        # What was opened is what was checked: a regular file, the same one (not a FIFO or a
+        # device swapped in between the lstat and the open).
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode) or (opened.st_dev, opened.st_ino) != (
+            info.st_dev,
+            info.st_ino,
+        ):
+            return None
         data = os.read(fd, CAP)
     except OSError:
         return None
@@ -170,22 +184,55 @@ def with_hashes(project: str, meta: dict[str, object], body: str) -> dict[str, o
 
 def stale_files(project: str, cites: list[Cite]) -> list[str]:
     """The cited files whose cited text is gone, each once, in order."""
+    return check(project, cites)[0]
+
+
+def check(
+    project: str,
+    cites: list[Cite],
+    *,
+    start: int = 0,
+    stale: list[str] | None = None,
+    deadline: float | None = None,
+) -> tuple[list[str], int]:
+    """(`stale` plus the stale files among cites[start:], how many cites are checked now).
+
+    Past `deadline` (a `time.monotonic()` value) it stops after the cite in hand, so a call
+    always gets one further: one cite costs at most WINDOW * 2 + 1 hashes of a CAP-byte file.
+    """
+    import time
+
     cache: dict[str, list[str] | None] = {}
-    stale: list[str] = []
-    for cite in cites:
-        if not cite.hash:
-            continue
-        if cite.path not in cache:
-            cache[cite.path] = read_cited(project, cite.path)
-        if not still_there(cache[cite.path], cite) and cite.path not in stale:
-            stale.append(cite.path)
-    return stale
+    found = list(stale or [])
+    done = start
+    for cite in cites[start:]:
+        if cite.hash:
+            if cite.path not in cache:
+                cache[cite.path] = read_cited(project, cite.path)
+            if not still_there(cache[cite.path], cite) and cite.path not in found:
+                found.append(cite.path)
+        done += 1
+        if deadline is not None and time.monotonic() > deadline:
+            break
+    return found, done
+
+
+def parse_all(items: list[object]) -> list[Cite]:
+    """The first MAX_CITES valid citations of a stored list: a committed memory may list
+    hundreds, and only MAX_CITES are ever saved by us."""
+    found: list[Cite] = []
+    for item in items:
+        cite = parse_stored(str(item))
+        if cite is not None:
+            found.append(cite)
+            if len(found) == MAX_CITES:
+                break
+    return found
 
 
 def from_meta(meta: dict[str, object]) -> list[Cite]:
     given = meta.get("cites")
-    found = [parse_stored(str(i)) for i in given] if isinstance(given, list) else []
-    return [c for c in found if c is not None]
+    return parse_all(given) if isinstance(given, list) else []
 
 
 def project_of(memory_root: str) -> str:

@@ -16,6 +16,11 @@ attachments) or bulky tool results, so each line is triaged with byte checks bef
 
 Lines that are not whole (no newline yet), not JSON, not UTF-8 or of the wrong shape
 are skipped silently; a hook must never fail on a transcript.
+
+A text (a prompt, a reply) is kept up to TEXT_LIMIT characters: whatever reads a record
+redacts its text, at up to a second per MB, so one huge reply must not eat a hook's time. A
+``deadline`` (a ``time.monotonic()`` value) stops reading cleanly between two lines: the
+offset returned, or ``ReadProgress.end``, is where reading can resume.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 
 from memhooks import TYPE_CHECKING
 from memhooks.restore.transcript_records import Record, TextBlock, ToolResult, ToolUse
@@ -47,6 +53,8 @@ _AGENT_RESULT = b'"agentType"'
 _RESULT_TEXT_LIMIT = 8 * 1024
 #: tool inputs keep their file paths and commands, not the file contents they carry
 _INPUT_TEXT_LIMIT = 4 * 1024
+#: a prompt's or a reply's text: what a restore quotes of one is a few thousand characters
+TEXT_LIMIT = 256 * 1024
 
 _LEADING_TYPE = re.compile(rb'\{\s*"type"\s*:\s*"([^"\\]{1,64})"')
 _WANTED_MARKER = re.compile(rb'"type"\s*:\s*"(?:user|assistant|system)"')
@@ -93,7 +101,7 @@ def _block(item: object) -> Block | None:
         return None
     kind = item.get("type")
     if kind == "text" and isinstance(item.get("text"), str):
-        return TextBlock(item["text"])
+        return TextBlock(_cut(item["text"], TEXT_LIMIT))
     if kind == "tool_use":
         return ToolUse(_str(item.get("id")), _str(item.get("name")), _slim_input(item.get("input")))
     if kind == "tool_result":
@@ -109,7 +117,7 @@ def _content(obj: dict[str, object]) -> tuple[str | None, tuple[Block, ...]]:
     message = obj.get("message")
     content = message.get("content") if isinstance(message, dict) else obj.get("content")
     if isinstance(content, str):
-        return content, ()
+        return _cut(content, TEXT_LIMIT), ()
     if isinstance(content, list):
         blocks = (_block(item) for item in content)
         return None, tuple(block for block in blocks if block is not None)
@@ -223,17 +231,41 @@ def _complete_lines(
         held = len(pieces[-1])
 
 
+class ReadProgress:
+    """How far a read got: `end`, the offset after the last whole line read (where to
+    resume), and `stopped`, True when the deadline ended it before the end of the file (or of
+    its `limit`)."""
+
+    __slots__ = ("end", "stopped")
+
+    def __init__(self, end: int = 0) -> None:
+        self.end = end
+        self.stopped = False
+
+
 class _Cursor:
     """Records from a byte offset, remembering where the last whole line ended."""
 
-    def __init__(self, handle: BinaryIO, offset: int, limit: int | None = None) -> None:
+    def __init__(
+        self,
+        handle: BinaryIO,
+        progress: ReadProgress,
+        limit: int | None = None,
+        deadline: float | None = None,
+    ) -> None:
         self._handle = handle
-        self.end = offset
+        self.progress = progress
         self._limit = limit
+        self._deadline = deadline
 
     def __iter__(self) -> Iterator[Record]:
-        for position, line in _complete_lines(self._handle, self.end, self._limit):
-            self.end = position + len(line) + 1
+        deadline = self._deadline
+        for position, line in _complete_lines(self._handle, self.progress.end, self._limit):
+            # Checked between lines, the time taken by whoever consumes the records included.
+            if deadline is not None and time.monotonic() > deadline:
+                self.progress.stopped = True
+                return
+            self.progress.end = position + len(line) + 1
             record = parse_line(line, position)
             if record is not None:
                 yield record
@@ -249,38 +281,50 @@ def _start_offset(path: str | os.PathLike[str], offset: int) -> int | None:
 
 
 def read_new(
-    path: str | os.PathLike[str], offset: int, limit: int | None = None
+    path: str | os.PathLike[str],
+    offset: int,
+    limit: int | None = None,
+    *,
+    deadline: float | None = None,
 ) -> tuple[list[Record], int]:
     """Records of the whole lines after byte ``offset``, and the offset to resume from.
 
     A last line without its newline is not consumed. An offset past the end of the
     file means the file was replaced, so reading restarts at 0. An unreadable file
-    yields nothing and keeps the offset.
+    yields nothing and keeps the offset. Past ``deadline`` it stops between two lines.
     """
     start = _start_offset(path, offset)
     if start is None:
         return [], offset
+    progress = ReadProgress(start)
     try:
         with open(path, "rb") as handle:
             handle.seek(start)
-            cursor = _Cursor(handle, start, limit)
-            records = list(cursor)
+            records = list(_Cursor(handle, progress, limit, deadline))
     except OSError:
         return [], offset
-    return records, cursor.end
+    return records, progress.end
 
 
 def iter_records(
-    path: str | os.PathLike[str], offset: int = 0, limit: int | None = None
+    path: str | os.PathLike[str],
+    offset: int = 0,
+    limit: int | None = None,
+    *,
+    deadline: float | None = None,
+    progress: ReadProgress | None = None,
 ) -> Iterator[Record]:
     """Like ``read_new`` but streaming, for a whole big file (at most `limit` bytes of it);
-    yields nothing if unreadable. An offset inside a line skips that line."""
+    yields nothing if unreadable. An offset inside a line skips that line. ``progress``, when
+    given, tells afterwards how far it got and whether ``deadline`` stopped it."""
     start = _start_offset(path, offset)
     if start is None:
         return
+    progress = progress if progress is not None else ReadProgress()
+    progress.end = start
     try:
         with open(path, "rb") as handle:
             handle.seek(start)
-            yield from _Cursor(handle, start, limit)
+            yield from _Cursor(handle, progress, limit, deadline)
     except OSError:
         return

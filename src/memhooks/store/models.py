@@ -14,6 +14,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_valida
 
 from memhooks.store.config import FIELDS, Settings
 from memhooks.store.session_state import SCHEMA_VERSION
+from memhooks.text.controls import refuse_controls
 
 TITLE_MAX = 120
 DESCRIPTION_MAX = 200
@@ -70,7 +71,7 @@ class MemoryMeta(BaseModel):
     def _one_line(cls, value: str | None) -> str | None:
         if value is not None and ("\n" in value or "\r" in value):
             raise ValueError("must be a single line")
-        return value
+        return value if value is None else refuse_controls(value)
 
     @field_validator("cites", mode="before")
     @classmethod
@@ -83,9 +84,9 @@ class MemoryMeta(BaseModel):
     @classmethod
     def _tags(cls, value: object) -> object:
         if isinstance(value, str):
-            return [t.strip() for t in value.split(",") if t.strip()]
+            return [refuse_controls(t.strip()) for t in value.split(",") if t.strip()]
         if isinstance(value, list):
-            return [str(t) for t in value]
+            return [refuse_controls(str(t)) for t in value]
         return value
 
 
@@ -354,4 +355,4 @@ class BundleManifest(_Strict):
     def _plain_name(cls, value: str) -> str:
         if any(ch in value for ch in "\n\r\x00"):
             raise ValueError("must be a single line")
-        return value
+        return refuse_controls(value)

@@ -2,9 +2,10 @@
 
 Everything quoted goes inside `<memhooks-data source="…">` … `</memhooks-data>`. Data cannot
 end the frame early or pose as framing: every tag-like `<` in it (any tag, any case, spaces
-or attributes, a partial tag such as `</memhooks-data` with no `>`, or a look-alike `<`) is
-written `&lt;`, and a line that starts like one of the CLI's `=== … ===` headers is escaped.
-Cutting to a budget happens after that, and always keeps the closing tag.
+or attributes, a partial tag such as `</memhooks-data` with no `>`, or a look-alike: see
+`lookalike`) is written `&lt;`, a line that starts like one of the CLI's `=== … ===` headers
+is escaped, and control characters are written visibly (`controls`). Cutting to a budget
+happens after that, and always keeps the closing tag.
 
 Standard library only, and cheap: every hook builds its context with it.
 """
@@ -14,16 +15,18 @@ from __future__ import annotations
 import re
 
 from memhooks.text import one_line as _single_line
+from memhooks.text.controls import visible
 from memhooks.text.lazy_re import LazyPattern
+from memhooks.text.lookalike import escape_tag_starts
 
 TAG = "memhooks-data"
 CLOSE = f"</{TAG}>"
 # Each pattern below runs only on a text holding a character it can match: every hook frames
 # its context, and compiling them all would cost each hook process ~0.7 ms.
-_OPENERS = "<\uff1c\ufe64\u2039\u3008\u27e8"
-#: `<` or a look-alike, then a letter, `!`, `?`, a `/` (spaces allowed before it) or our tag's
-#: name after spaces: the start of a tag. `a < b` is left alone.
-_TAG_LIKE = LazyPattern(f"[{_OPENERS}]" + r"(?=[A-Za-z!?]|\s*/|\s*(?i:memhooks))")
+#: In ASCII text: `<`, then a letter, `!`, `?`, a `/` (spaces allowed before it) or our tag's
+#: name after spaces: the start of a tag. `a < b` is left alone. (Any other text goes
+#: through `lookalike`, which folds look-alikes and invisible characters first.)
+_TAG_LIKE = LazyPattern(r"<(?=[A-Za-z!?]|\s*/|\s*(?i:memhooks))")
 #: A line that could pass for one of the material headers the CLI prints (`=== … ===`).
 _HEADER_LIKE = LazyPattern(r"^([ \t]*)(?====)", re.MULTILINE)
 #: Every other line break a reader may honour, made a plain one so `^` above sees the line.
@@ -36,11 +39,15 @@ _SOURCE_SAFE = frozenset(
 
 
 def neutralise(text: str) -> str:
-    """`text` with nothing in it that reads as a tag or as a CLI header."""
-    if any(opener in text for opener in _OPENERS):
-        text = _TAG_LIKE.sub("&lt;", text)
+    """`text` with nothing in it that reads as a tag or as a CLI header, nor any control
+    character a reader would obey."""
     if "\r" in text or any(odd in text for odd in _OTHER_BREAKS):
         text = _ODD_BREAKS.sub("\n", text)
+    text = visible(text)
+    if text.isascii():
+        text = _TAG_LIKE.sub("&lt;", text) if "<" in text else text
+    else:
+        text = escape_tag_starts(text)
     if "===" in text:
         text = _HEADER_LIKE.sub(r"\1\\", text)
     return text

@@ -9,15 +9,21 @@ so a cloned repository chooses them, and a catastrophic pattern must not hang a 
 - each runs over one line at a time, a long line in ``MAX_SPAN_CHARS`` pieces;
 - all of them together get ``DEADLINE_SECONDS`` per text where a timer can interrupt them
   (POSIX, main thread): past it ``CustomPatternTimeoutError`` is raised, so nothing half
-  redacted is written (a hook fails open and logs why).
+  redacted is written (a hook fails open and logs why), and the pattern is dropped;
+- a pattern that passes the shape check can still backtrack polynomially on an ordinary
+  line (``[^!]*[^!]*[^!]*!`` takes seconds on 2,000 characters without a ``!``): each is
+  timed once on ``PROBE`` (``probe_seconds``; ``store.pattern_verdicts`` keeps the verdict)
+  and dropped past ``PROBE_SECONDS``.
 
-Standard library only.
+A dropped pattern stops redacting: that is said in the log, `status` and `doctor`, for the
+user to fix it. Standard library only.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import time
 
 from memhooks import TYPE_CHECKING
 
@@ -29,10 +35,41 @@ MAX_PATTERNS = 20
 MAX_PATTERN_CHARS = 200
 MAX_SPAN_CHARS = 2_000
 DEADLINE_SECONDS = 1.0
+#: What a pattern may take on PROBE (best of three runs). A linear pattern takes well under a
+#: millisecond, `.*secret.*` (quadratic on a long line) about 15 ms, `[^!]*[^!]*!` seconds.
+PROBE_SECONDS = 0.05
+_SENTENCES = (
+    "We decided to keep the tokenizer, and the parser now reads the config once at start. "
+    "The flaky test in tests/test_parser.py failed because the cache was shared by workers. "
+    "Next I'll check the retry logic of the client (it waits 2s, 4s, then 8s) and rerun CI. "
+)
+#: Ordinary text of a session: prose, code, a log, JSON, a table, a blob, one long paragraph.
+PROBE = "\n".join(
+    (
+        "Fixed the flaky test in tests/test_parser.py: the tokenizer split on U+2028 too.",
+        "def parse(text: str) -> list[Token]:  # returns tokens, raises ParseError on bad input",
+        '{"name": "memhooks", "version": "0.4.1", "scripts": {"test": "pytest -q"}}',
+        "2026-01-12T10:22:31Z INFO server started on 0.0.0.0:8080 (pid 4121, workers=4)",
+        "See https://example.com/docs/setup?lang=en#install and /usr/local/lib/python3/site.py",
+        "export PATH=$HOME/.local/bin:$PATH && make -j4 build 2>&1 | tee build.log",
+        "    for (let i = 0; i < items.length; i++) { total += items[i].price * items[i].qty; }",
+        "E   AssertionError: assert 3 == 4  +  where 3 = len([1, 2, 3])",
+        "| name | status | owner |\n|------|--------|-------|\n| auth | done   | ana   |",
+        "SGVsbG8gd29ybGQhIFRoaXMgaXMgYSBiYXNlNjQgYmxvYiBvZiBzb21lIGxlbmd0aC4=" * 4,
+        _SENTENCES * 7,
+        "- [x] write the migration\n- [ ] run it on staging",
+    )
+)
+#: Patterns dropped in this process (slow on the probe, or past the deadline on a text).
+_DROPPED: set[str] = set()
 
 
 class CustomPatternTimeoutError(RuntimeError):
-    """A ``redact.extra_patterns`` entry ran past its deadline."""
+    """A ``redact.extra_patterns`` entry ran past its deadline; ``pattern`` says which."""
+
+    def __init__(self, message: str, pattern: str = "") -> None:
+        super().__init__(message)
+        self.pattern = pattern
 
 
 def pattern_problem(pattern: object) -> str | None:
@@ -109,10 +146,42 @@ def _inspect(  # noqa: PLR0911 - one return per kind of node
 
 
 @functools.lru_cache(maxsize=16)
-def compile_patterns(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
-    """The usable patterns, compiled once per distinct config; refused ones are dropped."""
+def _compile(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     usable = [p for p in patterns[:MAX_PATTERNS] if pattern_problem(p) is None]
     return tuple(re.compile(p) for p in usable)
+
+
+def compile_patterns(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    """The usable patterns, compiled once per distinct config; refused and dropped ones are
+    left out."""
+    return tuple(c for c in _compile(patterns) if c.pattern not in _DROPPED)
+
+
+def drop(pattern: str) -> None:
+    """Leave `pattern` out from now on in this process (the verdict cache keeps it out of
+    the next ones)."""
+    _DROPPED.add(pattern)
+
+
+def probe_seconds(pattern: str) -> float | None:
+    """The seconds `pattern` takes on PROBE, best of three; None when it ran past twice
+    PROBE_SECONDS (interrupted where a timer can interrupt it)."""
+    compiled = re.compile(pattern)
+    pieces = _pieces(PROBE)
+    best: float | None = None
+    for _ in range(3):
+        start = time.perf_counter()
+        try:
+            with _Deadline(PROBE_SECONDS * 2):
+                for piece in pieces:
+                    compiled.sub("", piece)
+        except CustomPatternTimeoutError:
+            continue
+        took = time.perf_counter() - start
+        best = took if best is None else min(best, took)
+        if best <= PROBE_SECONDS:
+            break
+    return best
 
 
 def refused(patterns: Sequence[object]) -> list[str]:
@@ -140,10 +209,20 @@ def apply_custom(
     compiled = compile_patterns(tuple(p for p in patterns if isinstance(p, str)))
     if not compiled or not text:
         return text
-    with _Deadline(DEADLINE_SECONDS):
-        pieces = _pieces(text)
-        for pattern in compiled:
-            pieces = [pattern.sub(replace, piece) for piece in pieces]
+    current = ""
+    try:
+        with _Deadline(DEADLINE_SECONDS):
+            pieces = _pieces(text)
+            for pattern in compiled:
+                current = pattern.pattern
+                pieces = [pattern.sub(replace, piece) for piece in pieces]
+    except CustomPatternTimeoutError:
+        drop(current)
+        message = (
+            f"redact.extra_patterns entry {current!r} ran past {DEADLINE_SECONDS:g} s: "
+            "nothing was written, and it is dropped"
+        )
+        raise CustomPatternTimeoutError(message, current) from None
     return "".join(pieces)
 
 
@@ -178,6 +257,4 @@ class _Deadline:
 
 
 def _expired(_signum: int, _frame: object) -> None:
-    raise CustomPatternTimeoutError(
-        f"redact.extra_patterns ran past {DEADLINE_SECONDS:g} s: nothing was written"
-    )
+    raise CustomPatternTimeoutError("a redact.extra_patterns entry ran past its deadline")

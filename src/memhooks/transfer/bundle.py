@@ -24,6 +24,7 @@ from typing import IO
 
 from memhooks.store.categories import BY_FOLDER
 from memhooks.store.models import BundleManifest
+from memhooks.text.controls import control_in
 
 MANIFEST = "manifest.json"
 MEMORY_PREFIX = "memory/"
@@ -56,7 +57,8 @@ def sha256(data: bytes) -> str:
 def memory_path(relative: str) -> str:
     """A path inside `.claude/memory/` as a bundle may name it: `<category folder>/<name>.md`."""
     parts = relative.split("/")
-    if len(parts) != 2 or parts[0] not in BY_FOLDER or not _NAME.match(parts[1]):  # noqa: PLR2004
+    named = _NAME.match(parts[-1]) and control_in(relative) is None  # no escape in a name
+    if len(parts) != 2 or parts[0] not in BY_FOLDER or not named:  # noqa: PLR2004
         raise BundleError(
             f"bundle member {relative!r} is not a memory file (<category folder>/<name>.md)",
             unsafe=True,

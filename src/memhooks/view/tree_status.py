@@ -12,6 +12,8 @@ from memhooks.store.context_files import read_status, status_line
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.session_state import StateUnreadableError, read_state
 
+STALE_CHECK_SECONDS = 5.0
+
 
 def index_health(paths: MemoryPaths) -> dict[str, Any]:
     from memhooks.store.safe_fs import read_bytes
@@ -36,8 +38,8 @@ def stale_memories(paths: MemoryPaths, active: list[str]) -> dict[str, list[str]
     """{memory: files} for the memories whose cited code changed (cached verdicts)."""
     from memhooks.recall.citation_check import stale_of
 
-    try:
-        return stale_of(paths.base, active)
+    try:  # a command has the time a prompt has not
+        return stale_of(paths.base, active, budget=STALE_CHECK_SECONDS)
     except (OSError, ValueError):
         return {}
 
@@ -85,6 +87,7 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
         "injected": injected(paths),
         "semantic": semantic_state(paths),
         "rebuild": background_rebuild(paths),
+        "dropped_patterns": dropped_patterns(paths),
     }
 
 
@@ -95,6 +98,15 @@ def background_rebuild(paths: MemoryPaths) -> dict[str, str]:
 
     job, detail = rebuild_job(paths)
     return {"job": job, "detail": detail}
+
+
+def dropped_patterns(paths: MemoryPaths) -> list[str]:
+    """A line for each `redact.extra_patterns` entry too slow to run (`store.pattern_verdicts`)."""
+    from memhooks.store.config import load_settings
+    from memhooks.store.pattern_verdicts import usable
+
+    patterns = load_settings(paths.file("config")).redact_patterns
+    return usable(paths.base, patterns)[1] if patterns else []
 
 
 def semantic_state(paths: MemoryPaths) -> dict[str, Any]:

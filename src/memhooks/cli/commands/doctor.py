@@ -129,6 +129,7 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
             _check(checks, "config.json", False, str(exc)[:300], "see docs/configuration.md")
     else:
         _check(checks, "config.json", True, "absent (defaults apply)")
+    _check_patterns(paths, checks)
     cat = catalog_io.load(paths.catalog)
     files = {paths.relative(p) for p in memory_files(paths)}
     if cat is None:
@@ -179,6 +180,15 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
             "held by another process",
             "wait for it; if no memhooks process runs, the holder died and the OS freed it",
         )
+
+
+def _check_patterns(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
+    from memhooks.view.tree_status import dropped_patterns
+
+    dropped = dropped_patterns(paths)
+    if dropped:
+        fix = "make each pattern start with a literal and avoid repeats that can backtrack"
+        _check(checks, "redact.extra_patterns", False, "; ".join(dropped), fix)
 
 
 def _check_search(paths: MemoryPaths, checks: list[dict[str, Any]], active: int) -> None:

@@ -83,6 +83,7 @@ def render(data: dict[str, Any]) -> str:
             "Search index: an interrupted write left .cache/search.sqlite3-journal; the next "
             f"search rolls it back (or run {cli_hint('rebuild')})"
         )
+    lines.extend(f"Redaction: {line}" for line in data["dropped_patterns"])
     if data["problem"]:
         lines.append(f"Problem: {data['problem']}")
     return "\n".join(lines)
