@@ -43,6 +43,8 @@ HANDLERS: dict[str, str] = {
 }
 STDIN_TIMEOUT = {"SessionEnd": 0.5}
 TOOL_EVENTS = ("PreToolUse", "PostToolUse")
+#: Where a deleted tree (`rm -rf .claude`) is reported, once, when this machine kept copies.
+LOST_TREE_EVENTS = ("PostToolUse", "SessionStart")
 
 
 def run(event: str) -> int:
@@ -64,7 +66,10 @@ def run(event: str) -> int:
             log_line(None, f"{event}: {refused}")
             return 0
         if not is_active(paths.file("session")):
-            return 0  # memory never started here, or stopped: nothing to do, nothing created
+            # Memory never started here, or stopped: nothing to do, nothing created; or the
+            # whole tree was deleted, which is said once.
+            _report_lost_tree(event, paths)
+            return 0
         if event == "SessionStart":
             # Only where memory is active (`start` installs them itself elsewhere): a project
             # that never started memory costs nothing, not even a background process.
@@ -89,6 +94,21 @@ def run(event: str) -> int:
             f"{event} hook failed open: {type(exc).__name__}: {exc}",
         )
     return 0
+
+
+def _report_lost_tree(event: str, paths: MemoryPaths) -> None:
+    if event not in LOST_TREE_EVENTS or os.path.lexists(paths.base):
+        return  # stopped, or never started here: not lost
+    from memhooks.guard.tree_settle import lost_tree
+    from memhooks.install.invocation import cli_command
+
+    text = lost_tree(paths, cli_command())
+    if text:
+        output: dict[str, Any] = {
+            "systemMessage": text,
+            "hookSpecificOutput": {"hookEventName": event, "additionalContext": text},
+        }
+        sys.stdout.write(json.dumps(output) + "\n")
 
 
 def _count_injected(
