@@ -20,7 +20,8 @@ _PARAMETER = re.compile(
 
 
 def strip_heredocs(command: str) -> str:
-    """The command without heredoc bodies (a `> quote` line inside one is not a redirect).
+    """The command without heredoc bodies (a `> quote` line inside one is not a redirect)
+    and without comments.
 
     A `<<` counts only outside quotes and comments, so a quoted or commented `<<EOF` does
     not hide the lines after it. A body that never ends runs to the end, as in a shell.
@@ -33,8 +34,8 @@ def strip_heredocs(command: str) -> str:
     while index < len(lines):
         line = lines[index]
         index += 1
-        kept.append(line)
-        quote = _scan(line, quote, pending)
+        quote, cut = _scan(line, quote, pending)
+        kept.append(line[:cut])
         while pending and not quote:
             delimiter = pending.pop(0)
             while index < len(lines) and lines[index].lstrip("\t") != delimiter:
@@ -43,9 +44,9 @@ def strip_heredocs(command: str) -> str:
     return "\n".join(kept)
 
 
-def _scan(line: str, quote: str, pending: list[str]) -> str:
+def _scan(line: str, quote: str, pending: list[str]) -> tuple[str, int]:
     """Walk one line from inside `quote` ('' when none); queue the heredoc delimiters it
-    opens; returns the quote still open at its end."""
+    opens; returns the quote still open at its end, and where a comment starts."""
     at = 0
     while at < len(line):
         char = line[at]
@@ -61,7 +62,7 @@ def _scan(line: str, quote: str, pending: list[str]) -> str:
         if char in "'\"":
             quote = char
         elif char == "#" and (at == 0 or line[at - 1] in " \t;&|()"):
-            return quote  # a comment runs to the end of the line
+            return quote, at  # a comment runs to the end of the line
         elif line.startswith("<<", at) and not line.startswith("<<<", at):
             at += 3 if line.startswith("<<-", at) else 2
             found = _DELIMITER.match(line, at)
@@ -70,7 +71,7 @@ def _scan(line: str, quote: str, pending: list[str]) -> str:
                 at = found.end()
             continue
         at += 1
-    return quote
+    return quote, len(line)
 
 
 def _in_quote(line: str, at: int, quote: str) -> int:
@@ -82,10 +83,11 @@ def _in_quote(line: str, at: int, quote: str) -> int:
 
 
 def words(code: str) -> list[str]:
-    """The command's words and operators, quotes removed, newlines as `;`."""
+    """The command's words and operators, quotes removed, newlines as `;` (comments are
+    gone already: `strip_heredocs`)."""
     lexer = shlex.shlex(code.replace("\n", " ; "), posix=True, punctuation_chars=True)
     lexer.whitespace_split = True
-    lexer.commenters = "#"
+    lexer.commenters = ""
     try:
         return list(lexer)
     except ValueError:  # unbalanced quotes: fall back to plain words

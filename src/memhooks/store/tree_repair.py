@@ -52,13 +52,27 @@ def put_back(paths: MemoryPaths, relative: str) -> bool:
 def recover_missing(paths: MemoryPaths) -> list[str]:
     """Put back every memory file a copy is kept of and the tree lacks (`rebuild
     --recover`); an existing file is never overwritten. Returns what was put back."""
+    from memhooks.store.tree_marks import memory_listing
+
+    present = {_bytes_of(os.path.join(paths.base, *r.split("/"))) for r in memory_listing(paths)}
     restored: list[str] = []
     for relative in kept_copies(paths):
         if os.path.lexists(os.path.join(paths.base, *relative.split("/"))):
             continue
+        copy = kept_copy(paths, relative)
+        if copy is None or _bytes_of(copy) in present:
+            continue  # renamed since: the same bytes are in the tree (or put back) already
         if put_back(paths, relative):
             restored.append(relative)
+            present.add(_bytes_of(copy))
     return restored
+
+
+def _bytes_of(path: str) -> bytes | None:
+    try:
+        return read_memory(path)
+    except OSError:
+        return None
 
 
 def quarantined(paths: MemoryPaths) -> list[str]:
