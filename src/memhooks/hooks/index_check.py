@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import os
 
-from memhooks.store.tree_marks import memory_listing
 from memhooks.store.config import Settings
 from memhooks.store.heal import VectorMarks
 from memhooks.store.paths import MemoryPaths
+from memhooks.store.tree_marks import memory_listing
 
 
 def check_index(paths: MemoryPaths, settings: Settings) -> None:
