@@ -23,7 +23,8 @@ import os
 
 from memhooks import TYPE_CHECKING
 from memhooks.store import tree_marks
-from memhooks.store.locking import quick_lock
+from memhooks.store.hook_writer import LOCK_TIMEOUT
+from memhooks.store.locking import LockTimeoutError, quick_lock
 from memhooks.store.logsink import log_line
 from memhooks.store.paths import TREE_PREFIX
 
@@ -44,11 +45,22 @@ def look(
     tool call's, so an invalid file is put aside and a valid one is pointed out."""
     if not full and tree_marks.recorded_quick(paths) == tree_marks.quick_line(paths):
         return []
+    try:
+        return _look_deeper(paths, settings, cli, from_claude=from_claude)
+    except LockTimeoutError:
+        return []  # another writer is at work: nothing recorded, so the next hook looks again
+
+
+def _look_deeper(
+    paths: MemoryPaths, settings: Settings, cli: str, *, from_claude: bool
+) -> list[str]:
     old = tree_marks.recorded_listing(paths)
-    if old is None or (old == tree_marks.memory_listing(paths) and not _derived(paths)):
+    if old is None or (
+        old == tree_marks.memory_listing(paths) and not _derived(paths, from_claude)
+    ):
         # Never recorded on this machine (this is the baseline), or only a folder's mtime
         # moved (a hook's own journal entry): remember the tree as it is.
-        with quick_lock(paths.file("lock"), 2.0):
+        with quick_lock(paths.file("lock"), LOCK_TIMEOUT):
             if old is None:
                 tree_marks.record(paths)
             else:
@@ -57,8 +69,11 @@ def look(
     return _settle(paths, settings, cli, from_claude=from_claude)
 
 
-def _derived(paths: MemoryPaths) -> list[str]:
-    return tree_marks.watched_changed(paths)
+def _derived(paths: MemoryPaths, from_claude: bool) -> list[str]:
+    """The derived files written behind the store's back. Only after a tool call: at
+    SessionStart a changed MEMORY.md is a merge's, which the conflict check reports and
+    `rebuild` heals (hooks.session_start)."""
+    return tree_marks.watched_changed(paths) if from_claude else []
 
 
 def _settle(paths: MemoryPaths, settings: Settings, cli: str, *, from_claude: bool) -> list[str]:
@@ -66,7 +81,7 @@ def _settle(paths: MemoryPaths, settings: Settings, cli: str, *, from_claude: bo
     from memhooks.recall.search_index import SearchIndex
     from memhooks.store.writer import Store
 
-    store = Store(paths, settings, search=SearchIndex, cite=with_hashes, lock_timeout=5.0)
+    store = Store(paths, settings, search=SearchIndex, cite=with_hashes, lock_timeout=LOCK_TIMEOUT)
     messages: list[str] = []
     with store.locked():
         old = tree_marks.recorded_listing(paths) or {}
@@ -78,8 +93,8 @@ def _settle(paths: MemoryPaths, settings: Settings, cli: str, *, from_claude: bo
         gone = sorted(set(old) - set(listing))
         if gone:
             messages.append(_deleted(paths, gone, cli))
-        derived = _derived(paths)
-        if derived and from_claude:
+        derived = _derived(paths, from_claude)
+        if derived:
             messages.append(
                 f"memhooks: {', '.join(derived)} is derived from the memory files and was "
                 "written behind the store's back; it was made again from them."
