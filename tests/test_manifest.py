@@ -32,11 +32,12 @@ def test_every_handler_is_wired_and_nothing_else() -> None:
 def test_the_write_guard_matches_exactly_the_tools_it_checks() -> None:
     """Every tool call starts a process for a matching hook: match nothing more."""
     from memhooks.guard.write_guard import FILE_TOOLS, GUARDED_TOOLS
+    from memhooks.hooks.post_tool_use import WATCHED_TOOLS
 
     pre = [g["matcher"] for g in HOOKS["PreToolUse"] if "Write" in g.get("matcher", "")]
     assert pre == ["|".join(GUARDED_TOOLS)]
     post = [g["matcher"] for g in HOOKS["PostToolUse"] if "Write" in g.get("matcher", "")]
-    assert post == ["|".join(FILE_TOOLS)]
+    assert post == ["|".join((*FILE_TOOLS, *WATCHED_TOOLS))]
 
 
 def test_session_end_stays_inside_the_hosts_budget() -> None:

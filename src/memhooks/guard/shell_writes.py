@@ -1,24 +1,29 @@
 """The files a shell command plainly writes: redirections and the file-changing verbs.
 
 Standard library only (the PreToolUse hook uses it). "Plainly" is the contract: `>`, `>>`,
-`tee`, `sed -i`, `mv`, `cp`, `rm`, `truncate` and a few like them, after `cd`, `sudo` or
-`env`. A write hidden in a script (`python -c "open(...)"`) is not seen; the reconcile on
-the next store write heals what such a write leaves behind.
+`>&`, `<>`, `tee`, `sed -i`, `sort -o`, `mv`, `cp`, `rm`, `find -delete`, `truncate` and a
+few like them, after `cd`, `sudo` or `env`, with the variables the command sets itself; the
+code a `bash -c` or `eval` runs is read the same way, and a `python -c` (or `perl -e`...)
+whose code names a path and writes is taken to write that path. A write hidden better than
+that is not seen here: the next hook notices what it changed (`tree_settle`).
 """
 
 from __future__ import annotations
 
 import os
 import re
-import shlex
 
-#: The command's whole text is never tokenised past this: a heredoc body can be huge.
+from memhooks.guard.shell_lex import expand, join_continuations, strip_heredocs, words
+
+#: The command's whole text is never tokenised past this: a heredoc body can be huge. A
+#: longer command that names the tree is refused as unchecked (`too_long`).
 MAX_COMMAND_CHARS = 100_000
 
-_HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
+#: How deep `bash -c "bash -c '...'"` is followed.
+MAX_DEPTH = 3
 _SEPARATORS = frozenset({";", "&&", "||", "|", "&", "(", ")", "|&", ";;"})
-_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
-_FD_DUPS = frozenset({">&", "<&", "<", "<<", "<<<", "<>"})
+_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
+_FD_DUPS = frozenset({">&", "<&", "<", "<<", "<<<", "<<-"})
 _PREFIXES = frozenset({"sudo", "command", "env", "nohup", "time", "nice", "builtin", "exec"})
 #: Every argument that is not an option is written, moved away or removed.
 _ALL_ARGS = frozenset({"mv", "rm", "rmdir", "unlink", "truncate", "touch", "shred", "tee"})
@@ -26,61 +31,70 @@ _ALL_ARGS = frozenset({"mv", "rm", "rmdir", "unlink", "truncate", "touch", "shre
 _DESTINATION = frozenset({"cp", "ln", "install", "rsync"})
 #: Options of those prefixes that take a value (`sudo -u root`, `nice -n 5`).
 _VALUED_OPTIONS = frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-n"})
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.DOTALL)
+#: Shells whose `-c` code (and `eval`'s words) is read like the command itself.
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh"})
+#: Interpreters whose inline code (`-c`, `-e`) is not read, only looked at.
+_INLINE = {"python": "-c", "python3": "-c", "perl": "-e", "ruby": "-e", "node": "-e"}
+_WRITES_IN_CODE = re.compile(
+    r"write|unlink|remove|rmtree|rename|replace|truncate|move|copy|"
+    r"""open\([^)]*['"][^'"]*[wax+][^'"]*['"]|>"""
+)
+_PATH_IN_CODE = re.compile(r"""[^\s'"(),;]*\.claude[^\s'"(),;]*""")
+_FIND_WRITES = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fls"})
 
 
-def _strip_heredocs(command: str) -> str:
-    """The command without heredoc bodies: a `> quote` line inside one is not a redirect."""
-    kept: list[str] = []
-    delimiter: str | None = None
-    for line in command.split("\n"):
-        if delimiter is not None:
-            if line.strip("\t") == delimiter:
-                delimiter = None
-            continue
-        kept.append(line)
-        found = _HEREDOC.findall(line)
-        if found:
-            delimiter = found[-1][1]
-    return "\n".join(kept)
+def too_long(command: str) -> bool:
+    """Past the length the guard reads (heredoc bodies aside): not checked, so refused when
+    it names the tree."""
+    return len(command) > MAX_COMMAND_CHARS and (
+        len(command) > 10 * MAX_COMMAND_CHARS or len(_code(command)) > MAX_COMMAND_CHARS
+    )
 
 
-def _tokens(command: str) -> list[str]:
-    code = _strip_heredocs(command[:MAX_COMMAND_CHARS]).replace("\\\n", " ")
-    lexer = shlex.shlex(code.replace("\n", " ; "), posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    lexer.commenters = "#"
-    try:
-        return list(lexer)
-    except ValueError:  # unbalanced quotes: fall back to plain words
-        return code.replace("\n", " ; ").split()
+def _code(command: str) -> str:
+    return strip_heredocs(join_continuations(command))
+
+
+_OPERATOR = re.compile(r"&>>|&>|>>|>&|>\||<>|<<<|<<-|<<|<&|&&|\|\||\|&|;;|[;&|()<>]")
+
+
+def _split_operators(tokens: list[str]) -> list[str]:
+    """shlex runs operators together (`;>`): split such a run into the shell's operators."""
+    out: list[str] = []
+    for token in tokens:
+        if token and not token.strip(";&|()<>") and token not in _REDIRECTS | _FD_DUPS:
+            out += _OPERATOR.findall(token)
+        else:
+            out.append(token)
+    return out
 
 
 def _simple_commands(tokens: list[str]) -> list[tuple[list[str], list[str]]]:
     """(words, redirect targets) of each simple command, in order."""
     found: list[tuple[list[str], list[str]]] = []
-    words: list[str] = []
+    words_of: list[str] = []
     targets: list[str] = []
     skip_next = False
-    pending_target = False
-    for token in tokens:
+    redirect = ""  # the redirection whose target comes next
+    for item in _split_operators(tokens):
         if skip_next:
             skip_next = False
-            continue
-        if pending_target:
-            targets.append(token)
-            pending_target = False
-            continue
-        if token in _SEPARATORS:
-            found.append((words, targets))
-            words, targets = [], []
-        elif token in _REDIRECTS:
-            pending_target = True
-        elif token in _FD_DUPS:
+        elif redirect:
+            # `>&1` duplicates a descriptor; `>& file` (bash) writes the file.
+            if redirect != ">&" or not (item.isdigit() or item == "-"):
+                targets.append(item)
+            redirect = ""
+        elif item in _SEPARATORS:
+            found.append((words_of, targets))
+            words_of, targets = [], []
+        elif item in _REDIRECTS or item == ">&":
+            redirect = item
+        elif item in _FD_DUPS:
             skip_next = True
         else:
-            words.append(token)
-    found.append((words, targets))
+            words_of.append(item)
+    found.append((words_of, targets))
     return found
 
 
@@ -116,6 +130,30 @@ def _in_place(arg: str) -> bool:
     return arg.startswith("-") and "i" in arg[1:]
 
 
+def _find_writes(args: list[str]) -> list[str]:
+    """`find` with `-delete`, `-exec` and the like changes what it finds: its start points."""
+    if not any(a in _FIND_WRITES for a in args):
+        return []
+    starts: list[str] = []
+    for arg in args:
+        if arg.startswith(("-", "(", "!")) or arg in (")", ","):
+            break
+        starts.append(arg)
+    return starts or ["."]
+
+
+def _option_value(args: list[str], short: str, long: str) -> list[str]:
+    """The value of `-o FILE`, `-oFILE`, `--output FILE` or `--output=FILE`."""
+    for i, arg in enumerate(args):
+        if arg in (short, long) and i + 1 < len(args):
+            return [args[i + 1]]
+        if arg.startswith(long + "="):
+            return [arg.partition("=")[2]]
+        if arg.startswith(short) and len(arg) > len(short) and not arg.startswith("--"):
+            return [arg[len(short) :]]
+    return []
+
+
 def _written_by(verb: str, args: list[str]) -> list[str]:  # noqa: PLR0911 - one per verb kind
     if verb in _ALL_ARGS:
         return _operands(args)
@@ -131,29 +169,96 @@ def _written_by(verb: str, args: list[str]) -> list[str]:  # noqa: PLR0911 - one
         return operands[-1:] if len(operands) > 1 else []
     if verb == "dd":
         return [a[3:] for a in args if a.startswith("of=")]
+    if verb == "sort":
+        return _option_value(args, "-o", "--output")
+    if verb == "find":
+        return _find_writes(args)
     return []
 
 
-def write_targets(command: str, cwd: str) -> list[tuple[str, str]]:
+def _inline_code(verb: str, args: list[str]) -> str:
+    """The code a `python -c`, `perl -e`, `ruby -e` or `node -e` runs, or ''."""
+    flag = _INLINE.get(re.sub(r"[\d.]+$", "", verb) if verb.startswith("python") else verb)
+    if flag is None:
+        return ""
+    for i, arg in enumerate(args):
+        if arg == flag and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith(flag) and not arg.startswith("--"):  # `-c'...'` and `-ec`
+            return arg[len(flag) :]
+    return ""
+
+
+def _code_writes(code: str) -> list[str]:
+    """The `.claude` paths a piece of inline code names, if it looks like it writes."""
+    if ".claude" not in code or not _WRITES_IN_CODE.search(code):
+        return []
+    return _PATH_IN_CODE.findall(code) or [".claude"]
+
+
+class _Shell:
+    """What the reader knows while it walks the command: the folder, the last one, and the
+    variables the command has set."""
+
+    __slots__ = ("before", "here", "variables")
+
+    def __init__(self, cwd: str) -> None:
+        self.here = cwd
+        self.before = cwd
+        self.variables: dict[str, str] = {}
+
+    def path(self, word: str) -> str:
+        expanded = expand(word, self.variables, self.here, self.before)
+        return os.path.normpath(os.path.join(self.here, expanded))
+
+    def cd(self, args: list[str]) -> None:
+        operands = [a for a in args if a == "-" or not a.startswith("-")]
+        if not operands or operands[0] == "-":
+            self.here, self.before = (self.before if operands else self.here), self.here
+            return
+        self.before, self.here = self.here, self.path(operands[0])
+
+
+def write_targets(command: str, cwd: str, *, depth: int = 0) -> list[tuple[str, str]]:
     """(verb, path) for every file the command plainly writes; paths absolute and normalised,
-    `$VAR` and `~` expanded, relative ones against `cwd` (and the `cd`s before them)."""
+    `$VAR`, `${VAR:-x}` and `~` expanded, relative ones against `cwd` (and the `cd`s before
+    them)."""
     out: list[tuple[str, str]] = []
-    here = cwd
-    for words, redirects in _simple_commands(_tokens(command)):
-        verb, args = _verb_and_args(words)
-        if verb == "cd" and args:
-            here = _absolute(args[0], here)
+    shell = _Shell(cwd)
+    for words_of, redirects in _simple_commands(words(_code(command[: MAX_COMMAND_CHARS * 10]))):
+        out += [(">", shell.path(target)) for target in redirects]
+        if words_of and all(_ASSIGNMENT.match(w) for w in words_of):
+            for word in words_of:  # `d=.claude/memory; echo x > $d/MEMORY.md`
+                name, value = _ASSIGNMENT.match(word).groups()  # type: ignore[union-attr]
+                shell.variables[name] = expand(value, shell.variables, shell.here, shell.before)
             continue
-        out += [(">", _absolute(target, here)) for target in redirects]
+        verb, args = _verb_and_args(words_of)
+        if verb in ("export", "declare", "local", "readonly", "typeset"):
+            out += write_targets(" ".join(a for a in args if "=" in a), shell.here, depth=depth)
+            for word in args:
+                found = _ASSIGNMENT.match(word)
+                if found:
+                    value = expand(found.group(2), shell.variables, shell.here, shell.before)
+                    shell.variables[found.group(1)] = value
+            continue
+        if verb in ("cd", "pushd"):
+            shell.cd(args)
+            continue
+        out += _nested(verb, args, shell, depth)
         written = _written_by(verb, args)
         if verb == "mv" and len(written) > 1:  # the sources leave, the destination is written
-            out += [("mv", _absolute(t, here)) for t in written[:-1]]
-            out.append(("mv-to", _absolute(written[-1], here)))
+            out += [("mv", shell.path(t)) for t in written[:-1]]
+            out.append(("mv-to", shell.path(written[-1])))
         else:
-            out += [(verb, _absolute(target, here)) for target in written]
+            out += [(verb, shell.path(target)) for target in written]
     return out
 
 
-def _absolute(path: str, cwd: str) -> str:
-    expanded = os.path.expanduser(os.path.expandvars(path))
-    return os.path.normpath(os.path.join(cwd, expanded))
+def _nested(verb: str, args: list[str], shell: _Shell, depth: int) -> list[tuple[str, str]]:
+    """What a `bash -c`, an `eval` or an inline script writes."""
+    if depth < MAX_DEPTH and verb in _SHELLS and "-c" in args[:-1]:
+        return write_targets(args[args.index("-c") + 1], shell.here, depth=depth + 1)
+    if depth < MAX_DEPTH and verb == "eval":
+        return write_targets(" ".join(args), shell.here, depth=depth + 1)
+    code = _inline_code(verb, args)
+    return [("script", shell.path(path)) for path in _code_writes(code)]

@@ -27,7 +27,11 @@ GUARDED_TOOLS = (*FILE_TOOLS, *NOTEBOOK_TOOLS, "Bash")
 DERIVED = ("MEMORY.md", "MEMORY-archive.md", ".gitignore")
 STATE_FOLDERS = ("context", "progress")
 HEREDOC_END = "MEMHOOKS_EOF"
-REMOVALS = ("rm", "rmdir", "unlink", "shred", "mv")
+REMOVALS = ("rm", "rmdir", "unlink", "shred", "mv", "find", "script")
+#: Writes that cannot take a folder: one aimed at a folder the tree lies in changes nothing.
+PLAIN_WRITES = (">", "tee", "touch", "truncate", "sed", "perl", "sort", "dd")
+#: The verb of a command too long to check that names `.claude`.
+UNCHECKED = "unchecked"
 REMEMBER_CATEGORIES = ("decision", "constraint", "runbook", "preference", "tech_debt")
 _FOLDED = sys.platform in ("darwin", "win32")  # case-insensitive file systems by default
 
@@ -103,15 +107,24 @@ def targets(
     elif tool_name == "Bash":
         command = tool_input.get("command")
         if isinstance(command, str) and command:
-            from memhooks.guard.shell_writes import write_targets
+            from memhooks.guard.shell_writes import too_long, write_targets
 
+            if too_long(command) and ".claude" in command:
+                return [Target(UNCHECKED, memory_base, "")]
             found = write_targets(command, cwd)
     out: list[Target] = []
     for verb, path in found:
         relative = relative_in_tree(path, memory_base)
+        if relative is None and verb not in PLAIN_WRITES and _encloses(path, memory_base):
+            relative = ""  # `rm -rf .claude`, `mv . /tmp/x`: the whole tree goes with it
         if relative is not None:
             out.append(Target(verb, path, relative))
     return out
+
+
+def _encloses(path: str, memory_base: str) -> bool:
+    """`path` is a folder the tree lies in (`.claude`, the project, `/`)."""
+    return relative_in_tree(memory_base, path) is not None
 
 
 def decide(
@@ -156,6 +169,12 @@ def instead(target: Target, cli: str, current: str | None) -> str:  # noqa: C901
             f"save; it is never edited. Add a memory with `{cli} remember '<one sentence>'` "
             f"or `{cli} save <category> --title '<title>' --body '<markdown>'`; regenerate "
             f"the derived files with `{cli} rebuild`."
+        )
+    if target.verb == UNCHECKED:
+        return (
+            "The command is too long for the guard to check, and it names `.claude`. Run "
+            "it in smaller parts; write memories with "
+            f"`{cli} save <category>` (see `{cli} save --help`)."
         )
     if rel == "":
         return f"Turn memory off with `{cli} stop` (the files are kept)."

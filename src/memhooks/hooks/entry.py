@@ -43,6 +43,8 @@ HANDLERS: dict[str, str] = {
 }
 STDIN_TIMEOUT = {"SessionEnd": 0.5}
 TOOL_EVENTS = ("PreToolUse", "PostToolUse")
+#: Where a deleted tree (`rm -rf .claude`) is reported, once, when this machine kept copies.
+LOST_TREE_EVENTS = ("PostToolUse", "SessionStart")
 
 
 def run(event: str) -> int:
@@ -67,7 +69,10 @@ def run(event: str) -> int:
         if event == "SessionStart":
             _prepare_plugin(paths, active=active)
         if not active:
-            return 0  # memory never started here, or stopped: nothing to do, nothing created
+            # Memory never started here, or stopped: nothing to do, nothing created; or the
+            # whole tree was deleted, which is said once.
+            _report_lost_tree(event, paths)
+            return 0
         if problem:
             log_line(paths.file("log"), f"{event}: {problem}; skipped")
             return 0
@@ -107,6 +112,21 @@ def _drop_slow_patterns(paths: MemoryPaths, settings: Settings) -> None:
     from memhooks.store.pattern_verdicts import usable
 
     settings.redact_patterns = usable(paths.base, settings.redact_patterns, paths.file("log"))[0]
+
+
+def _report_lost_tree(event: str, paths: MemoryPaths) -> None:
+    if event not in LOST_TREE_EVENTS or os.path.lexists(paths.base):
+        return  # stopped, or never started here: not lost
+    from memhooks.guard.tree_settle import lost_tree
+    from memhooks.install.invocation import cli_command
+
+    text = lost_tree(paths, cli_command())
+    if text:
+        output: dict[str, Any] = {
+            "systemMessage": text,
+            "hookSpecificOutput": {"hookEventName": event, "additionalContext": text},
+        }
+        sys.stdout.write(json.dumps(output) + "\n")
 
 
 def _count_injected(

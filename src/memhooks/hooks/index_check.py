@@ -21,10 +21,10 @@ from __future__ import annotations
 import os
 
 from memhooks.install.background_rebuild import rebuild_in_background
-from memhooks.store.categories import CATEGORIES
 from memhooks.store.config import Settings
 from memhooks.store.heal import VectorMarks, rebuilding
 from memhooks.store.paths import MemoryPaths
+from memhooks.store.tree_marks import memory_listing
 
 VECTORS = "the token table is installed: rebuilding for memory vectors"
 
@@ -63,21 +63,9 @@ def check_index(paths: MemoryPaths, settings: Settings) -> None:
 
 
 def _holds_memories(paths: MemoryPaths) -> bool:
-    """Some category folder holds a memory file (stops at the first one found; a symlinked
-    folder is not followed out of the tree)."""
-    for category in CATEGORIES:
-        folder = os.path.join(paths.base, category.folder)
-        if os.path.islink(folder):
-            continue
-        try:
-            with os.scandir(folder) as entries:
-                if any(
-                    e.name.endswith(".md") and e.is_file(follow_symlinks=False) for e in entries
-                ):
-                    return True
-        except OSError:
-            continue
-    return False
+    """Some category folder holds a memory file (a symlinked folder is not followed out of
+    the tree)."""
+    return bool(memory_listing(paths))
 
 
 def _table_readable(path: str) -> bool:

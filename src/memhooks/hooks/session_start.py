@@ -62,12 +62,25 @@ def _consolidation_line(paths: MemoryPaths) -> str:
         return ""
 
 
+def _settle_tree(paths: MemoryPaths, settings: Settings) -> str:
+    """What changed in the tree outside Claude (an editor, a `git pull`) since the store last
+    wrote, settled (guard.tree_settle); best effort, so the briefing comes whatever happens."""
+    from memhooks.guard.tree_settle import look
+
+    try:
+        return " ".join(look(paths, settings, cli_command(), full=True, from_claude=False))
+    except Exception as exc:  # the briefing matters more; logged
+        log_line(paths.file("log"), f"SessionStart: changes to the tree not settled: {exc}")
+        return ""
+
+
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     touch_session(paths, hook.session_id, started=True)
     try:
         check_index(paths, settings)
     except OSError as exc:  # a read-only tree: status says `rebuild` is needed
         log_line(paths.file("log"), f"SessionStart: search index rebuild not started: {exc}")
+    settled = _settle_tree(paths, settings)  # before MEMORY.md is read: it may be healed
     conflicted: list[str] = []
     git = start_snapshot(hook, settings)
     chosen = pick(hook, paths, git, settings.redact_patterns) if settings.capture_journal else None
@@ -91,7 +104,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         restore_source=chosen.source if chosen else "",
         index=index,
         conflicted=conflicted,
-        note=_consolidation_line(paths),
+        note=" ".join(n for n in (settled, _consolidation_line(paths)) if n),
         budget=settings.session_start_chars,
         new_summaries=_newer_summaries(paths) if os.path.exists(paths.file("master")) else 0,
         cli=cli_command(),

@@ -17,6 +17,7 @@ import os
 
 from memhooks import TYPE_CHECKING
 from memhooks.store import catalog as catalog_io
+from memhooks.store import tree_marks
 from memhooks.store.atomic import write_atomic
 from memhooks.store.catalog_entry import body_of, file_stamp, indexed_doc
 from memhooks.store.context_files import read_status
@@ -120,7 +121,11 @@ class DerivedFiles:
         self.update_search(changed, [*removed, *retired], bodies, cat, heal=heal_index)
         self.update_stats(changed, cat, now)
 
-    def write_derived(self, cat: Catalog, *, now: dt.datetime | None = None) -> None:
+    def write_derived(
+        self, cat: Catalog, *, now: dt.datetime | None = None, forget: Iterable[str] = ()
+    ) -> None:
+        """MEMORY.md, the archive and the catalog; `forget`: memory files this writer itself
+        deleted, whose last known copy is dropped (one deleted behind its back keeps it)."""
         state = safe_state(self.paths.file("session"))
         s = self.settings
         rendered = render_index(
@@ -137,6 +142,8 @@ class DerivedFiles:
         catalog_io.save(self.paths.file("catalog"), cat)
         write_atomic(self.paths.file("index"), rendered.text)
         write_atomic(self.paths.file("archive"), archive)
+        # The tree as the store leaves it, outside the tree: what the next hook compares.
+        tree_marks.record(self.paths, forget, cat.entries)
 
     def update_search(
         self,

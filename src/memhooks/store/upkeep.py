@@ -12,6 +12,7 @@ from memhooks.store.catalog_entry import file_stamp
 from memhooks.store.derived import DerivedFiles
 from memhooks.store.memory_file import UnparsableMemoryError
 from memhooks.store.scan import ScanResult, memory_files, read_entry, scan_tree
+from memhooks.store.scrub import scrub
 from memhooks.text.progress import Progress
 
 
@@ -37,7 +38,8 @@ def reconcile(derived: DerivedFiles, cat: Catalog) -> tuple[list[Entry], list[st
     change and remove memory files behind our back. (Found, vanished, bodies read.)
 
     It lists the category folders and stats every file (~20 ms at 10,000 memories); a file
-    that does not parse is left out, never touched.
+    that does not parse is left out, never touched. One that does is redacted in place
+    before it is indexed: nothing written behind the store's back was redacted.
     """
     paths = derived.paths
     on_disk = {paths.relative(p): p for p in memory_files(paths)}
@@ -53,6 +55,8 @@ def reconcile(derived: DerivedFiles, cat: Catalog) -> tuple[list[Entry], list[st
             continue
         try:
             entry, body = read_entry(paths, target, stamp)
+            if scrub(str(target), derived.settings.redact_patterns):
+                entry, body = read_entry(paths, target)
         except (OSError, UnparsableMemoryError, ValueError):
             if known is not None:
                 cat.remove(relative)

@@ -298,7 +298,7 @@ class Store:
         found, vanished, read = upkeep.reconcile(self.derived, cat)
         retired = retention.rolling_window(self, cat, changed, now)
         derived = self.derived
-        derived.write_derived(cat, now=now)
+        derived.write_derived(cat, now=now, forget=removed)
         derived.update_search(
             changed + found,
             [*removed, *vanished, *retired],

@@ -61,10 +61,12 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
     stale = stale_memories(paths, [e.path for e in cat.active()] if cat else [])
     from memhooks.recall.search_index import SIDECARS
     from memhooks.store.conflicts import conflicted_files
+    from memhooks.store.tree_repair import quarantined
 
     journal = paths.search_db.with_name(paths.search_db.name + SIDECARS[0])
     return {
         "conflicts": conflicted_files(str(paths.root), tuple(c.folder for c in CATEGORIES)),
+        "quarantined": quarantined(paths),
         "search_journal": journal.is_file(),
         "root": str(paths.root),
         "exists": state is not None,

@@ -24,12 +24,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "does not parse is reported and left untouched. Exit 1 when any "
         "file was skipped.",
     )
+    parser.add_argument(
+        "--recover",
+        action="store_true",
+        help="first put back the memory files deleted behind the store's back (a shell "
+        "`rm`, even of the whole .claude/) from the last known copies this machine keeps "
+        "outside the project; an existing file is never overwritten",
+    )
     add_json(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     paths, store = open_tree(args)
+    recovered: list[str] = []
+    if args.recover:
+        from memhooks.store.tree_repair import recover_missing
+
+        with store.locked():
+            recovered = recover_missing(paths)
     result = store.rebuild(Progress("rebuild"))
     rebuilt(paths)
     counts = result.counts()
@@ -48,10 +61,20 @@ def run(args: argparse.Namespace) -> int:
     text += f"\nSemantic signals: {semantic['detail']}" + (
         f" ({semantic['fix']})" if semantic["fix"] else ""
     )
+    if args.recover:
+        text += f"\nPut back {plural(len(recovered), 'memory file')}" + "".join(
+            f"\n  {relative}" for relative in recovered
+        )
     for item in skipped:
         text += f"\nSkipped (not parsed, left untouched): {item['path']}: {item['reason']}"
     emit(
-        {"counts": counts, "total": sum(counts.values()), "skipped": skipped, "semantic": semantic},
+        {
+            "counts": counts,
+            "total": sum(counts.values()),
+            "skipped": skipped,
+            "semantic": semantic,
+            "recovered": recovered,
+        },
         text,
         as_json=args.json,
     )

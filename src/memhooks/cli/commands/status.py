@@ -78,6 +78,12 @@ def render(data: dict[str, Any]) -> str:
             f"injected until resolved; then run {cli_hint('rebuild')}): "
             + ", ".join(data["conflicts"][:10])
         )
+    if data["quarantined"]:
+        lines.append(
+            f"Put aside: {len(data['quarantined'])} file(s) written into the tree behind the "
+            "store's back were not valid memories; they are in .claude/memory/.cache/quarantine/ "
+            "(never injected): " + ", ".join(data["quarantined"][-5:])
+        )
     if data["search_journal"]:
         lines.append(
             "Search index: an interrupted write left .cache/search.sqlite3-journal; the next "

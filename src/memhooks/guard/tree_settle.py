@@ -1,0 +1,186 @@
+"""The write guard's second layer: a change made behind the store's back, noticed by the next
+hook and settled.
+
+No parser knows every shell, so the guard (`write_guard`) refuses the plain writes and this
+module catches the rest after the fact. PostToolUse runs `look` after every Bash call and
+SessionStart before every briefing. The cheap part compares a few dozen stats with what the
+store recorded when it last wrote (`store.tree_marks`); only on a difference is the tree
+listed and, when a memory file or a derived file changed, settled under the store lock:
+
+- a new or changed memory file that `rebuild` would index is redacted in place and indexed;
+- one that is not valid is put aside in `.cache/quarantine/` (never rewritten, never read
+  by a hook), and the last known version comes back if there was one. At SessionStart
+  (changes made outside Claude: an editor, a `git pull`) it is reported and left in place,
+  out of the index, as `rebuild` leaves it;
+- a deleted memory file is reported; its last known copy is kept outside the tree and
+  `memhooks rebuild --recover` puts it back;
+- a derived file (`MEMORY.md`) written by hand is made again from the memory files.
+"""
+
+from __future__ import annotations
+
+import os
+
+from memhooks import TYPE_CHECKING
+from memhooks.store import tree_marks
+from memhooks.store.hook_writer import LOCK_TIMEOUT
+from memhooks.store.locking import LockTimeoutError, quick_lock
+from memhooks.store.logsink import log_line
+from memhooks.store.paths import TREE_PREFIX
+
+if TYPE_CHECKING:
+    from memhooks.store.config import Settings
+    from memhooks.store.paths import MemoryPaths
+
+#: At most this many files are named in one message; the rest are counted.
+NAMED = 5
+
+
+def look(
+    paths: MemoryPaths, settings: Settings, cli: str, *, full: bool, from_claude: bool
+) -> list[str]:
+    """What changed behind the store's back, settled: the messages for Claude and the user,
+    [] when nothing did. `full` lists the tree even when the cheap check finds nothing (an
+    in-place write into an existing file changes no folder); `from_claude`: the change is a
+    tool call's, so an invalid file is put aside and a valid one is pointed out."""
+    if not full and tree_marks.recorded_quick(paths) == tree_marks.quick_line(paths):
+        return []
+    try:
+        return _look_deeper(paths, settings, cli, from_claude=from_claude)
+    except LockTimeoutError:
+        return []  # another writer is at work: nothing recorded, so the next hook looks again
+
+
+def _look_deeper(
+    paths: MemoryPaths, settings: Settings, cli: str, *, from_claude: bool
+) -> list[str]:
+    old = tree_marks.recorded_listing(paths)
+    if old is None or (
+        old == tree_marks.memory_listing(paths) and not _derived(paths, from_claude)
+    ):
+        # Never recorded on this machine (this is the baseline), or only a folder's mtime
+        # moved (a hook's own journal entry): remember the tree as it is.
+        with quick_lock(paths.file("lock"), LOCK_TIMEOUT):
+            if old is None:
+                tree_marks.record(paths)
+            else:
+                tree_marks.record_quick(paths)
+        return []
+    return _settle(paths, settings, cli, from_claude=from_claude)
+
+
+def _derived(paths: MemoryPaths, from_claude: bool) -> list[str]:
+    """The derived files written behind the store's back. Only after a tool call: at
+    SessionStart a changed MEMORY.md is a merge's, which the conflict check reports and
+    `rebuild` heals (hooks.session_start)."""
+    return tree_marks.watched_changed(paths) if from_claude else []
+
+
+def _settle(paths: MemoryPaths, settings: Settings, cli: str, *, from_claude: bool) -> list[str]:
+    from memhooks.recall.citations import with_hashes
+    from memhooks.recall.search_index import SearchIndex
+    from memhooks.store.writer import Store
+
+    store = Store(paths, settings, search=SearchIndex, cite=with_hashes, lock_timeout=LOCK_TIMEOUT)
+    messages: list[str] = []
+    with store.locked():
+        old = tree_marks.recorded_listing(paths) or {}
+        listing = tree_marks.memory_listing(paths)
+        for relative, stamp in sorted(listing.items()):
+            if old.get(relative) != stamp:
+                new = relative not in old
+                messages += _settle_file(paths, settings, relative, new=new, claude=from_claude)
+        gone = sorted(set(old) - set(listing))
+        if gone:
+            messages.append(_deleted(paths, gone, cli))
+        derived = _derived(paths, from_claude)
+        if derived:
+            messages.append(
+                f"memhooks: {', '.join(derived)} is derived from the memory files and was "
+                "written behind the store's back; it was made again from them."
+            )
+        # Reconciles the catalog with the files (what is valid is indexed, redacted
+        # already), makes MEMORY.md again and records the tree as it now stands.
+        store.reindex_locked([], {})
+    for message in messages:
+        log_line(paths.file("log"), message.removeprefix("memhooks: "))
+    if from_claude and messages:
+        messages.append(
+            f"Write memories with `{cli} save <category>` (or `remember`, `retire`): it "
+            "validates, redacts and indexes them under the store lock."
+        )
+    return messages
+
+
+def _settle_file(
+    paths: MemoryPaths, settings: Settings, relative: str, *, new: bool, claude: bool
+) -> list[str]:
+    from pathlib import Path
+
+    from memhooks.store.memory_file import UnparsableMemoryError
+    from memhooks.store.scan import read_entry
+    from memhooks.store.scrub import scrub
+    from memhooks.store.tree_repair import put_aside, put_back
+
+    where = TREE_PREFIX + relative
+    path = os.path.join(paths.base, *relative.split("/"))
+    try:
+        read_entry(paths, Path(path))  # what `rebuild` would index
+    except (OSError, UnparsableMemoryError, ValueError) as exc:
+        why = (str(exc).splitlines() or [type(exc).__name__])[0][:200]
+        if not claude:
+            return [
+                f"memhooks: {where} is not a valid memory ({why}); it is left out of the "
+                "index until it is fixed (then `memhooks rebuild`)."
+            ]
+        aside = put_aside(paths, relative)
+        back = not new and put_back(paths, relative)
+        return [
+            f"memhooks: {where} was written behind the store's back and is not a valid "
+            f"memory ({why}); it was put aside in {TREE_PREFIX}{aside}"
+            + (", and its last known version is back." if back else ".")
+        ]
+    if scrub(path, settings.redact_patterns):
+        return [f"memhooks: secrets in {where} were redacted before it was indexed."]
+    if claude:
+        verb = "written" if new else "changed"
+        return [f"memhooks: {where} was {verb} behind the store's back; it is valid and indexed."]
+    return []
+
+
+def _deleted(paths: MemoryPaths, gone: list[str], cli: str) -> str:
+    kept = [r for r in gone if tree_marks.kept_copy(paths, r)]
+    named = ", ".join(TREE_PREFIX + r for r in gone[:NAMED])
+    more = f" and {len(gone) - NAMED} more" if len(gone) > NAMED else ""
+    text = (
+        f"memhooks: {len(gone)} memory file(s) were deleted behind the store's back: {named}{more}."
+    )
+    if kept:
+        text += (
+            f" The last known copies of {len(kept)} are kept outside the project; "
+            f"`{cli} rebuild --recover` puts them back."
+        )
+    if len(kept) < len(gone):
+        text += " No copy was kept of the others (git may have one)."
+    return text + f" To take a memory out of memory, use `{cli} retire <path> --reason '<why>'`."
+
+
+def lost_tree(paths: MemoryPaths, cli: str) -> str:
+    """The whole tree is gone, and this machine kept copies of its memories: said once."""
+    if os.path.lexists(paths.base):
+        return ""
+    mirror = tree_marks.mirror_dir(paths)
+    reported = os.path.join(mirror, tree_marks.LOST_REPORTED)
+    if tree_marks.recorded_listing(paths) is None or os.path.exists(reported):
+        return ""
+    kept = tree_marks.kept_copies(paths)
+    try:
+        tree_marks.mark_lost_reported(paths)
+    except OSError:
+        return ""
+    log_line(None, f"{TREE_PREFIX} was deleted; {len(kept)} memory copies are kept in {mirror}")
+    return (
+        f"memhooks: {TREE_PREFIX} was deleted ({len(kept)} memory file(s) in it). Their last "
+        f"known copies are kept outside the project: `{cli} start` then "
+        f"`{cli} rebuild --recover` puts them back."
+    )
