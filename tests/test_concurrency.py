@@ -145,7 +145,8 @@ def test_parallel_sessions_subagents_and_saves(started: Path, tmp_path: Path) ->
     report = _consistent(started)
     assert report["counts"]["decision"] == 6  # type: ignore[index]
     # Session bookkeeping may be skipped under contention (logged), but never corrupted.
-    sessions = json.loads((started / "_session.json").read_text(encoding="utf-8"))["sessions"]
+    state = json.loads((started / "_session.json").read_text(encoding="utf-8"))
+    sessions = state.get("sessions", [])  # all skipped, when the saves held the lock throughout
     assert {s["id"] for s in sessions} <= {f"session-{n}" for n in range(4)}
 
 

@@ -257,3 +257,18 @@ def test_a_restore_after_a_compaction_keeps_the_users_earlier_words() -> None:
     assert "[3] user: I'm blocked on the EUR price feed until Friday." in text
     assert "ROUND_HALF_UP" not in text  # Claude's words before it: the summary has them
     assert "Wire format_price into report.py." in text
+
+
+def test_a_long_record_names_the_turns_it_leaves_out() -> None:
+    evidence = Evidence()
+    for n in range(200):
+        evidence.add_all([_prompt(f"prompt number {n}"), _said(f"reply number {n}")])
+    text = next_session(evidence.state, budget=3_000)
+    lines = text.splitlines()
+    gap = next(i for i, line in enumerate(lines) if "more turns not shown]" in line)
+    assert lines[gap - 1].startswith("[1] ")  # right after the goal
+    hidden = int(lines[gap].split()[1])
+    shown = {line.split("]")[0] for line in lines if line[:1] == "[" and line[1:2].isdigit()}
+    assert hidden + len(shown) == 200
+    assert "prompt number 199" in text
+    assert len(text) <= 3_000

@@ -45,6 +45,7 @@ MAX_CHECKS = 60
 MAX_FILES = 200
 MAX_PENDING = 200
 FINDING_CAP = 600
+REDACTED_KEPT = 2_000
 FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 TODO_STATUSES = ("pending", "in_progress", "completed")
@@ -125,6 +126,7 @@ class Evidence:
     ) -> None:
         self.state: dict[str, Any] = state if state is not None and usable(state) else new_state()
         self.patterns = tuple(redact_patterns)
+        self._clean: dict[str, str] = {}
 
     # ---------------------------------------------------------------- records
 
@@ -164,7 +166,14 @@ class Evidence:
                 self.said(text)
 
     def redacted(self, text: str) -> str:
-        return redact(text, self.patterns)
+        """`text` redacted; remembered, as todo lists, paths and commands come back often
+        (redaction was most of a whole-transcript build's time)."""
+        clean = self._clean.get(text)
+        if clean is None:
+            if len(self._clean) >= REDACTED_KEPT:
+                self._clean.clear()
+            clean = self._clean[text] = redact(text, self.patterns)
+        return clean
 
     # ---------------------------------------------------------------- turns
 

@@ -231,15 +231,47 @@ def _top_level(i: int, count: int, goal: int = 0) -> int:
     return MAX_LEVEL_BY_AGE[age] if age < len(MAX_LEVEL_BY_AGE) else OLD_MAX_LEVEL
 
 
+def _fitting(turns: Sequence[dict[str, Any]], goal: int, budget: int) -> list[int]:
+    """The goal's and the newest turns' indexes that fit `budget` at their shortest: a long
+    session's older turns are left out before any detail is chosen (a flat cost)."""
+    keep = [goal]
+    used = _size(turn_lines(turns[goal], 0))
+    for i in range(len(turns) - 1, -1, -1):
+        size = _size(turn_lines(turns[i], 0))
+        if i != goal:
+            if used + size > budget:
+                break
+            keep.append(i)
+            used += size
+    return sorted(keep)
+
+
 def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
     """The turns, oldest first, as detailed as `budget` allows: the first prompt's turn (the
-    goal) and the newest get the most; every turn keeps at least its prompt's head."""
+    goal) and the newest get the most; every turn shown keeps at least its prompt's head, and
+    one line counts those that do not fit even so."""
     if not turns:
         return []
+    goal = next((i for i, turn in enumerate(turns) if turn["prompt"]), 0)
+    kept = _fitting(turns, goal, budget)
+    gap = ""
+    if len(kept) < len(turns):
+        gap = f"[… {len(turns) - len(kept) + 1} more turns not shown]"  # counted below
+        kept = _fitting(turns, goal, budget - len(gap) - 1)
+        gap = f"[… {len(turns) - len(kept)} more turns not shown]"
+    room = budget - len(gap) - 1 if gap else budget
+    lines = _detailed([turns[i] for i in kept], kept.index(goal), room)
+    if gap:
+        prefix = f"[{turns[goal]['n']}] "
+        at = next((i for i, line in enumerate(lines) if not line.startswith(prefix)), len(lines))
+        lines.insert(at, gap)
+    return lines
+
+
+def _detailed(turns: Sequence[dict[str, Any]], goal: int, budget: int) -> list[str]:
     levels = [0] * len(turns)
     rendered = [turn_lines(turn, 0) for turn in turns]
     used = sum(_size(lines) for lines in rendered)
-    goal = next((i for i, turn in enumerate(turns) if turn["prompt"]), 0)
     newest_first = [len(turns) - 1 - age for age in range(len(turns))]
     order = [goal, *[i for i in newest_first if i != goal]]
     passes = [(level, True) for level in range(1, len(LEVELS))]
