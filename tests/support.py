@@ -60,6 +60,24 @@ def run_hook(
     )
 
 
+def turn_on_here(project: Path, *, state_home: Path | None = None) -> None:
+    """Record that the user turned memory on for `project` on this machine, as `memhooks
+    start` does (for trees a test makes by hand): in the test's HOME, or in `state_home`
+    (the XDG_STATE_HOME a subprocess of the test is given)."""
+    from memhooks.store import consent
+
+    before = os.environ.get(consent.STATE_ENV)
+    if state_home is not None:
+        os.environ[consent.STATE_ENV] = str(state_home)
+    try:
+        consent.record(str(project / ".claude" / "memory"), consent.ON)
+    finally:
+        if before is None:
+            os.environ.pop(consent.STATE_ENV, None)
+        else:
+            os.environ[consent.STATE_ENV] = before
+
+
 def hook_examples() -> dict[str, dict[str, object]]:
     """One real stdin payload per event, recorded from the real CLI."""
     examples: dict[str, dict[str, object]] = {}

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from support import LAUNCHER, REPO, hook_examples, run_cli, run_hook
+from support import LAUNCHER, REPO, hook_examples, run_cli, run_hook, turn_on_here
 
 SESSION = "0a1b2c3d-hostile"
 RESULT_TEXT = "The sub-agent read the parser and found three bugs in the tokenizer. " * 3
@@ -41,12 +41,15 @@ def evil(n: int = 0) -> str:
 
 @pytest.fixture
 def clone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A project as `git clone` leaves it: memory 'started' by whoever committed it."""
+    """A project as `git clone` leaves it: memory 'started' by whoever committed it, and
+    turned on by the user on this machine (what the hooks then do with it is tested here;
+    what they do before, in test_consent.py)."""
     root = tmp_path / "cloned project"
     memory = root / ".claude" / "memory"
     for folder in ("context", "checkpoints", "sessions", "decisions", ".cache"):
         (memory / folder).mkdir(parents=True)
     (memory / "_session.json").write_text(json.dumps({"active": True}), encoding="utf-8")
+    turn_on_here(root)
     monkeypatch.delenv("MEMHOOKS_PROJECT_DIR", raising=False)
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(root))
     return root

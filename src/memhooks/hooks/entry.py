@@ -15,6 +15,7 @@ from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.stdin import read_payload
 from memhooks.store.config import load_settings
+from memhooks.store.consent import NOTICE, decision, is_on
 from memhooks.store.logsink import log_line
 from memhooks.store.safe_fs import tree_problem
 from memhooks.store.session_state import is_active
@@ -63,8 +64,14 @@ def run(event: str) -> int:
         if refused:  # stderr only: the log is behind the link, where nothing is written
             log_line(None, f"{event}: {refused}")
             return 0
-        if not is_active(paths.file("session")):
-            return 0  # memory never started here, or stopped: nothing to do, nothing created
+        if not (is_active(paths.file("session")) and is_on(paths.base)):
+            # Memory never started here, or stopped; or a `_session.json` that says active
+            # but was not written by this user's `start` on this machine (a clone's): nothing
+            # from the tree is read and nothing is written into it. At most one line for the
+            # user, at SessionStart, where the repository ships memory nobody here decided on.
+            if event == "SessionStart" and os.path.isdir(paths.base) and not decision(paths.base):
+                sys.stdout.write(json.dumps({"systemMessage": NOTICE}) + "\n")
+            return 0
         if event == "SessionStart":
             # Only where memory is active (`start` installs them itself elsewhere): a project
             # that never started memory costs nothing, not even a background process.

@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 LOCK_TIMEOUT = 0.3
 FIRST_READ_MAX = 2_000_000  # a resumed long session: journal only its recent tail
 READ_MAX = 32_000_000  # bytes one Stop reads at most: a turn with huge tool output fits
+#: Whatever config.json says, a nudge goes out at most once per this many minutes: a save
+#: nudge keeps Claude working another turn, and a config with a one-minute interval would
+#: make it carry on after nearly every Stop.
+NUDGE_FLOOR_MINUTES = 15
 
 
 def new_journal_text(
@@ -63,7 +67,8 @@ def nudge(
     last_nudge = epoch(str(state.get("lastNudge") or ""))
     if last_write is None or now - last_write < settings.stale_minutes * 60:
         return None
-    if last_nudge is not None and now - last_nudge < settings.nudge_interval_minutes * 60:
+    interval = max(settings.nudge_interval_minutes, NUDGE_FLOOR_MINUTES)
+    if last_nudge is not None and now - last_nudge < interval * 60:
         return None
     minutes = int((now - last_write) // 60)
     message = (

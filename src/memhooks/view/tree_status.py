@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from memhooks.store import catalog as catalog_io
+from memhooks.store import consent
 from memhooks.store.categories import CATEGORIES
 from memhooks.store.context_files import read_status, status_line
 from memhooks.store.paths import MemoryPaths
@@ -61,12 +62,15 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
     from memhooks.store.conflicts import conflicted_files
 
     journal = paths.search_db.with_name(paths.search_db.name + SIDECARS[0])
+    started_here = bool(state and state.get("active") is True)
+    decided = consent.decision(paths.base)
     return {
         "conflicts": conflicted_files(str(paths.root), tuple(c.folder for c in CATEGORIES)),
         "search_journal": journal.is_file(),
         "root": str(paths.root),
         "exists": state is not None,
-        "active": bool(state and state.get("active") is True),
+        "active": started_here and decided is not None and decided["state"] == consent.ON,
+        "why": why(started_here=started_here, decided=decided),
         "started": (state or {}).get("started"),
         "last_activity": (state or {}).get("lastActivity"),
         "last_memory_write": (state or {}).get("lastMemoryWrite"),
@@ -85,6 +89,24 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
         "injected": injected(paths),
         "semantic": semantic_state(paths),
     }
+
+
+def why(*, started_here: bool, decided: dict[str, Any] | None) -> str:
+    """Why memory is on or off for this checkout on this machine, in one phrase."""
+    since = f" on {decided['since']}" if decided and decided.get("since") else ""
+    if decided is not None and decided["state"] == consent.OFF:
+        return f"turned off for this checkout on this machine (`/memory stop`{since})"
+    if decided is None and started_here:
+        return (
+            "_session.json says active, but nobody turned memory on for this checkout on "
+            "this machine (a cloned repository's memory, or memory started before memhooks "
+            "asked per machine): review it with `/memory view`, then run `/memory start`"
+        )
+    if decided is None:
+        return "never turned on for this checkout on this machine"
+    if not started_here:
+        return "turned on here, but _session.json says inactive: run `/memory start`"
+    return f"turned on for this checkout on this machine (`/memory start`{since})"
 
 
 def semantic_state(paths: MemoryPaths) -> dict[str, Any]:
