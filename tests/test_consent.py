@@ -200,14 +200,14 @@ def test_committed_config_is_not_honoured_until_start(clone: Path) -> None:
     kept = "".join(p.read_text("utf-8") for p in (memory / "decisions").glob("*.md"))
     assert WORD in kept  # the repository's pattern did not run
     assert run_cli("start", cwd=clone).returncode == 0
-    done = run_cli("remember", f"we decided the token {WORD[:-1]}9 is the backup key", cwd=clone)
+    done = run_cli("remember", "--new", f"the token {WORD[:-1]}9 opens the backups", cwd=clone)
     assert done.returncode == 0, done.stderr
     kept = "".join(p.read_text("utf-8") for p in (memory / "decisions").glob("*.md"))
     assert f"{WORD[:-1]}9" not in kept  # once turned on, the team's pattern applies
 
 
 def test_a_save_nudge_keeps_claude_working_at_most_once_per_floor(clone: Path) -> None:
-    from memhooks.hooks.stop import NUDGE_FLOOR_MINUTES
+    from memhooks.hooks import stop
     from memhooks.text.clock import stamp
 
     assert run_cli("start", cwd=clone).returncode == 0
@@ -220,7 +220,7 @@ def test_a_save_nudge_keeps_claude_working_at_most_once_per_floor(clone: Path) -
     state["lastNudge"] = stamp(time.time() - 120)  # two minutes ago: past the 1-minute setting
     (memory / "_session.json").write_text(json.dumps(state), encoding="utf-8")
     assert hook(clone, "Stop") == {}
-    state["lastNudge"] = stamp(time.time() - NUDGE_FLOOR_MINUTES * 60 - 5)
+    state["lastNudge"] = stamp(time.time() - getattr(stop, "NUDGE_FLOOR_MINUTES", 15) * 60 - 5)
     (memory / "_session.json").write_text(json.dumps(state), encoding="utf-8")
     assert hook(clone, "Stop").get("decision") == "block"
 
@@ -273,7 +273,9 @@ def test_a_plugin_data_folder_in_the_project_is_refused(
     plant_dependencies(clone / "tools" / "evil", witness)
     (clone / "sub").mkdir()
     env = bare_env(tmp_path)
-    done = bare_cli(bare_python, clone, env, "remember", "x y z", "--plugin-data", str(clone / where))
+    done = bare_cli(
+        bare_python, clone, env, "remember", "x y z", "--plugin-data", str(clone / where)
+    )
     assert done.returncode == 9, done.stdout + done.stderr
     assert "inside the project" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr

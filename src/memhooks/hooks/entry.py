@@ -64,13 +64,7 @@ def run(event: str) -> int:
         if refused:  # stderr only: the log is behind the link, where nothing is written
             log_line(None, f"{event}: {refused}")
             return 0
-        if not (is_active(paths.file("session")) and is_on(paths.base)):
-            # Memory never started here, or stopped; or a `_session.json` that says active
-            # but was not written by this user's `start` on this machine (a clone's): nothing
-            # from the tree is read and nothing is written into it. At most one line for the
-            # user, at SessionStart, where the repository ships memory nobody here decided on.
-            if event == "SessionStart" and os.path.isdir(paths.base) and not decision(paths.base):
-                sys.stdout.write(json.dumps({"systemMessage": NOTICE}) + "\n")
+        if not _memory_on(event, paths):
             return 0
         if event == "SessionStart":
             # Only where memory is active (`start` installs them itself elsewhere): a project
@@ -96,6 +90,19 @@ def run(event: str) -> int:
             f"{event} hook failed open: {type(exc).__name__}: {exc}",
         )
     return 0
+
+
+def _memory_on(event: str, paths: MemoryPaths) -> bool:
+    """The gate every hook passes: `_session.json` says active, and the user turned memory on
+    for this checkout on this machine (store.consent). Else nothing of the tree is read and
+    nothing is written into it: memory never started here, or stopped, or a `_session.json`
+    a clone brought. At most one line for the user, at SessionStart, where the repository
+    ships memory that nobody here decided on."""
+    if is_active(paths.file("session")) and is_on(paths.base):
+        return True
+    if event == "SessionStart" and os.path.isdir(paths.base) and not decision(paths.base):
+        sys.stdout.write(json.dumps({"systemMessage": NOTICE}) + "\n")
+    return False
 
 
 def _count_injected(
