@@ -115,6 +115,10 @@ EVENTS = (
 def test_a_cloned_memory_injects_nothing_and_writes_nothing_until_start(clone: Path) -> None:
     before = untracked(clone)
     seen = {event: hook(clone, event, **fields) for event, fields in EVENTS}
+    everything = json.dumps(seen)
+    assert EVIL_NEXT not in everything
+    assert PLANT not in everything
+    assert "deploy the database first" not in everything
     start = seen.pop("SessionStart")
     assert start == {"systemMessage": start["systemMessage"]}  # for the user; no context
     note = str(start["systemMessage"])
@@ -276,10 +280,10 @@ def test_a_plugin_data_folder_in_the_project_is_refused(
     done = bare_cli(
         bare_python, clone, env, "remember", "x y z", "--plugin-data", str(clone / where)
     )
+    assert not witness.exists(), witness.read_text()
     assert done.returncode == 9, done.stdout + done.stderr
     assert "inside the project" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
-    assert not witness.exists(), witness.read_text()
     # ... and from a folder below the checkout's root, too.
     done = bare_cli(
         bare_python, clone / "sub", env, "status", "--plugin-data", str(clone / "tools" / "evil")
@@ -305,16 +309,39 @@ def test_a_recorded_data_folder_that_fails_the_checks_is_ignored(
     assert done.returncode == 4  # the user cache has no dependencies, and pip has no index
 
 
+def plant_bytecode(folder: Path, module: Path, witness: Path) -> None:
+    """Bytecode the launcher's cache (`<data>/pycache/<tag>`) would hold for one of the
+    plugin's own modules: unchecked-hash, so Python never compares it with the source."""
+    import importlib.util
+    import py_compile
+
+    fake = folder / "fake.py"
+    fake.write_text(f"open({str(witness)!r}, 'a').write('bytecode\\n')\n", encoding="utf-8")
+    before = sys.pycache_prefix
+    sys.pycache_prefix = str(folder / "pycache" / TAG)
+    try:
+        target = Path(importlib.util.cache_from_source(str(module)))
+    finally:
+        sys.pycache_prefix = before
+    target.parent.mkdir(parents=True)
+    py_compile.compile(
+        str(fake),
+        cfile=str(target),
+        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+    )
+
+
 def test_a_hook_given_a_data_folder_in_the_project_runs_without_it(
     clone: Path, bare_python: Path, tmp_path: Path
 ) -> None:
     assert run_cli("start", cwd=clone).returncode == 0
     witness = tmp_path / "WITNESS"
     evil = plant_dependencies(clone / "tools" / "evil", witness)
+    plant_bytecode(evil, LAUNCHER.parents[1] / "src" / "memhooks" / "hooks" / "entry.py", witness)
     env = {**bare_env(tmp_path), "CLAUDE_PLUGIN_DATA": str(evil)}
-    payload = {**hook_examples()["PreCompact"], "cwd": str(clone), "session_id": SESSION}
+    payload = {**hook_examples()["UserPromptSubmit"], "cwd": str(clone), "session_id": SESSION}
     done = subprocess.run(
-        [str(bare_python), "-S", str(LAUNCHER), "hook", "PreCompact"],
+        [str(bare_python), "-S", str(LAUNCHER), "hook", "UserPromptSubmit"],
         input=json.dumps(payload),
         cwd=clone,
         env=env,
@@ -323,9 +350,9 @@ def test_a_hook_given_a_data_folder_in_the_project_runs_without_it(
         timeout=60,
         check=False,
     )
+    assert not witness.exists(), witness.read_text()
     assert done.returncode == 0
     assert "inside the project" in done.stderr
-    assert not witness.exists(), witness.read_text()
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="chown needs root")
@@ -344,6 +371,6 @@ def test_a_data_folder_others_can_change_is_refused(
         shared.chmod(0o775)
     env = bare_env(tmp_path)
     done = bare_cli(bare_python, clone, env, "remember", "a b c", "--plugin-data", str(shared))
+    assert not witness.exists(), witness.read_text()
     assert done.returncode == 9, done.stdout + done.stderr
     assert ("not owned by you" if how == "other owner" else "writable by other") in done.stderr
-    assert not witness.exists(), witness.read_text()
