@@ -60,6 +60,20 @@ def run_hook(
     )
 
 
+def hook_in(
+    project: Path, event: str, session_id: str, **fields: object
+) -> subprocess.CompletedProcess[bytes]:
+    """One hook run in `project` as the host runs it: the recorded payload of `event` with
+    this project as its cwd (and the working directory), this session and these fields."""
+    payload = dict(hook_examples().get(event, {}))
+    payload.update(
+        {"hook_event_name": event, "session_id": session_id, "cwd": str(project), **fields}
+    )
+    done = run_hook(event, payload, cwd=project, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
 def turn_on_here(project: Path, *, state_home: Path | None = None) -> None:
     """Record that the user turned memory on for `project` on this machine, as `memhooks
     start` does (for trees a test makes by hand): in the test's HOME, or in `state_home`

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from support import LAUNCHER, hook_examples, run_cli, run_hook
+from support import LAUNCHER, hook_examples, hook_in, run_cli
 
 SESSION = "0a1b2c3d-consent"
 PLANT = "PLANTED-BY-UPSTREAM"
@@ -72,11 +72,7 @@ def clone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def hook(project: Path, event: str, **fields: object) -> dict[str, object]:
     """The hook's JSON output ({} for none), run in `project` as the host runs it."""
-    payload = dict(hook_examples().get(event, {}))
-    payload.update({"hook_event_name": event, "session_id": SESSION, "cwd": str(project), **fields})
-    done = run_hook(event, payload, cwd=project, timeout=30)
-    assert done.returncode == 0, done.stderr
-    out = done.stdout.decode()
+    out = hook_in(project, event, SESSION, **fields).stdout.decode()
     return json.loads(out) if out.strip() else {}
 
 
@@ -255,11 +251,14 @@ def bare_env(tmp_path: Path) -> dict[str, str]:
 
 
 def bare_cli(
-    python: Path, project: Path, env: dict[str, str], *args: str
+    python: Path, project: Path, env: dict[str, str], *args: str, stdin: str = ""
 ) -> subprocess.CompletedProcess[str]:
-    """The launcher as Claude's Bash tool runs it (`python3 <launcher> …`, no site flag)."""
+    """The launcher as Claude's Bash tool runs it (`python3 <launcher> …`, no site flag);
+    `hook …` as hooks.json runs it (`python3 -S <launcher> hook …`)."""
+    flags = ["-S"] if args[:1] == ("hook",) else []
     return subprocess.run(
-        [str(python), str(LAUNCHER), *args],
+        [str(python), *flags, str(LAUNCHER), *args],
+        input=stdin,
         cwd=project,
         env=env,
         capture_output=True,
@@ -340,16 +339,7 @@ def test_a_hook_given_a_data_folder_in_the_project_runs_without_it(
     plant_bytecode(evil, LAUNCHER.parents[1] / "src" / "memhooks" / "hooks" / "entry.py", witness)
     env = {**bare_env(tmp_path), "CLAUDE_PLUGIN_DATA": str(evil)}
     payload = {**hook_examples()["UserPromptSubmit"], "cwd": str(clone), "session_id": SESSION}
-    done = subprocess.run(
-        [str(bare_python), "-S", str(LAUNCHER), "hook", "UserPromptSubmit"],
-        input=json.dumps(payload),
-        cwd=clone,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = bare_cli(bare_python, clone, env, "hook", "UserPromptSubmit", stdin=json.dumps(payload))
     assert not witness.exists(), witness.read_text()
     assert done.returncode == 0
     assert "inside the project" in done.stderr
