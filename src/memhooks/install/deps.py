@@ -287,6 +287,10 @@ def ensure_now(*, fallback: bool = True) -> bool:
         return True
     data = data_dir(fallback=fallback)
     if data is None:
+        sys.stderr.write(
+            f"memhooks: no data folder to install {', '.join(MODULES)} into that only you "
+            "can change, outside the project (`memhooks doctor` shows the folder)\n"
+        )
         return False
     final = target_dir(data)
     if not (final / MARKER).exists():
