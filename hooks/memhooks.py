@@ -26,7 +26,7 @@ if not _HOOK and "--plugin-data" in _OPTIONS[2:]:
     _AT = sys.argv.index("--plugin-data", 2)
     _GIVEN = (sys.argv[_AT + 1 : _AT + 2] or [""])[0]
     del sys.argv[_AT : _AT + 2]
-    if "${" not in _GIVEN:  # an unsubstituted placeholder: ignore
+    if _GIVEN and "${" not in _GIVEN:  # empty, or an unsubstituted placeholder: ignore
         _DATA, _FROM = _GIVEN, "--plugin-data"
 if _DATA:
     # The data folder is the one place besides this plugin's root that code is imported

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 #: Where the project may be named, besides the working directory.
 PROJECT_ENVS = ("MEMHOOKS_PROJECT_DIR", "CLAUDE_PROJECT_DIR")
+#: What marks the root of the checkout a folder is in.
+MARKS = (".git", os.path.join(".claude", "memory"))
 
 
 def problem(folder: str, argv: Sequence[str] = ()) -> str:
@@ -69,7 +71,7 @@ def _named_projects(argv: Sequence[str]) -> list[str]:
 
 def checkouts(named: Iterable[str]) -> list[str]:
     """Each named folder (real path), and the checkout it is in (the nearest folder above it
-    holding `.git` or `.claude`); never the home folder or one above it."""
+    holding `.git` or `.claude/memory`); never the home folder or one above it."""
     home = os.path.realpath(os.path.expanduser("~"))
     found = []
     for name in named:
@@ -77,7 +79,7 @@ def checkouts(named: Iterable[str]) -> list[str]:
         if not _within(home, folder):
             found.append(folder)
         while not _within(home, folder):
-            if any(os.path.lexists(os.path.join(folder, mark)) for mark in (".git", ".claude")):
+            if any(os.path.lexists(os.path.join(folder, mark)) for mark in MARKS):
                 found.append(folder)
                 break
             parent = os.path.dirname(folder)
