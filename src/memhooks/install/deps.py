@@ -187,7 +187,9 @@ def _start_install(data: Path, *, semantic: bool = True) -> str:
     env = {**os.environ, "CLAUDE_PLUGIN_DATA": str(data)}
     subprocess.Popen(
         _isolated("-c", code),
-        cwd=str(data),  # never the project: it is not ours to run code from
+        # Never the project (it is not ours to run code from), nor the data folder: the
+        # installer checks that folder again, and a folder it is run from is a project.
+        cwd=os.path.abspath(os.sep),
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=log,
