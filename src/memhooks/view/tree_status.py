@@ -62,15 +62,15 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
     from memhooks.store.conflicts import conflicted_files
 
     journal = paths.search_db.with_name(paths.search_db.name + SIDECARS[0])
-    started_here = bool(state and state.get("active") is True)
+    says_active = bool(state and state.get("active") is True)
     decided = consent.decision(paths.base)
     return {
         "conflicts": conflicted_files(str(paths.root), tuple(c.folder for c in CATEGORIES)),
         "search_journal": journal.is_file(),
         "root": str(paths.root),
         "exists": state is not None,
-        "active": started_here and decided is not None and decided["state"] == consent.ON,
-        "why": why(started_here=started_here, decided=decided),
+        "active": says_active and decided is not None and decided["state"] == consent.ON,
+        "why": why(says_active=says_active, decided=decided),
         "started": (state or {}).get("started"),
         "last_activity": (state or {}).get("lastActivity"),
         "last_memory_write": (state or {}).get("lastMemoryWrite"),
@@ -91,12 +91,12 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
     }
 
 
-def why(*, started_here: bool, decided: dict[str, Any] | None) -> str:
+def why(*, says_active: bool, decided: dict[str, Any] | None) -> str:
     """Why memory is on or off for this checkout on this machine, in one phrase."""
     since = f" on {decided['since']}" if decided and decided.get("since") else ""
     if decided is not None and decided["state"] == consent.OFF:
         return f"turned off for this checkout on this machine (`/memory stop`{since})"
-    if decided is None and started_here:
+    if decided is None and says_active:
         return (
             "_session.json says active, but nobody turned memory on for this checkout on "
             "this machine (a cloned repository's memory, or memory started before memhooks "
@@ -104,7 +104,7 @@ def why(*, started_here: bool, decided: dict[str, Any] | None) -> str:
         )
     if decided is None:
         return "never turned on for this checkout on this machine"
-    if not started_here:
+    if not says_active:
         return "turned on here, but _session.json says inactive: run `/memory start`"
     return f"turned on for this checkout on this machine (`/memory start`{since})"
 
