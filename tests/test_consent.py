@@ -364,3 +364,20 @@ def test_a_data_folder_others_can_change_is_refused(
     assert not witness.exists(), witness.read_text()
     assert done.returncode == 9, done.stdout + done.stderr
     assert ("not owned by you" if how == "other owner" else "writable by other") in done.stderr
+
+
+def test_the_checkout_above_the_working_folder_is_the_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memhooks.install.data_folder import problem
+
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "a" / "b").mkdir(parents=True)
+    monkeypatch.chdir(repo / "a" / "b")
+    assert "inside the project" in problem(str(repo / "tools" / "evil"))
+    assert problem(str(tmp_path / "data")) == ""
+    assert "not an absolute path" in problem("tools/evil")
+    # A session in the home folder: the host's data folder below it is not "in the project".
+    monkeypatch.setenv("HOME", str(repo))
+    assert problem(str(repo / ".claude" / "plugins" / "data" / "memory-memhooks")) == ""
