@@ -18,7 +18,7 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(_ROOT, "src"))
 _HOOK = sys.argv[1:2] == ["hook"]
 _DATA = os.environ.get("CLAUDE_PLUGIN_DATA")
-_GIVEN = ""
+_FROM = "CLAUDE_PLUGIN_DATA"
 _OPTIONS = sys.argv[: sys.argv.index("--")] if "--" in sys.argv else sys.argv
 if not _HOOK and "--plugin-data" in _OPTIONS[2:]:
     # The command files pass `<verb> --plugin-data "${CLAUDE_PLUGIN_DATA}"`: the host
@@ -26,26 +26,39 @@ if not _HOOK and "--plugin-data" in _OPTIONS[2:]:
     _AT = sys.argv.index("--plugin-data", 2)
     _GIVEN = (sys.argv[_AT + 1 : _AT + 2] or [""])[0]
     del sys.argv[_AT : _AT + 2]
-    if os.path.isabs(_GIVEN) and "${" not in _GIVEN:  # an unsubstituted placeholder: ignore
-        _DATA = os.environ["CLAUDE_PLUGIN_DATA"] = _GIVEN
+    if _GIVEN and "${" not in _GIVEN:  # empty, or an unsubstituted placeholder: ignore
+        _DATA, _FROM = _GIVEN, "--plugin-data"
+if _DATA:
+    # The data folder is the one place besides this plugin's root that code is imported
+    # from: never one the project could have chosen or filled (install.data_folder).
+    from memhooks.install.data_folder import problem
+
+    _WHY = problem(_DATA, _OPTIONS)
+    if _WHY:
+        sys.stderr.write("memhooks: refused %s: %s\n" % (_FROM, _WHY))
+        if not _HOOK:
+            sys.exit(9)  # Exit.REFUSED
+        _DATA = None  # a hook fails open: it runs without the folder
+        os.environ.pop("CLAUDE_PLUGIN_DATA", None)
     else:
-        _GIVEN = ""
+        os.environ["CLAUDE_PLUGIN_DATA"] = _DATA
+        if _FROM == "--plugin-data":
+            from memhooks.install.deps import record_data_dir
+
+            record_data_dir(_DATA)
 if not _DATA and not _HOOK:
     # Claude's own Bash calls of this launcher: the folder a command file gave it before,
-    # else (a checkout run by hand) the user cache. Never a guessed name.
+    # else (a checkout run by hand) the user cache; either only if it passes the same
+    # checks. Never a guessed name.
     from memhooks.install.deps import default_data_dir
 
-    _DATA = str(default_data_dir())
+    _FOUND = default_data_dir()
+    _DATA = str(_FOUND) if _FOUND else None
 if _DATA:
     _TAG = "py%d%d" % sys.version_info[:2]
     sys.path.append(os.path.join(_DATA, "deps", _TAG))
     sys.pycache_prefix = os.path.join(_DATA, "pycache", _TAG)
     sys.dont_write_bytecode = False
-
-if _GIVEN:
-    from memhooks.install.deps import record_data_dir
-
-    record_data_dir(_GIVEN)
 
 if sys.flags.no_site and not _HOOK:
     # hooks.json runs hooks with -S (site costs ~5 ms and hooks need nothing from it);

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,8 +23,22 @@ def _isolated_home(
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("USERPROFILE", str(home))
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)  # the user cache is under HOME too
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)  # and consent (store.consent)
     monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
     monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)
+
+
+@pytest.fixture(scope="session")
+def bare_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An interpreter with no pydantic, no filelock, no frontmatter, and no pip either: had the
+    installer run `-m pip` from the project, the project's `pip/` would be the one found."""
+    venv = tmp_path_factory.mktemp("bare") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    probe = "import importlib.util as u; print([m for m in ('pydantic',) if u.find_spec(m)])"
+    out = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
+    return python
 
 
 @pytest.fixture

@@ -72,6 +72,38 @@ def wait_for(check: Callable[[], bool], seconds: float = 90) -> bool:
     return check()
 
 
+def hook_in(
+    project: Path, event: str, session_id: str, **fields: object
+) -> subprocess.CompletedProcess[bytes]:
+    """One hook run in `project` as the host runs it: the recorded payload of `event` with
+    this project as its cwd (and the working directory), this session and these fields."""
+    payload = dict(hook_examples().get(event, {}))
+    payload.update(
+        {"hook_event_name": event, "session_id": session_id, "cwd": str(project), **fields}
+    )
+    done = run_hook(event, payload, cwd=project, timeout=30)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def turn_on_here(project: Path, *, state_home: Path | None = None) -> None:
+    """Record that the user turned memory on for `project` on this machine, as `memhooks
+    start` does (for trees a test makes by hand): in the test's HOME, or in `state_home`
+    (the XDG_STATE_HOME a subprocess of the test is given)."""
+    from memhooks.store import consent
+
+    before = os.environ.get(consent.STATE_ENV)
+    if state_home is not None:
+        os.environ[consent.STATE_ENV] = str(state_home)
+    try:
+        consent.record(str(project / ".claude" / "memory"), consent.ON)
+    finally:
+        if before is None:
+            os.environ.pop(consent.STATE_ENV, None)
+        else:
+            os.environ[consent.STATE_ENV] = before
+
+
 def hook_examples() -> dict[str, dict[str, object]]:
     """One real stdin payload per event, recorded from the real CLI."""
     examples: dict[str, dict[str, object]] = {}

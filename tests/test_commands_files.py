@@ -180,16 +180,18 @@ def test_frontmatter(path: Path) -> None:
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_every_injected_command_is_allowed_and_runs(path: Path, tmp_path: Path) -> None:
     cmd = load(path)
+    project = tmp_path / "project"  # the data folder sits beside it: never inside a project
+    project.mkdir()
     env = (
-        started_project(tmp_path)
+        started_project(project)
         if cmd.verb != "start"
         else {
             **os.environ,
-            "MEMHOOKS_PROJECT_DIR": str(tmp_path),
+            "MEMHOOKS_PROJECT_DIR": str(project),
         }
     )
     if cmd.verb == "summarize":
-        state = tmp_path / ".claude" / "memory" / "_session.json"
+        state = project / ".claude" / "memory" / "_session.json"
         state.write_text(
             state.read_text().replace(
                 '"active": true', '"active": true, "sessions": [{"id": "s-1"}]'
@@ -211,7 +213,7 @@ def test_every_injected_command_is_allowed_and_runs(path: Path, tmp_path: Path) 
         assert covered(cmd, command), (command, cmd.allowed)
         assert command.split()[2] in subcommands
         assert f'--plugin-data "{data}"' in command, "the data folder is passed, never guessed"
-        done = shell(command, env, tmp_path)
+        done = shell(command, env, project)
         assert done.returncode == 0, done.stderr  # a non-zero exit aborts the slash command
         assert EXPECTED[cmd.verb] in done.stdout, done.stdout
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from support import LAUNCHER, REPO, hook_examples, run_cli, run_hook
+from support import LAUNCHER, REPO, hook_examples, hook_in, run_cli, run_hook, turn_on_here
 
 SESSION = "0a1b2c3d-hostile"
 RESULT_TEXT = "The sub-agent read the parser and found three bugs in the tokenizer. " * 3
@@ -41,12 +41,15 @@ def evil(n: int = 0) -> str:
 
 @pytest.fixture
 def clone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A project as `git clone` leaves it: memory 'started' by whoever committed it."""
+    """A project as `git clone` leaves it: memory 'started' by whoever committed it, and
+    turned on by the user on this machine (what the hooks then do with it is tested here;
+    what they do before, in test_consent.py)."""
     root = tmp_path / "cloned project"
     memory = root / ".claude" / "memory"
     for folder in ("context", "checkpoints", "sessions", "decisions", ".cache"):
         (memory / folder).mkdir(parents=True)
     (memory / "_session.json").write_text(json.dumps({"active": True}), encoding="utf-8")
+    turn_on_here(root)
     monkeypatch.delenv("MEMHOOKS_PROJECT_DIR", raising=False)
     monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(root))
     return root
@@ -54,10 +57,7 @@ def clone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def hook(project: Path, event: str, **fields: object) -> tuple[str, str]:
     """(additionalContext or "", stderr) of one hook run in `project`."""
-    payload = dict(hook_examples().get(event, {}))
-    payload.update({"hook_event_name": event, "session_id": SESSION, "cwd": str(project), **fields})
-    done = run_hook(event, payload, cwd=project, timeout=20)
-    assert done.returncode == 0, done.stderr
+    done = hook_in(project, event, SESSION, **fields)
     out = done.stdout.decode()
     if not out.strip():
         return "", done.stderr.decode()

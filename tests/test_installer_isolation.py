@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+
+from support import turn_on_here
 
 REPO = Path(__file__).resolve().parents[1]
 LAUNCHER = REPO / "hooks" / "memhooks.py"
@@ -35,19 +36,6 @@ def _payload(project: Path, event: str) -> str:
     )
 
 
-@pytest.fixture(scope="module")
-def bare_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An interpreter with no pydantic, no filelock, no frontmatter, and no pip either: had the
-    installer run `-m pip` from the project, the project's `pip/` would be the one found."""
-    venv = tmp_path_factory.mktemp("bare") / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    probe = "import importlib.util as u; print([m for m in ('pydantic',) if u.find_spec(m)])"
-    out = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]", out.stdout
-    return python
-
-
 def hostile_project(root: Path, witness: Path, *, active: bool) -> Path:
     """A cloned repository whose modules shadow pip and subprocess, each leaving a witness."""
     project = root / "project"
@@ -63,6 +51,7 @@ def hostile_project(root: Path, witness: Path, *, active: bool) -> Path:
         memory.mkdir(parents=True)
         state = {"version": 1, "active": True, "started": "2026-01-01T00:00:00Z"}
         (memory / "_session.json").write_text(json.dumps(state), encoding="utf-8")
+        turn_on_here(project, state_home=root / "state")  # the user did, on this machine
     return project
 
 
@@ -74,6 +63,7 @@ def _env(root: Path, data: Path | None) -> dict[str, str]:
     }
     env["HOME"] = str(root / "home")
     env["XDG_CACHE_HOME"] = str(root / "cache")
+    env["XDG_STATE_HOME"] = str(root / "state")
     env["PIP_NO_INDEX"] = "1"  # a real pip, if one were found, fails at once and offline
     if data is not None:
         env["CLAUDE_PLUGIN_DATA"] = str(data)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from memhooks.demo import harness
 from memhooks.demo.hook_python import python_tag
+from support import turn_on_here
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -80,9 +81,9 @@ def test_bootstrap_installs_the_dependencies(
     no_deps_python: Path,
     record_times: Callable[[str, harness.Sandbox], None],
 ) -> None:
-    """A project where memory is already on (a teammate's clone, a Python upgrade) and no
-    dependencies: SessionStart installs them in the background, isolated, from the plugin's
-    data folder; a project that never started memory gets no installer at all."""
+    """A project where memory is already on (the user turned it on here, then a Python
+    upgrade) and no dependencies: SessionStart installs them in the background, isolated,
+    from the plugin's data folder; a project that never started memory gets no installer."""
     box = sandboxes("bootstrap", seed=False, python=no_deps_python)
     untouched = box.run("hello")
     assert untouched.rc == 0
@@ -92,6 +93,7 @@ def test_bootstrap_installs_the_dependencies(
     (memory / "_session.json").write_text(
         '{"version": 1, "active": true, "started": "2026-01-01T00:00:00Z"}', encoding="utf-8"
     )
+    turn_on_here(box.project, state_home=box.home / ".local" / "state")
     first = box.run("hello again", resume=True)
     assert first.rc == 0
     marker = box.plugin_data / "deps" / python_tag(box.python) / ".memhooks-deps-ok"

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
-from memhooks.store.config import Settings, validate_config
+from memhooks.store import consent
+from memhooks.store.config import Settings, untrusted, validate_config
 from memhooks.store.paths import MemoryPaths, command_project_root
 from memhooks.store.writer import Store
 
@@ -42,7 +43,21 @@ def require_tree(paths: MemoryPaths) -> None:
 
 
 def settings(paths: MemoryPaths) -> Settings:
-    """config.json, strictly: a typo is a clear error here (hooks only log it)."""
+    """config.json, strictly: a typo is a clear error here (hooks only log it). What in it
+    widens what runs (config.WIDENING) waits until the user turned memory on here."""
+    found = _configured(paths)
+    if consent.is_on(paths.base):
+        return found
+    kept, dropped = untrusted(found)
+    if dropped:
+        sys.stderr.write(
+            f"memhooks: config.json's {', '.join(dropped)} is not used until you turn memory "
+            "on for this checkout on this machine (`/memory start`)\n"
+        )
+    return kept
+
+
+def _configured(paths: MemoryPaths) -> Settings:
     from memhooks.store.config import CONFIG_CAP
     from memhooks.store.safe_fs import read_bytes
 

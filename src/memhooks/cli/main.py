@@ -110,7 +110,8 @@ def _locate_token_table() -> None:
     if not os.environ.get("CLAUDE_PLUGIN_DATA"):
         from memhooks.install import deps
 
-        semantic.DATA_DIR = str(deps.default_data_dir())
+        found = deps.default_data_dir()
+        semantic.DATA_DIR = str(found) if found else None
 
 
 def _dependencies_ready(args_list: list[str]) -> bool:

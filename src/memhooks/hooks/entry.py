@@ -15,6 +15,7 @@ from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.stdin import read_payload
 from memhooks.store.config import load_settings
+from memhooks.store.consent import NOTICE, decision, is_on
 from memhooks.store.logsink import log_line
 from memhooks.store.safe_fs import tree_problem
 from memhooks.store.session_state import is_active
@@ -65,7 +66,7 @@ def run(event: str) -> int:
         if refused:  # stderr only: the log is behind the link, where nothing is written
             log_line(None, f"{event}: {refused}")
             return 0
-        active = is_active(paths.file("session"))
+        active = _memory_on(event, paths)
         if event == "SessionStart":
             _prepare_plugin(paths, active=active)
         if not active:
@@ -127,6 +128,19 @@ def _report_lost_tree(event: str, paths: MemoryPaths) -> None:
             "hookSpecificOutput": {"hookEventName": event, "additionalContext": text},
         }
         sys.stdout.write(json.dumps(output) + "\n")
+
+
+def _memory_on(event: str, paths: MemoryPaths) -> bool:
+    """The gate every hook passes: `_session.json` says active, and the user turned memory on
+    for this checkout on this machine (store.consent). Else nothing of the tree is read and
+    nothing is written into it: memory never started here, or stopped, or a `_session.json`
+    a clone brought. At most one line for the user, at SessionStart, where the repository
+    ships memory that nobody here decided on."""
+    if is_active(paths.file("session")) and is_on(paths.base):
+        return True
+    if event == "SessionStart" and os.path.isdir(paths.base) and not decision(paths.base):
+        sys.stdout.write(json.dumps({"systemMessage": NOTICE}) + "\n")
+    return False
 
 
 def _count_injected(

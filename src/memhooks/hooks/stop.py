@@ -30,6 +30,10 @@ if TYPE_CHECKING:
     from memhooks.hooks.event import HookInput
 
 LOCK_TIMEOUT = 0.3
+#: Whatever config.json says, a nudge goes out at most once per this many minutes: a save
+#: nudge keeps Claude working another turn, and a config with a one-minute interval would
+#: make it carry on after nearly every Stop.
+NUDGE_FLOOR_MINUTES = 15
 
 
 class _Update:
@@ -88,7 +92,8 @@ def nudge(
     last_nudge = epoch(str(state.get("lastNudge") or ""))
     if last_write is None or now - last_write < settings.stale_minutes * 60:
         return None
-    if last_nudge is not None and now - last_nudge < settings.nudge_interval_minutes * 60:
+    interval = max(settings.nudge_interval_minutes, NUDGE_FLOOR_MINUTES)
+    if last_nudge is not None and now - last_nudge < interval * 60:
         return None
     minutes = int((now - last_write) // 60)
     message = (
@@ -129,15 +134,12 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
 def _save(paths: MemoryPaths, session_id: str, update: _Update, offsets: dict[str, int]) -> None:
     """The journal entry, the offsets and the evidence; another Stop of this session that got
     here first (the offsets moved) wins, and this one writes nothing."""
-    if update.entry:
-        try:
+    try:  # not contextlib.suppress: ~0.7 ms of imports
+        if update.entry:
             append_journal(paths, session_id, update.entry)
-        except UnsafePathError as exc:  # not contextlib.suppress: ~0.7 ms of imports
-            log_line(paths.file("log"), f"Stop: journal not written: {exc}")
-    if update.end is not None:
-        save_offset(paths, offsets, session_id, update.end)
-    if update.state is not None:
-        try:
+        if update.end is not None:
+            save_offset(paths, offsets, session_id, update.end)
+        if update.state is not None:
             save_evidence(paths, session_id, update.state)
-        except UnsafePathError as exc:
-            log_line(paths.file("log"), f"Stop: evidence not kept: {exc}")
+    except UnsafePathError as exc:  # a crafted session id: one line, nothing of it kept
+        log_line(paths.file("log"), f"Stop: session not recorded: {exc}")

@@ -11,6 +11,7 @@ import os
 import sys
 
 from memhooks import TYPE_CHECKING
+from memhooks.install.data_folder import problem
 from memhooks.install.invocation import PACKAGE_DIR
 
 if TYPE_CHECKING:
@@ -36,18 +37,20 @@ def _path(text: str) -> Path:
     return Path(text)
 
 
-def default_data_dir() -> Path:
+def default_data_dir() -> Path | None:
     """Where a command looks when neither CLAUDE_PLUGIN_DATA nor --plugin-data says.
 
     The plugin's command files pass `--plugin-data "${CLAUDE_PLUGIN_DATA}"` (the host
     substitutes it); a launcher given it records the folder for its plugin root, so that
     Claude's own Bash calls of the same launcher find it too. A checkout run by hand with
-    no record uses the user cache. The folder's name is never guessed.
+    no record uses the user cache. The folder's name is never guessed, and neither is used
+    when it fails data_folder's checks (inside the project, or others could change it).
     """
     recorded = recorded_data_dir()
     if recorded is not None:
         return recorded
-    return user_cache()
+    cache = _user_cache_str()
+    return None if problem(cache) else _path(cache)
 
 
 def _user_cache_str() -> str:
@@ -60,11 +63,12 @@ def user_cache() -> Path:
 
 
 def _record_file() -> str:
-    """One small file per plugin root, named by the root's path (escaped, not hashed), in
-    plain strings: SessionStart calls this, and hashlib or pathlib cost it imports."""
+    """One small file per plugin root, named by the root's path, in plain strings:
+    SessionStart calls this, and pathlib costs it imports."""
+    from memhooks.store.consent import file_name
+
     root = os.path.realpath(os.path.dirname(_SRC))
-    name = "".join(c if c.isalnum() or c in "-_." else f"%{ord(c):02X}" for c in root)
-    return os.path.join(_user_cache_str(), "plugin-data", name[-200:])
+    return os.path.join(_user_cache_str(), "plugin-data", file_name(root))
 
 
 def _read_record() -> str:
@@ -77,12 +81,16 @@ def _read_record() -> str:
 
 
 def recorded_data_dir() -> Path | None:
+    """The recorded folder, unless it fails data_folder's checks now (then it is ignored)."""
     text = _read_record()
-    return _path(text) if text else None
+    return _path(text) if text and not problem(text) else None
 
 
 def record_data_dir(data: str) -> None:
-    """Remember which data folder the host gave this plugin root (best effort)."""
+    """Remember which data folder the host gave this plugin root (best effort; never one
+    that fails data_folder's checks)."""
+    if problem(data):
+        return
     try:
         if _read_record() == data:
             return
@@ -97,10 +105,11 @@ def record_data_dir(data: str) -> None:
 
 
 def data_dir(*, fallback: bool = False) -> Path | None:
-    """${CLAUDE_PLUGIN_DATA}; outside Claude Code, the user cache when `fallback` is set."""
+    """${CLAUDE_PLUGIN_DATA}; outside Claude Code, the user cache when `fallback` is set.
+    None when the folder fails data_folder's checks."""
     value = os.environ.get("CLAUDE_PLUGIN_DATA")
     if value:
-        return _path(value)
+        return None if problem(value) else _path(value)
     return default_data_dir() if fallback else None
 
 
@@ -127,7 +136,7 @@ def ensure_in_background(*, semantic: bool = True) -> str:
     (install.semantic_assets; a failed attempt is retried hours later, not every session).
     """
     value = os.environ.get("CLAUDE_PLUGIN_DATA")
-    if not value:
+    if not value or problem(value):
         return "no-data-dir"
     deps_ok = os.path.exists(os.path.join(value, "deps", tag(), MARKER)) or not missing_modules()
     if deps_ok and (not semantic or _table_ok(value)):
@@ -178,7 +187,9 @@ def _start_install(data: Path, *, semantic: bool = True) -> str:
     env = {**os.environ, "CLAUDE_PLUGIN_DATA": str(data)}
     subprocess.Popen(
         _isolated("-c", code),
-        cwd=str(data),  # never the project: it is not ours to run code from
+        # Never the project (it is not ours to run code from), nor the data folder: the
+        # installer checks that folder again, and a folder it is run from is a project.
+        cwd=os.path.abspath(os.sep),
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=log,
@@ -278,6 +289,10 @@ def ensure_now(*, fallback: bool = True) -> bool:
         return True
     data = data_dir(fallback=fallback)
     if data is None:
+        sys.stderr.write(
+            f"memhooks: no data folder to install {', '.join(MODULES)} into that only you "
+            "can change, outside the project (`memhooks doctor` shows the folder)\n"
+        )
         return False
     final = target_dir(data)
     if not (final / MARKER).exists():

@@ -102,6 +102,22 @@ DIRECT_EDITS = ("deny", "allow")
 #: retrieval.semantic: "auto" uses the token table once installed (the lexical gate serves
 #: alone until then), "on" the same but `doctor` fails while it is missing, "off" never.
 SEMANTIC_MODES = ("auto", "on", "off")
+#: Settings with which a committed `config.json` would make more run, by `Settings` field:
+#: a custom pattern is a regular expression run over every text kept, a save nudge keeps
+#: Claude working after a Stop, direct edits let Claude's tools write memory files. They are
+#: honoured only once the user turned memory on for the checkout (store.consent).
+WIDENING = {
+    "redact_patterns": "redact.extra_patterns",
+    "nudge": "stop.nudge",
+    "direct_edits": "guard.direct_edits",
+}
+
+
+def untrusted(settings: Settings) -> tuple[Settings, list[str]]:
+    """`settings` without what widens what runs, and the config keys that were dropped."""
+    values = dict(vars(settings))
+    dropped = [key for name, key in WIDENING.items() if values.pop(name, None) is not None]
+    return Settings(**values), dropped
 
 
 def load_settings(path: str | os.PathLike[str]) -> Settings:

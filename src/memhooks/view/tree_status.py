@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from memhooks.store import catalog as catalog_io
+from memhooks.store import consent
 from memhooks.store.categories import CATEGORIES
 from memhooks.store.context_files import read_status, status_line
 from memhooks.store.paths import MemoryPaths
@@ -64,13 +65,16 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
     from memhooks.store.tree_repair import quarantined
 
     journal = paths.search_db.with_name(paths.search_db.name + SIDECARS[0])
+    says_active = bool(state and state.get("active") is True)
+    decided = consent.decision(paths.base)
     return {
         "conflicts": conflicted_files(str(paths.root), tuple(c.folder for c in CATEGORIES)),
         "quarantined": quarantined(paths),
         "search_journal": journal.is_file(),
         "root": str(paths.root),
         "exists": state is not None,
-        "active": bool(state and state.get("active") is True),
+        "active": says_active and decided is not None and decided["state"] == consent.ON,
+        "why": why(says_active=says_active, decided=decided),
         "started": (state or {}).get("started"),
         "last_activity": (state or {}).get("lastActivity"),
         "last_memory_write": (state or {}).get("lastMemoryWrite"),
@@ -109,6 +113,24 @@ def dropped_patterns(paths: MemoryPaths) -> list[str]:
 
     patterns = load_settings(paths.file("config")).redact_patterns
     return usable(paths.base, patterns)[1] if patterns else []
+
+
+def why(*, says_active: bool, decided: dict[str, Any] | None) -> str:
+    """Why memory is on or off for this checkout on this machine, in one phrase."""
+    since = f" on {decided['since']}" if decided and decided.get("since") else ""
+    if decided is not None and decided["state"] == consent.OFF:
+        return f"turned off for this checkout on this machine (`/memory stop`{since})"
+    if decided is None and says_active:
+        return (
+            "_session.json says active, but nobody turned memory on for this checkout on "
+            "this machine (a cloned repository's memory, or memory started before memhooks "
+            "asked per machine): review it with `/memory view`, then run `/memory start`"
+        )
+    if decided is None:
+        return "never turned on for this checkout on this machine"
+    if not says_active:
+        return "turned on here, but _session.json says inactive: run `/memory start`"
+    return f"turned on for this checkout on this machine (`/memory start`{since})"
 
 
 def semantic_state(paths: MemoryPaths) -> dict[str, Any]:

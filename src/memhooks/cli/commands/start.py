@@ -1,4 +1,5 @@
-"""`memhooks start`: create the tree (seed 000) and mark memory active."""
+"""`memhooks start`: create the tree (seed 000), mark memory active, and record that the user
+turned it on for this checkout on this machine (store.consent: the hooks' gate)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from memhooks.cli.common import add_json, memory_paths, open_store, settings
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
+from memhooks.store import consent
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.session_state import StateUnreadableError, change_state, repair_state
 from memhooks.store.tree_setup import create_tree, undo_created
@@ -21,10 +23,12 @@ CONFIRMATION = "Infinite memory mode active. I'll manage my context autonomously
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "start",
-        help="create .claude/memory/ and turn memory on",
+        help="create .claude/memory/ and turn memory on for this checkout on this machine",
         description="Create the memory tree if needed (category folders, "
         "context and progress placeholders, .gitignore) and mark memory "
-        "active. Existing files are kept.",
+        "active. Existing files are kept. Memory a cloned repository ships is used only "
+        "once you ran this in your checkout: the choice is kept outside the repository, "
+        "in $XDG_STATE_HOME/memhooks/consent/ (default ~/.local/state/memhooks/).",
     )
     add_json(parser)
     parser.set_defaults(func=run)
@@ -88,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         create_tree(paths, created)
         state, was_active = _activate(paths)
+        consent.record(paths.base, consent.ON)
     except BaseException:
         undo_created(paths, created, fresh=fresh)  # all or nothing: never a half-started tree
         raise

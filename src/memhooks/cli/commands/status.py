@@ -16,7 +16,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "status",
         help="show whether memory is on and what it holds",
-        description="Report the memory state: active or not, session start, "
+        description="Report the memory state: active or not for this checkout on this "
+        "machine and why, session start, "
         "last activity, memories per category, the index's health, whether semantic "
         "signals serve (on, off, waiting, failed, disabled, or a table whose memory vectors "
         "`rebuild` has not made yet), and what each hook injected into the context this "
@@ -34,6 +35,7 @@ def render(data: dict[str, Any]) -> str:
         )
     lines = [
         f"Memory: {'ACTIVE' if data['active'] else 'INACTIVE'}  ({data['root']})",
+        f"Why: {data['why']}",
         f"Started: {data['started'] or '-'}   Last activity: {data['last_activity'] or '-'}",
         f"Status: {data['status_line']}",
         "Memories: "

@@ -1,32 +1,45 @@
-"""`memhooks stop`: archive the session summary, mark memory inactive, keep every file."""
+"""`memhooks stop`: archive the session summary, mark memory inactive, keep every file, and
+record that the user turned memory off for this checkout on this machine (store.consent)."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
-from memhooks.cli.common import add_json, open_tree
+from memhooks.cli.common import add_json, memory_paths, open_store, require_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
+from memhooks.store import consent
 from memhooks.store.session_state import StateUnreadableError, change_state, repair_state
 from memhooks.text.clock import iso
 
 CONFIRMATION = "Memory mode stopped. Files preserved in .claude/memory/"
+SILENCED = "Memory stays off for this checkout on this machine. Files preserved in .claude/memory/"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "stop",
-        help="turn memory off (files are kept)",
+        help="turn memory off for this checkout on this machine (files are kept)",
         description="Record the session in MEMORY-archive.md's session "
-        "table, mark memory inactive and stop the hooks. Nothing is deleted.",
+        "table, mark memory inactive and stop the hooks. Nothing is deleted. Where a cloned "
+        "repository ships memory, this also silences the note that offers to turn it on.",
     )
     add_json(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    paths, store = open_tree(args)
+    paths = memory_paths(args)
+    if paths.root.is_dir():
+        # First, and whatever follows: the user's word for this checkout, kept outside it.
+        consent.record(paths.base, consent.OFF)
+        if not paths.session.exists():  # a clone's memory, never started here: now silenced
+            data = {"active": False, "was_active": False, "root": str(paths.root)}
+            emit({**data, "message": SILENCED}, SILENCED, as_json=args.json)
+            return Exit.OK
+    require_tree(paths)
+    store = open_store(paths)
     now = iso()
 
     def deactivate(state: dict[str, Any]) -> bool:
