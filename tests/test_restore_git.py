@@ -48,6 +48,15 @@ def make_repo(root: Path) -> Path:
     return root
 
 
+def started_repo(root: Path, dirty: str) -> tuple[Path, dict[str, Any]]:
+    """A repository with notes.md uncommitted (`dirty`), and its baseline then."""
+    repo = make_repo(root)
+    (repo / "notes.md").write_text(dirty, encoding="utf-8")
+    found = snapshot(str(repo))
+    assert found is not None
+    return repo, baseline(found[1])
+
+
 def view(repo: Path, start: dict[str, Any] | None, tool_files: list[str]) -> dict[str, Any]:
     found = snapshot(str(repo))
     assert found is not None
@@ -112,11 +121,7 @@ def test_repo_root_walks_up_and_stops(tmp_path: Path) -> None:
 def test_bash_edits_count_and_reverted_files_do_not(tmp_path: Path) -> None:
     """Issue 23: only Claude's Write/Edit calls counted (`sed -i`, `mv`, generators were
     missed) and a file edited then reverted still showed as changed."""
-    repo = make_repo(tmp_path / "repo")
-    (repo / "notes.md").write_text("dirty before the session\n", encoding="utf-8")
-    start_now = snapshot(str(repo))
-    assert start_now is not None
-    start = baseline(start_now[1])
+    repo, start = started_repo(tmp_path / "repo", "dirty before the session\n")
     # The session: Edit on app.py, later reverted; `sed -i` on util.py through Bash;
     # `mv` of old.txt; a generated file; a build artefact git ignores; notes.md untouched.
     (repo / "app.py").write_text("app.py v2\n", encoding="utf-8")
@@ -153,11 +158,7 @@ def test_bash_edits_count_and_reverted_files_do_not(tmp_path: Path) -> None:
 
 
 def test_commits_of_the_session_and_a_file_touched_again(tmp_path: Path) -> None:
-    repo = make_repo(tmp_path / "repo")
-    (repo / "notes.md").write_text("dirty before\n", encoding="utf-8")
-    found = snapshot(str(repo))
-    assert found is not None
-    start = baseline(found[1])
+    repo, start = started_repo(tmp_path / "repo", "dirty before\n")
     (repo / "app.py").write_text("app.py v2\n", encoding="utf-8")
     git(repo, "commit", "-q", "-am", "Retry with backoff")
     (repo / "notes.md").write_text("dirty before, and edited in the session\n", encoding="utf-8")
