@@ -9,14 +9,20 @@ when:
 
 - it is labelled hex: 32 or more hex digits glued by ``-``, ``_`` or ``$`` to a label that
   holds a letter and is not a hash's name (``xkeysib-<hex>``, ``<hex>-us12``, Braintree's
-  ``$production$<hex>``; ``sha256-<hex>`` and a bare commit hash are not);
+  ``$production$<hex>``; ``sha256-<hex>`` and a bare commit hash are not), glued by a dot
+  to a random label (Airtable's ``pat<id>.<hex>``), or longer than any digest;
 - it is base64 that decodes to text holding a secret (a PEM key, an ``AKIA…`` id, a
   ``user:password`` pair, a random token): decoding decides for base64 that decodes to text,
   so base64 of plain words stays;
 - or its characters look drawn at random: upper and lower case letters and digits, switching
   class at least every third character or so (a generated token switches at about 0.6 of its
   characters, an identifier such as ``AbstractFactoryBean2`` at its word boundaries only);
-  without mixed case, 24 characters or more switching as often.
+  without mixed case, 24 characters or more switching as often; or licence-key groups
+  (four or more groups of four or more characters, mixing digits and letters beyond hex).
+
+A path keeps its words: a run with ``/`` is judged segment by segment first. Each distinct
+run is judged once, and at most ``_MAX_DECODES`` base64 texts a call are checked with every
+rule, so the scan stays linear on any input.
 
 Hex alone (commit hashes, checksums), UUIDs, paths, integrity hashes (``sha512-…``, Go's
 ``h1:…``), ``data:`` URIs and the host's own message and tool ids are kept.
@@ -171,13 +177,15 @@ def _decoded(token: bytes) -> bytes | None:
         return None
 
 
+def _all_classes(text: bytes) -> bool:
+    """Whether ``text`` holds digits, upper and lower case letters."""
+    return len({_class_of(run) for run in _CLASS_RUNS.compiled.findall(text)}) == 3  # noqa: PLR2004
+
+
 def _one_mixed_token(text: bytes) -> bool:
     """One word of 16 or more characters with upper and lower case letters and digits: why
     else wrap it in base64 (the AWS example secret reads partly as words)."""
-    if len(text) < _MIN_BASE64 or len(text.split()) != 1:
-        return False
-    classes = {_class_of(run) for run in _CLASS_RUNS.compiled.findall(text)}
-    return len(classes) == 3  # noqa: PLR2004 - digits, upper, lower
+    return len(text) >= _MIN_BASE64 and len(text.split()) == 1 and _all_classes(text)
 
 
 def _text_holds_secret(text: bytes) -> bool:
@@ -194,7 +202,7 @@ def _text_holds_secret(text: bytes) -> bool:
     )
 
 
-def is_random_token(token: bytes, decodes: list[int]) -> bool:
+def _is_random_token(token: bytes, decodes: list[int]) -> bool:
     """Whether ``token`` (a run of token characters) is a generated secret by its shape.
     ``decodes``: how many more base64 texts this scan may check (one is spent here)."""
     if token.startswith(_HOST_IDS):
@@ -215,11 +223,11 @@ def _pieces(token: bytes, decodes: list[int]) -> list[tuple[int, int]]:
     """The secret parts of a run of token characters, as offsets in it: a run with ``/`` may
     be a URL's path with a token in one segment, or base64 (which holds ``/`` too)."""
     if b"/" not in token:
-        return [(0, len(token))] if is_random_token(token, decodes) else []
+        return [(0, len(token))] if _is_random_token(token, decodes) else []
     found: list[tuple[int, int]] = []
     offset = 0
     for segment in token.split(b"/"):
-        if len(segment) >= _MIN_LENGTH and is_random_token(segment, decodes):
+        if len(segment) >= _MIN_LENGTH and _is_random_token(segment, decodes):
             found.append((offset, offset + len(segment)))
         offset += len(segment) + 1
     if found:
@@ -227,7 +235,7 @@ def _pieces(token: bytes, decodes: list[int]) -> list[tuple[int, int]]:
     # No segment is a token: base64 (which holds `/`), unless a segment is a word of a path.
     if any(_PATH_WORD.compiled.fullmatch(segment) for segment in token.split(b"/")):
         return []
-    whole = is_random_token(token.strip(b"/"), decodes)
+    whole = _is_random_token(token.strip(b"/"), decodes)
     return [(0, len(token))] if whole else []
 
 
@@ -278,8 +286,7 @@ def _random_label(data: bytes, start: int, token: bytes) -> int | None:
     label = _LABEL.compiled.search(data, max(0, start - 1 - _MAX_LABEL), start - 1)
     if label is None:
         return None
-    classes = {_class_of(run) for run in _CLASS_RUNS.compiled.findall(label.group())}
-    return label.start() if len(classes) == 3 else None  # noqa: PLR2004 - digits, upper, lower
+    return label.start() if _all_classes(label.group()) else None
 
 
 def _public(data: bytes, start: int, token: bytes) -> bool:
