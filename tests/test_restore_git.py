@@ -4,6 +4,7 @@ and git run in a hostile repository without running anything of the repo's choos
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -18,7 +19,7 @@ from memhooks.restore.git_changes import (
     parse_status,
     snapshot,
 )
-from memhooks.restore.git_run import Git, filter_drivers, repo_root
+from memhooks.restore.git_run import Git, filter_drivers, git_program, repo_root
 from memhooks.restore.restore_text import file_lines
 from support import run_hook
 
@@ -224,6 +225,19 @@ def test_a_hostile_repo_config_runs_nothing(tmp_path: Path) -> None:
     assert len(now["commits"]) == 1
     assert Git(str(repo)).run("status", "--porcelain") is not None
     assert not marker.exists()
+
+
+def test_a_git_the_project_ships_is_never_run(tmp_path: Path) -> None:
+    """PATH may hold `.` or a project folder (node_modules/.bin): only a git outside runs."""
+    repo = make_repo(tmp_path / "repo")
+    fake = repo / "bin" / "git"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\ntouch pwned\n", encoding="utf-8")
+    fake.chmod(0o755)
+    real = str(Path(shutil.which("git") or "git").parent)
+    search = os.pathsep.join([".", "bin", str(repo / "bin"), real])
+    assert git_program(str(repo), search) == str(Path(real) / "git")
+    assert git_program(str(repo), os.pathsep.join([".", str(repo / "bin")])) == ""
 
 
 # ---------------------------------------------------------------- through the hooks

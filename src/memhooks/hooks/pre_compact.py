@@ -26,7 +26,7 @@ from memhooks.store.config import Settings
 from memhooks.store.hook_caches import read_prompts
 from memhooks.store.locking import quick_lock
 from memhooks.store.logsink import log_line
-from memhooks.store.paths import MemoryPaths
+from memhooks.store.paths import MemoryPaths, UnsafePathError
 from memhooks.store.pattern_verdicts import mark_slow
 from memhooks.store.restore_state import save_evidence
 from memhooks.store.yaml_emit import render_document
@@ -142,8 +142,11 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     }
     text = render_document({k: v for k, v in meta.items() if v is not None}, body)
     if hook.session_id and settings.capture_journal:
-        with quick_lock(paths.file("lock"), lock_timeout()):
-            save_evidence(paths, hook.session_id, evidence.state)
+        try:
+            with quick_lock(paths.file("lock"), lock_timeout()):
+                save_evidence(paths, hook.session_id, evidence.state)
+        except UnsafePathError as exc:  # an id that is no file name: the checkpoint still
+            log_line(paths.file("log"), f"PreCompact: evidence not kept: {exc}")
     write_checkpoint(
         paths,
         text,

@@ -14,6 +14,8 @@ checkout), and plain `git status` runs programs that config names:
   config), a pager, and any transport a lazy fetch of a partial clone would start
   (`protocol.allow=never`) are all switched off.
 
+The `git` program itself is looked up only in absolute PATH folders outside the repository
+(a PATH with `.` or a project's `node_modules/.bin` must not run a `git` the project ships).
 Git takes no optional locks (it never rewrites the user's index) and never prompts. Every
 call shares one deadline; a call past it, a missing git, or a failure gives None.
 """
@@ -61,6 +63,20 @@ def repo_root(cwd: str) -> str:
         here = parent
 
 
+def git_program(root: str, search: str | None = None) -> str:
+    """The first executable `git` in an absolute PATH folder outside `root`, or ''."""
+    inside = os.path.join(os.path.realpath(root), "")
+    for folder in (os.environ.get("PATH", "") if search is None else search).split(os.pathsep):
+        if not os.path.isabs(folder) or os.path.join(os.path.realpath(folder), "").startswith(
+            inside
+        ):
+            continue
+        candidate = os.path.join(folder, "git")
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return ""
+
+
 def _env(overrides: Sequence[tuple[str, str]]) -> dict[str, str]:
     env = {
         **os.environ,
@@ -93,18 +109,19 @@ class Git:
 
     def __init__(self, root: str, timeout: float = TIMEOUT) -> None:
         self.root = root
+        self.program = git_program(root)
         self.deadline = time.monotonic() + timeout
         self._env: dict[str, str] | None = None
 
     def _call(self, args: Sequence[str], env: dict[str, str], stdin: bytes) -> str | None:
         left = self.deadline - time.monotonic()
-        if left <= 0:
+        if left <= 0 or not self.program:
             return None
         import subprocess  # only where there is a repository: ~2 ms a hook otherwise
 
         try:
             done = subprocess.run(
-                ["git", "--no-pager", "-C", self.root, *args],
+                [self.program, "--no-pager", "-C", self.root, *args],
                 input=stdin,
                 capture_output=True,
                 timeout=left,
