@@ -107,7 +107,7 @@ def add_git_view(evidence: Evidence, cwd: str, patterns: tuple[str, ...]) -> str
 
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
-    reading = TimedRead(hook.transcript_path, STARTED + READ_SECONDS)
+    reading = TimedRead(hook.transcript_path, time.monotonic() + READ_SECONDS)
     try:
         evidence = collect(hook, paths, settings, reading)
     except CustomPatternTimeoutError as exc:

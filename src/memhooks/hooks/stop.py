@@ -13,7 +13,7 @@ import os
 import time
 
 from memhooks import TYPE_CHECKING
-from memhooks.hooks.evidence_update import READ_MAX, evidence_for, load, read_from
+from memhooks.hooks.evidence_update import FIRST_READ_MAX, READ_MAX, evidence_for, load, read_from
 from memhooks.restore.journal_entry import render_journal_entry
 from memhooks.store.config import Settings
 from memhooks.store.locking import quick_lock
@@ -64,6 +64,10 @@ def read_update(
         return update
     state = load(paths, hook.session_id)
     evidence_at = state.get("offset") if state else None
+    if journal_at is None and _journaled(settings):
+        # A session this Stop never journaled (its first turn, or resumed): the recent tail,
+        # even where PreCompact already caught the evidence up past it.
+        journal_at = max(0, os.stat(transcript).st_size - FIRST_READ_MAX)
     known = [at for at in (journal_at, evidence_at) if isinstance(at, int)]
     records, start, end = read_from(transcript, min(known) if known else None, READ_MAX)
     since = evidence_at if isinstance(evidence_at, int) and evidence_at >= start else start
