@@ -26,7 +26,7 @@ def test_anything_else_is_refused(bad: str) -> None:
 def test_every_entry_is_the_same_place_as_a_string_and_as_a_path(tmp_path: Path) -> None:
     paths = MemoryPaths.for_project(tmp_path)
     assert paths.root == tmp_path / ".claude" / "memory"
-    assert len(LAYOUT) == 25
+    assert len(LAYOUT) == 26  # .cache/restore (the restore hooks' evidence) is the 26th
     for name, relative in LAYOUT.items():
         as_path = getattr(paths, name)
         assert isinstance(as_path, Path)
