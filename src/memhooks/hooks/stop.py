@@ -60,13 +60,17 @@ def read_update(
         return update
     state = load(paths, hook.session_id)
     evidence_at = state.get("offset") if state else None
-    known = [at for at in (journal_at, evidence_at) if isinstance(at, int)]
-    records, start, end = read_from(transcript, min(known) if known else None, READ_MAX)
+    journaled = _journaled(settings)
+    known = [at for at in (journal_at if journaled else None, evidence_at) if isinstance(at, int)]
+    # A journal not started yet reads the tail, though PreCompact may have moved the
+    # evidence's offset to the end already.
+    first = None if journaled and journal_at is None else (min(known) if known else None)
+    records, start, end = read_from(transcript, first, READ_MAX)
     since = evidence_at if isinstance(evidence_at, int) and evidence_at >= start else start
     evidence = evidence_for(hook, paths, settings, state, [r for r in records if r.offset >= since])
     evidence.state["offset"] = end
     update.state = evidence.state
-    if _journaled(settings):
+    if journaled:
         since = journal_at if journal_at is not None and journal_at >= start else start
         update.entry = render_journal_entry(
             [r for r in records if r.offset >= since],
@@ -128,16 +132,14 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
 
 def _save(paths: MemoryPaths, session_id: str, update: _Update, offsets: dict[str, int]) -> None:
     """The journal entry, the offsets and the evidence; another Stop of this session that got
-    here first (the offsets moved) wins, and this one writes nothing."""
-    if update.entry:
-        try:
+    here first (the offsets moved) wins, and this one writes nothing. An id that is no file
+    name keeps none of them (one line in the log)."""
+    try:
+        if update.entry:
             append_journal(paths, session_id, update.entry)
-        except UnsafePathError as exc:  # not contextlib.suppress: ~0.7 ms of imports
-            log_line(paths.file("log"), f"Stop: journal not written: {exc}")
-    if update.end is not None:
-        save_offset(paths, offsets, session_id, update.end)
-    if update.state is not None:
-        try:
+        if update.end is not None:
+            save_offset(paths, offsets, session_id, update.end)
+        if update.state is not None:
             save_evidence(paths, session_id, update.state)
-        except UnsafePathError as exc:
-            log_line(paths.file("log"), f"Stop: evidence not kept: {exc}")
+    except UnsafePathError as exc:  # not contextlib.suppress: ~0.7 ms of imports
+        log_line(paths.file("log"), f"Stop: journal and evidence not kept: {exc}")
