@@ -34,7 +34,7 @@ def test_anything_else_is_refused(bad: str) -> None:
 def test_every_entry_is_the_same_place_as_a_string_and_as_a_path(tmp_path: Path) -> None:
     paths = MemoryPaths.for_project(tmp_path)
     assert paths.root == tmp_path / ".claude" / "memory"
-    assert len(LAYOUT) == 28
+    assert len(LAYOUT) == 28  # 25 + .cache/restore (the evidence), rebuild.pid and rebuild.log
     for name, relative in LAYOUT.items():
         as_path = getattr(paths, name)
         assert isinstance(as_path, Path)

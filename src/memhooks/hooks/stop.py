@@ -13,7 +13,7 @@ import os
 import time
 
 from memhooks import TYPE_CHECKING
-from memhooks.hooks.evidence_update import FIRST_READ_MAX, READ_MAX, evidence_for, load, read_from
+from memhooks.hooks.evidence_update import READ_MAX, evidence_for, load, read_from
 from memhooks.restore.journal_entry import render_journal_entry
 from memhooks.store.config import Settings
 from memhooks.store.locking import quick_lock
@@ -30,10 +30,6 @@ if TYPE_CHECKING:
     from memhooks.hooks.event import HookInput
 
 LOCK_TIMEOUT = 0.3
-#: Whatever config.json says, a nudge goes out at most once per this many minutes: a save
-#: nudge keeps Claude working another turn, and a config with a one-minute interval would
-#: make it carry on after nearly every Stop.
-NUDGE_FLOOR_MINUTES = 15
 
 
 class _Update:
@@ -64,17 +60,17 @@ def read_update(
         return update
     state = load(paths, hook.session_id)
     evidence_at = state.get("offset") if state else None
-    if journal_at is None and _journaled(settings):
-        # A session this Stop never journaled (its first turn, or resumed): the recent tail,
-        # even where PreCompact already caught the evidence up past it.
-        journal_at = max(0, os.stat(transcript).st_size - FIRST_READ_MAX)
-    known = [at for at in (journal_at, evidence_at) if isinstance(at, int)]
-    records, start, end = read_from(transcript, min(known) if known else None, READ_MAX)
+    journaled = _journaled(settings)
+    known = [at for at in (journal_at if journaled else None, evidence_at) if isinstance(at, int)]
+    # A journal not started yet reads the tail, though PreCompact may have moved the
+    # evidence's offset to the end already.
+    first = None if journaled and journal_at is None else (min(known) if known else None)
+    records, start, end = read_from(transcript, first, READ_MAX)
     since = evidence_at if isinstance(evidence_at, int) and evidence_at >= start else start
     evidence = evidence_for(hook, paths, settings, state, [r for r in records if r.offset >= since])
     evidence.state["offset"] = end
     update.state = evidence.state
-    if _journaled(settings):
+    if journaled:
         since = journal_at if journal_at is not None and journal_at >= start else start
         update.entry = render_journal_entry(
             [r for r in records if r.offset >= since],
@@ -96,8 +92,7 @@ def nudge(
     last_nudge = epoch(str(state.get("lastNudge") or ""))
     if last_write is None or now - last_write < settings.stale_minutes * 60:
         return None
-    interval = max(settings.nudge_interval_minutes, NUDGE_FLOOR_MINUTES)
-    if last_nudge is not None and now - last_nudge < interval * 60:
+    if last_nudge is not None and now - last_nudge < settings.nudge_interval_minutes * 60:
         return None
     minutes = int((now - last_write) // 60)
     message = (
@@ -137,13 +132,14 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
 
 def _save(paths: MemoryPaths, session_id: str, update: _Update, offsets: dict[str, int]) -> None:
     """The journal entry, the offsets and the evidence; another Stop of this session that got
-    here first (the offsets moved) wins, and this one writes nothing."""
-    try:  # not contextlib.suppress: ~0.7 ms of imports
+    here first (the offsets moved) wins, and this one writes nothing. An id that is no file
+    name keeps none of them (one line in the log)."""
+    try:
         if update.entry:
             append_journal(paths, session_id, update.entry)
         if update.end is not None:
             save_offset(paths, offsets, session_id, update.end)
         if update.state is not None:
             save_evidence(paths, session_id, update.state)
-    except UnsafePathError as exc:  # a crafted session id: one line, nothing of it kept
-        log_line(paths.file("log"), f"Stop: session not recorded: {exc}")
+    except UnsafePathError as exc:  # not contextlib.suppress: ~0.7 ms of imports
+        log_line(paths.file("log"), f"Stop: journal and evidence not kept: {exc}")
