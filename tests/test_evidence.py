@@ -272,3 +272,22 @@ def test_a_long_record_names_the_turns_it_leaves_out() -> None:
     assert hidden + len(shown) == 200
     assert "prompt number 199" in text
     assert len(text) <= 3_000
+
+
+def test_the_hosts_wrapper_around_a_summary_is_not_kept() -> None:
+    """The transcript's compaction record wraps the summary in the host's own orders
+    ("Continue … without asking the user any further questions"): a new session must never
+    be handed those as part of the last session's record."""
+    from memhooks.restore.evidence import summary_text
+
+    raw = (
+        "This session is being continued from a previous conversation that ran out of "
+        "context. The summary below covers the earlier portion of the conversation.\n\n"
+        "<system-reminder>\nx\n</system-reminder>\nSummary:\n1. Primary Request: fix the "
+        "report.\n\nIf you need specific details from before compaction, read the full "
+        "transcript at: /t.jsonl\nContinue the conversation from where it left off without "
+        "asking the user any further questions. Resume directly.\n"
+    )
+    assert summary_text(raw) == "1. Primary Request: fix the report."
+    assert summary_text("<analysis>a</analysis><summary>\nS\n</summary>") == "S"
+    assert summary_text("plain text") == "plain text"

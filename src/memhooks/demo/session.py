@@ -89,7 +89,7 @@ def _cli_plan() -> list[tuple[str, str, bool]]:
         ("A blocker, and an edit", scenario.BLOCKER, True),
         ("Compact the conversation", "/compact", True),
         ("The first prompt after compaction", scenario.AFTER_COMPACT, True),
-        ("Next day: the session is continued", scenario.NEXT_DAY, True),
+        ("Next morning: a new session, not --continue", scenario.NEXT_DAY, False),
     ]
 
 
@@ -390,11 +390,9 @@ def play_direct(
     compact.hooks.append(runner.hook("SessionEnd", reason="other"))
     report.steps.append(compact)
 
-    later = begin("Next day: the session is continued", scenario.NEXT_DAY)
-    later.hooks.append(runner.hook("SessionStart", source="resume"))
-    later.hooks.append(
-        runner.hook("UserPromptSubmit", prompt=scenario.NEXT_DAY, permission_mode="default")
-    )
+    later, new = begin("Next morning: a new session", scenario.NEXT_DAY), {"session_id": "n"}
+    later.hooks.append(runner.hook("SessionStart", source="startup", **new))
+    later.hooks.append(runner.hook("UserPromptSubmit", prompt=scenario.NEXT_DAY, **new))
     report.steps.append(later)
     report.memory_files = _memory_files(project)
     return report
