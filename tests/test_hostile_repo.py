@@ -411,7 +411,10 @@ def test_conflict_markers_are_reported_never_injected(clone: Path) -> None:
         text, _ = hook(clone, "SessionStart", source=source)
         assert "<<<<<<<" not in text
         assert PLANT not in text
-        assert "conflict markers" in text
+        # The first SessionStart says so and starts the rebuild that heals MEMORY.md: by the
+        # second one it may be whole again (a race with the background job, lost on a quiet
+        # machine), and the restore no longer reads checkpoints/latest.md.
+        assert "conflict markers" in text or source == "compact"
     text, _ = hook(clone, "UserPromptSubmit", prompt="hello there")
     assert "<<<<<<<" not in text
     assert "theirs" not in text  # the conflicted task is not shown as the task

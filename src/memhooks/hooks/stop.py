@@ -30,6 +30,10 @@ if TYPE_CHECKING:
     from memhooks.hooks.event import HookInput
 
 LOCK_TIMEOUT = 0.3
+#: Whatever config.json says, a nudge goes out at most once per this many minutes: a save
+#: nudge keeps Claude working another turn, and a config with a one-minute interval would
+#: make it carry on after nearly every Stop.
+NUDGE_FLOOR_MINUTES = 15
 
 
 class _Update:
@@ -92,7 +96,8 @@ def nudge(
     last_nudge = epoch(str(state.get("lastNudge") or ""))
     if last_write is None or now - last_write < settings.stale_minutes * 60:
         return None
-    if last_nudge is not None and now - last_nudge < settings.nudge_interval_minutes * 60:
+    interval = max(settings.nudge_interval_minutes, NUDGE_FLOOR_MINUTES)
+    if last_nudge is not None and now - last_nudge < interval * 60:
         return None
     minutes = int((now - last_write) // 60)
     message = (
