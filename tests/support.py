@@ -6,6 +6,7 @@ import collections
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -22,6 +23,15 @@ if TYPE_CHECKING:
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 LAUNCHER = REPO / "hooks" / "memhooks.py"
+
+
+def hot_path_banned() -> frozenset[str]:
+    """The modules no hot folder imports at module level: pyproject's one statement of the rule
+    (ruff's `banned-module-level-imports`), read with a regex since tomllib is 3.11+."""
+    text = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    found = re.search(r"^banned-module-level-imports = \[(.*?)\]", text, re.MULTILINE | re.DOTALL)
+    assert found, "pyproject.toml: banned-module-level-imports is gone"
+    return frozenset(re.findall(r'"([\w.]+)"', found.group(1)))
 
 
 def run_cli(

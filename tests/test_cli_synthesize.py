@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.cli.main import main
-from memhooks.restore.summary_format import Footer, master_problems, with_footer
+from memhooks.curate.summary_format import Footer, master_problems, with_footer
 from support import run_main
 
 MASTER = """\

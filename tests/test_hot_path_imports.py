@@ -18,24 +18,11 @@ import pytest
 
 from memhooks.hooks.entry import HANDLERS
 from memhooks.recall.semantic import TABLE_FILE
-from support import LAUNCHER, run_cli
+from support import LAUNCHER, hot_path_banned, run_cli
 
-HEAVY = {
-    "pydantic",
-    "yaml",
-    "filelock",
-    "frontmatter",
-    "dataclasses",
-    "typing",
-    "pathlib",
-    "datetime",
-    "contextlib",
-    "tempfile",
-    "subprocess",
-    "argparse",
-    "inspect",
-    "shutil",
-}
+#: pyproject's `banned-module-level-imports`, the rule's one statement: what no hot folder
+#: imports at module level (tests/test_structure.py) and no hook process but PreCompact loads.
+HEAVY = hot_path_banned()
 
 
 def imported_modules(event: str, payload: dict[str, object], data: Path) -> set[str]:

@@ -19,8 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from memhooks.cli import semantic_build
 from memhooks.install import deps, semantic_assets
-from memhooks.recall import ranking, semantic, semantic_build, wordpiece
+from memhooks.recall import ranking, semantic, wordpiece
 from memhooks.recall.background import PROMPTS
 from memhooks.recall.index_read import has_vectors
 from memhooks.recall.search_index import SearchIndex

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from memhooks.curate.session_material import locate_transcript, reading
 from memhooks.restore.chunks import split
-from memhooks.restore.session_material import locate_transcript, reading
 from memhooks.store.config import settings_from_dict, validate_config
 from memhooks.store.paths import MemoryPaths
 from support import FIXTURES, run_cli

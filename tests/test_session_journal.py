@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.cli.main import main
-from memhooks.restore.summary_material import latest_session_id
+from memhooks.curate.summary_material import latest_session_id
 from memhooks.store.memory_file import parse_text
 from memhooks.store.paths import MemoryPaths, UnsafePathError
 from memhooks.store.session_journal import JOURNAL_HEADING, append_journal, journal_part

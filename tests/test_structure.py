@@ -1,9 +1,13 @@
-"""Plain checks on the shape of the code: module size, and who may write to the memory tree."""
+"""Plain checks on the shape of the code: module size, who may write to the memory tree, the
+layers, and which folders a hook process may load (the hot-path rule, by folder)."""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
+
+from support import hot_path_banned
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "memhooks"
 MAX_LINES = 400
@@ -49,7 +53,7 @@ WRITERS_OUTSIDE_STORE = {
     "install/deps.py": "the plugin's data folder, not a memory tree",
     "install/semantic_assets.py": "the plugin's data folder, not a memory tree",
     "install/link.py": "the user's `memhooks` script, and the plugin's root in its data folder",
-    "recall/semantic_build.py": "the token table, in the plugin's data folder",
+    "cli/semantic_build.py": "the token table, in the plugin's data folder",
     "transfer/bundle.py": "the export bundle, outside the tree",
     "cli/commands/export.py": "the export bundle, outside the tree",
 }
@@ -187,3 +191,132 @@ def test_the_type_checking_flag_is_defined_once() -> None:
         )
     ]
     assert defining == ["__init__.py"], defining
+
+
+# ------------------------------------------------------------------ the hot path
+
+#: Where a hook process (`python3 -S hooks/memhooks.py hook <Event>`) loads modules from, and
+#: where only commands do. The rule, by folder: no module in a hot folder imports one of
+#: pyproject's `banned-module-level-imports` at module level (inside a function or an
+#: `if TYPE_CHECKING:` block is fine), and no hot module imports a cold folder at all. A new
+#: file in a hot folder is covered as it lands; a new folder must be named here.
+HOT = {"__init__", "errors", "text", "store", "recall", "restore", "guard", "install", "hooks"}
+COLD = {"__main__", "cli", "curate", "demo", "transfer", "view"}
+#: The store's command half, the one exception inside a hot folder: the command path's
+#: schema, the full writer and what only commands run. Named per module while store/ is being
+#: split into a stdlib-only tree half (hooks) and a full store half (commands, built on it);
+#: after that merge the lead replaces these names with the full half's modules (or its
+#: subfolder) here and in pyproject's matching TID253 line, which this test keeps equal.
+STORE_COMMAND_HALF = {
+    "store/draft.py",
+    "store/models.py",
+    "store/retention.py",
+    "store/scan.py",
+    "store/tree_setup.py",
+    "store/writer.py",
+}
+
+
+def _folder(name: str) -> str:
+    return name.split("/", maxsplit=1)[0] if "/" in name else name.removesuffix(".py")
+
+
+def _module_level_imports(tree: ast.Module) -> list[tuple[int, str]]:
+    """The modules imported when the module itself is: top-level statements, and those under
+    a top-level `if`, `try`, `with` or class body, except an `if TYPE_CHECKING:` body (read by
+    the type checker only)."""
+    found: list[tuple[int, str]] = []
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:
+        node = pending.pop(0)
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.append((node.lineno, node.module))
+        elif isinstance(node, ast.If):
+            checking = isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+            pending += ([] if checking else node.body) + node.orelse
+        elif isinstance(node, (ast.ClassDef, ast.With)):  # a class body runs on import
+            pending += node.body
+        elif isinstance(node, ast.Try):
+            pending += node.body + node.orelse + node.finalbody
+            pending += [stmt for handler in node.handlers for stmt in handler.body]
+    return found
+
+
+def test_every_folder_is_hot_or_cold() -> None:
+    assert not HOT & COLD
+    places = {_folder(name) for name in _modules()}
+    assert places == HOT | COLD, {"unnamed": places - HOT - COLD, "gone": HOT | COLD - places}
+
+
+def test_pyproject_states_the_same_rule() -> None:
+    """ruff's per-folder settings name the same folders as HOT and COLD (one rule, two checks:
+    ruff as the code is written, this test as it is run)."""
+    text = (PACKAGE.parents[1] / "pyproject.toml").read_text(encoding="utf-8")
+    globs = dict(
+        re.findall(r'^"src/memhooks/\{([\w,]+)\}/\*\*" = \[([^\]]*)\]', text, re.MULTILINE)
+    )
+    by_rules = {rules: set(folders.split(",")) for folders, rules in globs.items()}
+    assert by_rules.get('"TID253"') == {f for f in COLD if not f.startswith("__")}
+    assert by_rules.get('"PTH", "SIM105", "S110"') == HOT - {"__init__", "errors"}
+    store = re.search(r'^"src/memhooks/store/\{([\w,]+)\}\.py" = \["TID253"\]', text, re.MULTILINE)
+    assert store, "pyproject: the store's command half lost its TID253 line"
+    assert {f"store/{m}.py" for m in store.group(1).split(",")} == STORE_COMMAND_HALF
+    assert {"pydantic", "yaml", "filelock", "frontmatter", "typing"} <= hot_path_banned()
+
+
+def test_hot_folders_import_nothing_heavy_at_module_level() -> None:
+    banned = hot_path_banned()
+    heavy: dict[str, list[str]] = {}
+    for name, path in _modules().items():
+        if _folder(name) not in HOT:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found = [
+            f"{line}: {m}" for line, m in _module_level_imports(tree) if m.split(".")[0] in banned
+        ]
+        if found:
+            heavy[name] = found
+    unexpected = {n: found for n, found in heavy.items() if n not in STORE_COMMAND_HALF}
+    assert not unexpected, f"import these inside the functions that need them: {unexpected}"
+    light = sorted(STORE_COMMAND_HALF - set(heavy))
+    assert not light, f"hot-path clean now: remove from STORE_COMMAND_HALF: {light}"
+
+
+def test_hot_folders_never_import_a_cold_one() -> None:
+    """Not even inside a function: a cold folder is commands only, whatever it imports."""
+    cold = {f"memhooks.{f}" for f in COLD}
+    found: dict[str, list[str]] = {}
+    for name, path in _modules().items():
+        if _folder(name) not in HOT:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                modules = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+            hits = [m for m in modules if any(m == c or m.startswith(c + ".") for c in cold)]
+            if hits:
+                found.setdefault(name, []).append(f"{node.lineno}: {hits[0]}")
+    assert not found, f"move the module to a hot folder, or the caller to a cold one: {found}"
+
+
+def test_the_hot_path_audit_sees_each_kind_of_import() -> None:
+    source = (
+        "from __future__ import annotations\nimport os, typing\nfrom pathlib import Path\n"
+        "from memhooks import TYPE_CHECKING\nif TYPE_CHECKING:\n    import dataclasses\n"
+        "else:\n    import shutil\ntry:\n    import _sqlite3\nexcept ImportError:\n"
+        "    import sqlite3\ndef f():\n    import yaml\nclass C:\n    import inspect\n"
+    )
+    found = _module_level_imports(ast.parse(source))
+    assert sorted(found) == [
+        (1, "__future__"),
+        (2, "os"),
+        (2, "typing"),
+        (3, "pathlib"),
+        (4, "memhooks"),
+        (8, "shutil"),
+        (10, "_sqlite3"),
+        (12, "sqlite3"),
+        (16, "inspect"),
+    ]

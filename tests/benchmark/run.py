@@ -90,7 +90,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=str(REPO / "tests" / "fixtures" / "semantic" / "tokens-subset.sqlite3"),
         help="token table put into ${CLAUDE_PLUGIN_DATA}/semantic/ so every hook and rebuild "
         "runs with semantic signals on (default: the committed fixture table; the full one "
-        "comes from `python -m memhooks.recall.semantic_build OUT`); 'none' turns them off",
+        "comes from `python -m memhooks.cli.semantic_build OUT`); 'none' turns them off",
     )
     parser.add_argument("--from-json", type=Path, help="print the table of a saved report and exit")
     args = parser.parse_args(argv)

@@ -9,13 +9,15 @@ and the search index are updated. An invalid edit is undone from the bytes PreTo
 from __future__ import annotations
 
 import re
-from pathlib import Path
-from typing import Any
 
+from memhooks import TYPE_CHECKING
 from memhooks.store.categories import BY_FOLDER, Naming
 from memhooks.store.config import Settings
 from memhooks.store.edit_backup import forget, memory_file, restore, was_absent
 from memhooks.store.paths import MemoryPaths
+
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_MEMORY_BYTES = 1024 * 1024
 _NAME_SCHEMES = {
@@ -118,7 +120,7 @@ def settle(paths: MemoryPaths, settings: Settings, relative: str, cli: str) -> t
 
 def _read(path: str) -> bytes:
     try:
-        with Path(path).open("rb") as handle:
+        with open(path, "rb") as handle:
             return handle.read(MAX_MEMORY_BYTES + 1)
     except FileNotFoundError:
         raise InvalidEditError("the file is gone") from None

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 
 from memhooks import TYPE_CHECKING
-from memhooks.curate import pending_note as consolidation_note
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.index_check import check_index
 from memhooks.hooks.output import context_output
@@ -19,6 +18,7 @@ from memhooks.hooks.session_git import keep_baseline, start_snapshot
 from memhooks.hooks.session_record import touch_session
 from memhooks.install.invocation import cli_command
 from memhooks.restore import briefing
+from memhooks.restore import pending_note as consolidation_note
 from memhooks.store.atomic import read_text
 from memhooks.store.config import Settings
 from memhooks.store.conflicts import has_markers

@@ -32,7 +32,7 @@ def rebuild_in_background(
     # is not the working directory either). The launcher finds the dependencies in the
     # ${CLAUDE_PLUGIN_DATA} this hook was given; an installed package needs none of it.
     argv = [sys.executable, "-I", *([launcher] if launcher else ["-m", "memhooks"]), "rebuild"]
-    project = os.path.dirname(os.path.dirname(paths.base))  # noqa: PTH120 - a hook: no pathlib
+    project = os.path.dirname(os.path.dirname(paths.base))
     kwargs: dict[str, object] = {"start_new_session": True}
     if sys.platform == "win32":
         kwargs = {"creationflags": 0x00000008 | 0x00000200}  # DETACHED_PROCESS | NEW_PROCESS_GROUP
@@ -41,7 +41,7 @@ def rebuild_in_background(
         try:
             child = subprocess.Popen(
                 argv,
-                cwd=PLUGIN_ROOT if launcher else os.path.expanduser("~"),  # noqa: PTH111
+                cwd=PLUGIN_ROOT if launcher else os.path.expanduser("~"),
                 env={**os.environ, "MEMHOOKS_PROJECT_DIR": project},
                 stdin=subprocess.DEVNULL,
                 stdout=out,

@@ -26,10 +26,10 @@ def record_plugin_root(data: str) -> None:
     """Best effort, for SessionStart: the folder the host runs the plugin from now."""
     from memhooks.store.atomic import read_text, write_atomic
 
-    path = os.path.join(data, ROOT_RECORD)  # noqa: PTH118 - SessionStart: no pathlib
+    path = os.path.join(data, ROOT_RECORD)
     if read_text(path, 4096).strip() == PLUGIN_ROOT:
         return
-    try:  # noqa: SIM105 - contextlib is not loaded on the hooks' path
+    try:
         write_atomic(path, PLUGIN_ROOT + "\n", durable=False)
     except OSError:
         pass

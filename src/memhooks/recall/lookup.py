@@ -5,9 +5,11 @@ is loaded to build the parser, so the index is imported only when asked."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from memhooks import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from memhooks.store.paths import MemoryPaths
 
 #: Lower than the per-prompt hook's floor (ranking.DEFAULT_FLOOR): the user asked, so a weak

@@ -45,7 +45,7 @@ class TimedRead:
 
     def __iter__(self) -> Iterator[Record]:
         try:
-            self.size = os.stat(self.path).st_size  # noqa: PTH116 - no pathlib on a hook's path
+            self.size = os.stat(self.path).st_size
         except OSError:
             return
         started = time.monotonic()

@@ -100,7 +100,7 @@ class VectorMarks:
 
     def record_ready(self) -> None:
         """Best effort: in a tree that cannot be written the next session only looks again."""
-        try:  # noqa: SIM105 - contextlib is not loaded on the hooks' path
+        try:
             write_atomic(self._ready, self._inode, durable=False)
         except OSError:
             pass

@@ -24,7 +24,7 @@ SLOW = "slow"
 
 
 def _file(memory_root: str) -> str:
-    return os.path.join(memory_root, *VERDICTS.split("/"))  # noqa: PTH118 - no pathlib on a hook's path
+    return os.path.join(memory_root, *VERDICTS.split("/"))
 
 
 def _load(memory_root: str) -> dict[str, object]:

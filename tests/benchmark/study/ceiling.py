@@ -1,7 +1,7 @@
 """Step 10 (third stop): how far can cheap signals go? The in-sample ceiling of the gate.
 
 Usage (numpy and scikit-learn in the interpreter; the full token table from
-`python -m memhooks.recall.semantic_build OUT`):
+`python -m memhooks.cli.semantic_build OUT`):
 
     python tests/benchmark/study/ceiling.py /path/to/tokens-minilm-l6-v2-v1.sqlite3
 
@@ -48,11 +48,18 @@ from memhooks.recall.tokenize import query_terms  # noqa: E402
 
 SETS = ("recall", "recall2")
 TEMPLATES = (
-    "how do I debug {x}", "why does {x} fail with an error", "rename the variable in {x}",
-    "write a unit test for {x}", "update {x} to the latest version",
-    "what's the quickest way to inspect {x} locally", "fix the typo in {x}",
-    "add logging to {x}", "explain how {x} works", "{x} is slow, how do I profile it",
-    "{x} shows the wrong date format", "how do I install {x}",
+    "how do I debug {x}",
+    "why does {x} fail with an error",
+    "rename the variable in {x}",
+    "write a unit test for {x}",
+    "update {x} to the latest version",
+    "what's the quickest way to inspect {x} locally",
+    "fix the typo in {x}",
+    "add logging to {x}",
+    "explain how {x} works",
+    "{x} is slow, how do I profile it",
+    "{x} shows the wrong date format",
+    "how do I install {x}",
 )
 CONTENT_SECTIONS = {"decision", "rule", "preference", "steps", "description"}
 
@@ -77,7 +84,9 @@ class Table:
                 counts[word] += 1
         weights: Counter[str] = Counter()
         for word, times in counts.items():
-            pieces = [word] if word in self.index else wordpiece.pieces(word, self.index.__contains__)
+            pieces = (
+                [word] if word in self.index else wordpiece.pieces(word, self.index.__contains__)
+            )
             for piece in pieces:
                 if piece in self.index:
                     weights[piece] += times
@@ -109,14 +118,20 @@ def section_terms(doc: recall_eval.IndexedDoc) -> tuple[set[str], set[str]]:
             current = heading.group(1).strip().lower()
         elif not line.startswith("# "):
             sections.setdefault(current, []).append(line)
-    content = {t for k, v in sections.items() if k in CONTENT_SECTIONS for t in query_terms(" ".join(v))}
+    content = {
+        t for k, v in sections.items() if k in CONTENT_SECTIONS for t in query_terms(" ".join(v))
+    }
     return set(query_terms(f"{doc.title} {' '.join(doc.tags)}")), content
 
 
 def stdlib_share() -> dict[str, float]:
     """Share of the standard library's modules that use each term: generic programming words."""
     df: Counter[str] = Counter()
-    files = [p for p in Path(sysconfig.get_paths()["stdlib"]).rglob("*.py") if "site-packages" not in p.parts]
+    files = [
+        p
+        for p in Path(sysconfig.get_paths()["stdlib"]).rglob("*.py")
+        if "site-packages" not in p.parts
+    ]
     for path in files:
         df.update(set(query_terms(path.read_text(encoding="utf-8", errors="replace")[:200_000])))
     return {t: n / len(files) for t, n in df.items()}
@@ -138,7 +153,10 @@ def corpus(name: str, table: Table, tpath: str, generic: dict[str, float]) -> li
     dv = {c: np.array([table.encode(t, c, 128) for t in text]) for c in (False, True)}
     dnull = {c: np.array([null(v, bg[c]) for v in dv[c]]) for c in (False, True)}
     sent = [np.array([table.encode(s) for s in sentences(d)]) for d in docs]
-    snull = [(s @ bg[False].T).mean(1) for s in sent], [(s @ bg[False].T).std(1) + 1e-3 for s in sent]
+    snull = (
+        [(s @ bg[False].T).mean(1) for s in sent],
+        [(s @ bg[False].T).std(1) + 1e-3 for s in sent],
+    )
     topic = []
     for d, v in zip(docs, dv[False], strict=True):
         words = [w for w in re.findall(r"[A-Za-z][A-Za-z0-9-]+", d.title) if len(w) > 3]
@@ -149,7 +167,10 @@ def corpus(name: str, table: Table, tpath: str, generic: dict[str, float]) -> li
     fields = [section_terms(d) for d in docs]
     sentence_terms = [[set(query_terms(x)) for x in sentences(d)] for d in docs]
     out = []
-    with tempfile.TemporaryDirectory() as tmp, SearchIndex(Path(tmp) / "s.sqlite3", table=tpath) as index:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        SearchIndex(Path(tmp) / "s.sqlite3", table=tpath) as index,
+    ):
         index.rebuild(docs)
         conn = index._read_connection()
         stats = index_read.index_stats(conn)
@@ -164,7 +185,9 @@ def corpus(name: str, table: Table, tpath: str, generic: dict[str, float]) -> li
             for t in full + common:
                 rows = conn.execute(index_read.SELECT_POSTINGS + " WHERE term = ?", (t,)).fetchall()
                 s: dict[int, float] = {}
-                ranking.accumulate(s, rows, ranking.query_weight(t), ranking.idf(dfs[t], stats[0]), avg)
+                ranking.accumulate(
+                    s, rows, ranking.query_weight(t), ranking.idf(dfs[t], stats[0]), avg
+                )
                 for doc, v in s.items():
                     per_term.setdefault(doc, {})[t] = v
             contrib = [per_term.get(ids[d.path], {}) for d in docs]
@@ -185,32 +208,67 @@ def corpus(name: str, table: Table, tpath: str, generic: dict[str, float]) -> li
                     row["distinct"] = (cos - cos.mean()) / (cos.std() + 1e-9)
             row["matched"] = np.array([len(c) for c in contrib], float)
             row["strong"] = np.array([sum(v > 1.0 for v in c.values()) for c in contrib], float)
-            row["one_term"] = -np.array([max(c.values()) / sum(c.values()) if c else 1.0 for c in contrib])
-            known = sum(ranking.idf(dfs[t], stats[0]) * ranking.query_weight(t) for t in full + common) + 1e-9
-            row["coverage"] = np.array(
-                [sum(ranking.idf(dfs[t], stats[0]) * ranking.query_weight(t) for t in c) / known for c in contrib]
+            row["one_term"] = -np.array(
+                [max(c.values()) / sum(c.values()) if c else 1.0 for c in contrib]
             )
-            row["title_only"] = np.array(
-                [sum(v for t, v in c.items() if t in f[0]) for c, f in zip(contrib, fields, strict=True)]
-            ) / floor
-            row["decision_section"] = np.array(
-                [sum(v for t, v in c.items() if t in f[1]) for c, f in zip(contrib, fields, strict=True)]
-            ) / floor
-            row["generic_down"] = np.array(
-                [sum(v * (1 - 0.5 * min(1.0, generic.get(t, 0.0) / 0.2)) for t, v in c.items()) for c in contrib]
-            ) / floor
-            row["pairs"] = np.array(
+            known = (
+                sum(ranking.idf(dfs[t], stats[0]) * ranking.query_weight(t) for t in full + common)
+                + 1e-9
+            )
+            row["coverage"] = np.array(
                 [
-                    sum(
-                        min(c[a], c[b])
-                        for i, a in enumerate(c)
-                        for b in list(c)[i + 1 :]
-                        if any(a in st and b in st for st in sts)
-                    )
-                    for c, sts in zip(contrib, sentence_terms, strict=True)
+                    sum(ranking.idf(dfs[t], stats[0]) * ranking.query_weight(t) for t in c) / known
+                    for c in contrib
                 ]
-            ) / floor
-            row["key"] = row["lex"] + ranking.SEMANTIC_WEIGHT * np.maximum(row["z"], 0.0) / ranking.SEMANTIC_MIN_Z
+            )
+            row["title_only"] = (
+                np.array(
+                    [
+                        sum(v for t, v in c.items() if t in f[0])
+                        for c, f in zip(contrib, fields, strict=True)
+                    ]
+                )
+                / floor
+            )
+            row["decision_section"] = (
+                np.array(
+                    [
+                        sum(v for t, v in c.items() if t in f[1])
+                        for c, f in zip(contrib, fields, strict=True)
+                    ]
+                )
+                / floor
+            )
+            row["generic_down"] = (
+                np.array(
+                    [
+                        sum(
+                            v * (1 - 0.5 * min(1.0, generic.get(t, 0.0) / 0.2))
+                            for t, v in c.items()
+                        )
+                        for c in contrib
+                    ]
+                )
+                / floor
+            )
+            row["pairs"] = (
+                np.array(
+                    [
+                        sum(
+                            min(c[a], c[b])
+                            for i, a in enumerate(c)
+                            for b in list(c)[i + 1 :]
+                            if any(a in st and b in st for st in sts)
+                        )
+                        for c, sts in zip(contrib, sentence_terms, strict=True)
+                    ]
+                )
+                / floor
+            )
+            row["key"] = (
+                row["lex"]
+                + ranking.SEMANTIC_WEIGHT * np.maximum(row["z"], 0.0) / ranking.SEMANTIC_MIN_Z
+            )
             out.append(row)
     return out
 
@@ -229,16 +287,47 @@ def ceiling(gate: list[float], rows: list[dict]) -> float:
     for th in sorted(set(gate)):
         silent = sum(1 for g, r in zip(gate, rows, strict=True) if not r["related"] and g < th)
         if silent / unrelated >= 0.9:
-            hits = sum(1 for g, r, t in zip(gate, rows, top3, strict=True) if r["related"] and g >= th and t)
+            hits = sum(
+                1
+                for g, r, t in zip(gate, rows, top3, strict=True)
+                if r["related"] and g >= th and t
+            )
             best = max(best, hits / related)
     return best
 
 
 SIGNALS = (
-    "lex", "key", "z", "cos", "z_centred", "z_sentence", "z_topic", "z_prompt", "distinct",
-    "matched", "strong", "pairs", "one_term", "coverage", "title_only", "decision_section", "generic_down",
+    "lex",
+    "key",
+    "z",
+    "cos",
+    "z_centred",
+    "z_sentence",
+    "z_topic",
+    "z_prompt",
+    "distinct",
+    "matched",
+    "strong",
+    "pairs",
+    "one_term",
+    "coverage",
+    "title_only",
+    "decision_section",
+    "generic_down",
 )
-FUSED = ("lex", "z", "matched", "strong", "one_term", "coverage", "z_sentence", "z_topic", "distinct", "title_only", "decision_section")
+FUSED = (
+    "lex",
+    "z",
+    "matched",
+    "strong",
+    "one_term",
+    "coverage",
+    "z_sentence",
+    "z_topic",
+    "distinct",
+    "title_only",
+    "decision_section",
+)
 
 
 def main(tpath: str) -> None:
@@ -254,7 +343,10 @@ def main(tpath: str) -> None:
             pos = [float(r[sig][r["target"]].max()) for r in rows if r["related"]]
             neg = [float(r[sig].max()) for r in rows if not r["related"]]
             # the gate reads the signal at the best-ranked candidate
-            gate = [float(r[sig][np.argmax(r["key"])]) if sig != "lex" else float(r[sig].max()) for r in rows]
+            gate = [
+                float(r[sig][np.argmax(r["key"])]) if sig != "lex" else float(r[sig].max())
+                for r in rows
+            ]
             cells += [f"{auc(pos, neg):.3f}", f"{ceiling(gate, rows):.3f}"]
         print(f"| {sig} | " + " | ".join(cells) + " |")
     cells = []
@@ -262,7 +354,9 @@ def main(tpath: str) -> None:
         rows = data[name]
         x = np.array([[float(r[s][np.argmax(r["key"])]) for s in FUSED] for r in rows])
         x = (x - x.mean(0)) / (x.std(0) + 1e-9)
-        y = np.array([r["related"] and bool(r["target"][np.argsort(-r["key"])[:3]].any()) for r in rows])
+        y = np.array(
+            [r["related"] and bool(r["target"][np.argsort(-r["key"])[:3]].any()) for r in rows]
+        )
         model = LogisticRegression(C=10, class_weight="balanced", max_iter=5000).fit(x, y)
         gate = list(model.decision_function(x))
         cells += ["-", f"{ceiling(gate, rows):.3f}"]
@@ -272,30 +366,40 @@ def main(tpath: str) -> None:
         xa, ya = fused_matrix(data[train])
         xb, yb = fused_matrix(data[test])
         mu, sd = xa.mean(0), xa.std(0) + 1e-9
-        model = LogisticRegression(C=1.0, class_weight="balanced", max_iter=5000).fit((xa - mu) / sd, ya)
+        model = LogisticRegression(C=1.0, class_weight="balanced", max_iter=5000).fit(
+            (xa - mu) / sd, ya
+        )
         ga, gb = model.decision_function((xa - mu) / sd), model.decision_function((xb - mu) / sd)
         th = threshold(list(ga), data[train])
-        print(f"fusion tuned on {train} (threshold: silence >= 0.90 there), scored on {test}: "
-              f"train {rates(list(ga), data[train], th)}, test {rates(list(gb), data[test], th)}")
+        print(
+            f"fusion tuned on {train} (threshold: silence >= 0.90 there), scored on {test}: "
+            f"train {rates(list(ga), data[train], th)}, test {rates(list(gb), data[test], th)}"
+        )
 
 
 def fused_matrix(rows: list[dict]) -> tuple[np.ndarray, np.ndarray]:
     x = np.array([[float(r[s][np.argmax(r["key"])]) for s in FUSED] for r in rows])
-    y = np.array([r["related"] and bool(r["target"][np.argsort(-r["key"])[:3]].any()) for r in rows])
+    y = np.array(
+        [r["related"] and bool(r["target"][np.argsort(-r["key"])[:3]].any()) for r in rows]
+    )
     return x, y
 
 
 def rates(gate: list[float], rows: list[dict], th: float) -> str:
     top3 = [bool(r["target"][np.argsort(-r["key"])[:3]].any()) for r in rows]
     related = sum(r["related"] for r in rows)
-    hits = sum(1 for g, r, t in zip(gate, rows, top3, strict=True) if r["related"] and g >= th and t)
+    hits = sum(
+        1 for g, r, t in zip(gate, rows, top3, strict=True) if r["related"] and g >= th and t
+    )
     silent = sum(1 for g, r in zip(gate, rows, strict=True) if not r["related"] and g < th)
     return f"hit {hits / related:.3f} / silence {silent / (len(rows) - related):.3f}"
 
 
 def threshold(gate: list[float], rows: list[dict]) -> float:
     """The lowest threshold keeping silence >= 0.90 on these rows."""
-    unrelated = sorted((g for g, r in zip(gate, rows, strict=True) if not r["related"]), reverse=True)
+    unrelated = sorted(
+        (g for g, r in zip(gate, rows, strict=True) if not r["related"]), reverse=True
+    )
     k = len(unrelated) - int(np.ceil(0.9 * len(unrelated)))  # unrelated prompts allowed to speak
     return unrelated[k] + 1e-9
 

@@ -5,6 +5,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "src"))
 
-from memhooks.recall.semantic_build import MiniLM, model_zip
+from memhooks.cli.semantic_build import MiniLM, model_zip
 
 __all__ = ["MiniLM", "model_zip"]

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 from memhooks.cli.common import add_json, memory_paths, require_tree
 from memhooks.cli.output import emit
+from memhooks.curate.summary_material import read_if_present
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
 from memhooks.recall.lookup import RECALL_FLOOR
-from memhooks.restore.summary_material import read_if_present
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths
 from memhooks.text.frame import frame, one_line
@@ -120,7 +120,7 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
         hits, problem = _query(paths, query, limit, floor)
     if problem:
         raise UserError(f"the search index cannot be read ({problem}): run {cli_hint('rebuild')}")
-    from memhooks.recall import checkpoint_search
+    from memhooks.cli import checkpoint_search
 
     checkpoints = checkpoint_search.search(paths, query, limit)
     data = {
@@ -215,9 +215,9 @@ def _catch_up(paths: MemoryPaths, *, remake: bool = False) -> None:
 
 
 def _explain(paths: MemoryPaths, query: str, *, as_json: bool) -> int:
+    from memhooks.cli import explain
     from memhooks.cli.common import settings
     from memhooks.hooks.user_prompt import NOT_POINTED_AT, is_request
-    from memhooks.recall import explain
     from memhooks.recall.search_index import DEFAULT_TABLE, SearchIndex
 
     if not paths.search_db.exists():

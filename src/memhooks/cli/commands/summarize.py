@@ -21,21 +21,21 @@ from memhooks.cli.common import (
     require_tree,
 )
 from memhooks.cli.output import emit
-from memhooks.errors import Exit, UserError
-from memhooks.restore.session_checkpoint import read_session_checkpoint
-from memhooks.restore.summary_format import (
+from memhooks.curate.summary_format import (
     SUMMARY_TEMPLATE,
     summary_description,
     summary_problems,
     tracking_labels,
     without_journal,
 )
-from memhooks.restore.summary_material import (
+from memhooks.curate.summary_material import (
     SUMMARY_BUDGET,
     Pack,
     latest_session_id,
     read_if_present,
 )
+from memhooks.errors import Exit, UserError
+from memhooks.restore.session_checkpoint import read_session_checkpoint
 from memhooks.store.memory_file import first_heading
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths

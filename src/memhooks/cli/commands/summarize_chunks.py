@@ -10,10 +10,10 @@ import argparse
 
 from memhooks.cli.chunk_output import check_chunk_chars, print_chunk, print_overview
 from memhooks.cli.common import open_store
+from memhooks.curate.session_material import locate_transcript, reading
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_command
 from memhooks.restore.chunks import split
-from memhooks.restore.session_material import locate_transcript, reading
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.session_state import StateUnreadableError, read_state
 

@@ -22,11 +22,8 @@ from memhooks.cli.common import (
     require_tree,
 )
 from memhooks.cli.output import emit
-from memhooks.errors import Exit, UserError
-from memhooks.install.invocation import cli_command
-from memhooks.restore.chunks import split
-from memhooks.restore.summary_format import MASTER_TEMPLATE, Footer, master_problems, with_footer
-from memhooks.restore.summary_material import (
+from memhooks.curate.summary_format import MASTER_TEMPLATE, Footer, master_problems, with_footer
+from memhooks.curate.summary_material import (
     DEFAULT_BUDGET,
     UNCUT,
     doc_files,
@@ -34,6 +31,9 @@ from memhooks.restore.summary_material import (
     read_if_present,
     synthesis_material,
 )
+from memhooks.errors import Exit, UserError
+from memhooks.install.invocation import cli_command
+from memhooks.restore.chunks import split
 from memhooks.store.master_file import PREVIOUS, replace_master
 from memhooks.store.paths import TREE_PREFIX as PREFIX
 from memhooks.store.paths import MemoryPaths

@@ -10,7 +10,7 @@ and L2 normalisation as the model card says. For every vocabulary token it runs
 (lossless for the gate: the study measured the same hits and silences as float32).
 
 Never imported by a hook: numpy is an install-time dependency only (`python -m
-memhooks.recall.semantic_build OUT` writes the table; deps runs it after pip).
+memhooks.cli.semantic_build OUT` writes the table; deps runs it after pip).
 """
 
 from __future__ import annotations
@@ -204,7 +204,7 @@ def quantized(chunk: list[tuple[str, int]], vectors: Array) -> list[tuple[str, f
 
 
 def main(argv: list[str]) -> int:
-    """`python -m memhooks.recall.semantic_build [OUT]`: build the table (default place)."""
+    """`python -m memhooks.cli.semantic_build [OUT]`: build the table (default place)."""
     out = Path(argv[0]) if argv else Path(semantic.table_path())
     archive = model_zip()
     if archive is None:

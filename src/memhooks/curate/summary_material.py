@@ -127,7 +127,7 @@ def since_last_synthesis(paths: MemoryPaths, master_text: str | None) -> dt.date
     """master.md's footer date, else its mtime; None when there is no master.md."""
     if master_text is None:
         return None
-    from memhooks.restore.summary_format import last_synthesized
+    from memhooks.curate.summary_format import last_synthesized
 
     written = parse_iso(last_synthesized(master_text) or "")
     if written is not None:
