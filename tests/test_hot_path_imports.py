@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.hooks.entry import HANDLERS
+from memhooks.hooks.entry import HANDLERS, TOOL_HOOKS
 from memhooks.recall.semantic import TABLE_FILE
 from support import LAUNCHER, hot_path_banned, run_cli
 
@@ -65,6 +65,15 @@ REACHED = {"SubagentStop": {"memhooks.store.memory_file", "_sqlite3"}}
 def test_every_hook_event_is_checked() -> None:
     """New events (PreToolUse, PostToolUse, ...) are covered as soon as entry knows them."""
     assert set(EVENTS) == set(HANDLERS)
+
+
+def test_every_handler_loads_its_hook_module() -> None:
+    """The loaders mypy checks against the Hook protocol return the modules they name."""
+    for event, load in HANDLERS.items():
+        module = load()
+        assert module.__name__ == f"memhooks.hooks.{load.__name__.lstrip('_')}", event
+        assert callable(module.handle)
+    assert all(callable(load().wants) for load in TOOL_HOOKS.values())
 
 
 def _payload(started: Path, tmp_path: Path) -> dict[str, object]:

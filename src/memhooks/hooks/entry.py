@@ -6,7 +6,6 @@ Whatever goes wrong, the hook exits 0 with empty stdout and one line on stderr a
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import sys
@@ -22,28 +21,107 @@ from memhooks.store.session_state import is_active
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any
+    from typing import Any, Protocol
 
     from memhooks.store.config import Settings
     from memhooks.store.paths import MemoryPaths
 
-    Handler = Callable[[HookInput, MemoryPaths, Settings], dict[str, Any] | None]
+    class Hook(Protocol):
+        """A hook module: `handle` runs its event and returns the output to print, if any."""
+
+        def handle(
+            self, hook: HookInput, paths: MemoryPaths, settings: Settings
+        ) -> dict[str, Any] | None: ...
+
+    class ToolHook(Hook, Protocol):
+        """A tool hook's `wants` decides from the payload alone whether the call is its
+        business, before any file is read."""
+
+        def wants(self, hook: HookInput, paths: MemoryPaths) -> bool: ...
 
 
-HANDLERS: dict[str, str] = {
-    "SessionStart": "memhooks.hooks.session_start",
-    "UserPromptSubmit": "memhooks.hooks.user_prompt",
-    "PreCompact": "memhooks.hooks.pre_compact",
-    "Stop": "memhooks.hooks.stop",
-    "SubagentStop": "memhooks.hooks.subagent_stop",
-    "SessionEnd": "memhooks.hooks.session_end",
-    "PreToolUse": "memhooks.hooks.pre_tool_use",
-    "PostToolUse": "memhooks.hooks.post_tool_use",
-    "PostCompact": "memhooks.hooks.post_compact",
-    "SubagentStart": "memhooks.hooks.subagent_pointers",
+# One loader per event: each imports its module only when its event runs (a hook process
+# loads one), and, unlike a table of module names, "find usages" and mypy follow it (mypy
+# checks each module against the Hook protocol). Ten function definitions cost nothing.
+
+
+def _session_start() -> Hook:
+    from memhooks.hooks import session_start
+
+    return session_start
+
+
+def _user_prompt() -> Hook:
+    from memhooks.hooks import user_prompt
+
+    return user_prompt
+
+
+def _pre_compact() -> Hook:
+    from memhooks.hooks import pre_compact
+
+    return pre_compact
+
+
+def _stop() -> Hook:
+    from memhooks.hooks import stop
+
+    return stop
+
+
+def _subagent_stop() -> Hook:
+    from memhooks.hooks import subagent_stop
+
+    return subagent_stop
+
+
+def _session_end() -> Hook:
+    from memhooks.hooks import session_end
+
+    return session_end
+
+
+def _pre_tool_use() -> ToolHook:
+    from memhooks.hooks import pre_tool_use
+
+    return pre_tool_use
+
+
+def _post_tool_use() -> ToolHook:
+    from memhooks.hooks import post_tool_use
+
+    return post_tool_use
+
+
+def _post_compact() -> Hook:
+    from memhooks.hooks import post_compact
+
+    return post_compact
+
+
+def _subagent_pointers() -> Hook:
+    from memhooks.hooks import subagent_pointers
+
+    return subagent_pointers
+
+
+#: The tool hooks run on every tool call and most calls are none of their business.
+TOOL_HOOKS: dict[str, Callable[[], ToolHook]] = {
+    "PreToolUse": _pre_tool_use,
+    "PostToolUse": _post_tool_use,
+}
+HANDLERS: dict[str, Callable[[], Hook]] = {
+    "SessionStart": _session_start,
+    "UserPromptSubmit": _user_prompt,
+    "PreCompact": _pre_compact,
+    "Stop": _stop,
+    "SubagentStop": _subagent_stop,
+    "SessionEnd": _session_end,
+    **TOOL_HOOKS,
+    "PostCompact": _post_compact,
+    "SubagentStart": _subagent_pointers,
 }
 STDIN_TIMEOUT = {"SessionEnd": 0.5}
-TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 #: Where a deleted tree (`rm -rf .claude`) is reported, once, when this machine kept copies.
 LOST_TREE_EVENTS = ("PostToolUse", "SessionStart")
 
@@ -57,10 +135,8 @@ def run(event: str) -> int:
         payload, problem = read_payload(STDIN_TIMEOUT.get(event, 2.0))
         hook = HookInput.from_payload(event, payload)
         paths = hook.memory_paths()
-        module = importlib.import_module(HANDLERS[event]) if event in TOOL_EVENTS else None
-        # The tool hooks run on every tool call and most calls are none of their business:
-        # their `wants` decides from the payload alone, before any file is read.
-        if module is not None and not module.wants(hook, paths):
+        tool = TOOL_HOOKS[event]() if event in TOOL_HOOKS else None
+        if tool is not None and not tool.wants(hook, paths):
             return 0
         refused = tree_problem(paths.base)
         if refused:  # stderr only: the log is behind the link, where nothing is written
@@ -81,9 +157,7 @@ def run(event: str) -> int:
         for issue in settings.problems:
             log_line(paths.file("log"), f"{event}: config.json {issue}")
         _drop_slow_patterns(paths, settings)
-        module = module or importlib.import_module(HANDLERS[event])
-        handler: Handler = module.handle
-        output = handler(hook, paths, settings)
+        output = (tool or HANDLERS[event]()).handle(hook, paths, settings)
         if output:
             # ASCII JSON: a Windows pipe is cp1252, and the host decodes the escapes anyway.
             sys.stdout.write(json.dumps(output) + "\n")

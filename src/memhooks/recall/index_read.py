@@ -7,8 +7,8 @@ Standard library only: UserPromptSubmit runs this on every prompt.
 from __future__ import annotations
 
 try:
-    # The C module alone: `sqlite3` adds the dbapi2 layer and `datetime` (~3 ms per prompt)
-    # for date adapters this index never uses. Same API for what we call.
+    # The C module alone: `sqlite3` adds the dbapi2 layer and `datetime` for date adapters
+    # this index never uses (+1.4 ms per prompt, measured). Same API for what we call.
     import _sqlite3 as sqlite3
 except ImportError:  # pragma: no cover - a build without the private module
     import sqlite3  # type: ignore[no-redef]

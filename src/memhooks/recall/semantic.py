@@ -19,7 +19,7 @@ import math
 import os
 from operator import mul
 
-try:
+try:  # the C module alone: `sqlite3` costs the per-prompt hook +1.4 ms (recall.index_read)
     import _sqlite3 as sqlite3
 except ImportError:  # pragma: no cover - a build without the private module
     import sqlite3  # type: ignore[no-redef]

@@ -1,6 +1,6 @@
 """UTC timestamps as the tree writes them.
 
-`iso()` and `epoch()` avoid `datetime` (~2.5 ms to import), because every Stop and
+`iso()` and `epoch()` avoid `datetime` (~1 ms to import), because every Stop and
 SessionEnd hook stamps and compares times; the commands use `utc_now` and `parse_iso`.
 """
 

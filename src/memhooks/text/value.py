@@ -1,4 +1,4 @@
-"""Frozen, slotted value classes without `dataclasses` (~10 ms of imports for a hook).
+"""Frozen, slotted value classes without `dataclasses` (~8 ms to import, +0.5 ms a class).
 
 `Value` gives a class whose fields are its `__slots__` equality, hashing, a repr, a
 keyword-wise `replace` and `as_dict`, and refuses attribute assignment after `__init__`
