@@ -97,3 +97,44 @@ def test_archive_lists_cut_entries_and_sessions() -> None:
     )
     assert "| 2026-01-15T10:00:00Z | 2026-01-15T18:00:00Z | 45 |" in text
     assert all(e.path in text for e in cut)
+
+
+def short_entries(count: int) -> list[Entry]:
+    """Entries whose pointer lines are short: the line cap binds long before the byte cap."""
+    return [
+        Entry(
+            path=f"decisions/2026-01-01_{n:03d}_m.md",
+            category="decision",
+            title=f"m{n}",
+            description="",
+            updated="2026-01-01",
+            created="2026-01-01",
+        )
+        for n in range(count)
+    ]
+
+
+def test_the_line_cap_holds_where_the_bytes_would_allow_more() -> None:
+    """The host loads MEMORY.md's first 200 lines: 300 short entries (9 KB) must still give
+    at most 200 lines, and the note says how many were cut."""
+    rendered = render_index(short_entries(300), Status(), active=True, started="", caps=IndexCaps())
+    lines = rendered.text.splitlines()
+    assert len(rendered.text.encode("utf-8")) < 25_000 // 2
+    assert len(lines) == 200
+    cut = 300 - len(rendered.shown)
+    assert cut == len(rendered.cut) > 100
+    assert lines[-1].startswith(f"> {cut} older entries are not shown here (index cap: 200 lines")
+
+
+def test_a_configured_line_cap_is_held_at_every_size() -> None:
+    for max_lines in (20, 50, 200):
+        for count in (max_lines - 12, max_lines - 9, max_lines, 3 * max_lines):
+            rendered = render_index(
+                short_entries(count),
+                Status(),
+                active=True,
+                started="",
+                caps=IndexCaps(max_lines=max_lines),
+            )
+            assert len(rendered.text.splitlines()) <= max_lines, (max_lines, count)
+            assert len(rendered.shown) + len(rendered.cut) == count

@@ -275,12 +275,21 @@ def test_near_misses_survive_where_they_are_kept(
     assert [n for n in NEAR_MISSES if n not in saved] == []
 
 
+def _straddling(text: str, value: str, inside: int, limit: int = 4_000) -> str:
+    """A prompt where `value` (in `text`) starts `inside` characters before the cut at `limit`."""
+    lead = limit - inside - text.index(value)
+    return ("x " * limit)[: lead - 1] + " " + text
+
+
+@pytest.mark.parametrize("inside", [6, 10, 14, 20, 30, 39])
 def test_a_secret_straddling_the_prompt_cut_leaves_no_head(
-    tree: Path, examples: dict[str, dict[str, Any]]
+    tree: Path, examples: dict[str, dict[str, Any]], inside: int
 ) -> None:
-    """The prompt cache keeps 4,000 characters: redaction must see the whole prompt first."""
+    """The prompt cache keeps 4,000 characters: redaction must see the whole prompt first, so
+    no head of a token that straddles the cut (`inside` of its characters before it) is kept."""
     _, text, values = next(case for case in SECRETS if case[0] == "github")
-    prompt = "x " * 1_990 + "token " + text  # the token starts just before the cut
+    prompt = _straddling(text, values[0], inside)
+    assert prompt.index(values[0]) == 4_000 - inside
     project = tree.parent.parent
     done = run_hook(
         "UserPromptSubmit",
@@ -290,7 +299,24 @@ def test_a_secret_straddling_the_prompt_cut_leaves_no_head(
     assert done.returncode == 0, done.stderr
     cache = persisted(tree)
     assert "x x x" in cache
+    assert values[0][:inside] not in cache
     assert leaks(cache, [(0, "github", text, tuple(v[:8] for v in values))]) == []
+
+
+@pytest.mark.parametrize(("family", "text", "values"), SECRETS[::3])
+def test_no_family_leaves_a_head_at_the_prompt_cut(
+    family: str, text: str, values: tuple[str, ...]
+) -> None:
+    """`redact_prefix`, what the prompt cache keeps, for a token of each family straddling the
+    cut with 6, 10, half and all but one of its characters before it."""
+    from memhooks.text.redact import redact_prefix
+
+    value = values[0]
+    for inside in sorted({6, 10, len(value) // 2, len(value) - 1}):
+        if not 6 <= inside < len(value):
+            continue
+        kept = redact_prefix(_straddling(text, value, inside), 4_000)
+        assert value[:inside] not in kept, (family, inside, kept[-80:])
 
 
 @pytest.mark.parametrize("event", ["UserPromptSubmit", "Stop", "PreCompact", "SubagentStop"])

@@ -338,3 +338,15 @@ def test_a_file_found_behind_our_back_is_not_a_memory_write(started: Path) -> No
     assert "decisions/2026-01-02_001_pulled.md" in cat.entries
     state = json.loads(session.read_text(encoding="utf-8"))
     assert state["lastMemoryWrite"] == "2020-01-01T00:00:00Z"
+
+
+def test_memory_md_holds_the_configured_line_cap(started: Path) -> None:
+    """The store renders MEMORY.md with the settings' line cap (index.max_lines)."""
+    from memhooks.store.writer import NewMemory
+
+    store = open_store(started, Settings(index_max_lines=20))
+    items = [NewMemory("decision", {"title": f"Short {n}"}, f"body {n}") for n in range(30)]
+    store.create_many(items)
+    lines = (started / "MEMORY.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 20
+    assert "older entries are not shown here (index cap: 20 lines" in lines[-1]

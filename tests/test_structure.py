@@ -132,6 +132,223 @@ def test_the_audit_sees_each_kind_of_write() -> None:
     assert [line for line, _ in _writes(ast.parse(source))] == [1, 2, 3, 4, 5, 6, 7, 8, 13]
 
 
+# ------------------------------------------------------------------ SQL writes
+
+#: Modules that write a sqlite database, and why. The search index (`.cache/search.sqlite3`) is
+#: written only by these two, and they are reached only through `store/derived.py` under the
+#: store lock (checked below): the memory tree's one writer stays the store.
+SQL_WRITERS = {
+    "recall/index_write.py": "the search index's schema, postings and stats, in a transaction "
+    "`search_index.SearchIndex` opens (imported only by it)",
+    "recall/search_index.py": "opens `.cache/search.sqlite3` read-write for the write methods "
+    "(`store/derived.py` alone calls them) and once to roll back a killed writer's journal",
+    "recall/semantic_build.py": "the token table, in the plugin's data folder (no memory tree)",
+}
+#: The search index's write methods, as `store.derived.SearchIndexWrites` names them.
+SEARCH_WRITES = {"upsert", "upsert_many", "remove", "rebuild"}
+#: The one module that calls them (on the `search` factory's index, under the store lock).
+SEARCH_WRITE_ENTRY = {"store/derived.py"}
+
+_SQL_EXECUTE = {"execute", "executemany", "executescript"}
+_SQL_WRITE = re.compile(
+    r"\b(INSERT|UPDATE|DELETE|REPLACE|CREATE|DROP|ALTER|VACUUM|ATTACH|REINDEX)\b"
+    r"|\bPRAGMA\s+(?!(?:trusted_schema|synchronous|cache_size|busy_timeout|temp_store|"
+    r"mmap_size|query_only|foreign_keys)\b)\w+\s*=",
+    re.IGNORECASE,
+)
+
+
+def _assigned(tree: ast.AST) -> dict[str, list[ast.expr]]:
+    """Every value assigned to a name anywhere in the module (constants and locals alike)."""
+    values: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    values.setdefault(target.id, []).append(node.value)
+        elif (
+            isinstance(node, ast.AnnAssign)
+            and node.value is not None
+            and isinstance(node.target, ast.Name)
+        ):
+            values.setdefault(node.target.id, []).append(node.value)
+    return values
+
+
+def _strings(expr: ast.expr, names: dict[str, list[ast.expr]], seen: frozenset[str]) -> list[str]:
+    """The string literals an expression is made of, following the names it uses to what
+    the module assigns them (an upper-case attribute too: `module.SCHEMA`)."""
+    found: list[str] = []
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found.append(node.value)
+        name = node.id if isinstance(node, ast.Name) else ""
+        name = node.attr if isinstance(node, ast.Attribute) and node.attr.isupper() else name
+        if name and name not in seen and name in names:
+            for value in names[name]:
+                found += _strings(value, names, seen | {name})
+    return found
+
+
+def _sql_writes(tree: ast.AST) -> list[tuple[int, str]]:
+    """Calls that write a sqlite database: `execute`/`executemany`/`executescript` of SQL that
+    writes (or whose text the module does not show), and `connect` not opened read-only."""
+    names = _assigned(tree)
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        attr = func.attr if isinstance(func, ast.Attribute) else ""
+        owner = (
+            func.value.id
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+            else ""
+        )
+        if attr in _SQL_EXECUTE and node.args:
+            sql = _strings(node.args[0], names, frozenset())
+            if not sql or _SQL_WRITE.search(" ".join(sql)):
+                found.append((node.lineno, attr))
+        elif _connects(func, attr, owner) and not _opens_read_only(node, names):
+            found.append((node.lineno, "connect"))
+    return found
+
+
+def _connects(func: ast.expr, attr: str, owner: str) -> bool:
+    return (attr == "connect" and owner in ("sqlite3", "_sqlite3")) or (
+        isinstance(func, ast.Name) and func.id == "connect"
+    )
+
+
+def _opens_read_only(call: ast.Call, names: dict[str, list[ast.expr]]) -> bool:
+    """`connect(read_only_uri(p), uri=True)` or a `file:…?mode=ro` URI."""
+    uri = any(
+        k.arg == "uri" and isinstance(k.value, ast.Constant) and k.value.value is True
+        for k in call.keywords
+    )
+    if not uri or not call.args:
+        return False
+    target = call.args[0]
+    values = names.get(target.id, []) if isinstance(target, ast.Name) else [target]
+    return bool(values) and all(
+        (isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "read_only_uri")
+        or any("mode=ro" in s for s in _strings(v, names, frozenset()))
+        for v in values
+    )
+
+
+def _search_index_writes(tree: ast.AST) -> list[tuple[int, str]]:
+    """Write-method calls on a search index the module opened: `with SearchIndex(…) as x`,
+    `x = SearchIndex(…)`, or the same through a `search` factory (`self.search(…)`)."""
+
+    def opens(expr: ast.expr) -> bool:
+        func = expr.func if isinstance(expr, ast.Call) else None
+        return (isinstance(func, ast.Name) and func.id == "SearchIndex") or (
+            isinstance(func, ast.Attribute) and func.attr in ("SearchIndex", "search")
+        )
+
+    opened: set[str] = set()
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.withitem) and opens(node.context_expr):
+            if isinstance(node.optional_vars, ast.Name):
+                opened.add(node.optional_vars.id)
+        elif isinstance(node, ast.Assign) and opens(node.value):
+            opened |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        func = node.func
+        if func.attr in SEARCH_WRITES and (
+            (isinstance(func.value, ast.Name) and func.value.id in opened) or opens(func.value)
+        ):
+            found.append((node.lineno, func.attr))
+    return found
+
+
+def _imports_of(tree: ast.AST, module: str) -> bool:
+    return any(
+        (isinstance(node, ast.ImportFrom) and node.module == module)
+        or (isinstance(node, ast.Import) and any(a.name == module for a in node.names))
+        for node in ast.walk(tree)
+    )
+
+
+def _sql_audit(sources: dict[str, str]) -> list[str]:
+    """What is wrong with the SQL writers of these modules (name: source), [] when nothing."""
+    trees = {name: ast.parse(text) for name, text in sources.items()}
+    problems: list[str] = []
+    writers = {name: w for name, tree in trees.items() if (w := _sql_writes(tree))}
+    unexpected = {n: w for n, w in writers.items() if n not in SQL_WRITERS}
+    if unexpected:
+        problems.append(f"writes sqlite outside SQL_WRITERS: {unexpected}")
+    stale = sorted(set(SQL_WRITERS) - set(writers))
+    if stale:
+        problems.append(f"no longer writes sqlite: remove from SQL_WRITERS: {stale}")
+    callers = {n: w for n, tree in trees.items() if (w := _search_index_writes(tree))}
+    if set(callers) != SEARCH_WRITE_ENTRY:
+        problems.append(f"search index written by {callers}, not only {SEARCH_WRITE_ENTRY}")
+    for writer, only in (
+        ("index_write", {"recall/search_index.py"}),
+        ("semantic_build", set()),
+    ):
+        users = {n for n, tree in trees.items() if _imports_of(tree, f"memhooks.recall.{writer}")}
+        if users != only:
+            problems.append(f"memhooks.recall.{writer} imported by {sorted(users)}, not {only}")
+    return problems
+
+
+def _sources() -> dict[str, str]:
+    return {name: path.read_text(encoding="utf-8") for name, path in _modules().items()}
+
+
+def test_only_the_listed_modules_write_sqlite_and_the_store_alone_reaches_them() -> None:
+    problems = _sql_audit(_sources())
+    assert not problems, "\n".join(problems)
+
+
+def test_the_audit_sees_each_kind_of_sql_write() -> None:
+    source = (
+        "SCHEMA = 'CREATE TABLE t (x)'\n"
+        "conn.execute('INSERT INTO t VALUES (1)')\n"
+        "conn.executemany('update t set x = ?', rows)\n"
+        "conn.executescript(SCHEMA)\n"
+        "conn.execute(f'PRAGMA user_version = {v}')\n"
+        "conn.execute('VACUUM')\n"
+        "conn.execute(text)\n"
+        "sqlite3.connect(path)\n"
+        "_sqlite3.connect(path, timeout=1)\n"
+        "sql = in_list('DELETE FROM t WHERE x', 3)\n"
+        "conn.execute(sql, xs)\n"
+        "conn.execute('SELECT x FROM t')\n"
+        "conn.execute('PRAGMA trusted_schema = OFF')\n"
+        "conn.execute('PRAGMA user_version').fetchone()\n"
+        "sqlite3.connect(read_only_uri(path), uri=True)\n"
+        "sqlite3.connect(f'file:{p}?mode=ro', uri=True)\n"
+        "sqlite3.connect(read_only_uri(path))\n"
+    )
+    lines = [line for line, _ in _sql_writes(ast.parse(source))]
+    assert lines == [2, 3, 4, 5, 6, 7, 8, 9, 11, 17]
+
+
+def test_the_sql_audit_fails_on_a_planted_writer() -> None:
+    real = _sources()
+    assert _sql_audit(real) == []
+    plants = {
+        "view/planted.py": "def f(conn):\n    conn.execute('DELETE FROM docs')\n",
+        "hooks/planted.py": "import sqlite3\n\ndef f(p):\n    return sqlite3.connect(p)\n",
+        "cli/commands/planted.py": (
+            "from memhooks.recall.search_index import SearchIndex\n\n"
+            "def f(p, docs):\n    with SearchIndex(p) as index:\n        index.upsert_many(docs)\n"
+        ),
+        "guard/planted.py": "from memhooks.recall.index_write import delete\n",
+    }
+    for name, source in plants.items():
+        problems = _sql_audit({**real, name: source})
+        assert problems, name
+        assert name in " ".join(problems), (name, problems)
+
+
 # ------------------------------------------------------------------ arrows
 
 #: The folders, bottom up: a module imports only from its own folder or a lower one.

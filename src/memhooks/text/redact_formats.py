@@ -54,7 +54,8 @@ _PREFIXED: tuple[tuple[str, bytes, bytes, Callable[[bytes], bool]], ...] = (
     ("databricks-token", b"dapi", rb"[a-f0-9]{32}(?:-\d)?", always),
     ("supabase-token", b"sbp_", rb"[a-f0-9]{40}", always),
     ("pulumi-token", b"pul-", rb"[a-f0-9]{40}", always),
-    ("newrelic-key", b"NRAK-", rb"[A-Z0-9]{27}", always),
+    # documented as 27 upper-case characters; a longer, shorter or lower-cased run is still a key
+    ("newrelic-key", b"NRAK-", rb"[A-Za-z0-9]{20,}", always),
     ("sentry-token", b"sntry", rb"[su]_[A-Za-z0-9+/=_-]{30,}", always),
     ("atlassian-token", b"ATATT", rb"[A-Za-z0-9_=-]{50,}", always),
     ("figma-token", b"figd_", rb"[A-Za-z0-9_-]{30,}", always),
