@@ -73,7 +73,7 @@ class Saved:
 
 
 class Store:
-    """The commands' store: the filelock lock, validation against the files, every change."""
+    """The commands' store: the command lock, validation against the files, every change."""
 
     def __init__(
         self,
