@@ -5,6 +5,7 @@ is loaded to build the parser, so the index is imported only when asked."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ def matching(paths: MemoryPaths, query: str) -> frozenset[str]:
     """The memories `memhooks recall QUERY` would list, without its result limit."""
     from memhooks.recall.search_index import SearchIndex
 
-    if not paths.search_db.exists():
+    if not Path(paths.search_db).exists():
         return frozenset()
     with SearchIndex(paths.search_db) as index:
         hits = index.query(query, limit=100_000, min_score=RECALL_FLOOR)
@@ -31,7 +32,7 @@ def matching(paths: MemoryPaths, query: str) -> frozenset[str]:
 
 def similar(paths: MemoryPaths, text: str, category: str) -> list[dict[str, Any]]:
     """Same-category memories close enough to be the same thing, best first."""
-    if not paths.search_db.exists():
+    if not Path(paths.search_db).exists():
         return []
     from memhooks.recall import ranking
     from memhooks.recall.search_index import SearchIndex
