@@ -74,7 +74,6 @@ def _rebuild_json() -> dict[str, object]:
 KILL = """
 import os, sys
 from pathlib import Path
-import filelock  # imported before os.link is patched: some filelock versions probe it on import
 from memhooks.store.config import Settings
 from memhooks.hooks.subagent_stop import LOCK_TIMEOUT as SUBAGENT_LOCK_TIMEOUT
 from memhooks.store.paths import MemoryPaths

@@ -74,7 +74,7 @@ def test_without_a_catalog_the_hook_refuses_after_the_memory_is_safe(started: Pa
 
 
 def test_change_state_writes_back_what_the_change_made(started: Path) -> None:
-    path = MemoryPaths(started).file("session")
+    path = MemoryPaths(started).session
     assert change_state(path, lambda s: s.setdefault("task", "ship")) == "ship"
     assert json.loads(Path(path).read_text(encoding="utf-8"))["task"] == "ship"
     missing = str(started / "absent.json")

@@ -1,5 +1,5 @@
 """Path rules of the store: what a host session id may be as a file name, and the tree's
-well-known paths (one table serves the hooks' strings and the commands' Paths)."""
+well-known paths (one table, one API: `str` attributes)."""
 
 from __future__ import annotations
 
@@ -31,25 +31,24 @@ def test_anything_else_is_refused(bad: str) -> None:
         session_file_stem(bad)
 
 
-def test_every_entry_is_the_same_place_as_a_string_and_as_a_path(tmp_path: Path) -> None:
+def test_every_entry_is_a_string_of_the_tree(tmp_path: Path) -> None:
+    """One API: each well-known path is a `str` (the hooks never import pathlib)."""
     paths = MemoryPaths.for_project(tmp_path)
-    assert paths.root == tmp_path / ".claude" / "memory"
+    assert paths.base == str(tmp_path / ".claude" / "memory")
     assert len(LAYOUT) == 28  # 25 + .cache/restore (the evidence), rebuild.pid and rebuild.log
     for name, relative in LAYOUT.items():
-        as_path = getattr(paths, name)
-        assert isinstance(as_path, Path)
-        assert as_path == paths.root / relative
-        assert paths.file(name) == str(as_path)
-    assert paths.catalog == paths.root / ".cache" / "catalog.json"
+        value = getattr(paths, name)
+        assert isinstance(value, str)
+        assert Path(value) == Path(paths.base) / relative
+    assert paths.catalog == str(tmp_path / ".claude" / "memory" / ".cache" / "catalog.json")
     assert paths.relative(paths.current_task) == "context/current-task.md"
+    assert not hasattr(paths, "file")
 
 
 def test_the_paths_cannot_be_reassigned(tmp_path: Path) -> None:
     paths = MemoryPaths(tmp_path)
     with pytest.raises(AttributeError):
-        paths.index = tmp_path  # type: ignore[misc]
-    with pytest.raises(KeyError):
-        paths.file("nonsense")
+        paths.index = str(tmp_path)  # type: ignore[misc]
 
 
 # ------------------------------------------------------------------ the commands' project

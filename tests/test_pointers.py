@@ -141,9 +141,9 @@ def test_status_shows_what_each_hook_injected(
     from memhooks.store.ledger import record
 
     paths = MemoryPaths.for_project(memory.parent.parent)
-    record(paths.file("injected"), "s-1", "SessionStart", 1200)
-    record(paths.file("injected"), "s-1", "UserPromptSubmit", 300)
-    record(paths.file("injected"), "s-1", "UserPromptSubmit", 250)
+    record(paths.injected, "s-1", "SessionStart", 1200)
+    record(paths.injected, "s-1", "UserPromptSubmit", 300)
+    record(paths.injected, "s-1", "UserPromptSubmit", 250)
     monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", "s-1")
     code, out, _ = run_main(capsys, "status", "--json")
     assert code == 0
@@ -369,7 +369,7 @@ def test_status_never_shows_another_sessions_counts_as_this_ones(
     from memhooks.store.ledger import record
 
     paths = MemoryPaths.for_project(memory.parent.parent)
-    record(paths.file("injected"), "s-old", "UserPromptSubmit", 900)
+    record(paths.injected, "s-old", "UserPromptSubmit", 900)
     monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", "s-new")
     code, out, _ = run_main(capsys, "status", "--json")
     assert code == 0

@@ -1,4 +1,9 @@
-"""Each persisted file is described once: the hooks' stdlib readers equal the pydantic models."""
+"""Each persisted file is described once: the hooks' stdlib readers equal the pydantic models.
+
+config.json's settings are one table (`config.FIELDS`): the hooks' lenient reader walks it,
+and `models.ConfigModel` is generated from it. What is checked here is that the two readers
+built on it (the stdlib `fits`, pydantic's strict validation) accept the same values.
+"""
 
 from __future__ import annotations
 
@@ -15,20 +20,16 @@ from memhooks.store.config import (
     Settings,
     settings_from_dict,
 )
-from memhooks.store.models import (
-    ConfigModel,
-    GuardSettings,
-    RetrievalSettings,
-    SessionRecord,
-    SessionState,
-    StopSettings,
-)
+from memhooks.store.models import SECTION_MODELS, ConfigModel, SessionRecord, SessionState
 from memhooks.store.session_state import KEYS, RECORD_KEYS
 
 
-def _candidates(kind: object, low: float, high: float) -> list[Any]:
+def _candidates(kind: object, allowed: tuple[Any, ...]) -> list[Any]:
     if kind is bool:
         return [True, False, 0, 1, "yes", None]
+    if kind is str:
+        return [*allowed, "other", "", 1, True, None, list(allowed)]
+    low, high = allowed
     values: list[Any] = [low, high, low - 1, high + 1, 1e10, -1, "5", True, None, 2.5]
     return values
 
@@ -51,11 +52,23 @@ def test_config_field_defaults_agree(section: str, key: str) -> None:
 
 @pytest.mark.parametrize(("section", "key"), sorted(FIELDS))
 def test_strict_and_lenient_config_readers_accept_the_same_values(section: str, key: str) -> None:
-    _, kind, low, high = FIELDS[(section, key)]
-    for value in _candidates(kind, low, high):
+    _, kind, allowed = FIELDS[(section, key)]
+    for value in _candidates(kind, allowed):
         lenient = settings_from_dict({section: {key: value}})
         strict = _strict_accepts({section: {key: value}})
         assert strict == (not lenient.problems), (section, key, value, lenient.problems)
+
+
+def test_the_model_is_the_table() -> None:
+    """Every scalar setting of the validated model is a row of FIELDS, and the reverse."""
+    described = {
+        (section, key) for section, model in SECTION_MODELS.items() for key in model.model_fields
+    }
+    assert described == set(FIELDS)
+    scalar = [
+        name for name in ConfigModel.model_fields if name not in ("version", "categories", "redact")
+    ]
+    assert scalar == list(dict.fromkeys(section for section, _ in FIELDS))
 
 
 def test_the_min_score_bug_is_gone() -> None:
@@ -65,7 +78,7 @@ def test_the_min_score_bug_is_gone() -> None:
 
 
 def test_nudge_values_agree() -> None:
-    field = StopSettings.model_fields["nudge"]
+    field = SECTION_MODELS["stop"].model_fields["nudge"]
     assert get_args(field.annotation) == NUDGES
     assert field.default == Settings.nudge
     for value in [*NUDGES, "loud", 1]:
@@ -74,7 +87,7 @@ def test_nudge_values_agree() -> None:
 
 
 def test_direct_edits_values_agree() -> None:
-    field = GuardSettings.model_fields["direct_edits"]
+    field = SECTION_MODELS["guard"].model_fields["direct_edits"]
     assert get_args(field.annotation) == DIRECT_EDITS
     assert field.default == Settings.direct_edits
     for value in [*DIRECT_EDITS, "sometimes", True]:
@@ -83,7 +96,7 @@ def test_direct_edits_values_agree() -> None:
 
 
 def test_semantic_values_agree() -> None:
-    field = RetrievalSettings.model_fields["semantic"]
+    field = SECTION_MODELS["retrieval"].model_fields["semantic"]
     assert get_args(field.annotation) == SEMANTIC_MODES
     assert field.default == Settings.semantic
     for value in [*SEMANTIC_MODES, "always", False]:
@@ -94,7 +107,7 @@ def test_semantic_values_agree() -> None:
 
 def test_every_settings_default_is_described() -> None:
     described = {name for name, *_ in FIELDS.values()}
-    plain = {"nudge", "direct_edits", "semantic", "redact_patterns", "categories", "problems"}
+    plain = {"redact_patterns", "categories", "problems"}
     public = {
         n for n in vars(Settings) if not n.startswith("_") and not callable(vars(Settings)[n])
     }

@@ -304,9 +304,8 @@ def test_semantic_off_in_the_hook_reads_no_table(
     monkeypatch.setattr(search_index, "SearchIndex", spy)
 
     class Paths:
-        def file(self, name: str) -> str:
-            assert name in ("search_db", "log")
-            return str(tmp_path / f"{name}.sqlite3")
+        search_db = str(tmp_path / "search_db.sqlite3")
+        log = str(tmp_path / "log.sqlite3")
 
     with real(tmp_path / "search_db.sqlite3", table=table) as index:
         index.rebuild([QUEUE])
@@ -745,7 +744,7 @@ def test_explain_follows_the_projects_config_as_the_hook_does(
         return sorted(c["path"] for c in rows if c["decision"] == "pointed at")
 
     def hook_paths() -> list[str]:
-        settings = load_settings(paths.file("config"))
+        settings = load_settings(paths.config)
         return sorted(p.path for p in user_prompt.relevant(paths, query, settings))
 
     assert explained()["semantic"] == "on"

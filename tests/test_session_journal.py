@@ -15,10 +15,10 @@ from memhooks.store.session_journal import JOURNAL_HEADING, append_journal, jour
 
 def test_a_new_session_file_gets_frontmatter_and_one_journal(tmp_path: Path) -> None:
     paths = MemoryPaths.for_project(tmp_path)
-    Path(paths.file("sessions")).mkdir(parents=True)
+    Path(paths.sessions).mkdir(parents=True)
     append_journal(paths, "s-1", "- 10:00 first")
     append_journal(paths, "s-1", "- 10:05 second")
-    text = (Path(paths.file("sessions")) / "s-1.md").read_text(encoding="utf-8")
+    text = (Path(paths.sessions) / "s-1.md").read_text(encoding="utf-8")
     raw = parse_text(text)
     assert raw.meta["category"] == "session_summary"
     assert raw.meta["session_id"] == "s-1"
@@ -29,7 +29,7 @@ def test_a_new_session_file_gets_frontmatter_and_one_journal(tmp_path: Path) -> 
 
 def test_a_summary_above_the_journal_is_kept(tmp_path: Path) -> None:
     paths = MemoryPaths.for_project(tmp_path)
-    folder = Path(paths.file("sessions"))
+    folder = Path(paths.sessions)
     folder.mkdir(parents=True)
     (folder / "s-2.md").write_text("---\ntitle: S\n---\n## Summary\nDone.\n", encoding="utf-8")
     append_journal(paths, "s-2", "- 11:00 entry")

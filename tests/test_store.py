@@ -199,14 +199,14 @@ def test_rebuild_from_files_alone_reproduces_the_index(started: Path) -> None:
             f"# Memory {n}\n\nbody {n}",
         )
     paths = MemoryPaths(started)
-    before = paths.index.read_text(encoding="utf-8")
-    paths.index.unlink()
-    paths.catalog.unlink()
-    paths.search_db.unlink()
+    before = Path(paths.index).read_text(encoding="utf-8")
+    Path(paths.index).unlink()
+    Path(paths.catalog).unlink()
+    Path(paths.search_db).unlink()
     from memhooks.cli.main import main
 
     assert main(["rebuild"]) == 0
-    assert paths.index.read_text(encoding="utf-8") == before
+    assert Path(paths.index).read_text(encoding="utf-8") == before
 
 
 def _writer(root: str, worker: int, count: int) -> None:
@@ -312,8 +312,8 @@ def test_a_fresh_clone_gets_its_search_index_back_on_start(started: Path) -> Non
     store = store_for(started)
     store.create("runbook", {"title": "Rotate the CDN token"}, "# Rotate the CDN token\n\nask ops")
     paths = MemoryPaths(started)
-    paths.search_db.unlink()
-    paths.catalog.unlink()  # `.cache/` is not committed
+    Path(paths.search_db).unlink()
+    Path(paths.catalog).unlink()  # `.cache/` is not committed
     assert run_cli("start").returncode == 0
     from memhooks.recall.search_index import SearchIndex
 
@@ -326,7 +326,7 @@ def test_a_file_found_behind_our_back_is_not_a_memory_write(started: Path) -> No
     not when a refresh finds one a `git pull` brought."""
     store = store_for(started)
     saved = store.create("decision", {"title": "Use SQLite"}, "SQLite in .cache/")
-    session = MemoryPaths(started).session
+    session = Path(MemoryPaths(started).session)
     state = json.loads(session.read_text(encoding="utf-8"))
     state["lastMemoryWrite"] = "2020-01-01T00:00:00Z"
     session.write_text(json.dumps(state), encoding="utf-8")

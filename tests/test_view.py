@@ -140,7 +140,7 @@ def test_a_symlinked_journal_folder_is_skipped(tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "leak.md").write_text("LEAKED")
-    (paths.root / "checkpoints" / "sessions" / "leak.md").symlink_to(outside / "leak.md")
+    (Path(paths.base) / "checkpoints" / "sessions" / "leak.md").symlink_to(outside / "leak.md")
     data = gather(paths)
     assert "LEAKED" not in json.dumps(data)
 

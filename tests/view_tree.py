@@ -107,16 +107,16 @@ def build_store(project: Path) -> MemoryPaths:
         "we decided prices are rounded half-even in src/pricing.py:10-12",
     )
     (project / "src" / "pricing.py").write_text(CODE.replace("line 11\n", "line eleven\n"))
-    sessions = paths.root / "sessions"
+    sessions = Path(paths.base) / "sessions"
     sessions.mkdir(exist_ok=True)
     (sessions / "s-111.md").write_text("# Session s-111\n\n- started\n- edited `src/a.py`\n")
     (sessions / "s-222.md").write_text("# Session s-222 <script>alert(1)</script>\n\n- compacted\n")
-    checkpoints = paths.root / "checkpoints" / "sessions"
+    checkpoints = Path(paths.base) / "checkpoints" / "sessions"
     checkpoints.mkdir(parents=True, exist_ok=True)
     (checkpoints / "s-222.md").write_text("# Checkpoint\n\n## Current task\n\nShip the view\n")
-    (paths.root / "checkpoints" / "latest.md").write_text("# Latest checkpoint\n\nShip it\n")
-    record(paths.file("injected"), "s-111", "SessionStart", 1200)
-    record(paths.file("injected"), "s-222", "SessionStart", 2400)
-    record(paths.file("injected"), "s-222", "UserPromptSubmit", 300)
-    record(paths.file("injected"), "s-222", "UserPromptSubmit", 500)
+    (Path(paths.base) / "checkpoints" / "latest.md").write_text("# Latest checkpoint\n\nShip it\n")
+    record(paths.injected, "s-111", "SessionStart", 1200)
+    record(paths.injected, "s-222", "SessionStart", 2400)
+    record(paths.injected, "s-222", "UserPromptSubmit", 300)
+    record(paths.injected, "s-222", "UserPromptSubmit", 500)
     return paths

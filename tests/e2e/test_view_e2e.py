@@ -86,7 +86,7 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str
     subprocess.run([*git, "add", "-A"], check=True)
     subprocess.run([*git, "commit", "-qm", HOSTILE_SUBJECT], check=True)
     assert main(["--project", str(project), "view"]) == 0
-    target = paths.cache / "view.html"
+    target = Path(paths.cache) / "view.html"
     assert target.is_file()
     return project, target, gather(paths)
 

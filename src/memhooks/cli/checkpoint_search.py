@@ -27,7 +27,7 @@ def search(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, Any]]:
     """The checkpoints holding at least half the query's terms (all of one or two), the
     most terms first, then the newest: {path, title, matched}."""
     terms = query_terms(query)
-    folder = paths.session_checkpoints
+    folder = Path(paths.session_checkpoints)
     if not terms or folder.is_symlink() or not folder.is_dir():
         return []
     if not resolves_inside(paths.base, folder):

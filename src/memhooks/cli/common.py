@@ -34,9 +34,9 @@ def memory_paths(args: argparse.Namespace) -> MemoryPaths:
 
 
 def require_tree(paths: MemoryPaths) -> None:
-    if not paths.session.exists():
+    if not Path(paths.session).exists():
         raise UserError(
-            f"no memory here ({paths.root} has no _session.json): run `/memory start` in "
+            f"no memory here ({paths.base} has no _session.json): run `/memory start` in "
             f"Claude Code (or {cli_hint('start')}) first",
             Exit.NOT_STARTED,
         )
@@ -78,7 +78,7 @@ def _configured(paths: MemoryPaths) -> Settings:
     if found.redact_patterns:  # as the hooks do: `status` and `doctor` name the dropped ones
         from memhooks.store.pattern_verdicts import usable
 
-        found.redact_patterns = usable(str(paths.root), found.redact_patterns)[0]
+        found.redact_patterns = usable(paths.base, found.redact_patterns)[0]
     return found
 
 

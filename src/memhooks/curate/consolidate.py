@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memhooks.curate.proposals import KINDS, Action, analyse
@@ -52,7 +53,7 @@ def apply(store: Store, actions: list[Action], now: dt.datetime | None = None) -
 def write_log(store: Store, done: list[Action], now: dt.datetime | None) -> None:
     from memhooks.store.consolidation_files import append_log
 
-    target = store.paths.root / LOG
+    target = Path(store.paths.base) / LOG
     lines = [f"## {iso(now)} — memhooks consolidate --apply", ""]
     for action in done:
         lines.append(f"- **{action.kind}**: {action.proposal}")

@@ -113,7 +113,7 @@ def load_live(paths: MemoryPaths) -> list[Memory]:
 
     out: list[Memory] = []
     for name in CATEGORIES:
-        folder = paths.root / BY_NAME[name].folder
+        folder = Path(paths.base) / BY_NAME[name].folder
         if not folder.is_dir() or folder.is_symlink():
             continue
         for file in sorted(folder.glob("*.md")):

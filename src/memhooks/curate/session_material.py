@@ -117,7 +117,7 @@ def _block_lines(record: Record, stamp: str) -> list[str]:
 def _journal(paths: MemoryPaths, session_id: str) -> str:
     from memhooks.store.session_journal import JOURNAL_HEADING
 
-    path = paths.sessions / f"{session_id}.md"
+    path = Path(paths.sessions) / f"{session_id}.md"
     if path.is_symlink() or not path.is_file():
         return ""
     try:
@@ -147,7 +147,9 @@ def reading(
         lines.append(f"=== Automatic journal (sessions/{session_id}.md) ===")
         lines.extend(journal.splitlines())
     marker = f"`{session_id}`"
-    checkpoints = sorted(paths.checkpoints.glob("*.md")) if paths.checkpoints.is_dir() else []
+    checkpoints = (
+        sorted(Path(paths.checkpoints).glob("*.md")) if Path(paths.checkpoints).is_dir() else []
+    )
     for path in checkpoints:
         if path.name == "latest.md" or path.is_symlink():
             continue

@@ -133,7 +133,7 @@ def since_last_synthesis(paths: MemoryPaths, master_text: str | None) -> dt.date
     if written is not None:
         return written
     try:
-        return dt.datetime.fromtimestamp(paths.master.stat().st_mtime, tz=dt.timezone.utc)
+        return dt.datetime.fromtimestamp(Path(paths.master).stat().st_mtime, tz=dt.timezone.utc)
     except OSError:
         return None
 
@@ -161,7 +161,7 @@ def memories(paths: MemoryPaths, folder: str) -> list[MemoryDoc]:
     from memhooks.store.memory_file import UnparsableMemoryError, parse_bytes
 
     out: list[MemoryDoc] = []
-    base = paths.root / folder
+    base = Path(paths.base) / folder
     if not base.is_dir():
         return out
     for path in sorted(base.glob("*.md")):
@@ -234,7 +234,7 @@ def synthesis_material(
 ) -> SynthesisMaterial:
     """What master.md is written from, within `budget`; `piece_cap` bounds each piece (the
     chunked reading lifts both)."""
-    previous = read_if_present(paths.master)
+    previous = read_if_present(Path(paths.master))
     since = since_last_synthesis(paths, previous)
     pack = Pack(budget)
     if previous is not None:
@@ -260,8 +260,8 @@ def synthesis_material(
             source=PREFIX + doc.path,
             cap=piece_cap,
         )
-    checkpoint = read_if_present(paths.latest_checkpoint)
-    if checkpoint and (since is None or _mtime(paths.latest_checkpoint) > since):
+    checkpoint = read_if_present(Path(paths.latest_checkpoint))
+    if checkpoint and (since is None or _mtime(Path(paths.latest_checkpoint)) > since):
         pack.add(
             "Latest checkpoint: checkpoints/latest.md",
             checkpoint,

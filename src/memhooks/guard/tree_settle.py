@@ -60,7 +60,7 @@ def _look_deeper(
     ):
         # Never recorded on this machine (this is the baseline), or only a folder's mtime
         # moved (a hook's own journal entry): remember the tree as it is.
-        with quick_lock(paths.file("lock"), LOCK_TIMEOUT):
+        with quick_lock(paths.lock, LOCK_TIMEOUT):
             if old is None:
                 tree_marks.record(paths)
             else:
@@ -103,7 +103,7 @@ def _settle(paths: MemoryPaths, settings: Settings, cli: str, *, from_claude: bo
         # already), makes MEMORY.md again and records the tree as it now stands.
         store.reindex_locked([], {})
     for message in messages:
-        log_line(paths.file("log"), message.removeprefix("memhooks: "))
+        log_line(paths.log, message.removeprefix("memhooks: "))
     if from_claude and messages:
         messages.append(
             f"Write memories with `{cli} save <category>` (or `remember`, `retire`): it "

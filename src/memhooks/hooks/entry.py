@@ -151,11 +151,11 @@ def run(event: str) -> int:
             _report_lost_tree(event, paths)
             return 0
         if problem:
-            log_line(paths.file("log"), f"{event}: {problem}; skipped")
+            log_line(paths.log, f"{event}: {problem}; skipped")
             return 0
-        settings = load_settings(paths.file("config"))
+        settings = load_settings(paths.config)
         for issue in settings.problems:
-            log_line(paths.file("log"), f"{event}: config.json {issue}")
+            log_line(paths.log, f"{event}: config.json {issue}")
         _drop_slow_patterns(paths, settings)
         output = (tool or HANDLERS[event]()).handle(hook, paths, settings)
         if output:
@@ -169,7 +169,7 @@ def run(event: str) -> int:
 
 def _failed_open(paths: MemoryPaths | None, event: str, exc: BaseException) -> None:
     log_line(
-        paths.file("log") if paths else None,
+        paths.log if paths else None,
         f"{event} hook failed open: {type(exc).__name__}: {exc}",
     )
     pattern = getattr(exc, "pattern", None)  # a CustomPatternTimeoutError: not again
@@ -186,7 +186,7 @@ def _drop_slow_patterns(paths: MemoryPaths, settings: Settings) -> None:
         return
     from memhooks.store.pattern_verdicts import usable
 
-    settings.redact_patterns = usable(paths.base, settings.redact_patterns, paths.file("log"))[0]
+    settings.redact_patterns = usable(paths.base, settings.redact_patterns, paths.log)[0]
 
 
 def _report_lost_tree(event: str, paths: MemoryPaths) -> None:
@@ -210,7 +210,7 @@ def _memory_on(event: str, paths: MemoryPaths) -> bool:
     nothing is written into it: memory never started here, or stopped, or a `_session.json`
     a clone brought. At most one line for the user, at SessionStart, where the repository
     ships memory that nobody here decided on."""
-    if is_active(paths.file("session")) and is_on(paths.base):
+    if is_active(paths.session) and is_on(paths.base):
         return True
     if event == "SessionStart" and os.path.isdir(paths.base) and not decision(paths.base):
         sys.stdout.write(json.dumps({"systemMessage": NOTICE}) + "\n")
@@ -236,7 +236,7 @@ def _count_injected(
     try:
         from memhooks.store.ledger import record
 
-        record(paths.file("injected"), hook.session_id, label, len(text))
+        record(paths.injected, hook.session_id, label, len(text))
     except OSError:
         # Best effort, like the count itself: a read-only or full tree has already been
         # reported once by this hook, and a lost count costs nothing else.
@@ -248,7 +248,7 @@ def _prepare_plugin(paths: MemoryPaths, *, active: bool) -> None:
     if active:
         # Only where memory is active (`start` installs them itself elsewhere): a project
         # that never started memory costs nothing, not even a background process.
-        wanted = load_settings(paths.file("config")).semantic != "off"
+        wanted = load_settings(paths.config).semantic != "off"
         _bootstrap_dependencies(semantic=wanted)
 
 

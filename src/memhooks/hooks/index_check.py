@@ -33,7 +33,7 @@ def check_index(paths: MemoryPaths, settings: Settings) -> None:
     from memhooks.recall.index_read import TABLE_VERSION
     from memhooks.recall.semantic import table_path
 
-    db = paths.file("search_db")
+    db = paths.search_db
     try:
         inode = str(os.lstat(db).st_ino)
     except FileNotFoundError:

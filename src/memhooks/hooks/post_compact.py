@@ -49,7 +49,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         append_journal(paths, hook.session_id, entry)
     text = summary_text(hook.compact_summary)
     if text:
-        with quick_lock(paths.file("lock"), LOCK_TIMEOUT):
+        with quick_lock(paths.lock, LOCK_TIMEOUT):
             state = load(paths, hook.session_id)
             if state is not None:
                 Evidence(state, settings.redact_patterns).summary(text)

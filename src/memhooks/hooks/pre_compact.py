@@ -114,7 +114,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         # The pattern is dropped (for good: it is marked slow), and the checkpoint made again
         # from what the time left allows: a compaction must not go without one.
         mark_slow(paths.base, exc.pattern)
-        log_line(paths.file("log"), f"PreCompact: {exc}")
+        log_line(paths.log, f"PreCompact: {exc}")
         left = HOST_TIMEOUT - MARGIN - (time.monotonic() - STARTED)
         reading = TimedRead(hook.transcript_path, time.monotonic() + max(0.0, left) / 4)
         evidence = collect(hook, paths, settings, reading)
@@ -143,10 +143,10 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     text = render_document({k: v for k, v in meta.items() if v is not None}, body)
     if hook.session_id and settings.capture_journal:
         try:
-            with quick_lock(paths.file("lock"), lock_timeout()):
+            with quick_lock(paths.lock, lock_timeout()):
                 save_evidence(paths, hook.session_id, evidence.state)
         except UnsafePathError as exc:  # an id that is no file name: the checkpoint still
-            log_line(paths.file("log"), f"PreCompact: evidence not kept: {exc}")
+            log_line(paths.log, f"PreCompact: evidence not kept: {exc}")
     write_checkpoint(
         paths,
         text,

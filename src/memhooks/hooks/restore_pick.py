@@ -70,7 +70,7 @@ def _age(seconds: float) -> str:
 
 def _ended(paths: MemoryPaths, session_id: str) -> str:
     try:
-        state = read_state(paths.file("session")) or {}
+        state = read_state(paths.session) or {}
     except StateUnreadableError:
         return ""
     sessions = state.get("sessions")

@@ -36,7 +36,7 @@ def keep_baseline(paths: MemoryPaths, session_id: str, now: dict[str, Any]) -> N
     if not session_id:
         return
     try:
-        with quick_lock(paths.file("lock"), LOCK_TIMEOUT):
+        with quick_lock(paths.lock, LOCK_TIMEOUT):
             save_baseline(paths, session_id, baseline(now))
     except (OSError, UnsafePathError) as exc:  # LockTimeoutError is an OSError
-        log_line(paths.file("log"), f"SessionStart: git baseline not kept: {exc}")
+        log_line(paths.log, f"SessionStart: git baseline not kept: {exc}")

@@ -30,7 +30,7 @@ def touch_session(
     try:
         _touch(paths, session_id, started=started, ended_reason=ended_reason)
     except OSError as exc:  # LockTimeoutError is one too
-        log_line(paths.file("log"), f"session activity not recorded: {exc}")
+        log_line(paths.log, f"session activity not recorded: {exc}")
 
 
 def _touch(
@@ -53,5 +53,5 @@ def _touch(
                 record["ended"] = now
                 record["end_reason"] = ended_reason
 
-    with quick_lock(paths.file("lock"), LOCK_TIMEOUT):
-        change_state(paths.file("session"), touched, durable=False)
+    with quick_lock(paths.lock, LOCK_TIMEOUT):
+        change_state(paths.session, touched, durable=False)

@@ -35,11 +35,11 @@ READ_CAP = 60_000
 
 def _newer_summaries(paths: MemoryPaths) -> int:
     try:
-        master = os.stat(paths.file("master")).st_mtime
+        master = os.stat(paths.master).st_mtime
     except OSError:
         master = 0.0
     try:
-        with os.scandir(paths.file("sessions")) as entries:
+        with os.scandir(paths.sessions) as entries:
             return sum(1 for e in entries if e.name.endswith(".md") and e.stat().st_mtime > master)
     except OSError:
         return 0
@@ -48,9 +48,9 @@ def _newer_summaries(paths: MemoryPaths) -> int:
 def unconflicted(paths: MemoryPaths, name: str, conflicted: list[str]) -> str:
     """A file's text, or "" (and its name in `conflicted`) when a merge left conflict
     markers in it: those are never injected as data."""
-    text = read_text(paths.file(name), READ_CAP)
+    text = read_text(getattr(paths, name), READ_CAP)
     if has_markers(text):
-        conflicted.append(paths.relative(paths.file(name)))
+        conflicted.append(paths.relative(getattr(paths, name)))
         return ""
     return text
 
@@ -70,7 +70,7 @@ def _settle_tree(paths: MemoryPaths, settings: Settings) -> str:
     try:
         return " ".join(look(paths, settings, cli_command(), full=True, from_claude=False))
     except Exception as exc:  # the briefing matters more; logged
-        log_line(paths.file("log"), f"SessionStart: changes to the tree not settled: {exc}")
+        log_line(paths.log, f"SessionStart: changes to the tree not settled: {exc}")
         return ""
 
 
@@ -79,7 +79,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     try:
         check_index(paths, settings)
     except OSError as exc:  # a read-only tree: status says `rebuild` is needed
-        log_line(paths.file("log"), f"SessionStart: search index rebuild not started: {exc}")
+        log_line(paths.log, f"SessionStart: search index rebuild not started: {exc}")
     settled = _settle_tree(paths, settings)  # before MEMORY.md is read: it may be healed
     conflicted: list[str] = []
     git = start_snapshot(hook, settings)
@@ -89,7 +89,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     reset_reminder(paths, hook.session_id)
     index = unconflicted(paths, "index", conflicted)
     if conflicted:
-        log_line(paths.file("log"), f"SessionStart: git conflict markers in {conflicted}")
+        log_line(paths.log, f"SessionStart: git conflict markers in {conflicted}")
     if not index and "MEMORY.md" in conflicted:
         from memhooks.install.background_rebuild import rebuild_in_background
         from memhooks.store.heal import rebuilding
@@ -106,7 +106,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         conflicted=conflicted,
         note=" ".join(n for n in (settled, _consolidation_line(paths)) if n),
         budget=settings.session_start_chars,
-        new_summaries=_newer_summaries(paths) if os.path.exists(paths.file("master")) else 0,
+        new_summaries=_newer_summaries(paths) if os.path.exists(paths.master) else 0,
         cli=cli_command(),
     )
     return context_output("SessionStart", text)

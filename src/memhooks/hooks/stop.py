@@ -119,7 +119,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     journal_at = offsets.get(hook.session_id)
     update = read_update(hook, paths, settings, journal_at) if settings.capture_journal else None
     now = time.time()
-    with quick_lock(paths.file("lock"), LOCK_TIMEOUT):
+    with quick_lock(paths.lock, LOCK_TIMEOUT):
         # Read the offsets again under the lock: parallel sessions' Stop hooks share the
         # file, and a stale copy would move another session back (and journal it twice).
         current = read_offsets(paths)
@@ -132,7 +132,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
                 session_record(state, hook.session_id)["last_activity"] = stamp(now)
             return nudge(state, hook, settings, now)
 
-        return change_state(paths.file("session"), touched, durable=False)
+        return change_state(paths.session, touched, durable=False)
 
 
 def _save(paths: MemoryPaths, session_id: str, update: _Update, offsets: dict[str, int]) -> None:
@@ -147,4 +147,4 @@ def _save(paths: MemoryPaths, session_id: str, update: _Update, offsets: dict[st
         if update.state is not None:
             save_evidence(paths, session_id, update.state)
     except UnsafePathError as exc:  # not contextlib.suppress: ~0.7 ms of imports
-        log_line(paths.file("log"), f"Stop: journal and evidence not kept: {exc}")
+        log_line(paths.log, f"Stop: journal and evidence not kept: {exc}")

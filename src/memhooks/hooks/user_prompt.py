@@ -45,7 +45,7 @@ def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> 
         from memhooks.store.logsink import log_line
         from memhooks.store.pattern_verdicts import mark_slow
 
-        log_line(paths.file("log"), f"UserPromptSubmit: prompt not kept: {exc}")
+        log_line(paths.log, f"UserPromptSubmit: prompt not kept: {exc}")
         mark_slow(paths.base, str(getattr(exc, "pattern", "")))
         return
     from memhooks.store.hook_caches import keep_prompt  # not for SubagentStart's pointers
@@ -55,27 +55,23 @@ def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> 
     except OSError as exc:  # a read-only tree or a full disk: the reminder still goes out
         from memhooks.store.logsink import log_line
 
-        log_line(paths.file("log"), f"UserPromptSubmit: prompt not kept for PreCompact: {exc}")
+        log_line(paths.log, f"UserPromptSubmit: prompt not kept for PreCompact: {exc}")
 
 
 def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[Pointer]:
-    if (
-        settings.max_inject <= 0
-        or not prompt.strip()
-        or not os.path.exists(paths.file("search_db"))
-    ):
+    if settings.max_inject <= 0 or not prompt.strip() or not os.path.exists(paths.search_db):
         return []
     from memhooks.recall.search_index import DEFAULT_TABLE, SearchIndex
 
     table = None if settings.semantic == "off" else DEFAULT_TABLE
-    with SearchIndex(paths.file("search_db"), table=table) as index:
+    with SearchIndex(paths.search_db, table=table) as index:
         hits = index.query(
             prompt, limit=settings.max_inject, min_score=settings.min_score, exclude=NOT_POINTED_AT
         )
         if index.last_error:
             from memhooks.store.logsink import log_line
 
-            log_line(paths.file("log"), f"UserPromptSubmit: no pointers: {index.last_error}")
+            log_line(paths.log, f"UserPromptSubmit: no pointers: {index.last_error}")
     return [Pointer(h.path, h.title, h.description) for h in hits]
 
 

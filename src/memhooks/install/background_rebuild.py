@@ -53,7 +53,7 @@ def rebuild_in_background(
             os.close(out)
         record_job(paths, child.pid)
     except OSError as exc:
-        log_line(paths.file("log"), f"SessionStart: could not start the rebuild: {exc}")
+        log_line(paths.log, f"SessionStart: could not start the rebuild: {exc}")
         return False
-    log_line(paths.file("log"), f"SessionStart: {why}")
+    log_line(paths.log, f"SessionStart: {why}")
     return True

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+
 from memhooks import TYPE_CHECKING
 from memhooks.store.paths import MemoryPaths
 
@@ -22,7 +24,7 @@ def describe(paths: MemoryPaths) -> dict[str, Any]:
     from memhooks.store.heal import rebuild_job
     from memhooks.store.paths import MEMORY_DIR
 
-    mode = load_settings(paths.file("config")).semantic
+    mode = load_settings(paths.config).semantic
     data = deps.data_dir(fallback=True)
     ok, detail = state(data, mode)
     out: dict[str, Any] = {"mode": mode, "serving": False, "ok": ok, "detail": detail, "fix": ""}
@@ -31,7 +33,7 @@ def describe(paths: MemoryPaths) -> dict[str, Any]:
             out["fix"] = f"run {cli_hint('doctor --install')} to install it now"
         return out
     vectors = False
-    if paths.search_db.exists():
+    if os.path.exists(paths.search_db):
         with SearchIndex(paths.search_db, table=None) as index:
             conn = index._read_connection()  # noqa: SLF001 - read-only look at the meta table
             vectors = conn is not None and has_vectors(conn)

@@ -5,6 +5,8 @@ is loaded to build the parser, so the index is imported only when asked."""
 
 from __future__ import annotations
 
+import os
+
 from memhooks import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -24,7 +26,7 @@ def matching(paths: MemoryPaths, query: str) -> frozenset[str]:
     """The memories `memhooks recall QUERY` would list, without its result limit."""
     from memhooks.recall.search_index import SearchIndex
 
-    if not paths.search_db.exists():
+    if not os.path.exists(paths.search_db):
         return frozenset()
     with SearchIndex(paths.search_db) as index:
         hits = index.query(query, limit=100_000, min_score=RECALL_FLOOR)
@@ -33,7 +35,7 @@ def matching(paths: MemoryPaths, query: str) -> frozenset[str]:
 
 def similar(paths: MemoryPaths, text: str, category: str) -> list[dict[str, Any]]:
     """Same-category memories close enough to be the same thing, best first."""
-    if not paths.search_db.exists():
+    if not os.path.exists(paths.search_db):
         return []
     from memhooks.recall import ranking
     from memhooks.recall.search_index import SearchIndex

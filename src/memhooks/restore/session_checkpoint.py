@@ -38,7 +38,7 @@ def read_session_checkpoint(paths: MemoryPaths, session_id: str) -> tuple[str, s
         if text:
             return text, f"checkpoints/sessions/{os.path.basename(target)}"
     # Written before checkpoints were kept per session: usable only if it is this session's.
-    latest = paths.file("latest_checkpoint")
+    latest = paths.latest_checkpoint
     if inside(paths.base, latest):
         text = read_text(latest, READ_CAP)
         if text and frontmatter_session(text) == session_id:

@@ -9,14 +9,10 @@ from __future__ import annotations
 
 import os
 
-from memhooks import TYPE_CHECKING
 from memhooks.store.atomic import discard, write_atomic
 from memhooks.store.locking import quick_lock
 from memhooks.store.paths import MemoryPaths, UnsafePathError, inside, session_file_stem
 from memhooks.store.safe_fs import makedirs
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 #: Session checkpoints kept at least, whatever `checkpoints_keep` says (each session needs
 #: its own to be restored).
@@ -26,7 +22,7 @@ TRIGGERS = ("manual", "auto")
 
 def checkpoint_path(paths: MemoryPaths, session_id: str) -> str:
     """Where this session's checkpoint lives; UnsafePathError for an id that is not one."""
-    return os.path.join(paths.file("session_checkpoints"), f"{session_file_stem(session_id)}.md")
+    return os.path.join(paths.session_checkpoints, f"{session_file_stem(session_id)}.md")
 
 
 def write_checkpoint(
@@ -41,33 +37,35 @@ def write_checkpoint(
 ) -> None:
     """Write the checkpoint's copies under the quick lock. UnsafePathError when a
     checkpoints folder resolves outside the tree (nothing is written then)."""
-    if not inside(paths.base, paths.file("latest_checkpoint")):
+    if not inside(paths.base, paths.latest_checkpoint):
         raise UnsafePathError("checkpoints/ resolves outside .claude/memory/: not written")
     try:
         own = checkpoint_path(paths, session_id) if session_id else ""
     except UnsafePathError:
         own = ""  # not a host session id: only latest.md, which no SessionStart restores
     if own:
-        makedirs(paths.file("session_checkpoints"))  # never through a symlinked folder
+        makedirs(paths.session_checkpoints)  # never through a symlinked folder
         if not inside(paths.base, own):
             raise UnsafePathError("checkpoints/sessions/ resolves outside .claude/memory/")
     stamp = created.replace(":", "").replace("-", "")
     with quick_lock(paths.lock, lock_timeout):
         if own:
             write_atomic(own, text)
-            prune_sessions(paths.file("session_checkpoints"), max(keep, MIN_SESSIONS_KEPT))
+            prune_sessions(paths.session_checkpoints, max(keep, MIN_SESSIONS_KEPT))
         # latest.md stays as a convenience for people; SessionStart reads it only when its
         # frontmatter names the session being restored.
         write_atomic(paths.latest_checkpoint, text)
         # The trigger names a file: only the host's two values, never a path from the payload.
         kind = trigger if trigger in TRIGGERS else "manual"
-        write_atomic(paths.checkpoints / f"{stamp}_{kind}.md", text)
+        write_atomic(os.path.join(paths.checkpoints, f"{stamp}_{kind}.md"), text)
         prune(paths.checkpoints, keep)
 
 
-def prune(folder: Path, keep: int) -> None:
+def prune(folder: str, keep: int) -> None:
     """Keep the newest `keep` timestamped copies; latest.md is never pruned."""
-    copies = sorted(p for p in folder.glob("20*.md") if p.is_file())
+    from pathlib import Path
+
+    copies = sorted(p for p in Path(folder).glob("20*.md") if p.is_file())
     for old in copies[:-keep] if keep > 0 else copies:
         discard(old)
 

@@ -77,31 +77,38 @@ class Settings:
         return 90 if name == "session_summary" else 0
 
 
-#: `config.json`'s settings, described once: (section, key) -> (Settings field, expected type,
-#: lower bound, upper bound). The defaults are `Settings`' class attributes; `models.ConfigModel`
-#: takes its bounds and defaults from here, and a parity test holds the two readers equal.
-FIELDS: dict[tuple[str, str], tuple[str, type | tuple[type, ...], float, float]] = {
-    ("index", "max_lines"): ("index_max_lines", int, 20, 10_000),
-    ("index", "max_bytes"): ("index_max_bytes", int, 2_000, 1_000_000),
-    ("index", "max_entries"): ("index_max_entries", int, 1, 1e9),
-    ("briefing", "session_start_chars"): ("session_start_chars", int, 500, HOST_CONTEXT_CAP),
-    ("briefing", "prompt_chars"): ("prompt_chars", int, 100, HOST_CONTEXT_CAP),
-    ("retrieval", "max_inject"): ("max_inject", int, 0, 20),
-    ("retrieval", "min_score"): ("min_score", (int, float), 0, 1e9),
-    ("delete", "grace_period_days"): ("grace_period_days", int, 0, 1e9),
-    ("delete", "anti_resurrection_hours"): ("anti_resurrection_hours", int, 0, 1e9),
-    ("checkpoints", "keep"): ("checkpoints_keep", int, 1, 1_000),
-    ("stop", "stale_minutes"): ("stale_minutes", int, 1, 1e9),
-    ("stop", "nudge_interval_minutes"): ("nudge_interval_minutes", int, 1, 1e9),
-    ("capture", "subagents"): ("capture_subagents", bool, 0, 1),
-    ("capture", "journal"): ("capture_journal", bool, 0, 1),
-    ("capture", "prompts"): ("capture_prompts", bool, 0, 1),
-}
 NUDGES = ("off", "remind", "save")
 DIRECT_EDITS = ("deny", "allow")
 #: retrieval.semantic: "auto" uses the token table once installed (the lexical gate serves
 #: alone until then), "on" the same but `doctor` fails while it is missing, "off" never.
 SEMANTIC_MODES = ("auto", "on", "off")
+#: `config.json`'s settings, described once, in the file's order: (section, key) ->
+#: (Settings field, kind, allowed). `kind` is int, float (an int or a float), bool or str;
+#: `allowed` is (lowest, highest) for a number, the values for a str, () for a bool. The
+#: default is the `Settings` class attribute; a setting whose default is None may be null.
+#: The hooks read config.json with this table (`settings_from_dict`) and `models.ConfigModel`
+#: is generated from it, so a new setting is a row here and its typed attribute in Settings.
+#: Only the structured settings (`categories`, `redact.extra_patterns`) are read by hand.
+FIELDS: dict[tuple[str, str], tuple[str, type, tuple[Any, ...]]] = {
+    ("index", "max_lines"): ("index_max_lines", int, (20, 10_000)),
+    ("index", "max_bytes"): ("index_max_bytes", int, (2_000, 1_000_000)),
+    ("index", "max_entries"): ("index_max_entries", int, (1, 1e9)),
+    ("briefing", "session_start_chars"): ("session_start_chars", int, (500, HOST_CONTEXT_CAP)),
+    ("briefing", "prompt_chars"): ("prompt_chars", int, (100, HOST_CONTEXT_CAP)),
+    ("retrieval", "max_inject"): ("max_inject", int, (0, 20)),
+    ("retrieval", "min_score"): ("min_score", float, (0, 1e9)),
+    ("retrieval", "semantic"): ("semantic", str, SEMANTIC_MODES),
+    ("delete", "grace_period_days"): ("grace_period_days", int, (0, 1e9)),
+    ("delete", "anti_resurrection_hours"): ("anti_resurrection_hours", int, (0, 1e9)),
+    ("checkpoints", "keep"): ("checkpoints_keep", int, (1, 1_000)),
+    ("stop", "stale_minutes"): ("stale_minutes", int, (1, 1e9)),
+    ("stop", "nudge"): ("nudge", str, NUDGES),
+    ("stop", "nudge_interval_minutes"): ("nudge_interval_minutes", int, (1, 1e9)),
+    ("capture", "subagents"): ("capture_subagents", bool, ()),
+    ("capture", "journal"): ("capture_journal", bool, ()),
+    ("capture", "prompts"): ("capture_prompts", bool, ()),
+    ("guard", "direct_edits"): ("direct_edits", str, DIRECT_EDITS),
+}
 #: Settings with which a committed `config.json` would make more run, by `Settings` field:
 #: a custom pattern is a regular expression run over every text kept, a save nudge keeps
 #: Claude working after a Stop, direct edits let Claude's tools write memory files. They are
@@ -142,26 +149,17 @@ def load_settings(path: str | os.PathLike[str]) -> Settings:
 def settings_from_dict(data: dict[str, Any]) -> Settings:
     values: dict[str, Any] = {}
     problems: list[str] = []
-    for (section, key), (name, kind, low, high) in FIELDS.items():
+    for (section, key), (name, kind, allowed) in FIELDS.items():
         block = data.get(section)
         if not isinstance(block, dict) or key not in block:
             continue
         value = block[key]
-        if value is None and name in ("index_max_entries", "min_score"):
+        if value is None and getattr(Settings, name) is None:
             continue
-        ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
-        if not ok or (kind is not bool and not low <= value <= high):
+        if not fits(value, kind, allowed):
             problems.append(f"{section}.{key}: ignored bad value {value!r}")
             continue
         values[name] = value
-    stop = data.get("stop")
-    if isinstance(stop, dict) and "nudge" in stop:
-        if stop["nudge"] in NUDGES:
-            values["nudge"] = stop["nudge"]
-        else:
-            problems.append(f"stop.nudge: ignored bad value {stop['nudge']!r}")
-    _choice(data, ("guard", "direct_edits", "direct_edits"), DIRECT_EDITS, values, problems)
-    _choice(data, ("retrieval", "semantic", "semantic"), SEMANTIC_MODES, values, problems)
     redact = data.get("redact")
     if isinstance(redact, dict) and isinstance(redact.get("extra_patterns"), list):
         patterns = redact["extra_patterns"]
@@ -178,22 +176,17 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
     return Settings(**values, problems=tuple(problems))
 
 
-def _choice(
-    data: dict[str, Any],
-    where: tuple[str, str, str],
-    allowed: tuple[str, ...],
-    values: dict[str, Any],
-    problems: list[str],
-) -> None:
-    """One of `allowed` at data[section][key], kept as `field`; anything else is a problem."""
-    section, key, field = where
-    block = data.get(section)
-    if not isinstance(block, dict) or key not in block:
-        return
-    if block[key] in allowed:
-        values[field] = block[key]
-    else:
-        problems.append(f"{section}.{key}: ignored bad value {block[key]!r}")
+def fits(value: object, kind: type, allowed: tuple[Any, ...]) -> bool:
+    """`value` is of FIELDS' `kind` (a bool is no number) and within `allowed`."""
+    if kind is bool:
+        return isinstance(value, bool)
+    if kind is str:
+        return isinstance(value, str) and value in allowed
+    number = (int, float) if kind is float else kind
+    if not isinstance(value, number) or isinstance(value, bool):
+        return False
+    low, high = allowed
+    return bool(low <= value <= high)
 
 
 def validate_config(data: object) -> Settings:

@@ -143,8 +143,8 @@ def parse_status(current_task_md: str, blockers_md: str, *, full: bool = False) 
 def read_status(paths: MemoryPaths, *, full: bool = False) -> Status:
     """The status from `context/`; a file a merge left conflict markers in counts as unset
     (its lines would show up as the task and the blockers)."""
-    task_md = read_text(paths.file("current_task"), CONTEXT_CAP)
-    blockers_md = read_text(paths.file("blockers"), CONTEXT_CAP)
+    task_md = read_text(paths.current_task, CONTEXT_CAP)
+    blockers_md = read_text(paths.blockers, CONTEXT_CAP)
     return parse_status(
         "" if _conflicted(task_md) else task_md,
         "" if _conflicted(blockers_md) else blockers_md,

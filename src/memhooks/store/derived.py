@@ -89,7 +89,7 @@ class DerivedFiles:
 
     def load_catalog(self) -> Catalog | None:
         """The catalog as last written, or None when it is missing or unreadable."""
-        return catalog_io.load(self.paths.file("catalog"))
+        return catalog_io.load(self.paths.catalog)
 
     def record(self, cat: Catalog, changed: list[Entry], removed: list[str]) -> list[Entry]:
         """Put what a writer changed into the catalog, each entry stamped with its file's
@@ -126,7 +126,7 @@ class DerivedFiles:
     ) -> None:
         """MEMORY.md, the archive and the catalog; `forget`: memory files this writer itself
         deleted, whose last known copy is dropped (one deleted behind its back keeps it)."""
-        state = safe_state(self.paths.file("session"))
+        state = safe_state(self.paths.session)
         s = self.settings
         rendered = render_index(
             cat.active(),
@@ -139,9 +139,9 @@ class DerivedFiles:
         cut = [cat.entries[e.path] for e in rendered.cut]
         sessions = state.get("archived_sessions")
         archive = render_archive(cut, sessions if isinstance(sessions, list) else [])
-        catalog_io.save(self.paths.file("catalog"), cat)
-        write_atomic(self.paths.file("index"), rendered.text)
-        write_atomic(self.paths.file("archive"), archive)
+        catalog_io.save(self.paths.catalog, cat)
+        write_atomic(self.paths.index, rendered.text)
+        write_atomic(self.paths.archive, archive)
         # The tree as the store leaves it, outside the tree: what the next hook compares.
         tree_marks.record(self.paths, forget, cat.entries)
 
@@ -155,7 +155,7 @@ class DerivedFiles:
         heal: bool,
     ) -> None:
         try:
-            with self.search(self.paths.file("search_db")) as index:
+            with self.search(self.paths.search_db) as index:
                 docs = []
                 for entry in changed:
                     if not entry.active:
@@ -179,9 +179,7 @@ class DerivedFiles:
         except Exception as exc:  # the search index is derived: rebuild heals it
             from memhooks.store.logsink import log_line
 
-            log_line(
-                self.paths.file("log"), f"search index not updated ({exc}); run `memhooks rebuild`"
-            )
+            log_line(self.paths.log, f"search index not updated ({exc}); run `memhooks rebuild`")
 
     def rebuild_search(
         self,
@@ -198,12 +196,12 @@ class DerivedFiles:
                     progress(number, len(active))
                 yield indexed_doc(entry, bodies.get(entry.path, ""))
 
-        with self.search(self.paths.file("search_db")) as index:
+        with self.search(self.paths.search_db) as index:
             index.rebuild(docs())
 
     def update_stats(self, changed: list[Entry], cat: Catalog, now: dt.datetime | None) -> None:
         try:
-            state = read_state(self.paths.file("session"))
+            state = read_state(self.paths.session)
         except ValueError:
             return  # never overwrite a state file we could not parse
         if state is None:
@@ -220,4 +218,4 @@ class DerivedFiles:
         )
         if changed:
             state["lastMemoryWrite"] = iso(now)
-        write_state(self.paths.file("session"), state)
+        write_state(self.paths.session, state)

@@ -25,7 +25,7 @@ def marker_path(paths: MemoryPaths, agent_id: str) -> str:
     name = re.sub(r"[^A-Za-z0-9_-]", "", agent_id)[:100]
     if not name:
         return ""
-    return os.path.join(paths.file("cache"), FOLDER, name)
+    return os.path.join(paths.cache, FOLDER, name)
 
 
 def is_marked(marker: str) -> bool:

@@ -23,7 +23,7 @@ def open_job_log(paths: MemoryPaths, header: str) -> int:
     output to (no symlink followed: the tree may come from someone else)."""
     from memhooks.store.safe_fs import open_created
 
-    out = open_created(paths.file("rebuild_log"), os.O_WRONLY | os.O_TRUNC)
+    out = open_created(paths.rebuild_log, os.O_WRONLY | os.O_TRUNC)
     try:
         os.write(out, header.encode("utf-8", "replace"))
     except OSError:
@@ -33,20 +33,20 @@ def open_job_log(paths: MemoryPaths, header: str) -> int:
 
 
 def record_job(paths: MemoryPaths, pid: int) -> None:
-    write_atomic(paths.file("rebuild_pid"), f"{pid}\n", durable=False)
+    write_atomic(paths.rebuild_pid, f"{pid}\n", durable=False)
 
 
 def rebuild_job(paths: MemoryPaths) -> tuple[str, str]:
     """The background rebuild SessionStart last started: ("running", its pid), ("failed",
     the last word of its output), or ("", "") when none was started or a rebuild succeeded
     since."""
-    pid_file = paths.file("rebuild_pid")
+    pid_file = paths.rebuild_pid
     text = read_text(pid_file, 40).strip()
     if not text.isdigit():
         return "", ""
     if _alive(int(text), pid_file):
         return "running", text
-    output = read_text(paths.file("rebuild_log"), 20_000)
+    output = read_text(paths.rebuild_log, 20_000)
     # Past the two header lines: the CLI's own last word ("memhooks: ..."), else its last line.
     lines = [line.strip() for line in output.splitlines()[2:] if line.strip()]
     said = [line for line in lines if line.startswith("memhooks:")] or lines
@@ -56,7 +56,7 @@ def rebuild_job(paths: MemoryPaths) -> tuple[str, str]:
 def rebuilt(paths: MemoryPaths) -> None:
     """A rebuild succeeded (the background job itself, or one run by hand while none runs):
     its mark goes, so `status` reports no failure a rebuild has since repaired."""
-    pid_file = paths.file("rebuild_pid")
+    pid_file = paths.rebuild_pid
     text = read_text(pid_file, 40).strip()
     if text.isdigit() and int(text) != os.getpid() and _alive(int(text), pid_file):
         return  # another rebuild runs: its own end decides
@@ -92,7 +92,7 @@ class VectorMarks:
     def __init__(self, paths: MemoryPaths, version: int, inode: str) -> None:
         self._paths = paths
         self._inode = inode
-        self._ready = os.path.join(paths.file("cache"), f"vectors-v{version}.ok")
+        self._ready = os.path.join(paths.cache, f"vectors-v{version}.ok")
 
     def settled(self) -> bool:
         """This index was found holding vectors, or a rebuild for them is under way."""

@@ -36,7 +36,7 @@ VERDICTS_KEPT = 2_000
 def read_prompts(paths: MemoryPaths) -> list[object]:
     """The kept prompts as written ({session_id, prompt} items); [] when none or unreadable."""
     try:
-        data = json.loads(read_text(paths.file("prompts")))
+        data = json.loads(read_text(paths.prompts))
     except (OSError, ValueError):
         return []
     return data if isinstance(data, list) else []
@@ -47,7 +47,7 @@ def keep_prompt(paths: MemoryPaths, session_id: str, prompt: str) -> None:
     kept = read_prompts(paths)
     kept.append({"session_id": session_id, "prompt": prompt})
     text = json.dumps(kept[-PROMPTS_KEPT:], ensure_ascii=False)
-    write_atomic(paths.file("prompts"), text, durable=False)
+    write_atomic(paths.prompts, text, durable=False)
 
 
 def _verdicts_file(memory_root: str) -> str:
@@ -85,7 +85,7 @@ HANDOFF_LOCK_SECONDS = 1.0
 
 def _waiting(paths: MemoryPaths) -> list[dict[str, Any]]:
     try:
-        data = json.loads(read_text(paths.file("handoff"), HANDOFF_MAX_CHARS))
+        data = json.loads(read_text(paths.handoff, HANDOFF_MAX_CHARS))
     except ValueError:
         return []
     now = time.time()
@@ -109,12 +109,12 @@ def leave_pointers(
     # An empty entry too: it keeps the order, so the next sub-agent does not take another's.
     entry = {"session_id": session_id, "at": at or time.time(), "type": agent_type, "text": text}
     try:
-        with quick_lock(paths.file("handoff") + ".lock", HANDOFF_LOCK_SECONDS):
+        with quick_lock(paths.handoff + ".lock", HANDOFF_LOCK_SECONDS):
             entries = _waiting(paths)
             entries.append(entry)
             entries.sort(key=lambda e: float(e["at"]))
             text = json.dumps(entries[-HANDOFF_KEPT:])
-            write_atomic(paths.file("handoff"), text, durable=False)
+            write_atomic(paths.handoff, text, durable=False)
     except LockTimeoutError:
         return
 
@@ -125,7 +125,7 @@ def take_pointers(paths: MemoryPaths, session_id: str, agent_type: str = "") -> 
     from memhooks.store.locking import LockTimeoutError, quick_lock
 
     try:
-        with quick_lock(paths.file("handoff") + ".lock", HANDOFF_LOCK_SECONDS):
+        with quick_lock(paths.handoff + ".lock", HANDOFF_LOCK_SECONDS):
             entries = _waiting(paths)
             for i, entry in enumerate(entries):
                 kind = entry.get("type")
@@ -134,7 +134,7 @@ def take_pointers(paths: MemoryPaths, session_id: str, agent_type: str = "") -> 
                 if agent_type and isinstance(kind, str) and kind and kind != agent_type:
                     continue
                 del entries[i]
-                write_atomic(paths.file("handoff"), json.dumps(entries), durable=False)
+                write_atomic(paths.handoff, json.dumps(entries), durable=False)
                 text = entry.get("text")
                 return text if isinstance(text, str) else ""
     except LockTimeoutError:

@@ -66,7 +66,7 @@ class HookWriter:
         runs under the lock once the memory and its derived files are written (a dedupe
         marker set only once the memory is safely on disk).
         """
-        with quick_lock(self.paths.file("lock"), self._lock_timeout):
+        with quick_lock(self.paths.lock, self._lock_timeout):
             found = unless() if unless is not None else None
             if found:
                 raise DuplicateError(found)

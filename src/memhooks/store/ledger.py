@@ -3,24 +3,24 @@
 
 Hidden context is what users of memory plugins complain about most, so every hook that
 adds context counts it here. Parallel hooks (sub-agents, sessions side by side) take turns
-under a lock file of the ledger's own (never the store lock, which a long write may hold):
-no count is lost. A hook that waited LOCK_SECONDS in vain skips its count rather than stall;
-the file is a cache and holds only the latest sessions.
+under the store's lock mechanism (`locking.quick_lock`) on a lock file of the ledger's own
+(never the store lock, which a long write may hold): no count is lost. A hook that waited
+LOCK_SECONDS in vain skips its count rather than stall; the file is a cache and holds only
+the latest sessions.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import time
 
 from memhooks.store.atomic import read_text, write_atomic
+from memhooks.store.locking import quick_lock
 
 SESSIONS_KEPT = 10
 MAX_CHARS = 100_000
 #: How long a hook waits for another hook's count (each takes well under a millisecond).
 LOCK_SECONDS = 1.0
-STALE_SECONDS = 5.0
 
 
 def _load(file: str) -> dict[str, dict[str, list[int]]]:
@@ -35,46 +35,19 @@ def record(file: str, session_id: str, hook: str, chars: int) -> None:
     """Add one injection of `chars` characters by `hook` to the session's counts."""
     if not session_id or chars <= 0:
         return
-    lock = file + ".lock"
-    if not _take_turn(lock):
+    # `injected.lock`, not the `injected.json.lock` that older versions create and delete (one
+    # of them would take this file, kept, for a held turn and wait out LOCK_SECONDS).
+    turn = quick_lock(os.path.splitext(file)[0] + ".lock", LOCK_SECONDS)
+    try:
+        turn.__enter__()
+    except OSError:
+        # Another hook's turn for longer than LOCK_SECONDS, a symlinked `.cache/` (never
+        # followed out of the tree), a read-only or full tree: no count, as before.
         return
     try:
         _add(file, session_id, hook, chars)
     finally:
-        try:
-            os.unlink(lock)
-        except OSError:
-            pass
-
-
-def _take_turn(lock: str) -> bool:
-    """An exclusive-create lock file, not flock: the hot-path hooks would import fcntl and
-    memhooks.store.locking for it (~0.4 ms a process). O_EXCL never follows a symlink. A
-    lock older than STALE_SECONDS belongs to a hook that died holding it."""
-    from memhooks.store.safe_fs import check_folders
-
-    try:
-        check_folders(lock)  # a symlinked `.cache/` is not followed out of the tree
-    except OSError:
-        return False
-    deadline = time.monotonic() + LOCK_SECONDS
-    while True:
-        try:
-            os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-        except FileExistsError:  # noqa: PERF203 - a retry loop: once per held turn
-            try:
-                if time.time() - os.stat(lock, follow_symlinks=False).st_mtime > STALE_SECONDS:
-                    os.unlink(lock)
-                    continue
-            except OSError:
-                continue  # released meanwhile
-            if time.monotonic() >= deadline:
-                return False
-            time.sleep(0.002)
-        except OSError:
-            return False  # a read-only or full tree: no count, as before
-        else:
-            return True
+        turn.__exit__()
 
 
 def _add(file: str, session_id: str, hook: str, chars: int) -> None:

@@ -1,11 +1,13 @@
 """The store lock: one writer at a time, readers never lock.
 
-Two implementations share one lock file, `.cache/store.lock`:
+One mechanism for every lock file (`.cache/store.lock`, the handoff's, the injection
+ledger's, the installer's): an OS lock held on an open descriptor of a file that is never
+deleted, `flock` on Linux and macOS, `msvcrt.locking` on Windows. The kernel drops it when
+its process dies, so no lock goes stale. Stdlib only and small: the hooks import it, and
+`fcntl` is the only module it loads (a filelock import costs the hooks ~50 ms).
 
-- the command path uses `filelock` (it logs before it blocks and fails clearly on timeout);
-- the hooks use `flock`/`msvcrt` directly, because importing filelock costs ~50 ms and
-  hooks must stay fast. filelock also locks with flock on POSIX and keeps the file in place
-  (`preserve_lock_file=True`), so both exclude each other; a test checks it.
+`quick_lock` is the hooks' (a hook skips its write on timeout); `command_lock` is the same
+lock for the commands, which say so on stderr before they wait.
 """
 
 from __future__ import annotations
@@ -14,11 +16,7 @@ import os
 import sys
 import time
 
-from memhooks import TYPE_CHECKING
 from memhooks.errors import Exit, MemhooksError
-
-if TYPE_CHECKING:
-    from typing import Any
 
 
 class LockTimeoutError(MemhooksError, TimeoutError):
@@ -71,11 +69,14 @@ class quick_lock:  # noqa: N801 - used like the function-style context managers 
         self._fd = -1
 
     def __enter__(self) -> None:
+        self._take(self._timeout)
+
+    def _take(self, timeout: float) -> None:
         from memhooks.store.safe_fs import open_created
 
         # Not followed if a symlink: a dangling `.cache/store.lock` must not create its target.
         fd = open_created(self._path, os.O_RDWR)
-        deadline = time.monotonic() + self._timeout
+        deadline = time.monotonic() + timeout
         while not _try_lock(fd):
             if time.monotonic() >= deadline:
                 os.close(fd)
@@ -91,40 +92,23 @@ class quick_lock:  # noqa: N801 - used like the function-style context managers 
             self._fd = -1
 
 
-class command_lock:  # noqa: N801 - a context manager used like a function
-    """The commands' lock: filelock, with a message to stderr before it waits."""
+class command_lock(quick_lock):  # noqa: N801 - a context manager used like a function
+    """The commands' lock: the same lock, with a message to stderr before it waits and an
+    error that says what to do when it times out."""
 
-    __slots__ = ("_lock", "_path", "_timeout")
-
-    def __init__(self, path: str | os.PathLike[str], timeout: float) -> None:
-        self._path = os.fspath(path)
-        self._timeout = timeout
-        self._lock: Any = None
+    __slots__ = ()
 
     def __enter__(self) -> None:
-        from filelock import FileLock, Timeout
-
-        from memhooks.store.safe_fs import open_created
-
-        # filelock opens the lock with O_TRUNC and, when it looks absent, O_CREAT, following
-        # symlinks: the file is made (or checked) here first, where symlinks are refused.
-        os.close(open_created(self._path, os.O_RDWR))
-        lock = FileLock(self._path, preserve_lock_file=True)
         try:
-            lock.acquire(timeout=0)
-        except Timeout:
+            self._take(0.0)
+        except LockTimeoutError:
             sys.stderr.write(
                 f"memhooks: waiting up to {self._timeout:g}s for the store lock ({self._path})\n"
             )
             try:
-                lock.acquire(timeout=self._timeout)
-            except Timeout as exc:
+                self._take(self._timeout)
+            except LockTimeoutError as exc:
                 raise LockTimeoutError(
                     f"store lock {self._path} is still held after {self._timeout:g}s; another "
                     "memhooks process is writing (or hung: see `memhooks doctor`)"
                 ) from exc
-        self._lock = lock
-
-    def __exit__(self, *exc_info: object) -> None:
-        self._lock.release()
-        self._lock = None

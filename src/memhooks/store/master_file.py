@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from memhooks.store.atomic import write_atomic
 from memhooks.store.paths import MemoryPaths
 
@@ -13,5 +15,5 @@ def replace_master(paths: MemoryPaths, new: str, old: str | None) -> None:
     """Write `new` as master.md, first keeping `old` (what it held, read by the caller under
     the same lock; None when there was none) as `.cache/master.previous.md`."""
     if old is not None:
-        write_atomic(paths.cache / PREVIOUS, old)
+        write_atomic(Path(paths.cache) / PREVIOUS, old)
     write_atomic(paths.master, new)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model, field_validator
 
 from memhooks.store.config import FIELDS, Settings
 from memhooks.store.session_state import SCHEMA_VERSION
@@ -240,32 +240,6 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-def _setting(section: str, key: str) -> Any:  # noqa: ANN401 - a pydantic FieldInfo
-    """The field for `section.key`, with the default and bounds the hooks' reader uses."""
-    name, kind, low, high = FIELDS[(section, key)]
-    default = getattr(Settings, name)
-    if kind is bool:
-        return Field(default=default)
-    return Field(default=default, ge=low, le=high)
-
-
-class IndexSettings(_Strict):
-    max_lines: int = _setting("index", "max_lines")
-    max_bytes: int = _setting("index", "max_bytes")
-    max_entries: int | None = _setting("index", "max_entries")
-
-
-class BriefingSettings(_Strict):
-    session_start_chars: int = _setting("briefing", "session_start_chars")
-    prompt_chars: int = _setting("briefing", "prompt_chars")
-
-
-class RetrievalSettings(_Strict):
-    max_inject: int = _setting("retrieval", "max_inject")
-    min_score: float | None = _setting("retrieval", "min_score")
-    semantic: Literal["auto", "on", "off"] = "auto"
-
-
 class CategorySettings(_Strict):
     enabled: bool = True
     auto_capture: bool = True
@@ -273,57 +247,69 @@ class CategorySettings(_Strict):
     max_retained: int | None = Field(default=None, ge=1)
 
 
-class DeleteSettings(_Strict):
-    grace_period_days: int = _setting("delete", "grace_period_days")
-    anti_resurrection_hours: int = _setting("delete", "anti_resurrection_hours")
-
-
-class CheckpointSettings(_Strict):
-    keep: int = _setting("checkpoints", "keep")
-
-
-class StopSettings(_Strict):
-    stale_minutes: int = _setting("stop", "stale_minutes")
-    nudge: Literal["off", "remind", "save"] = "remind"
-    nudge_interval_minutes: int = _setting("stop", "nudge_interval_minutes")
-
-
-class CaptureSettings(_Strict):
-    subagents: bool = _setting("capture", "subagents")
-    journal: bool = _setting("capture", "journal")
-    prompts: bool = _setting("capture", "prompts")
-
-
-class GuardSettings(_Strict):
-    direct_edits: Literal["deny", "allow"] = "deny"
-
-
 class RedactSettings(_Strict):
     extra_patterns: list[str] = Field(default_factory=list)
 
 
-class ConfigModel(_Strict):
+def _field(kind: type, allowed: tuple[Any, ...], default: object) -> tuple[Any, Any]:
+    """A config.FIELDS row as a pydantic field: the annotation, then the default and bounds."""
+    annotation: Any = Literal[allowed] if kind is str else kind
+    if default is None:
+        annotation = annotation | None
+    if kind in (int, float):
+        return annotation, Field(default=default, ge=allowed[0], le=allowed[1])
+    return annotation, Field(default=default)
+
+
+def _section_models() -> dict[str, type[_Strict]]:
+    """One strict model per config.json section of `config.FIELDS`, in the table's order."""
+    fields: dict[str, dict[str, Any]] = {}
+    for (section, key), (name, kind, allowed) in FIELDS.items():
+        fields.setdefault(section, {})[key] = _field(kind, allowed, getattr(Settings, name))
+    return {
+        section: create_model(f"{section.capitalize()}Settings", __base__=_Strict, **keys)
+        for section, keys in fields.items()
+    }
+
+
+#: The models of the sections `config.FIELDS` describes (generated from it).
+SECTION_MODELS = _section_models()
+#: config.json's sections in the file's (and its errors') order; a new one goes last.
+_SECTION_ORDER = (
+    *("index", "briefing", "retrieval", "categories", "delete", "checkpoints"),
+    *("stop", "capture", "redact", "guard"),
+)
+
+
+def _known_categories(value: dict[str, CategorySettings]) -> dict[str, CategorySettings]:
+    unknown = sorted(set(value) - (set(META_MODELS) - {"checkpoint"}))
+    if unknown:
+        raise ValueError(f"unknown categories: {', '.join(unknown)}")
+    return value
+
+
+def _config_model() -> type[_Strict]:
     """`config.json`: every key optional; see docs/configuration.md."""
+    sections: dict[str, Any] = {
+        name: (model, Field(default_factory=model)) for name, model in SECTION_MODELS.items()
+    }
+    sections["categories"] = (dict[str, CategorySettings], Field(default_factory=dict))
+    sections["redact"] = (RedactSettings, Field(default_factory=RedactSettings))
+    last = len(_SECTION_ORDER)
+    ordered = sorted(
+        sections, key=lambda n: _SECTION_ORDER.index(n) if n in _SECTION_ORDER else last
+    )
+    return create_model(
+        "ConfigModel",
+        __base__=_Strict,
+        __doc__=_config_model.__doc__,
+        __validators__={"known_categories": field_validator("categories")(_known_categories)},
+        version=(int, SCHEMA_VERSION),
+        **{name: sections[name] for name in ordered},
+    )
 
-    version: int = SCHEMA_VERSION
-    index: IndexSettings = Field(default_factory=IndexSettings)
-    briefing: BriefingSettings = Field(default_factory=BriefingSettings)
-    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
-    categories: dict[str, CategorySettings] = Field(default_factory=dict)
-    delete: DeleteSettings = Field(default_factory=DeleteSettings)
-    checkpoints: CheckpointSettings = Field(default_factory=CheckpointSettings)
-    stop: StopSettings = Field(default_factory=StopSettings)
-    capture: CaptureSettings = Field(default_factory=CaptureSettings)
-    redact: RedactSettings = Field(default_factory=RedactSettings)
-    guard: GuardSettings = Field(default_factory=GuardSettings)
 
-    @field_validator("categories")
-    @classmethod
-    def _known_categories(cls, value: dict[str, CategorySettings]) -> dict[str, CategorySettings]:
-        unknown = sorted(set(value) - (set(META_MODELS) - {"checkpoint"}))
-        if unknown:
-            raise ValueError(f"unknown categories: {', '.join(unknown)}")
-        return value
+ConfigModel = _config_model()
 
 
 BUNDLE_FORMAT = "memhooks-bundle"

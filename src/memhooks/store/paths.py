@@ -1,19 +1,16 @@
 """Where the memory tree lives. Standard library only: the hooks import this.
 
-Hooks ask for plain strings (`paths.file("session")`), so that they never import pathlib
-(~6 ms with what it pulls in); the commands and the store use the `Path` attributes.
-Both come from one table, the `TreePath`s of `MemoryPaths`.
+One API: every well-known path of a tree is a `str` attribute of `MemoryPaths`
+(`paths.session`, `paths.base` for the tree itself), read off one table, the `TreePath`s.
+Strings, because the hooks must never import pathlib (~6 ms with what it pulls in); code
+that wants a `Path` wraps one (`Path(paths.index)`).
 """
 
 from __future__ import annotations
 
 import os
 
-from memhooks import TYPE_CHECKING
 from memhooks.errors import MemhooksError
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 #: Overrides the project root for tests and scripts; wins over everything else.
 ROOT_ENV = "MEMHOOKS_PROJECT_DIR"
@@ -95,24 +92,17 @@ def resolves_inside(base: str | os.PathLike[str], path: str | os.PathLike[str]) 
     return real == real_base or real.startswith(real_base.rstrip(os.sep) + os.sep)
 
 
-def _path(text: str) -> Path:
-    from pathlib import Path
-
-    return Path(text)
-
-
 class TreePath:
     """One well-known file or folder of a tree, relative to `.claude/memory/`. Read on a
-    `MemoryPaths` it is that tree's `Path`; the hooks ask `paths.file(name)` for a plain
-    string instead."""
+    `MemoryPaths` it is that tree's path, a `str`."""
 
     __slots__ = ("relative",)
 
     def __init__(self, relative: str) -> None:
         self.relative = relative
 
-    def __get__(self, paths: MemoryPaths, owner: object = None) -> Path:
-        return _path(os.path.join(paths.base, *self.relative.split("/")))
+    def __get__(self, paths: MemoryPaths, owner: object = None) -> str:
+        return os.path.join(paths.base, *self.relative.split("/"))
 
 
 class MemoryPaths:
@@ -127,10 +117,6 @@ class MemoryPaths:
     def for_project(cls, project: str | os.PathLike[str]) -> MemoryPaths:
         return cls(os.path.join(os.fspath(project), *MEMORY_DIR.split("/")))
 
-    def file(self, name: str) -> str:
-        """A well-known entry as a plain string: what the hooks use."""
-        return os.path.join(self.base, *LAYOUT[name].split("/"))
-
     def __eq__(self, other: object) -> bool:
         return isinstance(other, MemoryPaths) and other.base == self.base
 
@@ -139,10 +125,6 @@ class MemoryPaths:
 
     def __repr__(self) -> str:
         return f"MemoryPaths({self.base!r})"
-
-    @property
-    def root(self) -> Path:
-        return _path(self.base)
 
     # Every well-known file and folder of a tree, relative to `.claude/memory/`: the one table.
     index = TreePath("MEMORY.md")
@@ -179,5 +161,5 @@ class MemoryPaths:
         return os.path.relpath(os.fspath(path), self.base).replace(os.sep, "/")
 
 
-#: Name -> path relative to the tree, read off the `TreePath`s above (for `file`).
+#: Name -> path relative to the tree, read off the `TreePath`s above.
 LAYOUT = {name: e.relative for name, e in vars(MemoryPaths).items() if isinstance(e, TreePath)}

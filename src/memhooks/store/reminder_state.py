@@ -17,7 +17,7 @@ SESSIONS_KEPT = 20
 
 def _read(paths: MemoryPaths) -> dict[str, str]:
     try:
-        data = json.loads(read_text(paths.file("reminder"), 20_000) or "{}")
+        data = json.loads(read_text(paths.reminder, 20_000) or "{}")
     except ValueError:
         return {}
     return {k: v for k, v in data.items() if isinstance(v, str)} if isinstance(data, dict) else {}
@@ -26,7 +26,7 @@ def _read(paths: MemoryPaths) -> dict[str, str]:
 def _write(paths: MemoryPaths, shown: dict[str, str]) -> None:
     kept = dict(list(shown.items())[-SESSIONS_KEPT:])
     try:
-        write_atomic(paths.file("reminder"), json.dumps(kept), durable=False)
+        write_atomic(paths.reminder, json.dumps(kept), durable=False)
     except OSError:
         pass  # a read-only tree: the reminder just goes out more often
 

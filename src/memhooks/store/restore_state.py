@@ -25,7 +25,7 @@ READ_CAP = 4_000_000
 
 def state_path(paths: MemoryPaths, session_id: str) -> str:
     """The session's file; raises UnsafePathError for anything but a plain id."""
-    path = os.path.join(paths.file("restore"), f"{session_file_stem(session_id)}.json")
+    path = os.path.join(paths.restore, f"{session_file_stem(session_id)}.json")
     if not inside(paths.base, path) and os.path.lexists(os.path.dirname(path)):
         raise UnsafePathError(".cache/restore resolves outside .claude/memory/")
     return path
@@ -34,7 +34,7 @@ def state_path(paths: MemoryPaths, session_id: str) -> str:
 def baseline_path(paths: MemoryPaths, session_id: str) -> str:
     """The session's git baseline, kept apart until its evidence exists (a session that
     never reaches a turn must not count as the last session)."""
-    folder = os.path.join(paths.file("restore"), "start")
+    folder = os.path.join(paths.restore, "start")
     path = os.path.join(folder, f"{session_file_stem(session_id)}.json")
     if not inside(paths.base, path) and os.path.lexists(folder):
         raise UnsafePathError(".cache/restore/start resolves outside .claude/memory/")
@@ -97,7 +97,7 @@ def _prune(folder: str) -> None:
 def others_newest_first(paths: MemoryPaths, session_id: str) -> list[tuple[str, float]]:
     """(session id, last written, epoch seconds) of each kept evidence but `session_id`'s,
     newest first."""
-    folder = paths.file("restore")
+    folder = paths.restore
     if not inside(paths.base, os.path.join(folder, "x")):
         return []
     found = [(name[: -len(".json")], mtime) for mtime, name in _entries(folder)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+from pathlib import Path
 
 from memhooks import TYPE_CHECKING
 from memhooks.store.atomic import write_atomic
@@ -33,7 +34,7 @@ def set_status(
     paths: MemoryPaths, relative: str, status: str, reason: str, stamp: str
 ) -> tuple[Entry, str]:
     """Rewrite one file's lifecycle fields: (its new entry, its body)."""
-    target = paths.root / relative
+    target = Path(paths.base) / relative
     current = parse_bytes(read_memory(target))
     meta = dict(current.meta)
     meta["record_status"] = status
@@ -119,7 +120,7 @@ def expire(store: Store, now: dt.datetime | None, *, dry_run: bool) -> list[str]
 def _still_retired(paths: MemoryPaths, relative: str, before: dt.datetime) -> bool:
     """The file itself, read again just before deleting it, says retired before `before`."""
     try:
-        meta = parse_bytes(read_memory(paths.root / relative)).meta
+        meta = parse_bytes(read_memory(Path(paths.base) / relative)).meta
     except (OSError, UnparsableMemoryError):
         return False  # never delete what we cannot read
     retired = parse_iso(text_of(meta.get("retired_at")))
@@ -143,7 +144,7 @@ def gc(store: Store, now: dt.datetime | None, *, dry_run: bool) -> list[str]:
                 continue
             if not dry_run:
                 with contextlib.suppress(FileNotFoundError):
-                    (store.paths.root / entry.path).unlink()
+                    (Path(store.paths.base) / entry.path).unlink()
             removed.append(entry.path)
         if (removed or found or vanished) and not dry_run:
             store.after_write([], removed, bodies={}, now=moment)

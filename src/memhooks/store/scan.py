@@ -28,7 +28,7 @@ def memory_files(paths: MemoryPaths) -> list[Path]:
     """Every candidate memory file: markdown in a category folder, no hidden or temp files."""
     found: list[Path] = []
     for folder in sorted(BY_FOLDER):
-        base = paths.root / folder
+        base = Path(paths.base) / folder
         if not base.is_dir() or base.is_symlink():
             continue
         found.extend(

@@ -31,7 +31,7 @@ def journal_part(body: str) -> str:
 def append_journal(paths: MemoryPaths, session_id: str, entry: str) -> None:
     """Append one entry; a new file gets frontmatter (the next command-path write indexes it)."""
     name = f"{session_file_stem(session_id)}.md"
-    target = os.path.join(paths.file("sessions"), name)
+    target = os.path.join(paths.sessions, name)
     if not inside(paths.base, target):
         raise UnsafePathError(f"sessions/{name} resolves outside .claude/memory/: not written")
     try:
@@ -58,7 +58,7 @@ def append_journal(paths: MemoryPaths, session_id: str, entry: str) -> None:
 def read_offsets(paths: MemoryPaths) -> dict[str, int]:
     """The offsets as last written; {} when missing or unreadable."""
     try:
-        data = json.loads(read_text(paths.file("offsets")))
+        data = json.loads(read_text(paths.offsets))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):
@@ -71,4 +71,4 @@ def save_offset(paths: MemoryPaths, offsets: dict[str, int], session_id: str, en
     offsets.pop(session_id, None)
     offsets[session_id] = end  # most recent last: the oldest are dropped first
     kept = dict(list(offsets.items())[-MAX_OFFSETS:])
-    write_atomic(paths.file("offsets"), json.dumps(kept), durable=False)
+    write_atomic(paths.offsets, json.dumps(kept), durable=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import shutil
+from pathlib import Path
 
 from memhooks.store.atomic import write_atomic
 from memhooks.store.categories import CATEGORIES
@@ -27,16 +28,16 @@ def create_tree(paths: MemoryPaths, created: list[str] | None = None) -> list[st
     """Folders and placeholders; returns what was created (also appended to `created`)."""
     created = [] if created is None else created
     for folder in [c.folder for c in CATEGORIES] + ["context", "progress", "checkpoints", ".cache"]:
-        target = paths.root / folder
+        target = Path(paths.base) / folder
         if not target.is_dir():
             target.mkdir(parents=True, exist_ok=True)
             created.append(folder + "/")
     placeholders = {
-        paths.current_task: CURRENT_TASK_TEMPLATE,
-        paths.blockers: BLOCKERS_TEMPLATE,
-        paths.progress / "active.md": ACTIVE_TEMPLATE,
-        paths.progress / "completed.md": COMPLETED_TEMPLATE,
-        paths.gitignore: GITIGNORE,
+        Path(paths.current_task): CURRENT_TASK_TEMPLATE,
+        Path(paths.blockers): BLOCKERS_TEMPLATE,
+        Path(paths.progress) / "active.md": ACTIVE_TEMPLATE,
+        Path(paths.progress) / "completed.md": COMPLETED_TEMPLATE,
+        Path(paths.gitignore): GITIGNORE,
     }
     for path, text in placeholders.items():
         if not path.exists():
@@ -49,10 +50,10 @@ def undo_created(paths: MemoryPaths, created: list[str], *, fresh: bool) -> None
     """Remove what this run created: the whole tree when it made it, else its own files
     (then the folders it made, if still empty)."""
     if fresh:
-        shutil.rmtree(paths.root, ignore_errors=True)  # ours entirely; never follows links
+        shutil.rmtree(paths.base, ignore_errors=True)  # ours entirely; never follows links
         return
     for name in reversed(created):
-        target = paths.root / name.rstrip("/")
+        target = Path(paths.base) / name.rstrip("/")
         with contextlib.suppress(OSError):
             if name.endswith("/"):
                 target.rmdir()

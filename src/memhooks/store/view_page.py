@@ -7,21 +7,18 @@ place is refused when `.cache/` or the page is a symlink.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
-from memhooks import TYPE_CHECKING
 from memhooks.store.atomic import write_atomic
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.safe_fs import check_target
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 DEFAULT_NAME = "view.html"
 
 
 def default_page(paths: MemoryPaths) -> Path:
     """`.cache/<DEFAULT_NAME>`; UnsafeFileError when it or a folder on the way is a symlink."""
-    target = paths.cache / DEFAULT_NAME
+    target = Path(paths.cache) / DEFAULT_NAME
     check_target(target)
     return target
 

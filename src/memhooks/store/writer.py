@@ -18,6 +18,7 @@ import datetime as dt
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from memhooks import TYPE_CHECKING
@@ -48,8 +49,6 @@ from memhooks.text.clock import iso, utc_now
 from memhooks.text.progress import Progress
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from memhooks.store.derived import SearchFactory
     from memhooks.store.new_file import CiteHasher
 
@@ -73,7 +72,7 @@ class Saved:
 
 
 class Store:
-    """The commands' store: the filelock lock, validation against the files, every change."""
+    """The commands' store: the command lock, validation against the files, every change."""
 
     def __init__(
         self,
@@ -177,12 +176,12 @@ class Store:
 
     def _existing(self, relative: str) -> Path:
         try:
-            target = contained(self.paths.root, relative)
+            target = contained(Path(self.paths.base), relative)
         except UnsafePathError as exc:
             raise StoreError(str(exc)) from None
         if target.suffix != ".md" or not target.is_file():
             raise NotFoundError(f"no memory at {relative}")
-        if target.relative_to(self.paths.root).parts[0] not in BY_FOLDER:
+        if target.relative_to(self.paths.base).parts[0] not in BY_FOLDER:
             raise StoreError(f"{relative} is not in a memory folder")
         return target
 
@@ -208,7 +207,7 @@ class Store:
             merged = {**current.meta, **meta, "updated": iso(now)}
             merged["category"] = (
                 current.meta.get("category")
-                or BY_FOLDER[target.relative_to(self.paths.root).parts[0]].name
+                or BY_FOLDER[target.relative_to(self.paths.base).parts[0]].name
             )
             new_body = current.body if body is None else body
             merged = self._cite(project_of(self.paths), merged, new_body)
@@ -256,7 +255,7 @@ class Store:
             name = candidate_name(
                 cat, title=str(meta.get("title", "")), when=stamp, session_id=session_id
             )
-            target = contained(self.paths.root, f"{cat.folder}/{name}")
+            target = contained(Path(self.paths.base), f"{cat.folder}/{name}")
             journal = ""
             merged: dict[str, Any] = {
                 "category": "session_summary",
@@ -321,7 +320,7 @@ class Store:
         entries, a `git pull`, a fresh clone without `.cache/`): True when the derived files
         were brought up to date."""
         with self.locked():
-            made = self.paths.catalog.is_file() and self.paths.search_db.is_file()
+            made = Path(self.paths.catalog).is_file() and Path(self.paths.search_db).is_file()
             if made and not upkeep.behind(self.derived, upkeep.catalog_or_scan(self.derived)):
                 return False
             self.after_write([], [], bodies={}, now=None)

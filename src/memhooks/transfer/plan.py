@@ -14,6 +14,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from memhooks.store.categories import BY_FOLDER, Naming
@@ -217,7 +218,7 @@ def plan_import(
             item.action = "disabled"
             item.detail = f"the {memory.category} category is disabled in config.json"
             continue
-        name_free = not (paths.root / path).exists() and path not in taken
+        name_free = not (Path(paths.base) / path).exists() and path not in taken
         renamable = BY_FOLDER[path.split("/", 1)[0]].naming is not Naming.SESSION_ID
         if path not in forced or not (name_free or renamable):
             if not name_free:

@@ -228,7 +228,7 @@ def injected(paths: MemoryPaths) -> list[dict[str, Any]]:
     from memhooks.store.ledger import all_sessions
 
     out = []
-    for sid, hooks in reversed(list(all_sessions(paths.file("injected")).items())):
+    for sid, hooks in reversed(list(all_sessions(paths.injected).items())):
         out.append(
             {
                 "session_id": sid,

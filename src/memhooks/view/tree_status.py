@@ -4,6 +4,7 @@ it on the page."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from memhooks.store import catalog as catalog_io
@@ -64,14 +65,14 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
     from memhooks.store.conflicts import conflicted_files
     from memhooks.store.tree_repair import quarantined
 
-    journal = paths.search_db.with_name(paths.search_db.name + SIDECARS[0])
+    journal = Path(paths.search_db + SIDECARS[0])
     says_active = bool(state and state.get("active") is True)
     decided = consent.decision(paths.base)
     return {
-        "conflicts": conflicted_files(str(paths.root), tuple(c.folder for c in CATEGORIES)),
+        "conflicts": conflicted_files(paths.base, tuple(c.folder for c in CATEGORIES)),
         "quarantined": quarantined(paths),
         "search_journal": journal.is_file(),
-        "root": str(paths.root),
+        "root": paths.base,
         "exists": state is not None,
         "active": says_active and decided is not None and decided["state"] == consent.ON,
         "why": why(says_active=says_active, decided=decided),
@@ -111,7 +112,7 @@ def dropped_patterns(paths: MemoryPaths) -> list[str]:
     from memhooks.store.config import load_settings
     from memhooks.store.pattern_verdicts import usable
 
-    patterns = load_settings(paths.file("config")).redact_patterns
+    patterns = load_settings(paths.config).redact_patterns
     return usable(paths.base, patterns)[1] if patterns else []
 
 
@@ -149,9 +150,7 @@ def injected(paths: MemoryPaths) -> dict[str, Any]:
 
     from memhooks.store.ledger import session_counts
 
-    sid, counts = session_counts(
-        paths.file("injected"), os.environ.get("CLAUDE_CODE_SESSION_ID") or None
-    )
+    sid, counts = session_counts(paths.injected, os.environ.get("CLAUDE_CODE_SESSION_ID") or None)
     return {
         "session_id": sid,
         "hooks": {h: {"injections": n, "chars": c} for h, (n, c) in counts.items()},

@@ -4,6 +4,7 @@ relative dates and stale code citations; a dry run unless --apply."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memhooks.cli.common import add_json, open_tree
@@ -80,7 +81,7 @@ def undo_rewrite(args: argparse.Namespace, paths: MemoryPaths, store: Store, rel
     from memhooks.curate.undo import undo
 
     try:
-        log = (paths.root / LOG).read_text(encoding="utf-8")
+        log = (Path(paths.base) / LOG).read_text(encoding="utf-8")
     except FileNotFoundError:
         log = ""
     diff = undo(store, relative, log)

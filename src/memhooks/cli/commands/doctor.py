@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from pathlib import Path
 from typing import Any
 
 from memhooks.cli.common import add_json, memory_paths
@@ -93,7 +94,7 @@ def _unreadable(paths: MemoryPaths, relatives: list[str]) -> dict[str, str]:
 
     def problem(relative: str) -> str | None:
         try:
-            read_entry(paths, paths.root / relative)
+            read_entry(paths, Path(paths.base) / relative)
         except (OSError, ValueError) as exc:
             return " ".join(str(exc).split())[:200]
         return None
@@ -121,7 +122,7 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
             str(exc).splitlines()[0],
             "fix the file by hand or move it away and run " + cli_hint("start"),
         )
-    if paths.config.exists():
+    if Path(paths.config).exists():
         try:
             validate_config(json.loads(read_bytes(paths.config, 1_000_000, whole=True)))
             _check(checks, "config.json", True, "valid")
@@ -152,7 +153,7 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
             # A rebuild cannot index these: only an edit of the file can.
             _check(checks, relative, False, f"does not parse: {why}", "fix or move the file")
     try:
-        size = paths.index.stat().st_size
+        size = Path(paths.index).stat().st_size
         lines = len(read_bytes(paths.index).splitlines())
         _check(checks, "MEMORY.md", True, f"{lines} lines, {size:,} bytes")
     except OSError:
@@ -160,7 +161,7 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
     from memhooks.store.categories import CATEGORIES
     from memhooks.store.conflicts import conflicted_files
 
-    conflicts = conflicted_files(str(paths.root), tuple(c.folder for c in CATEGORIES))
+    conflicts = conflicted_files(paths.base, tuple(c.folder for c in CATEGORIES))
     _check(
         checks,
         "conflict markers",
@@ -216,7 +217,7 @@ def _semantic_mode(args: argparse.Namespace) -> str:
     from memhooks.store.config import load_settings
 
     try:
-        return load_settings(memory_paths(args).file("config")).semantic
+        return load_settings(memory_paths(args).config).semantic
     except (OSError, ValueError):
         return "auto"
 
@@ -270,13 +271,13 @@ def run(args: argparse.Namespace) -> int:
         else "pip install pydantic python-frontmatter filelock",
     )
     paths = memory_paths(args)
-    if not paths.session.exists():
-        _check(checks, "memory tree", True, f"not started in {paths.root.parent.parent}")
+    if not Path(paths.session).exists():
+        _check(checks, "memory tree", True, f"not started in {Path(paths.base).parent.parent}")
         # The table belongs to the data folder, not the project: say whether it is there.
         ok, detail = semantic_state(deps.data_dir(fallback=True), _semantic_mode(args))
         _check(checks, "semantic signals", ok, detail, "run " + cli_hint("doctor --install"))
     elif not missing:
-        _check(checks, "memory tree", True, str(paths.root))
+        _check(checks, "memory tree", True, paths.base)
         check_tree(paths, checks)
     ok = all(c["ok"] for c in checks)
     text = "\n".join(

@@ -96,7 +96,7 @@ def _output(args: argparse.Namespace, paths: MemoryPaths, project: str, stamp: s
             f"{out} exists; choose another --out (export never overwrites a file)", Exit.REFUSED
         )
     resolved = out.resolve()
-    root = paths.root.resolve()
+    root = Path(paths.base).resolve()
     if resolved == root or root in resolved.parents:
         raise UserError(f"{out} is inside {PREFIX}; write the bundle somewhere else", Exit.REFUSED)
     return out
@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
         )
     patterns = store.settings.redact_patterns
     stamp = iso()
-    project = str(safe_state(paths.session).get("project") or paths.root.parent.parent.name)
+    project = str(safe_state(paths.session).get("project") or Path(paths.base).parent.parent.name)
     project = one_line(project)[:300] or "project"
     out = _output(args, paths, project, stamp)
     files: dict[str, bytes] = {}
@@ -139,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     from memhooks.store.scan import read_entry
 
     for relative in chosen:
-        target = paths.root / relative
+        target = Path(paths.base) / relative
         try:
             entry, _ = read_entry(paths, target)
             memory = clean(

@@ -8,6 +8,7 @@ retired without --yes, so the user sees what goes first.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from memhooks.cli.common import add_json, memory_paths, open_store, require_tree
@@ -46,7 +47,7 @@ def _as_path(paths: MemoryPaths, target: str) -> str | None:
     from memhooks.store.naming import UnsafePathError, contained
 
     try:
-        path = contained(paths.root, relative)
+        path = contained(Path(paths.base), relative)
     except UnsafePathError as exc:
         raise UserError(str(exc), Exit.REFUSED) from None
     if not path.is_file():
@@ -57,7 +58,7 @@ def _as_path(paths: MemoryPaths, target: str) -> str | None:
 def _search(paths: MemoryPaths, query: str) -> list[Any]:
     from memhooks.recall.search_index import SearchIndex
 
-    if not paths.search_db.exists():
+    if not Path(paths.search_db).exists():
         raise UserError(
             f"no search index in {PREFIX}.cache/: run {cli_hint('rebuild')}, or give the path",
             Exit.NOT_FOUND,

@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     paths, store = open_tree(args)
     relative = args.path.removeprefix(TREE_PREFIX)
-    if args.verb == "restore" and _rewritten_and_active(paths.root, relative):
+    if args.verb == "restore" and _rewritten_and_active(Path(paths.base), relative):
         from memhooks.cli.commands.consolidate import undo_rewrite
 
         return undo_rewrite(args, paths, store, relative)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from memhooks.cli.common import add_json, open_tree
@@ -47,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
     rebuilt(paths)
     counts = result.counts()
     skipped = [{"path": p, "reason": why} for p, why in result.problems]
-    contexts = sum(1 for _ in paths.context.glob("*.md")) if paths.context.is_dir() else 0
+    contexts = (
+        sum(1 for _ in Path(paths.context).glob("*.md")) if Path(paths.context).is_dir() else 0
+    )
     text = (
         f"Index rebuilt. Found {plural(counts.get('decision', 0), 'decision')}, "
         f"{plural(counts.get('analysis', 0), 'analysis', 'analyses')}, "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memhooks.cli.common import add_json, memory_paths, require_tree
@@ -83,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
-    master = read_if_present(paths.master)
-    index = read_if_present(paths.index)
+    master = read_if_present(Path(paths.master))
+    index = read_if_present(Path(paths.index))
     parts: list[str] = []
     if master is None:
         parts.append(
@@ -104,7 +105,7 @@ def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
             + frame(f"{PREFIX}MEMORY.md", _cap(index, INDEX_CAP))
         )
     emit(
-        {"master": master, "index": index, "root": str(paths.root)},
+        {"master": master, "index": index, "root": paths.base},
         "\n\n".join(parts),
         as_json=as_json,
     )
@@ -177,7 +178,7 @@ def _query(paths: MemoryPaths, query: str, limit: int, floor: float) -> tuple[li
     """The hits, and why the index could not be read ("" when it could)."""
     from memhooks.recall.search_index import SearchIndex
 
-    if not paths.search_db.exists():  # the first save creates it; until then nothing matches
+    if not Path(paths.search_db).exists():  # the first save creates it; until then nothing matches
         return [], ""
     with SearchIndex(paths.search_db) as index:
         hits = index.query(query, limit=limit, min_score=floor)
@@ -201,7 +202,7 @@ def _catch_up(paths: MemoryPaths, *, remake: bool = False) -> None:
 
     # As the hooks read config.json (a typo ignored): a search must not fail on a setting
     # it does not use.
-    config = load_settings(paths.file("config"))
+    config = load_settings(paths.config)
     store = Store(paths, config, search=SearchIndex, cite=with_hashes, lock_timeout=CATCH_UP_WAIT)
     try:
         if remake:
@@ -220,7 +221,7 @@ def _explain(paths: MemoryPaths, query: str, *, as_json: bool) -> int:
     from memhooks.hooks.user_prompt import NOT_POINTED_AT, is_request
     from memhooks.recall.search_index import DEFAULT_TABLE, SearchIndex
 
-    if not paths.search_db.exists():
+    if not Path(paths.search_db).exists():
         raise UserError("no search index yet: save a memory or run `memhooks rebuild`")
     config = settings(paths)  # what the hook reads: the same decision, not the defaults'
     table = None if config.semantic == "off" else DEFAULT_TABLE

@@ -65,8 +65,8 @@ def _activate(paths: MemoryPaths) -> tuple[dict[str, object], bool]:
         if not was_active or not state.get("started"):
             state["started"] = now
         state.pop("stopped", None)
-        state["project"] = paths.root.parent.parent.name
-        state["branch"] = git_branch(paths.root.parent.parent)
+        state["project"] = Path(paths.base).parent.parent.name
+        state["branch"] = git_branch(Path(paths.base).parent.parent)
         state["lastActivity"] = now
         state.setdefault(
             "stats", {"decisions": 0, "analyses": 0, "indexArchived": 0, "subagentOutputs": 0}
@@ -87,7 +87,7 @@ def _activate(paths: MemoryPaths) -> tuple[dict[str, object], bool]:
 def run(args: argparse.Namespace) -> int:
     paths = memory_paths(args)
     settings(paths)  # a broken config.json is reported before anything is written
-    fresh = not paths.root.exists()
+    fresh = not Path(paths.base).exists()
     created: list[str] = []
     try:
         create_tree(paths, created)
@@ -99,14 +99,14 @@ def run(args: argparse.Namespace) -> int:
     data = {
         "active": True,
         "already_active": was_active,
-        "root": str(paths.root),
+        "root": paths.base,
         "started": state["started"],
         "created": created,
         "message": CONFIRMATION,
     }
     text = (
         CONFIRMATION
-        + f"\nMemory tree: {paths.root}"
+        + f"\nMemory tree: {paths.base}"
         + (f"\nCreated: {', '.join(created)}" if created else "")
     )
     emit(data, text, as_json=args.json)

@@ -4,6 +4,7 @@ record that the user turned memory off for this checkout on this machine (store.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from memhooks.cli.common import add_json, memory_paths, open_store, require_tree
@@ -31,11 +32,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     paths = memory_paths(args)
-    if paths.root.is_dir():
+    if Path(paths.base).is_dir():
         # First, and whatever follows: the user's word for this checkout, kept outside it.
         consent.record(paths.base, consent.OFF)
-        if not paths.session.exists():  # a clone's memory, never started here: now silenced
-            data = {"active": False, "was_active": False, "root": str(paths.root)}
+        if not Path(paths.session).exists():  # a clone's memory, never started here: now silenced
+            data = {"active": False, "was_active": False, "root": paths.base}
             emit({**data, "message": SILENCED}, SILENCED, as_json=args.json)
             return Exit.OK
     require_tree(paths)
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     data = {
         "active": False,
         "was_active": was_active,
-        "root": str(paths.root),
+        "root": paths.base,
         "message": CONFIRMATION,
     }
     emit(

@@ -147,7 +147,7 @@ def _split(path_text: str | None) -> tuple[str, str]:
 
 def _material(paths: MemoryPaths, session_id: str, budget: int, *, as_json: bool) -> int:
     relative = f"sessions/{session_id}.md"
-    summary, journal = _split(read_if_present(paths.root / relative))
+    summary, journal = _split(read_if_present(Path(paths.base) / relative))
     # This session's own checkpoint, never another session's (latest.md is per project).
     checkpoint, where = read_session_checkpoint(paths, session_id)
     pack = Pack(max(budget, 2_000))

@@ -7,6 +7,7 @@ first the overview, then each chunk in turn, then it saves through `summarize --
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from memhooks.cli.chunk_output import check_chunk_chars, print_chunk, print_overview
 from memhooks.cli.common import open_store
@@ -28,7 +29,7 @@ def print_chunks(paths: MemoryPaths, session_id: str, args: argparse.Namespace) 
             state = read_state(paths.session) or {}
         except StateUnreadableError:
             state = {}
-        transcript = locate_transcript(session_id, paths.root.parent.parent, state)
+        transcript = locate_transcript(session_id, Path(paths.base).parent.parent, state)
     settings = open_store(paths).settings
     material = reading(paths, session_id, transcript, settings.redact_patterns)
     chunks = split(material, args.chunk_chars)

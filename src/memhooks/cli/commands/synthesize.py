@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+from pathlib import Path
 
 from memhooks.cli.chunk_output import check_chunk_chars, print_chunk, print_overview
 from memhooks.cli.common import (
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _chunks(paths: MemoryPaths, args: argparse.Namespace) -> int:
     check_chunk_chars(args.chunk_chars)
-    found = synthesis_material(paths, paths.root.parent.parent, UNCUT, piece_cap=UNCUT)
+    found = synthesis_material(paths, Path(paths.base).parent.parent, UNCUT, piece_cap=UNCUT)
     structure = "=== Required structure (seed 002) ===\n\n" + MASTER_TEMPLATE
     text = (found.pack.render() + "\n\n" + structure).strip()
     chunks = split(text.split("\n"), args.chunk_chars)
@@ -97,7 +98,7 @@ def _chunks(paths: MemoryPaths, args: argparse.Namespace) -> int:
 
 
 def _material(paths: MemoryPaths, budget: int, *, as_json: bool) -> int:
-    project = paths.root.parent.parent
+    project = Path(paths.base).parent.parent
     found = synthesis_material(paths, project, budget)
     since = iso(found.since) if found.since else None
     head = [
@@ -141,7 +142,7 @@ def _save(paths: MemoryPaths, *, as_json: bool) -> int:
     if problems:
         raise UserError("master.md does not follow seed 002's structure: " + "; ".join(problems))
     store = open_store(paths)
-    project = paths.root.parent.parent
+    project = Path(paths.base).parent.parent
     sessions = len(memories(paths, "sessions"))
     docs = len(doc_files(project, None))
     new = with_footer(
@@ -149,7 +150,7 @@ def _save(paths: MemoryPaths, *, as_json: bool) -> int:
         Footer(iso(), f"{sessions} conversations, {docs} docs"),
     )
     with store.locked():
-        old = read_if_present(paths.master)
+        old = read_if_present(Path(paths.master))
         replace_master(paths, new, old)
     diff = "".join(
         difflib.unified_diff(
