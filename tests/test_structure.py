@@ -142,7 +142,7 @@ SQL_WRITERS = {
     "`search_index.SearchIndex` opens (imported only by it)",
     "recall/search_index.py": "opens `.cache/search.sqlite3` read-write for the write methods "
     "(`store/derived.py` alone calls them) and once to roll back a killed writer's journal",
-    "recall/semantic_build.py": "the token table, in the plugin's data folder (no memory tree)",
+    "cli/semantic_build.py": "the token table, in the plugin's data folder (no memory tree)",
 }
 #: The search index's write methods, as `store.derived.SearchIndexWrites` names them.
 SEARCH_WRITES = {"upsert", "upsert_many", "remove", "rebuild"}
