@@ -80,7 +80,8 @@ def test_consent_in_the_main_checkout_covers_a_new_worktree(worktree: Path) -> N
     assert "deploy the database" in context(out)
     assert "systemMessage" not in out
     state = json.loads((memory / "_session.json").read_text("utf-8"))
-    assert state["active"] is True and state["branch"] == "feature"
+    assert state["active"] is True
+    assert state["branch"] == "feature"
     status = json.loads(cli("status", "--json", cwd=worktree).stdout)
     assert status["active"] is True
     assert "another checkout of this repository" in status["why"]
@@ -108,7 +109,9 @@ def test_a_worktree_saves_in_its_own_tree_until_the_branch_merges(
     assert "not on main yet" in cli("status", cwd=worktree).stdout
     end = hook(worktree, "SessionEnd", reason="prompt_input_exit")
     line = str(end["systemMessage"])
-    assert f"decisions/{new[0]}" in line and "not on main" in line and "\n" not in line
+    assert f"decisions/{new[0]}" in line
+    assert "not on main" in line
+    assert "\n" not in line
     # Merged: the main checkout has it, and nothing more is said.
     git("add", "-A", cwd=worktree)
     git("commit", "-q", "-m", "queue decision", cwd=worktree)
@@ -172,7 +175,8 @@ def test_a_fresh_clone_at_the_same_path_is_asked_again(repo: Path, tmp_path: Pat
     shutil.rmtree(repo)
     git("clone", "-q", str(upstream), str(repo), cwd=tmp_path)
     out = hook(repo, "SessionStart", source="startup")
-    assert "systemMessage" in out and not context(out)
+    assert "systemMessage" in out
+    assert not context(out)
     fresh = tmp_path / "fresh worktree"
     git("worktree", "add", "-q", "-b", "again", str(fresh), cwd=repo)
     assert not context(hook(fresh, "SessionStart", source="startup"))
@@ -189,5 +193,6 @@ def test_a_git_file_pointing_at_a_trusted_repository_is_not_its_worktree(
     shutil.copytree(worktree / ".claude", fake / ".claude")
     (fake / ".git").write_text(f"gitdir: {gitdir}\n", encoding="utf-8")
     out = hook(fake, "SessionStart", source="startup")
-    assert "systemMessage" in out and not context(out)
+    assert "systemMessage" in out
+    assert not context(out)
     assert not (fake / ".claude" / "memory" / "_session.json").exists()

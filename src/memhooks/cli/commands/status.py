@@ -107,7 +107,8 @@ def _worktree_lines(unmerged: dict[str, Any] | None) -> list[str]:
         return [f"Worktree: every memory here is on {unmerged['branch']}"]
     return [
         f"Worktree: {len(missing)} memories not on {unmerged['branch']} yet (merge the branch "
-        "to keep them; removing the worktree unmerged loses them): " + ", ".join(missing[:10])
+        "to keep them; removing the worktree unmerged loses them): "
+        + ", ".join(missing[:10])
         + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")  # noqa: PLR2004
     ]
 
