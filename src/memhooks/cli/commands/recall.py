@@ -123,8 +123,10 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
     from memhooks.recall import checkpoint_search
 
     checkpoints = checkpoint_search.search(paths, query, limit)
+    native = _native(paths, query, limit)
     data = {
         "query": query,
+        "native": native,
         "results": [
             {
                 "path": PREFIX + h.path,
@@ -137,7 +139,7 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
         ],
         "checkpoints": checkpoints,
     }
-    if not hits and not checkpoints:
+    if not hits and not checkpoints and not native:
         text = (
             f'No memory in {PREFIX} matches "{query}". Try other words, or read '
             f"{PREFIX}MEMORY.md (run {cli_hint('recall')} with no query)."
@@ -169,8 +171,36 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
                 "\nSession checkpoints (state saved before a compaction, not memories) that "
                 "match:\n" + frame(f"{PREFIX}checkpoints/sessions/", "\n".join(listed))
             )
+        text += _native_text(native)
     emit(data, text, as_json=as_json)
     return Exit.OK
+
+
+def _native(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, object]]:
+    """Claude Code's own auto memory files that match and are not imported (read only)."""
+    from memhooks.transfer.native import native_folder, native_matches
+
+    folder = native_folder(paths.root.parent.parent)
+    return native_matches(paths, folder, query, limit) if folder.is_dir() else []
+
+
+def _native_text(native: list[dict[str, object]]) -> str:
+    if not native:
+        return ""
+    listed = [
+        one_line(
+            f"- {n['native_path']} — {n['title']}"
+            + (f": {n['description']}" if n["description"] else "")
+            + f"  [native {n['type']}, not imported]",
+            600,
+        )
+        for n in native
+    ]
+    return (
+        "\nClaude Code's own auto memory (native files, read only, not in "
+        f"{PREFIX}; {cli_hint('import --native')} files them) that match:\n"
+        + frame("Claude Code auto memory", "\n".join(listed))
+    )
 
 
 def _query(paths: MemoryPaths, query: str, limit: int, floor: float) -> tuple[list[Hit], str]:
