@@ -56,8 +56,8 @@ def canonical_root(project: Path) -> str:
     for all its worktrees), else the project folder itself."""
     from memhooks.restore.git_run import repo_root
 
-    absolute = str(project.absolute())
-    root = repo_root(absolute) or absolute
+    real = os.path.realpath(project)  # as the host sees its working folder
+    root = repo_root(real) or real
     found = git_dirs(root)
     if found is None:
         return root
