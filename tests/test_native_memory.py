@@ -171,7 +171,10 @@ def test_recall_lists_native_files_until_imported(
     out = capsys.readouterr().out
     assert "native reference, not imported" in out
     assert str(native / "reference_dashboards.md") in out
+    overview = run_json(capsys, "recall")
+    assert len(overview["native"]) == 4  # type: ignore[arg-type]
     run_json(capsys, "import", "--native")
+    assert run_json(capsys, "recall")["native"] == []
     report = run_json(capsys, "recall", "grafana", "latency", "dashboards")
     assert report["native"] == []
     results = report["results"]

@@ -196,3 +196,17 @@ def test_a_git_file_pointing_at_a_trusted_repository_is_not_its_worktree(
     assert "systemMessage" in out
     assert not context(out)
     assert not (fake / ".claude" / "memory" / "_session.json").exists()
+
+
+def test_the_main_branch_is_origin_head_else_main_or_master(repo: Path, tmp_path: Path) -> None:
+    from memhooks.restore.unmerged import main_branch
+
+    assert main_branch(str(repo / ".git")) == "refs/heads/main"
+    git("pack-refs", "--all", cwd=repo)  # no loose ref file left: packed-refs is read
+    assert not (repo / ".git" / "refs" / "heads" / "main").exists()
+    assert main_branch(str(repo / ".git")) == "refs/heads/main"
+    clone = tmp_path / "clone"
+    git("clone", "-q", str(repo), str(clone), cwd=tmp_path)
+    assert main_branch(str(clone / ".git")) == "refs/remotes/origin/main"
+    git("branch", "-q", "-m", "main", "trunk", cwd=repo)
+    assert main_branch(str(repo / ".git")) is None

@@ -103,8 +103,15 @@ def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
             f"=== {PREFIX}MEMORY.md (index: read only the file you need) ===\n\n"
             + frame(f"{PREFIX}MEMORY.md", _cap(index, INDEX_CAP))
         )
+    waiting = _native_waiting(paths)
+    if waiting:
+        parts.append(
+            f"Claude Code's own auto memory holds {len(waiting)} topic file(s) not in "
+            f"{PREFIX} (read only; {cli_hint('recall QUERY')} lists the ones that match, "
+            f"{cli_hint('import --native')} files them): " + ", ".join(waiting[:10])
+        )
     emit(
-        {"master": master, "index": index, "root": str(paths.root)},
+        {"master": master, "index": index, "root": str(paths.root), "native": waiting},
         "\n\n".join(parts),
         as_json=as_json,
     )
@@ -182,6 +189,14 @@ def _native(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, object
 
     folder = native_folder(paths.root.parent.parent)
     return native_matches(paths, folder, query, limit) if folder.is_dir() else []
+
+
+def _native_waiting(paths: MemoryPaths) -> list[str]:
+    """The names of the native topic files not imported yet."""
+    from memhooks.transfer.native import native_folder, not_imported
+
+    folder = native_folder(paths.root.parent.parent)
+    return [f.name for f in not_imported(paths, folder)] if folder.is_dir() else []
 
 
 def _native_text(native: list[dict[str, object]]) -> str:
