@@ -130,20 +130,12 @@ def test_the_main_checkout_says_nothing_about_merging(repo: Path) -> None:
     assert hook(repo, "SessionEnd", reason="other") == {}
 
 
-def test_no_main_branch_no_notice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("MEMHOOKS_PROJECT_DIR", raising=False)
-    main = tmp_path / "trunkless"
-    main.mkdir()
-    git("init", "-q", "-b", "trunk", cwd=main)
-    cli("start", cwd=main)
-    git("add", "-A", cwd=main)
-    git("commit", "-q", "-m", "memory", cwd=main)
-    other = tmp_path / "other"
-    git("worktree", "add", "-q", "-b", "feature", str(other), cwd=main)
-    hook(other, "SessionStart", source="startup")
-    cli("remember", "we decided to keep the trunk branch name", cwd=other)
-    assert json.loads(cli("status", "--json", cwd=other).stdout)["unmerged"] is None
-    assert hook(other, "SessionEnd", reason="other") == {}
+def test_no_main_branch_no_notice(repo: Path, worktree: Path) -> None:
+    git("branch", "-q", "-m", "main", "trunk", cwd=repo)
+    hook(worktree, "SessionStart", source="startup")
+    cli("remember", "we decided to keep the trunk branch name", cwd=worktree)
+    assert json.loads(cli("status", "--json", cwd=worktree).stdout)["unmerged"] is None
+    assert hook(worktree, "SessionEnd", reason="other") == {}
 
 
 def test_journals_and_checkpoints_stay_in_each_checkout(
