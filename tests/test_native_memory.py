@@ -226,3 +226,17 @@ def test_the_native_folder_is_the_main_checkouts_for_every_worktree(tmp_path: Pa
     assert found(main_checkout) == native_folder(main_checkout)
     assert found(other) == native_folder(main_checkout)
     assert found(main_checkout / "sub") == native_folder(main_checkout)
+
+
+def test_one_invalid_file_is_said_and_the_others_are_filed(
+    started: Path, native: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (native / "feedback_bell.md").write_text(
+        '---\nname: "ring \\u0007 the bell"\ntype: feedback\n---\n\nBeep.\n', encoding="utf-8"
+    )
+    report = run_json(capsys, "import", "--native")
+    items = {i["native_path"]: i for i in report["items"]}  # type: ignore[union-attr]
+    assert items["feedback_bell.md"]["action"] == "skipped"
+    assert "invalid preference" in items["feedback_bell.md"]["detail"]
+    assert report["counts"]["imported"] == 4  # type: ignore[index]
+    del started

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from memhooks.store.categories import BY_NAME
+from memhooks.store.models import DESCRIPTION_MAX, TITLE_MAX
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.worktree import git_dirs
 from memhooks.store.writer import NewMemory
@@ -161,7 +162,7 @@ def _title(given: str, file_name: str) -> str:
     text = given or file_name.removesuffix(".md")
     if " " not in text:
         text = re.sub(r"[-_]+", " ", text).strip() or text
-    return " ".join(text.split())[:200]
+    return " ".join(text.split())[:TITLE_MAX]
 
 
 def read_native(folder: Path, name: str) -> NativeFile | None:
@@ -230,6 +231,7 @@ def plan_native(
 ) -> list[NativePlan]:
     """Decide for each native file: import it, or skip it (imported already, changed since,
     near a memory here, unmapped type, category disabled)."""
+    from memhooks.errors import UserError
     from memhooks.recall.lookup import similar
     from memhooks.store.draft import Draft, validate
     from memhooks.text.redact import redact, redact_field
@@ -260,7 +262,7 @@ def plan_native(
             continue
         meta: dict[str, Any] = {"title": native.title, "tags": [TAG, native.type]}
         if native.description:
-            meta["description"] = native.description[:500]
+            meta["description"] = native.description[:DESCRIPTION_MAX]
         redacted_meta = {k: redact_field(k, v, patterns) for k, v in meta.items()}
         body = redact(native.body, patterns)
         item.redacted = sum(1 for k in meta if redacted_meta[k] != meta[k]) + (body != native.body)
@@ -278,7 +280,11 @@ def plan_native(
             "native_path": native.name,
             "native_hash": native.digest,
         }
-        validated = validate(Draft(category, {**redacted_meta, **provenance}, body))
+        try:
+            validated = validate(Draft(category, {**redacted_meta, **provenance}, body))
+        except UserError as exc:  # one odd file is said, never fails the others
+            item.action, item.detail = "skipped", str(exc)
+            continue
         item.target = BY_NAME[category].folder + "/"  # the store names the file
         item.memory = NewMemory(category, validated, body)
     return planned
