@@ -105,9 +105,11 @@ def _worktree_lines(unmerged: dict[str, Any] | None) -> list[str]:
     missing = unmerged["paths"]
     if not missing:
         return [f"Worktree: every memory here is on {unmerged['branch']}"]
+    one = len(missing) == 1
     return [
-        f"Worktree: {len(missing)} memories not on {unmerged['branch']} yet (merge the branch "
-        "to keep them; removing the worktree unmerged loses them): "
+        f"Worktree: {len(missing)} {'memory' if one else 'memories'} not on "
+        f"{unmerged['branch']} yet (merge the branch to keep {'it' if one else 'them'}; "
+        f"removing the worktree unmerged loses {'it' if one else 'them'}): "
         + ", ".join(missing[:10])
         + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")  # noqa: PLR2004
     ]
