@@ -202,3 +202,23 @@ def test_the_main_branch_is_origin_head_else_main_or_master(repo: Path, tmp_path
     assert main_branch(str(clone / ".git")) == "refs/remotes/origin/main"
     git("branch", "-q", "-m", "main", "trunk", cwd=repo)
     assert main_branch(str(repo / ".git")) is None
+
+
+def test_a_checkouts_own_decision_wins_over_its_repositorys(repo: Path, worktree: Path) -> None:
+    from memhooks.store import consent
+    from memhooks.store.worktree import join_worktree
+
+    here = str(worktree / ".claude" / "memory")
+    shared = consent.decision(here)
+    assert shared is not None
+    assert shared["state"] == consent.ON
+    assert shared["repository"] is True
+    consent.record(here, consent.OFF)  # `stop` in the worktree: its own, and the repository's
+    own = consent.decision(here)
+    assert own is not None
+    assert own["state"] == consent.OFF
+    assert "repository" not in own
+    consent.record(str(repo / ".claude" / "memory"), consent.ON)  # main turns it on again
+    assert consent.decision(here)["state"] == consent.OFF  # type: ignore[index]
+    # A main checkout never gets a `_session.json` written for it by SessionStart.
+    assert not join_worktree(str(repo / ".claude" / "memory"), "2026-01-01T00:00:00Z")
