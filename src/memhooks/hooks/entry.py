@@ -14,7 +14,7 @@ from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.stdin import read_payload
 from memhooks.store.config import load_settings
-from memhooks.store.consent import NOTICE, decision, is_on
+from memhooks.store.consent import NOTICE, ON, decision, is_on
 from memhooks.store.logsink import log_line
 from memhooks.store.safe_fs import tree_problem
 from memhooks.store.session_state import is_active
@@ -212,9 +212,26 @@ def _memory_on(event: str, paths: MemoryPaths) -> bool:
     ships memory that nobody here decided on."""
     if is_active(paths.session) and is_on(paths.base):
         return True
+    if event == "SessionStart" and _joins_worktree(paths):
+        return True
     if event == "SessionStart" and os.path.isdir(paths.base) and not decision(paths.base):
         sys.stdout.write(json.dumps({"systemMessage": NOTICE}) + "\n")
     return False
+
+
+def _joins_worktree(paths: MemoryPaths) -> bool:
+    """A new worktree of a repository whose memory the user turned on in another checkout:
+    its tree came with the branch, its `_session.json` (never committed) did not. The first
+    SessionStart writes it, and memory is on here as in the other checkouts."""
+    if os.path.lexists(paths.session):
+        return False
+    found = decision(paths.base)
+    if not found or found["state"] != ON or not found.get("repository"):
+        return False
+    from memhooks.store.worktree import join_worktree
+    from memhooks.text.clock import iso
+
+    return join_worktree(paths.base, iso())
 
 
 def _count_injected(

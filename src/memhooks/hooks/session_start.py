@@ -24,6 +24,7 @@ from memhooks.store.config import Settings
 from memhooks.store.conflicts import has_markers
 from memhooks.store.context_files import read_status
 from memhooks.store.logsink import log_line
+from memhooks.store.native_marks import without_native
 from memhooks.store.paths import MemoryPaths
 from memhooks.store.reminder_state import reset_reminder
 
@@ -88,6 +89,8 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         keep_baseline(paths, hook.session_id, git[1])
     reset_reminder(paths, hook.session_id)
     index = unconflicted(paths, "index", conflicted)
+    # The host injects its own auto memory index: memories imported from it stay out here.
+    index = without_native(paths.base, index)[0]
     if conflicted:
         log_line(paths.log, f"SessionStart: git conflict markers in {conflicted}")
     if not index and "MEMORY.md" in conflicted:

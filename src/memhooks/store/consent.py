@@ -12,6 +12,12 @@ between a marketplace install and `--plugin-dir`, and an uninstall may remove it
 A record names the checkout by its real path (a symlink to it is the same checkout) and by
 the folder's identity (device and inode): another folder put at the same path later, a fresh
 clone say, is not the folder the user turned memory on for. A moved checkout is asked again.
+
+A decision also covers the repository's other checkouts on this machine (its worktrees,
+`git worktree add`): it is kept a second time for the repository, named by the real path and
+identity of its git common dir (store.worktree, read by hand, never by running git). A
+checkout with no decision of its own follows its repository's latest one; a fresh clone at
+the same path is another repository (another common dir) and is asked again.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import os
 
 from memhooks import TYPE_CHECKING
 from memhooks.store.atomic import write_atomic
+from memhooks.store.worktree import repository
 from memhooks.text.clock import iso
 
 if TYPE_CHECKING:
@@ -72,15 +79,13 @@ def _record_file(real: str) -> str:
     return os.path.join(state_dir(), "consent", file_name(real) + ".json")
 
 
-def decision(memory_base: str) -> dict[str, Any] | None:
-    """This machine's decision for the checkout of `memory_base` ({"state": "on"|"off",
-    "since": ...}), or None when nobody here decided, or decided for another folder."""
-    found = _identity(checkout_of(memory_base))
-    if found is None:
-        return None
-    real, identity = found
+def _repository_file(common: str) -> str:
+    return os.path.join(state_dir(), "consent", "repo-" + file_name(common) + ".json")
+
+
+def _read_record(target: str, real: str, identity: list[int]) -> dict[str, Any] | None:
     try:
-        with open(_record_file(real), encoding="utf-8") as handle:
+        with open(target, encoding="utf-8") as handle:
             record = json.loads(handle.read(RECORD_CAP))
     except (OSError, ValueError):
         return None
@@ -89,6 +94,25 @@ def decision(memory_base: str) -> dict[str, Any] | None:
     if record.get("identity") != identity or record.get("state") not in (ON, OFF):
         return None
     return record
+
+
+def decision(memory_base: str) -> dict[str, Any] | None:
+    """This machine's decision for the checkout of `memory_base` ({"state": "on"|"off",
+    "since": ...}), or None when nobody here decided, or decided for another folder. A
+    checkout without its own decision takes its repository's (marked `"repository": true`):
+    one given in another worktree of the same repository."""
+    checkout = checkout_of(memory_base)
+    found = _identity(checkout)
+    if found is None:
+        return None
+    own = _read_record(_record_file(found[0]), *found)
+    if own is not None:
+        return own
+    repo = repository(found[0])
+    if repo is None:
+        return None
+    shared = _read_record(_repository_file(repo[0]), *repo)
+    return None if shared is None else {**shared, "repository": True}
 
 
 def is_on(memory_base: str) -> bool:
@@ -105,5 +129,10 @@ def record(memory_base: str, state: str) -> None:
     real, identity = found
     target = _record_file(real)
     os.makedirs(os.path.dirname(target), mode=0o700, exist_ok=True)
-    body = {"path": real, "identity": identity, "state": state, "since": iso()}
+    since = iso()
+    body = {"path": real, "identity": identity, "state": state, "since": since}
     write_atomic(target, json.dumps(body) + "\n")
+    repo = repository(real)
+    if repo is not None:  # the repository's other worktrees follow this decision
+        shared = {"path": repo[0], "identity": repo[1], "state": state, "since": since}
+        write_atomic(_repository_file(repo[0]), json.dumps(shared) + "\n")

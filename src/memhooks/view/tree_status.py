@@ -95,7 +95,16 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
         "semantic": semantic_state(paths),
         "rebuild": background_rebuild(paths),
         "dropped_patterns": dropped_patterns(paths),
+        "unmerged": unmerged(paths),
     }
+
+
+def unmerged(paths: MemoryPaths) -> dict[str, object] | None:
+    """In a linked worktree, the memories not on the main branch yet (restore.unmerged);
+    None elsewhere, or when git cannot tell."""
+    from memhooks.restore.unmerged import not_on_main
+
+    return not_on_main(paths)
 
 
 def background_rebuild(paths: MemoryPaths) -> dict[str, str]:
@@ -131,6 +140,11 @@ def why(*, says_active: bool, decided: dict[str, Any] | None) -> str:
         return "never turned on for this checkout on this machine"
     if not says_active:
         return "turned on here, but _session.json says inactive: run `/memory start`"
+    if decided.get("repository"):
+        return (
+            f"turned on in another checkout of this repository on this machine (`/memory "
+            f"start`{since}), which covers its worktrees"
+        )
     return f"turned on for this checkout on this machine (`/memory start`{since})"
 
 

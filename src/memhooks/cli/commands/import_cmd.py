@@ -40,9 +40,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "imported memory records imported_from, imported_path and imported_at in its "
         "frontmatter; secrets are redacted again. Exit 6 when something was flagged.",
         epilog="Example: memhooks import team-conventions.tar.gz --dry-run, then without "
-        "--dry-run. Add --keep-both PATH to import a flagged memory as a separate one.",
+        "--dry-run. Add --keep-both PATH to import a flagged memory as a separate one. "
+        "memhooks import --native --dry-run shows what Claude Code's own auto memory holds "
+        "for this project; a second import --native writes nothing.",
     )
-    parser.add_argument("file", type=Path, help="the bundle (.tar.gz) to import")
+    parser.add_argument("file", type=Path, nargs="?", help="the bundle (.tar.gz) to import")
+    parser.add_argument(
+        "--native",
+        action="store_true",
+        help="instead of a bundle, import this project's Claude Code auto memory topic files "
+        "(~/.claude/projects/<project>/memory/*.md; types user and feedback -> preference, "
+        "project -> decision, reference -> runbook), each once, with its native path and "
+        "hash kept in frontmatter; the native folder is only read",
+    )
+    parser.add_argument(
+        "--native-dir",
+        metavar="DIR",
+        help="with --native: the auto memory folder to read (default: the one Claude Code "
+        "uses for this project)",
+    )
     parser.add_argument(
         "--dry-run", action="store_true", help="show what would happen; write nothing"
     )
@@ -52,13 +68,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=[],
         metavar="PATH",
         help="import this flagged bundle memory anyway, as a separate memory (repeatable; "
-        "the path as the report prints it)",
+        "the path as the report prints it; with --native, the native file name)",
     )
     add_json(parser)
     parser.set_defaults(func=run)
 
 
-def run(args: argparse.Namespace) -> int:  # noqa: C901 - one report, several outcomes
+def run(args: argparse.Namespace) -> int:
+    """A bundle, or with --native the project's Claude Code auto memory."""
+    if args.native:
+        if args.file is not None:
+            raise UserError("give a bundle or --native, not both", Exit.USAGE)
+        from memhooks.cli.commands.import_native import run_native
+
+        return run_native(args)
+    if args.file is None:
+        raise UserError("name the bundle to import (or use --native)", Exit.USAGE)
+    if args.native_dir:
+        raise UserError("--native-dir goes with --native", Exit.USAGE)
+    return run_bundle(args)
+
+
+def run_bundle(args: argparse.Namespace) -> int:  # noqa: C901 - one report, several outcomes
     from memhooks.store.categories import CATEGORIES
     from memhooks.text.clock import iso
     from memhooks.transfer.bundle import BundleError, read_bundle

@@ -104,8 +104,15 @@ def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
             f"=== {PREFIX}MEMORY.md (index: read only the file you need) ===\n\n"
             + frame(f"{PREFIX}MEMORY.md", _cap(index, INDEX_CAP))
         )
+    waiting = _native_waiting(paths)
+    if waiting:
+        parts.append(
+            f"Claude Code's own auto memory holds {len(waiting)} topic file(s) not in "
+            f"{PREFIX} (read only; {cli_hint('recall QUERY')} lists the ones that match, "
+            f"{cli_hint('import --native')} files them): " + ", ".join(waiting[:10])
+        )
     emit(
-        {"master": master, "index": index, "root": paths.base},
+        {"master": master, "index": index, "root": paths.base, "native": waiting},
         "\n\n".join(parts),
         as_json=as_json,
     )
@@ -124,8 +131,10 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
     from memhooks.cli import checkpoint_search
 
     checkpoints = checkpoint_search.search(paths, query, limit)
+    native = _native(paths, query, limit)
     data = {
         "query": query,
+        "native": native,
         "results": [
             {
                 "path": PREFIX + h.path,
@@ -138,7 +147,7 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
         ],
         "checkpoints": checkpoints,
     }
-    if not hits and not checkpoints:
+    if not hits and not checkpoints and not native:
         text = (
             f'No memory in {PREFIX} matches "{query}". Try other words, or read '
             f"{PREFIX}MEMORY.md (run {cli_hint('recall')} with no query)."
@@ -170,8 +179,44 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
                 "\nSession checkpoints (state saved before a compaction, not memories) that "
                 "match:\n" + frame(f"{PREFIX}checkpoints/sessions/", "\n".join(listed))
             )
+        text += _native_text(native)
     emit(data, text, as_json=as_json)
     return Exit.OK
+
+
+def _native(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, object]]:
+    """Claude Code's own auto memory files that match and are not imported (read only)."""
+    from memhooks.transfer.native import native_folder, native_matches
+
+    folder = native_folder(Path(paths.base).parent.parent)
+    return native_matches(paths, folder, query, limit) if folder.is_dir() else []
+
+
+def _native_waiting(paths: MemoryPaths) -> list[str]:
+    """The names of the native topic files not imported yet."""
+    from memhooks.transfer.native import native_folder, not_imported
+
+    folder = native_folder(Path(paths.base).parent.parent)
+    return [f.name for f in not_imported(paths, folder)] if folder.is_dir() else []
+
+
+def _native_text(native: list[dict[str, object]]) -> str:
+    if not native:
+        return ""
+    listed = [
+        one_line(
+            f"- {n['native_path']} — {n['title']}"
+            + (f": {n['description']}" if n["description"] else "")
+            + f"  [native {n['type']}, not imported]",
+            600,
+        )
+        for n in native
+    ]
+    return (
+        "\nClaude Code's own auto memory (native files, read only, not in "
+        f"{PREFIX}; {cli_hint('import --native')} files them) that match:\n"
+        + frame("Claude Code auto memory", "\n".join(listed))
+    )
 
 
 def _query(paths: MemoryPaths, query: str, limit: int, floor: float) -> tuple[list[Hit], str]:

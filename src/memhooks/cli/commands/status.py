@@ -92,9 +92,27 @@ def render(data: dict[str, Any]) -> str:
             f"search rolls it back (or run {cli_hint('rebuild')})"
         )
     lines.extend(f"Redaction: {line}" for line in data["dropped_patterns"])
+    lines.extend(_worktree_lines(data.get("unmerged")))
     if data["problem"]:
         lines.append(f"Problem: {data['problem']}")
     return "\n".join(lines)
+
+
+def _worktree_lines(unmerged: dict[str, Any] | None) -> list[str]:
+    """In a worktree: which memories its branch has that the main branch has not yet."""
+    if not unmerged:
+        return []
+    missing = unmerged["paths"]
+    if not missing:
+        return [f"Worktree: every memory here is on {unmerged['branch']}"]
+    one = len(missing) == 1
+    return [
+        f"Worktree: {len(missing)} {'memory' if one else 'memories'} not on "
+        f"{unmerged['branch']} yet (merge the branch to keep {'it' if one else 'them'}; "
+        f"removing the worktree unmerged loses {'it' if one else 'them'}): "
+        + ", ".join(missing[:10])
+        + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")  # noqa: PLR2004
+    ]
 
 
 def _rebuild_lines(data: dict[str, Any]) -> list[str]:
