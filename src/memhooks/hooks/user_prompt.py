@@ -50,12 +50,19 @@ def prompt_to_keep(paths: MemoryPaths, hook: HookInput, settings: Settings) -> s
         return ""
 
 
-def save_turn(paths: MemoryPaths, session_id: str, prompt: str, shown: str) -> None:
+def save_turn(
+    paths: MemoryPaths,
+    session_id: str,
+    prompt: str,
+    shown: str,
+    verdicts: dict[str, dict[str, object]] | None = None,
+) -> None:
     """The prompt's one write step: the prompt kept for PreCompact, which can run before the
-    transcript has it, and the status text shown (each only when there is one)."""
-    if prompt:
-        from memhooks.store.hook_caches import keep_prompt  # not for SubagentStart's pointers
+    transcript has it, the status text shown, and the citations' verdicts when the check
+    changed them (each only when there is one)."""
+    from memhooks.store.hook_caches import keep_prompt, save_verdicts
 
+    if prompt:
         try:
             keep_prompt(paths, session_id, prompt)
         except OSError as exc:  # a read-only tree or a full disk: the reminder still goes out
@@ -64,6 +71,8 @@ def save_turn(paths: MemoryPaths, session_id: str, prompt: str, shown: str) -> N
             log_line(paths.file("log"), f"UserPromptSubmit: prompt not kept for PreCompact: {exc}")
     if shown:
         record_shown(paths, session_id, shown)
+    if verdicts is not None:
+        save_verdicts(paths.base, verdicts)
 
 
 def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[Pointer]:
@@ -90,10 +99,14 @@ def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[Pointe
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     # Read: the ranked pointers, the status and what this session was last shown of it.
     pointers = relevant(paths, hook.prompt, settings) if is_request(hook.prompt) else []
+    verdicts = None
     if pointers:  # a few stats: only the memories about to be pointed at are checked
-        from memhooks.recall import citation_check
+        from memhooks.recall.citation_check import mark_with
+        from memhooks.store.hook_caches import load_verdicts
 
-        pointers = citation_check.mark_stale(paths.base, pointers)
+        verdicts = load_verdicts(paths.base)
+        if not mark_with(paths.base, pointers, verdicts):
+            verdicts = None  # unchanged: not written again
     status = read_status(paths)
     status_text = briefing.status_text(status)
     remind = bool(status_text) and shown_status(paths, hook.session_id) != status_text
@@ -106,5 +119,6 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         hook.session_id,
         prompt_to_keep(paths, hook, settings),
         status_text if remind else "",
+        verdicts,
     )
     return context_output("UserPromptSubmit", text)
