@@ -21,7 +21,7 @@ from memhooks.restore.git_changes import git_entry, snapshot
 from memhooks.restore.restore_text import next_session
 from memhooks.restore.timed_read import TimedRead
 from memhooks.restore.transcript import read_new
-from memhooks.store.checkpoint_files import save_checkpoint
+from memhooks.store.checkpoint_files import checkpoint_document, write_checkpoint
 from memhooks.store.config import Settings
 from memhooks.store.hook_caches import read_prompts
 from memhooks.store.locking import quick_lock
@@ -141,6 +141,9 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     body = checkpoint_body(
         evidence.state, hook, created=created, branch=branch, note=reading.note()
     )
+    document = checkpoint_document(
+        body, session_id=hook.session_id, trigger=hook.trigger, created=created
+    )
     # One write step: the evidence (when the journal is kept), then the checkpoint's copies.
     if hook.session_id and settings.capture_journal:
         try:
@@ -148,9 +151,9 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
                 save_evidence(paths, hook.session_id, evidence.state)
         except UnsafePathError as exc:  # an id that is no file name: the checkpoint still
             log_line(paths.file("log"), f"PreCompact: evidence not kept: {exc}")
-    save_checkpoint(
+    write_checkpoint(
         paths,
-        body,
+        document,
         session_id=hook.session_id,
         trigger=hook.trigger,
         created=created,

@@ -29,18 +29,9 @@ def checkpoint_path(paths: MemoryPaths, session_id: str) -> str:
     return os.path.join(paths.file("session_checkpoints"), f"{session_file_stem(session_id)}.md")
 
 
-def save_checkpoint(
-    paths: MemoryPaths,
-    body: str,
-    *,
-    session_id: str,
-    trigger: str,
-    created: str,
-    keep: int,
-    lock_timeout: float,
-) -> None:
-    """The checkpoint made of its parts: its frontmatter (title, category, when, which
-    session, which trigger) over `body`, written as `write_checkpoint` writes it."""
+def checkpoint_document(body: str, *, session_id: str, trigger: str, created: str) -> str:
+    """The checkpoint file made of its parts: its frontmatter (title, category, when, which
+    session, which trigger) over `body`."""
     from memhooks.store.yaml_emit import render_document
 
     meta = {
@@ -50,15 +41,7 @@ def save_checkpoint(
         "session_id": session_id or None,
         "trigger": trigger if trigger in TRIGGERS else None,
     }
-    write_checkpoint(
-        paths,
-        render_document({k: v for k, v in meta.items() if v is not None}, body),
-        session_id=session_id,
-        trigger=trigger,
-        created=created,
-        keep=keep,
-        lock_timeout=lock_timeout,
-    )
+    return render_document({k: v for k, v in meta.items() if v is not None}, body)
 
 
 def write_checkpoint(
