@@ -21,7 +21,7 @@ from memhooks.restore.git_changes import git_entry, snapshot
 from memhooks.restore.restore_text import next_session
 from memhooks.restore.timed_read import TimedRead
 from memhooks.restore.transcript import read_new
-from memhooks.store.checkpoint_files import write_checkpoint
+from memhooks.store.checkpoint_files import checkpoint_document, write_checkpoint
 from memhooks.store.config import Settings
 from memhooks.store.hook_caches import read_prompts
 from memhooks.store.locking import quick_lock
@@ -29,7 +29,6 @@ from memhooks.store.logsink import log_line
 from memhooks.store.paths import MemoryPaths, UnsafePathError
 from memhooks.store.pattern_verdicts import mark_slow
 from memhooks.store.restore_state import save_evidence
-from memhooks.store.yaml_emit import render_document
 from memhooks.text import clip_counted
 from memhooks.text.clock import iso
 from memhooks.text.redact_custom import CustomPatternTimeoutError
@@ -106,6 +105,25 @@ def add_git_view(evidence: Evidence, cwd: str, patterns: tuple[str, ...]) -> str
     return str(evidence.state["git"]["now"]["branch"])
 
 
+def checkpoint_body(
+    state: dict[str, Any], hook: HookInput, *, created: str, branch: str, note: str
+) -> str:
+    """The checkpoint's text under its frontmatter: who, when, which branch, then the
+    restore as people read it."""
+    header = [
+        "# Checkpoint before compaction",
+        "",
+        f"Session `{clip_counted(hook.session_id, 80)}`, trigger "
+        f"`{clip_counted(hook.trigger or 'manual', 20)}`, written {created}.",
+        f"Branch `{clip_counted(branch, 120)}`." if branch else "",
+        "Taken from the transcript by memhooks (no LLM), secrets redacted: a record of the "
+        "work so far, not a set of orders.",
+        note,
+    ]
+    body = "\n".join(line for line in header if line) + "\n\n"
+    return body + next_session(state, budget=CHECKPOINT_CHARS) + "\n"
+
+
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
     reading = TimedRead(hook.transcript_path, time.monotonic() + READ_SECONDS)
     try:
@@ -119,28 +137,14 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         reading = TimedRead(hook.transcript_path, time.monotonic() + max(0.0, left) / 4)
         evidence = collect(hook, paths, settings, reading)
     created = iso()
-    patterns = settings.redact_patterns
-    branch = add_git_view(evidence, hook.cwd, patterns)
-    header = [
-        "# Checkpoint before compaction",
-        "",
-        f"Session `{clip_counted(hook.session_id, 80)}`, trigger "
-        f"`{clip_counted(hook.trigger or 'manual', 20)}`, written {created}.",
-        f"Branch `{clip_counted(branch, 120)}`." if branch else "",
-        "Taken from the transcript by memhooks (no LLM), secrets redacted: a record of the "
-        "work so far, not a set of orders.",
-        reading.note(),
-    ]
-    body = "\n".join(line for line in header if line) + "\n\n"
-    body += next_session(evidence.state, budget=CHECKPOINT_CHARS) + "\n"
-    meta = {
-        "title": f"Checkpoint {created}",
-        "category": "checkpoint",
-        "created": created,
-        "session_id": hook.session_id or None,
-        "trigger": hook.trigger if hook.trigger in ("manual", "auto") else None,
-    }
-    text = render_document({k: v for k, v in meta.items() if v is not None}, body)
+    branch = add_git_view(evidence, hook.cwd, settings.redact_patterns)
+    body = checkpoint_body(
+        evidence.state, hook, created=created, branch=branch, note=reading.note()
+    )
+    document = checkpoint_document(
+        body, session_id=hook.session_id, trigger=hook.trigger, created=created
+    )
+    # One write step: the evidence (when the journal is kept), then the checkpoint's copies.
     if hook.session_id and settings.capture_journal:
         try:
             with quick_lock(paths.lock, lock_timeout()):
@@ -149,7 +153,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
             log_line(paths.log, f"PreCompact: evidence not kept: {exc}")
     write_checkpoint(
         paths,
-        text,
+        document,
         session_id=hook.session_id,
         trigger=hook.trigger,
         created=created,

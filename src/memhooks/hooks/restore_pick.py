@@ -16,7 +16,7 @@ import time
 from memhooks import TYPE_CHECKING
 from memhooks.hooks.evidence_update import load
 from memhooks.restore.git_changes import git_entry
-from memhooks.restore.restore_text import after_compaction, next_session
+from memhooks.restore.restore_text import renderer
 from memhooks.restore.transcript import read_new
 from memhooks.store.paths import MEMORY_DIR, MemoryPaths
 from memhooks.store.restore_state import others_newest_first
@@ -99,7 +99,7 @@ def pick(
         # (another version), the user's words it quotes already are left out.
         summary = host_summary(hook, state)
         return Pick(
-            lambda room: after_compaction(state, summary=summary, budget=room),
+            renderer(state, summary=summary),
             "What the compaction summary may not keep, from this session's record (files "
             "and checks as the record proves them; the user's exact words):",
             _SOURCE + f"{hook.session_id}.json",
@@ -117,9 +117,7 @@ def pick(
             f"written {age} ago; {_ended(paths, other_id)}). Continue from it only if the "
             "user's request is about the same work:"
         )
-        return Pick(
-            lambda room: next_session(other, budget=room), title, _SOURCE + f"{other_id}.json"
-        )
+        return Pick(renderer(other), title, _SOURCE + f"{other_id}.json")
     return None
 
 

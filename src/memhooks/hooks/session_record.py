@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from memhooks import TYPE_CHECKING
 from memhooks.store.locking import quick_lock
 from memhooks.store.logsink import log_line
 from memhooks.store.paths import MemoryPaths
-from memhooks.store.session_state import change_state, session_record
+from memhooks.store.session_state import record_activity
 from memhooks.text.clock import iso
-
-if TYPE_CHECKING:
-    from typing import Any
 
 LOCK_TIMEOUT = 0.3
 
@@ -40,18 +36,7 @@ def _touch(
     started: bool,
     ended_reason: str | None,
 ) -> None:
-    now = iso()
-
-    def touched(state: dict[str, Any]) -> None:
-        state["lastActivity"] = now
-        if session_id:
-            record = session_record(state, session_id)
-            if started:
-                record.setdefault("started", now)
-            record["last_activity"] = now
-            if ended_reason is not None:
-                record["ended"] = now
-                record["end_reason"] = ended_reason
-
     with quick_lock(paths.lock, LOCK_TIMEOUT):
-        change_state(paths.session, touched, durable=False)
+        record_activity(
+            paths.session, session_id, iso(), started=started, ended_reason=ended_reason
+        )

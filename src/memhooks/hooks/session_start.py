@@ -75,41 +75,60 @@ def _settle_tree(paths: MemoryPaths, settings: Settings) -> str:
         return ""
 
 
-def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
-    touch_session(paths, hook.session_id, started=True)
+def _look_at_index(paths: MemoryPaths, settings: Settings) -> None:
     try:
         check_index(paths, settings)
     except OSError as exc:  # a read-only tree: status says `rebuild` is needed
         log_line(paths.log, f"SessionStart: search index rebuild not started: {exc}")
-    settled = _settle_tree(paths, settings)  # before MEMORY.md is read: it may be healed
-    conflicted: list[str] = []
+
+
+def _heal_index(paths: MemoryPaths) -> None:
+    """MEMORY.md holds conflict markers: one background rebuild makes it again."""
+    from memhooks.install.background_rebuild import rebuild_in_background
+    from memhooks.store.heal import rebuilding
+
+    if not rebuilding(paths):
+        rebuild_in_background(paths)
+
+
+def record_start(paths: MemoryPaths, session_id: str, git_now: dict[str, Any] | None) -> None:
+    """The start's one write step: the session's record, its git baseline (a new session),
+    and the per-prompt reminder made due again."""
+    touch_session(paths, session_id, started=True)
+    if git_now is not None:
+        keep_baseline(paths, session_id, git_now)
+    reset_reminder(paths, session_id)
+
+
+def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
+    # Settle first: the search index (a background rebuild when it needs one) and what
+    # changed behind the store's back, before MEMORY.md is read (it may be healed).
+    _look_at_index(paths, settings)
+    settled = _settle_tree(paths, settings)
+    # Read, then brief.
     git = start_snapshot(hook, settings)
     chosen = pick(hook, paths, git, settings.redact_patterns) if settings.capture_journal else None
-    if git is not None:
-        keep_baseline(paths, hook.session_id, git[1])
-    reset_reminder(paths, hook.session_id)
+    conflicted: list[str] = []
     index = unconflicted(paths, "index", conflicted)
     # The host injects its own auto memory index: memories imported from it stay out here.
-    index = without_native(paths.base, index)[0]
-    if conflicted:
-        log_line(paths.log, f"SessionStart: git conflict markers in {conflicted}")
-    if not index and "MEMORY.md" in conflicted:
-        from memhooks.install.background_rebuild import rebuild_in_background
-        from memhooks.store.heal import rebuilding
-
-        if not rebuilding(paths):
-            rebuild_in_background(paths)
+    shown_index = without_native(paths.base, index)[0]
     text = briefing.session_start(
         session_id=hook.session_id,
         status=read_status(paths),
         restore=chosen.render if chosen else None,
         restore_title=chosen.title if chosen else "",
         restore_source=chosen.source if chosen else "",
-        index=index,
+        index=shown_index,
         conflicted=conflicted,
         note=" ".join(n for n in (settled, _consolidation_line(paths)) if n),
         budget=settings.session_start_chars,
         new_summaries=_newer_summaries(paths) if os.path.exists(paths.master) else 0,
         cli=cli_command(),
     )
+    # Write once.
+    record_start(paths, hook.session_id, git[1] if git is not None else None)
+    if conflicted:
+        log_line(paths.log, f"SessionStart: git conflict markers in {conflicted}")
+        if not index and "MEMORY.md" in conflicted:
+            _heal_index(paths)
     return context_output("SessionStart", text)

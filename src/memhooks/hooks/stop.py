@@ -21,7 +21,7 @@ from memhooks.store.logsink import log_line
 from memhooks.store.paths import MemoryPaths, UnsafePathError
 from memhooks.store.restore_state import save_evidence
 from memhooks.store.session_journal import append_journal, read_offsets, save_offset
-from memhooks.store.session_state import change_state, session_record
+from memhooks.store.session_state import read_state, record_activity
 from memhooks.text.clock import epoch, iso, stamp
 
 if TYPE_CHECKING:
@@ -126,13 +126,17 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         if update is not None and current.get(hook.session_id, journal_at) == journal_at:
             _save(paths, hook.session_id, update, current)
 
-        def touched(state: dict[str, Any]) -> dict[str, Any] | None:
-            state["lastActivity"] = stamp(now)
-            if hook.session_id:
-                session_record(state, hook.session_id)["last_activity"] = stamp(now)
-            return nudge(state, hook, settings, now)
-
-        return change_state(paths.session, touched, durable=False)
+        state = read_state(paths.session)
+        if state is None:
+            return None
+        output = nudge(state, hook, settings, now)
+        record_activity(
+            paths.session,
+            hook.session_id,
+            stamp(now),
+            extra={"lastNudge": state["lastNudge"]} if output else None,
+        )
+        return output
 
 
 def _save(paths: MemoryPaths, session_id: str, update: _Update, offsets: dict[str, int]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from memhooks import TYPE_CHECKING
 from memhooks.recall.citations import with_hashes
@@ -113,8 +114,8 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
             meta,
             body,
             agent=hook.agent_type,
-            unless=(lambda: is_marked(marker)) if marker else None,
-            then=(lambda: mark(marker)) if marker else None,
+            unless=partial(is_marked, marker) if marker else None,
+            then=partial(mark, marker) if marker else None,
         )
     except DuplicateError:
         return None  # this sub-agent's result was filed already: the event was re-delivered

@@ -13,7 +13,7 @@ from memhooks.restore import briefing
 from memhooks.store.config import Settings
 from memhooks.store.context_files import read_status
 from memhooks.store.paths import MemoryPaths
-from memhooks.store.reminder_state import should_remind
+from memhooks.store.reminder_state import record_shown, shown_status
 from memhooks.text.redact import redact_prefix
 
 if TYPE_CHECKING:
@@ -34,28 +34,45 @@ def is_request(prompt: str) -> bool:
     return not text.startswith(NOT_A_REQUEST) and not _SLASH_COMMAND.match(text)
 
 
-def remember_prompt(paths: MemoryPaths, hook: HookInput, settings: Settings) -> None:
-    """Keep the latest prompts for PreCompact, which can run before the transcript has them."""
+def prompt_to_keep(paths: MemoryPaths, hook: HookInput, settings: Settings) -> str:
+    """The prompt as PreCompact will read it (redacted whole, then cut: a secret straddling
+    the cut must not leave its head), or "" when it is not kept."""
     if not settings.capture_prompts or not is_request(hook.prompt):
-        return
+        return ""
     try:
-        # Redacted whole, then cut: a secret straddling the cut must not leave its head.
-        prompt = redact_prefix(hook.prompt, PROMPT_CHARS_KEPT, settings.redact_patterns)
+        return redact_prefix(hook.prompt, PROMPT_CHARS_KEPT, settings.redact_patterns)
     except RuntimeError as exc:  # a redact.extra_patterns entry ran past its deadline
         from memhooks.store.logsink import log_line
         from memhooks.store.pattern_verdicts import mark_slow
 
         log_line(paths.log, f"UserPromptSubmit: prompt not kept: {exc}")
         mark_slow(paths.base, str(getattr(exc, "pattern", "")))
-        return
-    from memhooks.store.hook_caches import keep_prompt  # not for SubagentStart's pointers
+        return ""
 
-    try:
-        keep_prompt(paths, hook.session_id, prompt)
-    except OSError as exc:  # a read-only tree or a full disk: the reminder still goes out
-        from memhooks.store.logsink import log_line
 
-        log_line(paths.log, f"UserPromptSubmit: prompt not kept for PreCompact: {exc}")
+def save_turn(
+    paths: MemoryPaths,
+    session_id: str,
+    prompt: str,
+    shown: str,
+    verdicts: dict[str, dict[str, object]] | None = None,
+) -> None:
+    """The prompt's one write step: the prompt kept for PreCompact, which can run before the
+    transcript has it, the status text shown, and the citations' verdicts when the check
+    changed them (each only when there is one)."""
+    from memhooks.store.hook_caches import keep_prompt, save_verdicts
+
+    if prompt:
+        try:
+            keep_prompt(paths, session_id, prompt)
+        except OSError as exc:  # a read-only tree or a full disk: the reminder still goes out
+            from memhooks.store.logsink import log_line
+
+            log_line(paths.log, f"UserPromptSubmit: prompt not kept for PreCompact: {exc}")
+    if shown:
+        record_shown(paths, session_id, shown)
+    if verdicts is not None:
+        save_verdicts(paths.base, verdicts)
 
 
 def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[Pointer]:
@@ -76,15 +93,28 @@ def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[Pointe
 
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
-    remember_prompt(paths, hook, settings)
+    # Read: the ranked pointers, the status and what this session was last shown of it.
     pointers = relevant(paths, hook.prompt, settings) if is_request(hook.prompt) else []
+    verdicts = None
     if pointers:  # a few stats: only the memories about to be pointed at are checked
-        from memhooks.recall import citation_check
+        from memhooks.recall.citation_check import mark_with
+        from memhooks.store.hook_caches import load_verdicts
 
-        pointers = citation_check.mark_stale(paths.base, pointers)
+        verdicts = load_verdicts(paths.base)
+        if not mark_with(paths.base, pointers, verdicts):
+            verdicts = None  # unchanged: not written again
     status = read_status(paths)
-    remind = should_remind(paths, hook.session_id, briefing.status_text(status))
+    status_text = briefing.status_text(status)
+    remind = bool(status_text) and shown_status(paths, hook.session_id) != status_text
+    # Decide, then write once.
     text = briefing.prompt_reminder(
         status=status if remind else None, pointers=pointers, budget=settings.prompt_chars
+    )
+    save_turn(
+        paths,
+        hook.session_id,
+        prompt_to_keep(paths, hook, settings),
+        status_text if remind else "",
+        verdicts,
     )
     return context_output("UserPromptSubmit", text)

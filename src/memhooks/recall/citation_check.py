@@ -70,11 +70,25 @@ def stale_of(
     memory_root: str, relatives: list[str], budget: float = CHECK_SECONDS
 ) -> dict[str, list[str]]:
     """{memory path: the cited files whose cited text is gone}, for the memories that have any
-    (as far as `budget` seconds allowed checking them)."""
+    (as far as `budget` seconds allowed checking them); the verdicts are kept."""
+    cache = load_verdicts(memory_root)
+    out, changed = check_stale(memory_root, relatives, cache, budget)
+    if changed:
+        save_verdicts(memory_root, cache)
+    return out
+
+
+def check_stale(
+    memory_root: str,
+    relatives: list[str],
+    cache: dict[str, dict[str, object]],
+    budget: float = CHECK_SECONDS,
+) -> tuple[dict[str, list[str]], bool]:
+    """`stale_of` on the verdicts given, which it updates in place: (stale cites by memory,
+    whether a verdict changed and is worth writing back). Writes nothing."""
     deadline = time.monotonic() + budget
     started = False  # the first check runs whatever the time: each prompt gets one cite on
     project = ""  # found, with the citations module, only when a memory cites code
-    cache = load_verdicts(memory_root)
     changed = False
     out: dict[str, list[str]] = {}
     for relative in relatives:
@@ -118,9 +132,7 @@ def stale_of(
         stale = seen.get("stale")
         if isinstance(stale, list) and stale:
             out[relative] = [str(s) for s in stale]
-    if changed:
-        save_verdicts(memory_root, cache)
-    return out
+    return out, changed
 
 
 def stale_note(files: list[str]) -> str:
@@ -130,15 +142,30 @@ def stale_note(files: list[str]) -> str:
 
 
 def mark_stale(memory_root: str, pointers: list[Pointer]) -> list[Pointer]:
-    """The pointers, a stale one's title followed by the stale note. Fails open."""
+    """The pointers, a stale one's title followed by the stale note; the verdicts are kept.
+    Fails open."""
     if not pointers:
         return pointers
+    cache = load_verdicts(memory_root)
+    if mark_with(memory_root, pointers, cache):
+        save_verdicts(memory_root, cache)
+    return pointers
+
+
+def mark_with(
+    memory_root: str, pointers: list[Pointer], verdicts: dict[str, dict[str, object]]
+) -> bool:
+    """Mark the stale `pointers` (a stale one's title followed by the stale note) from the
+    `verdicts` given, updated in place; True when they changed and are worth writing back.
+    Writes nothing; fails open."""
+    if not pointers:
+        return False
     try:
-        stale = stale_of(memory_root, [p.path for p in pointers])
+        stale, changed = check_stale(memory_root, [p.path for p in pointers], verdicts)
     except (OSError, ValueError, RecursionError):
-        return pointers
+        return False
     for pointer in pointers:
         files = stale.get(pointer.path)
         if files:
             pointer.title = f"{pointer.title} {stale_note(files)}"
-    return pointers
+    return changed

@@ -21,7 +21,7 @@ from memhooks.restore.excerpt import head_tail
 from memhooks.text import clip, one_line
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import Any
 
 #: Per level of detail: characters of the prompt, of Claude's first, middle and last words
@@ -356,3 +356,12 @@ def after_compaction(state: dict[str, Any], *, summary: str, budget: int) -> str
     if lines:
         parts.append("\n".join([heading, *lines]))
     return "\n\n".join(parts)
+
+
+def renderer(state: dict[str, Any], *, summary: str | None = None) -> Callable[[int], str]:
+    """The restore, rendered later to the room the briefing leaves it: what the host's
+    `summary` loses after a compaction ('' when it is not known yet), or, without one, where
+    the session stood (`next_session`)."""
+    if summary is None:
+        return lambda room: next_session(state, budget=room)
+    return lambda room: after_compaction(state, summary=summary, budget=room)

@@ -25,6 +25,21 @@ def checkpoint_path(paths: MemoryPaths, session_id: str) -> str:
     return os.path.join(paths.session_checkpoints, f"{session_file_stem(session_id)}.md")
 
 
+def checkpoint_document(body: str, *, session_id: str, trigger: str, created: str) -> str:
+    """The checkpoint file made of its parts: its frontmatter (title, category, when, which
+    session, which trigger) over `body`."""
+    from memhooks.store.yaml_emit import render_document
+
+    meta = {
+        "title": f"Checkpoint {created}",
+        "category": "checkpoint",
+        "created": created,
+        "session_id": session_id or None,
+        "trigger": trigger if trigger in TRIGGERS else None,
+    }
+    return render_document({k: v for k, v in meta.items() if v is not None}, body)
+
+
 def write_checkpoint(
     paths: MemoryPaths,
     text: str,

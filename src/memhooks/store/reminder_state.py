@@ -39,14 +39,14 @@ def reset_reminder(paths: MemoryPaths, session_id: str) -> None:
         _write(paths, shown)
 
 
-def should_remind(paths: MemoryPaths, session_id: str, status_text: str) -> bool:
-    """True (and remembered) when ``status_text`` is new to this session since its start."""
-    if not status_text:
-        return False
+def shown_status(paths: MemoryPaths, session_id: str) -> str:
+    """The status text last shown to this session since its start, or ""."""
+    return _read(paths).get(session_id, "")
+
+
+def record_shown(paths: MemoryPaths, session_id: str, status_text: str) -> None:
+    """Remember that ``status_text`` went out to this session."""
     shown = _read(paths)
-    if shown.get(session_id) == status_text:
-        return False
     shown.pop(session_id, None)
     shown[session_id] = status_text
     _write(paths, shown)
-    return True

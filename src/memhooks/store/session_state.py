@@ -155,3 +155,31 @@ def session_record(state: dict[str, Any], session_id: str) -> dict[str, Any]:
     sessions.append(record)
     del sessions[:-MAX_SESSIONS_KEPT]
     return record
+
+
+def record_activity(
+    path: str | os.PathLike[str],
+    session_id: str,
+    when: str,
+    *,
+    started: bool = False,
+    ended_reason: str | None = None,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    """A hook's bookkeeping in `_session.json`: the project's and the session's last activity
+    at `when`, the session's start (kept from the first time) or its end, and the `extra`
+    keys. Nothing without a state file; the caller holds the hooks' lock."""
+    state = read_state(path)
+    if state is None:
+        return
+    state["lastActivity"] = when
+    if session_id:
+        record = session_record(state, session_id)
+        if started:
+            record.setdefault("started", when)
+        record["last_activity"] = when
+        if ended_reason is not None:
+            record["ended"] = when
+            record["end_reason"] = ended_reason
+    state.update(extra or {})
+    write_state(path, state, durable=False)
