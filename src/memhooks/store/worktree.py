@@ -16,13 +16,13 @@ from __future__ import annotations
 import os
 import stat
 
-READ_CAP = 4096
+GIT_FILE_READ_CAP = 4096
 
 
 def _read(path: str) -> str | None:
     try:
         with open(path, encoding="utf-8") as handle:
-            return handle.read(READ_CAP).strip()
+            return handle.read(GIT_FILE_READ_CAP).strip()
     except (OSError, ValueError):
         return None
 
