@@ -17,8 +17,7 @@ import pytest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from memhooks.store.hook_writer import HookWriter
-    from memhooks.store.writer import Store
+    from memhooks.store import HookWriter, Store
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
@@ -100,18 +99,18 @@ def turn_on_here(project: Path, *, state_home: Path | None = None) -> None:
     """Record that the user turned memory on for `project` on this machine, as `memhooks
     start` does (for trees a test makes by hand): in the test's HOME, or in `state_home`
     (the XDG_STATE_HOME a subprocess of the test is given)."""
-    from memhooks.store import consent
+    from memhooks.store import CONSENT_ON, STATE_ENV, record_consent
 
-    before = os.environ.get(consent.STATE_ENV)
+    before = os.environ.get(STATE_ENV)
     if state_home is not None:
-        os.environ[consent.STATE_ENV] = str(state_home)
+        os.environ[STATE_ENV] = str(state_home)
     try:
-        consent.record(str(project / ".claude" / "memory"), consent.ON)
+        record_consent(str(project / ".claude" / "memory"), CONSENT_ON)
     finally:
         if before is None:
-            os.environ.pop(consent.STATE_ENV, None)
+            os.environ.pop(STATE_ENV, None)
         else:
-            os.environ[consent.STATE_ENV] = before
+            os.environ[STATE_ENV] = before
 
 
 def hook_examples() -> dict[str, dict[str, object]]:
@@ -137,7 +136,7 @@ needs_symlinks = pytest.mark.skipif(
 
 def memory_snapshot(root: Path) -> dict[str, bytes]:
     """The bytes of every memory file (category folders), by relative path."""
-    from memhooks.store.categories import BY_FOLDER
+    from memhooks.store import BY_FOLDER
 
     return {
         p.relative_to(root).as_posix(): p.read_bytes()
@@ -194,9 +193,7 @@ def open_store(root: Path, settings: object = None, **options: float) -> Store:
     """The commands' store of the tree at `root`, composed as `memhooks` opens it."""
     from memhooks.recall.citations import with_hashes
     from memhooks.recall.search_index import SearchIndex
-    from memhooks.store.config import Settings
-    from memhooks.store.paths import MemoryPaths
-    from memhooks.store.writer import Store
+    from memhooks.store import MemoryPaths, Settings, Store
 
     given = settings if isinstance(settings, Settings) else Settings()
     return Store(MemoryPaths(root), given, search=SearchIndex, cite=with_hashes, **options)
@@ -206,9 +203,7 @@ def hook_writer(root: Path, **options: float) -> HookWriter:
     """The hooks' writer of the tree at `root`, composed as SubagentStop opens it."""
     from memhooks.recall.citations import with_hashes
     from memhooks.recall.search_index import SearchIndex
-    from memhooks.store.config import Settings
-    from memhooks.store.hook_writer import HookWriter
-    from memhooks.store.paths import MemoryPaths
+    from memhooks.store import HookWriter, MemoryPaths, Settings
 
     return HookWriter(
         MemoryPaths(root), Settings(), search=SearchIndex, cite=with_hashes, **options

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.store.atomic import _temp_file, create_exclusive, replace_with_built, write_atomic
+from memhooks.store import create_exclusive, replace_with_built, write_atomic
+from memhooks.store.files import _temp_file
 
 #: A writer killed between writing its temp file and renaming it over the target.
 _CRASH = """

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from memhooks.restore.briefing import HEADER, index_excerpt, session_start
-from memhooks.store.config import HOST_CONTEXT_CAP
-from memhooks.store.context_files import Status
+from memhooks.store import HOST_CONTEXT_CAP, Status
 
 RESTORE = "## What the record proves\n- Wiring the slug cache into build.py\n"
 INDEX = "# Memory index\n\n## Decisions\n- [Use SQLite](decisions/use-sqlite.md) — cache store\n"

@@ -213,8 +213,7 @@ def test_a_checkpoint_is_written_when_the_deadline_stops_reading(
     """The budget is injectable: with none left, nothing is read and the checkpoint says so."""
     from memhooks.hooks import pre_compact
     from memhooks.hooks.event import HookInput
-    from memhooks.store.config import Settings
-    from memhooks.store.paths import MemoryPaths
+    from memhooks.store import MemoryPaths, Settings
 
     transcript = tmp_path / "t.jsonl"
     write_replies(transcript, 1)
@@ -330,12 +329,12 @@ def test_a_pattern_that_runs_past_its_deadline_is_dropped_and_the_checkpoint_wri
 def test_patterns_fast_on_the_probe_are_kept(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memhooks.store import pattern_verdicts
+    from memhooks.store import usable_patterns
     from memhooks.text import redact_custom
 
     monkeypatch.setattr(redact_custom, "_DROPPED", set())  # this process's drops stay here
 
     patterns = (r"ACME-[0-9a-f]{32}", r"(?i)internal[-_]token\s*[:=]\s*\S+", SLOW_PATTERN)
-    kept, dropped = pattern_verdicts.usable(str(tmp_path), patterns)
+    kept, dropped = usable_patterns(str(tmp_path), patterns)
     assert kept == patterns[:2]
     assert [line.split(":")[0] for line in dropped] == ["redact.extra_patterns[2]"]

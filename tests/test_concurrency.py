@@ -11,9 +11,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.errors import Exit
-from memhooks.store import catalog as catalog_io
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.scan import memory_files
+from memhooks.store import MemoryPaths, load_catalog, memory_files
 from support import FIXTURES, LAUNCHER, hook_examples, run_cli
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX process model")
@@ -58,7 +56,7 @@ def _consistent(root: Path) -> dict[str, object]:
     """The catalog, the index and `rebuild --json` all agree with the files."""
     paths = MemoryPaths(root)
     files = {paths.relative(p) for p in memory_files(paths)}
-    cat = catalog_io.load(paths.catalog)
+    cat = load_catalog(paths.catalog)
     assert cat is not None
     assert set(cat.entries) == files
     index = (root / "MEMORY.md").read_text(encoding="utf-8") + (
@@ -200,11 +198,11 @@ def test_two_updaters_with_the_same_hash(started: Path) -> None:
 
 
 def _record_many(args: tuple[str, int]) -> None:
-    from memhooks.store.ledger import record
+    from memhooks.store import record_injected
 
     file, times = args
     for _ in range(times):
-        record(file, "s-1", "UserPromptSubmit", 10)
+        record_injected(file, "s-1", "UserPromptSubmit", 10)
 
 
 def test_the_injection_ledger_loses_no_count_under_parallel_hooks(tmp_path: Path) -> None:
@@ -212,7 +210,7 @@ def test_the_injection_ledger_loses_no_count_under_parallel_hooks(tmp_path: Path
     injection is counted once, and the file always parses."""
     import multiprocessing
 
-    from memhooks.store.ledger import session_counts
+    from memhooks.store import session_counts
 
     (tmp_path / ".cache").mkdir()
     file = str(tmp_path / ".cache" / "injected.json")
@@ -237,7 +235,7 @@ def test_parallel_hooks_count_what_they_injected(started: Path) -> None:
         len(json.loads(o)["hookSpecificOutput"]["additionalContext"]) for o in outs if o.strip()
     )
     assert injected
-    from memhooks.store.ledger import session_counts
+    from memhooks.store import session_counts
 
     runs, chars = session_counts(str(started / ".cache" / "injected.json"), "s-1")[1][
         "SessionStart"
@@ -246,8 +244,7 @@ def test_parallel_hooks_count_what_they_injected(started: Path) -> None:
 
 
 def _leave_many(args: tuple[str, int, int]) -> None:
-    from memhooks.store.hook_caches import leave_pointers
-    from memhooks.store.paths import MemoryPaths
+    from memhooks.store import MemoryPaths, leave_pointers
 
     root, worker, times = args
     paths = MemoryPaths.for_project(root)
@@ -260,7 +257,7 @@ def test_parallel_subagent_starts_lose_no_handoff(started: Path) -> None:
     each SubagentStart takes its own, not a neighbour's."""
     import multiprocessing
 
-    from memhooks.store.hook_caches import HANDOFF_KEPT, take_pointers
+    from memhooks.store import HANDOFF_KEPT, take_pointers
 
     paths = MemoryPaths.for_project(started.parent.parent)
     workers, times = 4, HANDOFF_KEPT // 4

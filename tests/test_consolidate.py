@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.curate import consolidate, proposals
-from memhooks.store import consolidation_files
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import LOG_HEADER, SUMMARY, MemoryPaths, append_log
 from support import FIXTURES, run_main
 
 CONTROL_TREES = ("recall", "recall2")
@@ -336,7 +335,7 @@ def test_a_save_refreshes_an_old_summary(
     planted: tuple[Path, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     root, _ = planted
-    summary = root / consolidation_files.SUMMARY
+    summary = root / SUMMARY
     summary.unlink(missing_ok=True)
     assert main_ok(capsys, "remember", "--new", "we always run the linters before pushing")
     data = json.loads(summary.read_text(encoding="utf-8"))
@@ -345,13 +344,13 @@ def test_a_save_refreshes_an_old_summary(
 
 
 def test_the_log_is_appended_to_whole_never_cut_to_the_read_cap(tmp_path: Path) -> None:
-    from memhooks.store.atomic import READ_CAP_BYTES
+    from memhooks.store import READ_CAP_BYTES
 
     log = tmp_path / "consolidation.log.md"
-    old = consolidation_files.LOG_HEADER + "\n" + ("- an applied change\n" * 300_000)
+    old = LOG_HEADER + "\n" + ("- an applied change\n" * 300_000)
     assert len(old.encode()) > READ_CAP_BYTES
     log.write_text(old, encoding="utf-8")
-    consolidation_files.append_log(log, "## the newest entry\n")
+    append_log(log, "## the newest entry\n")
     text = log.read_text(encoding="utf-8")
     assert text.startswith(old.rstrip("\n"))
     assert text.endswith("## the newest entry\n")
@@ -361,5 +360,5 @@ def test_a_log_that_does_not_decode_is_not_overwritten(tmp_path: Path) -> None:
     log = tmp_path / "consolidation.log.md"
     log.write_bytes(b"# Consolidation log\n\n\xff\xfe not utf-8\n")
     with pytest.raises(ValueError):
-        consolidation_files.append_log(log, "## the newest entry\n")
+        append_log(log, "## the newest entry\n")
     assert log.read_bytes() == b"# Consolidation log\n\n\xff\xfe not utf-8\n"

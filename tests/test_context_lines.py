@@ -8,7 +8,7 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from memhooks.store.context_files import is_placeholder, unbulleted
+from memhooks.store import is_placeholder, unbulleted
 
 _BULLET = re.compile(r"^[-*+]\s+(\[[ xX~]\]\s+)?|^\d+\.\s+")
 _PLACEHOLDER = re.compile(r"^\(?\s*(none|none yet|n/a|-|tbd)\s*\)?\.?$", re.IGNORECASE)

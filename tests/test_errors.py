@@ -9,10 +9,15 @@ import pytest
 
 from memhooks.cli.main import EPILOG, main
 from memhooks.errors import CODES, MEANINGS, Exit, MemhooksError, UserError
-from memhooks.store.locking import LockTimeoutError
-from memhooks.store.paths import UnsafePathError
-from memhooks.store.session_state import StateUnreadableError
-from memhooks.store.writer import ConflictError, NotFoundError, ResurrectionError, StoreError
+from memhooks.store import (
+    ConflictError,
+    LockTimeoutError,
+    NotFoundError,
+    ResurrectionError,
+    StateUnreadableError,
+    StoreError,
+    UnsafePathError,
+)
 
 COMMANDS_DOC = Path(__file__).resolve().parents[1] / "docs" / "commands.md"
 

@@ -36,7 +36,7 @@ def memory_file(title: str, body: str = "The tokenizer splits words.") -> str:
 
 
 def test_names_with_control_characters_are_refused() -> None:
-    from memhooks.store.models import parse_meta
+    from memhooks.store import parse_meta
     from memhooks.text.controls import control_in
 
     for escape in ESCAPES:
@@ -62,7 +62,7 @@ def test_a_bundle_cannot_drive_the_terminal(tmp_path: Path) -> None:
     """Finding 7: main printed "would import: ... <ESC>[1A<ESC>[2K- skip: already present"
     raw, so the terminal showed a skip for a memory it imports (and OSC 52 set the clipboard).
     Now the bundle is refused whole, and the refusal shows the escape as text."""
-    from memhooks.store.models import BundleFile, BundleManifest
+    from memhooks.store import BundleFile, BundleManifest
     from memhooks.transfer.bundle import pack
 
     project = clone_of(tmp_path, {"README.md": "a project\n"})

@@ -20,7 +20,7 @@ from memhooks.cli.main import main
 from memhooks.errors import Exit
 from memhooks.hooks.subagent_stop import LOCK_TIMEOUT as SUBAGENT_LOCK_TIMEOUT
 from memhooks.restore import transcript
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import MemoryPaths
 from support import LAUNCHER, hook_examples, hook_writer, run_cli
 from test_fuzz_hooks import assert_valid_output, memory_snapshot, run_in_process, seed_memories
 
@@ -79,7 +79,7 @@ from memhooks.hooks.subagent_stop import LOCK_TIMEOUT as SUBAGENT_LOCK_TIMEOUT
 from memhooks.store.paths import MemoryPaths
 from memhooks.recall.citations import with_hashes
 from memhooks.recall.search_index import SearchIndex
-from memhooks.store.hook_writer import HookWriter
+from memhooks.store.tree import HookWriter
 from memhooks.store.writer import Store
 
 def die(*args, **kwargs):
@@ -138,7 +138,7 @@ def test_unwritable_tree_hooks_fail_open(
     if code == errno.ENOSPC:
         monkeypatch.setattr(os, "fsync", _raise(code))  # the data did not fit
     else:
-        monkeypatch.setattr("memhooks.store.atomic._temp_file", _raise(code))
+        monkeypatch.setattr("memhooks.store.files._temp_file", _raise(code))
     for event in (
         "SessionStart",
         "UserPromptSubmit",
@@ -161,7 +161,7 @@ def test_unwritable_tree_cli_fails_clearly(
     if code == errno.ENOSPC:
         monkeypatch.setattr(os, "fsync", _raise(code))
     else:
-        monkeypatch.setattr("memhooks.store.atomic._temp_file", _raise(code))
+        monkeypatch.setattr("memhooks.store.files._temp_file", _raise(code))
     exit_code, err = _cli(["save", "decision", "--title", "Nope", "--body", "x"])
     lines = err.strip().splitlines()
     assert exit_code == Exit.IO_ERROR, err
@@ -176,7 +176,7 @@ def test_session_start_still_briefs_when_the_tree_is_read_only(
     started: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seed_memories(started)
-    monkeypatch.setattr("memhooks.store.atomic._temp_file", _raise(errno.EROFS))
+    monkeypatch.setattr("memhooks.store.files._temp_file", _raise(errno.EROFS))
     code, out, err = run_in_process("SessionStart", _payload("SessionStart", source="startup"))
     data = assert_valid_output(code, out, err)
     assert data is not None
@@ -241,9 +241,9 @@ def test_live_lock_briefing_still_arrives(held_lock: Path) -> None:
 def test_live_lock_cli_waits_then_fails_with_exit_8(
     held_lock: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memhooks.store import locking
+    from memhooks.store import command_lock
 
-    real = locking.command_lock
+    real = command_lock
     monkeypatch.setattr(
         "memhooks.store.writer.command_lock", lambda path, _timeout: real(path, 0.3)
     )

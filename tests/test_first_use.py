@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.store.memory_file import parse_text
-from memhooks.store.yaml_emit import render_document
+from memhooks.store import parse_text, render_document
 from support import run_main
 
 
@@ -82,7 +81,7 @@ def test_start_is_all_or_nothing(tmp_path: Path, capsys, monkeypatch: pytest.Mon
     def refuse(*_args: object, **_kwargs: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("memhooks.store.session_state.write_state", refuse)
+    monkeypatch.setattr("memhooks.store.session.write_state", refuse)
     code, _, err = run_main(capsys, "start")
     assert code == 10, err
     assert "No space left on device" in err

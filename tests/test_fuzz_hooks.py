@@ -58,7 +58,7 @@ def seed_memories(root: Path) -> dict[str, bytes]:
 
 
 def _settings():
-    from memhooks.store.config import Settings
+    from memhooks.store import Settings
 
     return Settings()
 

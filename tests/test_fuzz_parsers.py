@@ -25,10 +25,15 @@ from memhooks.cli.main import main
 from memhooks.errors import CODES, Exit
 from memhooks.restore import transcript
 from memhooks.restore.evidence import Evidence
-from memhooks.store.config import load_settings, validate_config
-from memhooks.store.memory_file import UnparsableMemoryError, parse_bytes, parse_text
-from memhooks.store.session_state import is_active
-from memhooks.store.yaml_emit import render_document
+from memhooks.store import (
+    UnparsableMemoryError,
+    is_active,
+    load_settings,
+    parse_bytes,
+    parse_text,
+    render_document,
+    validate_config,
+)
 from support import FIXTURES, memory_snapshot, open_store, report_fuzz_counts
 
 COUNTS: collections.Counter[str] = collections.Counter()

@@ -256,17 +256,16 @@ def test_the_stores_own_deletions_are_not_reported_nor_recovered(
 ) -> None:
     import datetime as dt
 
-    from memhooks.store import tree_marks
-    from memhooks.store.paths import MemoryPaths
+    from memhooks.store import MemoryPaths, kept_copy
     from support import open_store
 
     project = started.parent.parent
     _kept_memory(started)
-    assert tree_marks.kept_copy(MemoryPaths(started), KEPT)
+    assert kept_copy(MemoryPaths(started), KEPT)
     assert run_cli("retire", KEPT, "--reason", "old").returncode == 0
     later = dt.datetime(2999, 1, 1, tzinfo=dt.timezone.utc)
     assert open_store(started).gc(later) == [KEPT]
-    assert tree_marks.kept_copy(MemoryPaths(started), KEPT) is None
+    assert kept_copy(MemoryPaths(started), KEPT) is None
     assert _hook("PostToolUse", project, plugin_data).stdout == ""
 
 

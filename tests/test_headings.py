@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memhooks.store.memory_file import first_heading
+from memhooks.store import first_heading
 
 
 @pytest.mark.parametrize(

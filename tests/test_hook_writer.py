@@ -9,11 +9,15 @@ import pytest
 
 from memhooks.recall.search_index import SearchIndex
 from memhooks.restore.prompts import first_request
-from memhooks.store import catalog as catalog_io
-from memhooks.store.catalog import Entry
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.session_state import StateUnreadableError, change_state
-from memhooks.store.write_errors import DuplicateError, StoreError
+from memhooks.store import (
+    DuplicateError,
+    Entry,
+    MemoryPaths,
+    StateUnreadableError,
+    StoreError,
+    change_state,
+    load_catalog,
+)
 from support import FIXTURES, hook_writer, open_store
 
 
@@ -30,7 +34,7 @@ def test_a_hook_files_a_memory_and_every_derived_file_follows(started: Path) -> 
     assert "category: subagent" in text
     assert "src/auth.ts:1-2#" in text  # the citation hasher it was given ran
     assert entry.path in (started / "MEMORY.md").read_text(encoding="utf-8")
-    cat = catalog_io.load(started / ".cache" / "catalog.json")
+    cat = load_catalog(started / ".cache" / "catalog.json")
     assert cat is not None
     assert entry.path in cat.entries
     assert cat.entries[entry.path].stamp  # stamped like a command's write

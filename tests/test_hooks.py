@@ -353,8 +353,7 @@ def test_parallel_sessions_keep_each_others_transcript_offsets(
 ) -> None:
     from memhooks.hooks import stop
     from memhooks.hooks.event import HookInput
-    from memhooks.store.config import Settings
-    from memhooks.store.paths import MemoryPaths
+    from memhooks.store import MemoryPaths, Settings
 
     paths = MemoryPaths(started)
     prompt = {"type": "user", "message": {"role": "user", "content": "fix the flaky test"}}

@@ -318,7 +318,7 @@ def start_hook(project: Path, event: str, **fields: object) -> subprocess.Popen[
 
 def test_precompact_waits_for_the_lock_as_long_as_the_host_allows(clone: Path) -> None:
     from memhooks.hooks.pre_compact import HOST_TIMEOUT, MARGIN
-    from memhooks.store.locking import quick_lock
+    from memhooks.store import quick_lock
 
     manifest = json.loads((REPO / "hooks" / "hooks.json").read_text(encoding="utf-8"))
     assert manifest["hooks"]["PreCompact"][0]["hooks"][0]["timeout"] == HOST_TIMEOUT
@@ -333,7 +333,7 @@ def test_precompact_waits_for_the_lock_as_long_as_the_host_allows(clone: Path) -
 
 
 def test_subagent_result_survives_a_delivery_killed_while_waiting(clone: Path) -> None:
-    from memhooks.store.locking import quick_lock
+    from memhooks.store import quick_lock
 
     memory = started_clone(clone)
     fields = {

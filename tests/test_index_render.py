@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from memhooks.store.catalog import Entry
-from memhooks.store.context_files import Status
-from memhooks.store.index_render import IndexCaps, pointer_line, render_archive, render_index
+from memhooks.store import Entry, IndexCaps, Status, pointer_line, render_archive, render_index
 
 CATEGORIES = [
     "decision",

@@ -163,7 +163,7 @@ def test_a_command_waits_for_the_install_in_flight(
     import threading
 
     from memhooks.install import deps
-    from memhooks.store.locking import quick_lock
+    from memhooks.store import quick_lock
 
     data = tmp_path / "plugin-data"
     monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(data))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.store.locking import LockTimeoutError, command_lock, quick_lock
+from memhooks.store import LockTimeoutError, command_lock, quick_lock
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="checked on POSIX (flock per descriptor)")

@@ -9,19 +9,18 @@ import pytest
 
 from memhooks.errors import Exit, UserError
 from memhooks.recall.lookup import matching, similar
-from memhooks.store.draft import Draft, validate
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import Draft, MemoryPaths, validate_draft
 from memhooks.view.tree_status import collect
 from support import run_cli
 
 
 def test_a_draft_is_validated_as_its_category_model_accepts_it() -> None:
-    meta = validate(Draft("decision", {"title": "Use SQLite", "tags": ["db"]}))
+    meta = validate_draft(Draft("decision", {"title": "Use SQLite", "tags": ["db"]}))
     assert meta["title"] == "Use SQLite"
     assert "category" not in meta
-    assert validate(Draft("decision", {"tags": ["x"]}), partial=True) == {"tags": ["x"]}
+    assert validate_draft(Draft("decision", {"tags": ["x"]}), partial=True) == {"tags": ["x"]}
     with pytest.raises(UserError) as caught:
-        validate(Draft("decision", {"title": "two\nlines"}))
+        validate_draft(Draft("decision", {"title": "two\nlines"}))
     assert caught.value.code == Exit.INVALID_INPUT
     assert "title" in str(caught.value)
 

@@ -9,9 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memhooks.store.memory_file import parse_text
-from memhooks.store.models import META_MODELS, meta_to_dict, parse_meta
-from memhooks.store.yaml_emit import render_document
+from memhooks.store import META_MODELS, meta_to_dict, parse_meta, parse_text, render_document
 
 SAMPLES: dict[str, dict[str, Any]] = {
     "decision": {"status": "accepted", "kind": "architecture", "supersedes": "x.md"},
@@ -62,7 +60,7 @@ def test_yaml_dates_stay_strings() -> None:
 
 
 def test_yaml_tags_and_bombs_are_refused() -> None:
-    from memhooks.store.memory_file import UnparsableMemoryError
+    from memhooks.store import UnparsableMemoryError
 
     with pytest.raises(UnparsableMemoryError):
         parse_text("---\ntitle: !!python/object/apply:os.system ['echo pwned']\n---\n")

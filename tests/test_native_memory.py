@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.cli.main import main
-from memhooks.store.memory_file import parse_bytes
+from memhooks.store import parse_bytes
 from support import hook_in
 
 TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"

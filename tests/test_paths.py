@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.store.paths import (
+from memhooks.store import (
     LAYOUT,
     MemoryPaths,
     UnsafePathError,

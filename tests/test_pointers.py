@@ -13,8 +13,7 @@ from memhooks.hooks import subagent_pointers, user_prompt
 from memhooks.hooks.event import HookInput
 from memhooks.recall.pointer import Pointer
 from memhooks.restore import briefing
-from memhooks.store.config import Settings
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import MemoryPaths, Settings
 from support import run_main
 
 QUEUE_DECISION = "we decided to use Postgres 16 for the job queue, not Redis"
@@ -138,12 +137,12 @@ def test_subagent_gets_its_tasks_pointers_and_nothing_for_an_unrelated_task(
 def test_status_shows_what_each_hook_injected(
     memory: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memhooks.store.ledger import record
+    from memhooks.store import record_injected
 
     paths = MemoryPaths.for_project(memory.parent.parent)
-    record(paths.injected, "s-1", "SessionStart", 1200)
-    record(paths.injected, "s-1", "UserPromptSubmit", 300)
-    record(paths.injected, "s-1", "UserPromptSubmit", 250)
+    record_injected(paths.injected, "s-1", "SessionStart", 1200)
+    record_injected(paths.injected, "s-1", "UserPromptSubmit", 300)
+    record_injected(paths.injected, "s-1", "UserPromptSubmit", 250)
     monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", "s-1")
     code, out, _ = run_main(capsys, "status", "--json")
     assert code == 0
@@ -210,7 +209,7 @@ def test_recall_finds_what_the_stop_hook_journaled_since_the_last_command(
 ) -> None:
     """The Stop hook appends to sessions/<id>.md without touching the index (no parser on the
     hot path): `/memory recall` must still find this session's journal, first entry or late."""
-    from memhooks.store.session_journal import append_journal
+    from memhooks.store import append_journal
 
     young_store(capsys)
     paths = MemoryPaths.for_project(memory.parent.parent)
@@ -233,7 +232,7 @@ def test_checkpoints_are_searchable_with_recall_but_never_pointed_at(
 ) -> None:
     """Checkpoints are state, not memories (never indexed, never a pointer target), but
     `/memory recall` reaches them: the issue's "they stay searchable"."""
-    from memhooks.store.checkpoint_files import write_checkpoint
+    from memhooks.store import write_checkpoint
 
     young_store(capsys)
     paths = MemoryPaths.for_project(memory.parent.parent)
@@ -316,7 +315,7 @@ def test_a_subagent_takes_the_pointers_left_for_its_own_type_and_call_order(
 ) -> None:
     """Two sub-agents started together: an Explore agent on the job queue and a general one on
     Hamlet. Whichever SubagentStart comes first, each gets what its own task needs."""
-    from memhooks.store.hook_caches import leave_pointers
+    from memhooks.store import leave_pointers
 
     young_store(capsys)
     paths = MemoryPaths.for_project(memory.parent.parent)
@@ -366,10 +365,10 @@ def test_explain_says_a_slash_command_gets_no_pointer(
 def test_status_never_shows_another_sessions_counts_as_this_ones(
     memory: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memhooks.store.ledger import record
+    from memhooks.store import record_injected
 
     paths = MemoryPaths.for_project(memory.parent.parent)
-    record(paths.injected, "s-old", "UserPromptSubmit", 900)
+    record_injected(paths.injected, "s-old", "UserPromptSubmit", 900)
     monkeypatch.setenv("CLAUDE_CODE_SESSION_ID", "s-new")
     code, out, _ = run_main(capsys, "status", "--json")
     assert code == 0
@@ -411,14 +410,14 @@ def test_a_stale_pointer_does_not_repeat_its_title_either() -> None:
 
 
 def test_the_ledger_never_writes_through_a_symlinked_cache(tmp_path: Path) -> None:
-    from memhooks.store.ledger import record
+    from memhooks.store import record_injected
 
     outside = tmp_path / "outside"
     outside.mkdir()
     memory_root = tmp_path / ".claude" / "memory"
     memory_root.mkdir(parents=True)
     (memory_root / ".cache").symlink_to(outside)
-    record(str(memory_root / ".cache" / "injected.json"), "s-1", "SessionStart", 10)
+    record_injected(str(memory_root / ".cache" / "injected.json"), "s-1", "SessionStart", 10)
     assert list(outside.iterdir()) == []
 
 

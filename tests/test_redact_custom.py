@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from memhooks.store.config import settings_from_dict
+from memhooks.store import settings_from_dict
 from memhooks.text.redact import redact
 from memhooks.text.redact_custom import CustomPatternTimeoutError, pattern_problem, refused
 from support import run_hook

@@ -7,13 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.store.safe_fs import (
-    UnsafeFileError,
-    check_target,
-    open_created,
-    read_bytes,
-    tree_problem,
-)
+from memhooks.store import UnsafeFileError, check_target, open_created, read_bytes, tree_problem
 
 posix = pytest.mark.skipif(os.name != "posix", reason="symlinks and FIFOs: POSIX")
 

@@ -12,16 +12,20 @@ from typing import Any, get_args
 import pytest
 from pydantic import ValidationError
 
-from memhooks.store.config import (
+from memhooks.store import (
     DIRECT_EDITS,
     FIELDS,
+    KEYS,
     NUDGES,
+    RECORD_KEYS,
+    SECTION_MODELS,
     SEMANTIC_MODES,
+    ConfigModel,
+    SessionRecord,
+    SessionState,
     Settings,
     settings_from_dict,
 )
-from memhooks.store.models import SECTION_MODELS, ConfigModel, SessionRecord, SessionState
-from memhooks.store.session_state import KEYS, RECORD_KEYS
 
 
 def _candidates(kind: object, allowed: tuple[Any, ...]) -> list[Any]:

@@ -9,7 +9,7 @@ import pytest
 from memhooks.recall import ranking, search_index
 from memhooks.recall.index_read import Hit
 from memhooks.recall.search_index import SearchIndex
-from memhooks.store.catalog_entry import IndexedDoc
+from memhooks.store import IndexedDoc
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

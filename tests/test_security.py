@@ -156,10 +156,9 @@ def test_every_write_of_hooks_and_commands_is_inside_the_tree(
         _cli(argv, stdin="# Summary\n\nDid things.\n")
     assert writes, "the audit hook saw nothing: is it working?"
     # The one folder outside the tree: the last known copies of this tree's memories, in the
-    # user's cache, under a checksum of the tree's path (store.tree_marks), so that even a
+    # user's cache, under a checksum of the tree's path (store.watch), so that even a
     # deleted `.claude/` can be recovered. Nothing in the project names or steers it.
-    from memhooks.store.paths import MemoryPaths
-    from memhooks.store.tree_marks import mirror_dir
+    from memhooks.store import MemoryPaths, mirror_dir
 
     mirror = Path(mirror_dir(MemoryPaths(started))).resolve()
     outside = [

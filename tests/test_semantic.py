@@ -25,7 +25,7 @@ from memhooks.recall import ranking, semantic, wordpiece
 from memhooks.recall.background import PROMPTS
 from memhooks.recall.index_read import has_vectors
 from memhooks.recall.search_index import SearchIndex
-from memhooks.store.catalog_entry import IndexedDoc
+from memhooks.store import IndexedDoc
 
 REPO = Path(__file__).resolve().parents[1]
 TABLE = REPO / "tests" / "fixtures" / "semantic" / "tokens-subset.sqlite3"
@@ -292,7 +292,7 @@ def test_semantic_off_in_the_hook_reads_no_table(
 ) -> None:
     from memhooks.hooks import user_prompt
     from memhooks.recall import search_index
-    from memhooks.store.config import Settings
+    from memhooks.store import Settings
 
     seen: list[str | None] = []
     real = search_index.SearchIndex
@@ -718,8 +718,7 @@ def test_explain_follows_the_projects_config_as_the_hook_does(
     hook does: `recall --explain` must show that same decision, not the defaults'."""
     from memhooks.cli.main import main
     from memhooks.hooks import user_prompt
-    from memhooks.store.config import load_settings
-    from memhooks.store.paths import MemoryPaths
+    from memhooks.store import MemoryPaths, load_settings
 
     data = plugin_data(tmp_path, monkeypatch)
     install_table(data)

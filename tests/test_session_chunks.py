@@ -10,8 +10,7 @@ import pytest
 
 from memhooks.curate.session_material import locate_transcript, reading
 from memhooks.restore.chunks import split
-from memhooks.store.config import settings_from_dict, validate_config
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import MemoryPaths, settings_from_dict, validate_config
 from support import FIXTURES, run_cli
 
 TRANSCRIPT = FIXTURES / "transcripts" / "a1-blog-slugs" / "transcript.jsonl"

@@ -8,9 +8,14 @@ import pytest
 
 from memhooks.cli.main import main
 from memhooks.curate.summary_material import latest_session_id
-from memhooks.store.memory_file import parse_text
-from memhooks.store.paths import MemoryPaths, UnsafePathError
-from memhooks.store.session_journal import JOURNAL_HEADING, append_journal, journal_part
+from memhooks.store import (
+    JOURNAL_HEADING,
+    MemoryPaths,
+    UnsafePathError,
+    append_journal,
+    journal_part,
+    parse_text,
+)
 
 
 def test_a_new_session_file_gets_frontmatter_and_one_journal(tmp_path: Path) -> None:

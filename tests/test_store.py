@@ -10,12 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.store import catalog as catalog_io
-from memhooks.store.config import Settings
-from memhooks.store.naming import UnsafePathError, contained
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.scan import scan_tree
-from memhooks.store.writer import ConflictError, ResurrectionError, Store
+from memhooks.store import (
+    ConflictError,
+    MemoryPaths,
+    ResurrectionError,
+    Settings,
+    Store,
+    UnsafePathError,
+    contained,
+    load_catalog,
+    scan_tree,
+)
 from support import needs_symlinks, open_store, run_cli
 
 
@@ -39,7 +44,7 @@ def test_create_writes_file_index_catalog_and_search(started: Path) -> None:
     )
     index = (started / "MEMORY.md").read_text(encoding="utf-8")
     assert f"- [Use SQLite]({saved.entry.path}) — one file" in index
-    cat = catalog_io.load(MemoryPaths(started).catalog)
+    cat = load_catalog(MemoryPaths(started).catalog)
     assert cat is not None
     assert saved.entry.path in cat.entries
     from memhooks.recall.search_index import SearchIndex
@@ -150,7 +155,7 @@ def test_session_rolling_window_retires_oldest(started: Path) -> None:
             f"# Session {n}",
             now=base + dt.timedelta(hours=n),
         )
-    cat = catalog_io.load(MemoryPaths(started).catalog)
+    cat = load_catalog(MemoryPaths(started).catalog)
     assert cat is not None
     active = sorted(e.path for e in cat.active() if e.category == "session_summary")
     assert active == [f"sessions/session-{n}.md" for n in range(2, 7)]
@@ -234,7 +239,7 @@ def test_eight_concurrent_writers_lose_nothing(started: Path) -> None:
         if p.parent.name not in ("context", "progress", "checkpoints")
     )
     assert len(files) == 400
-    cat = catalog_io.load(MemoryPaths(started).catalog)
+    cat = load_catalog(MemoryPaths(started).catalog)
     assert cat is not None
     assert len(cat.entries) == 400
     assert set(cat.entries) == {str(p.relative_to(started).as_posix()) for p in files}
@@ -333,7 +338,7 @@ def test_a_file_found_behind_our_back_is_not_a_memory_write(started: Path) -> No
     pulled = started / "decisions" / "2026-01-02_001_pulled.md"
     pulled.write_text((started / saved.entry.path).read_text(encoding="utf-8"), encoding="utf-8")
     store.refresh()
-    cat = catalog_io.load(MemoryPaths(started).catalog)
+    cat = load_catalog(MemoryPaths(started).catalog)
     assert cat is not None
     assert "decisions/2026-01-02_001_pulled.md" in cat.entries
     state = json.loads(session.read_text(encoding="utf-8"))
@@ -342,7 +347,7 @@ def test_a_file_found_behind_our_back_is_not_a_memory_write(started: Path) -> No
 
 def test_memory_md_holds_the_configured_line_cap(started: Path) -> None:
     """The store renders MEMORY.md with the settings' line cap (index.max_lines)."""
-    from memhooks.store.writer import NewMemory
+    from memhooks.store import NewMemory
 
     store = open_store(started, Settings(index_max_lines=20))
     items = [NewMemory("decision", {"title": f"Short {n}"}, f"body {n}") for n in range(30)]

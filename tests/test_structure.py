@@ -7,6 +7,7 @@ import ast
 import re
 from pathlib import Path
 
+from memhooks import store as store_face
 from support import hot_path_banned
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "memhooks"
@@ -419,19 +420,10 @@ def test_the_type_checking_flag_is_defined_once() -> None:
 #: file in a hot folder is covered as it lands; a new folder must be named here.
 HOT = {"__init__", "errors", "text", "store", "recall", "restore", "guard", "install", "hooks"}
 COLD = {"__main__", "cli", "curate", "demo", "transfer", "view"}
-#: The store's command half, the one exception inside a hot folder: the command path's
-#: schema, the full writer and what only commands run. Named per module while store/ is being
-#: split into a stdlib-only tree half (hooks) and a full store half (commands, built on it);
-#: after that merge the lead replaces these names with the full half's modules (or its
-#: subfolder) here and in pyproject's matching TID253 line, which this test keeps equal.
-STORE_COMMAND_HALF = {
-    "store/draft.py",
-    "store/models.py",
-    "store/retention.py",
-    "store/scan.py",
-    "store/tree_setup.py",
-    "store/writer.py",
-}
+#: The store's command half, the one exception inside a hot folder: the modules of the face's
+#: store half (`memhooks.store.STORE`: the validated model, the full writer, upkeep, setup).
+#: pyproject's matching TID253 line names the same modules; this test keeps the two equal.
+STORE_COMMAND_HALF = {f"store/{m}.py" for m in store_face.STORE if m not in store_face.TREE}
 
 
 def _folder(name: str) -> str:
@@ -537,3 +529,144 @@ def test_the_hot_path_audit_sees_each_kind_of_import() -> None:
         (12, "sqlite3"),
         (16, "inspect"),
     ]
+
+
+# ------------------------------------------------------------------ the store's face
+
+#: Folders of the command path: their modules may import the store half at module level.
+#: Everywhere else (the hooks and what they call) the store half is imported, if at all,
+#: inside the function that needs it, and `hooks/` never imports it.
+COMMAND_PATH = {"cli", "transfer", "demo"}
+#: Tests that reach a private helper of a store module through its submodule (keep it rare).
+TESTS_REACHING_IN = {
+    "tests/test_atomic.py",  # the temp-name helper: temp names are unique, never fixed
+}
+
+
+def _face() -> tuple[dict[str, str], dict[str, str]]:
+    """The face's two halves, name -> the module that defines it."""
+    from memhooks import store
+
+    def names(table: dict[str, str]) -> dict[str, str]:
+        return {name: module for module, names in table.items() for name in names.split()}
+
+    return names(store.TREE), names(store.STORE)
+
+
+def _store_imports(tree: ast.AST) -> list[tuple[ast.Import | ast.ImportFrom, bool, str]]:
+    """Imports of `memhooks.store...`, each with whether it runs when the module is imported
+    (module level, not under `if TYPE_CHECKING:`) and the function it is in ("" if none)."""
+    found: list[tuple[ast.Import | ast.ImportFrom, bool, str]] = []
+
+    def visit(node: ast.AST, eager: bool, function: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, False, function or child.name)
+            elif isinstance(child, ast.If) and getattr(child.test, "id", "") == "TYPE_CHECKING":
+                visit(child, False, function)
+            elif _names_the_store(child):
+                assert isinstance(child, (ast.Import, ast.ImportFrom))
+                found.append((child, eager, function))
+            else:
+                visit(child, eager, function)
+
+    visit(tree, True, "")
+    return found
+
+
+def _names_the_store(node: ast.AST) -> bool:
+    if isinstance(node, ast.ImportFrom):
+        return (node.module or "").startswith("memhooks.store")
+    return isinstance(node, ast.Import) and any(
+        a.name.startswith("memhooks.store") for a in node.names
+    )
+
+
+def _outside_the_store() -> dict[str, Path]:
+    root = PACKAGE.parents[1]
+    found = {f"src/memhooks/{n}": p for n, p in _modules().items() if not n.startswith("store/")}
+    found |= {p.relative_to(root).as_posix(): p for p in sorted((root / "tests").rglob("*.py"))}
+    found["hooks/memhooks.py"] = root / "hooks" / "memhooks.py"
+    return {n: p for n, p in found.items() if "/fixtures/" not in n}
+
+
+def test_nothing_outside_the_store_imports_its_modules() -> None:
+    """`from memhooks.store import X` is the one way in: no `memhooks.store.<module>`."""
+    reaching = {}
+    for name, path in _outside_the_store().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node, _, _ in _store_imports(tree):
+            modules = [node.module] if isinstance(node, ast.ImportFrom) else []
+            modules += [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if any(m and m != "memhooks.store" for m in modules):
+                reaching.setdefault(name, []).append(node.lineno)
+    unexpected = {n: lines for n, lines in reaching.items() if n not in TESTS_REACHING_IN}
+    assert not unexpected, f"import from the face, `from memhooks.store import X`: {unexpected}"
+    stale = sorted(TESTS_REACHING_IN - set(reaching))
+    assert not stale, f"no longer reaches in: remove from TESTS_REACHING_IN: {stale}"
+
+
+def test_the_face_names_each_name_once_and_where_it_lives() -> None:
+    import importlib
+
+    tree, full = _face()
+    assert not set(tree) & set(full), sorted(set(tree) & set(full))
+    for name, module in {**tree, **full}.items():
+        defining = importlib.import_module(f"memhooks.store.{module}")
+        assert name in vars(defining), f"{name} is not defined in store.{module}"
+    modules = {p.stem for p in (PACKAGE / "store").glob("*.py")}
+    assert not modules & {*tree, *full}, "a name of the face would shadow a module"
+
+
+def test_importing_the_face_loads_no_store_module() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, memhooks.store as s\n"
+        "print(sorted(m for m in sys.modules if m.startswith('memhooks.store.')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(PACKAGE.parent)},
+    )
+    assert done.stdout.strip() == "[]"
+
+
+def test_hooks_import_only_the_tree_half() -> None:
+    """`hooks/` imports no name of the store half, even inside a function; elsewhere outside
+    the command path, the store half is imported only inside the function that needs it."""
+    tree, full = _face()
+    found = {}
+    for name, path in _modules().items():
+        folder = name.split("/")[0]
+        if name.startswith("store/") or folder in COMMAND_PATH:
+            continue
+        for node, eager, _ in _store_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            names = {a.name for a in node.names} if isinstance(node, ast.ImportFrom) else set()
+            outside = names - set(tree) if folder == "hooks" else set()
+            half = outside | (names & set(full) if eager else set())
+            if half:
+                found.setdefault(name, []).append((node.lineno, sorted(half)))
+    assert not found, f"the store half on a hook's path: {found}"
+
+
+def test_the_tree_half_never_imports_the_store_half() -> None:
+    """The rules only `Store` applies (reconcile, the rolling window, anti-resurrection) live
+    in the store half: a module of the tree half imports it only inside a function of the
+    store half (`validate_config` reads the pydantic model)."""
+    tree, full = _face()
+    store_modules = set(full.values()) - set(tree.values())
+    found = {}
+    for module in sorted(set(tree.values()) - store_modules):
+        path = PACKAGE / "store" / f"{module}.py"
+        for node, _, function in _store_imports(ast.parse(path.read_text(encoding="utf-8"))):
+            target = node.module if isinstance(node, ast.ImportFrom) else ""
+            if (target or "").removeprefix("memhooks.store.") in store_modules and (
+                function not in full
+            ):
+                found.setdefault(module, []).append(node.lineno)
+    assert not found, f"the tree half imports the store half: {found}"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.cli.main import main
-from memhooks.store.models import PROVENANCE_KEYS, parse_meta
+from memhooks.store import PROVENANCE_KEYS, parse_meta
 
 PROVENANCE_LINE = re.compile(
     rb"^(?:" + b"|".join(k.encode() for k in PROVENANCE_KEYS) + rb"): .*\n", re.MULTILINE
@@ -52,7 +52,7 @@ def tree(project: Path) -> dict[str, bytes]:
 
 
 def memories(project: Path) -> dict[str, bytes]:
-    from memhooks.store.categories import BY_FOLDER
+    from memhooks.store import BY_FOLDER
 
     root = mem(project)
     return {
@@ -126,7 +126,7 @@ def fill(project: Path) -> None:
     retired = next((mem(project) / "decisions").glob("*_use-redis-for-sessions.md"))
     assert cli(project, "retire", f"decisions/{retired.name}", "--reason", "moved to SQLite") == 0
     from memhooks.cli.common import open_store
-    from memhooks.store.paths import MemoryPaths
+    from memhooks.store import MemoryPaths
 
     store = open_store(MemoryPaths(mem(project)))
     store.write_session_file(
@@ -387,7 +387,7 @@ GOOD = b"---\ntitle: Fine\ncategory: runbook\n---\n\n# Fine\n\nsteps\n"
 
 
 def manifest_for(files: dict[str, bytes], **override: object) -> bytes:
-    from memhooks.store.categories import BY_FOLDER
+    from memhooks.store import BY_FOLDER
 
     data: dict[str, object] = {
         "format": "memhooks-bundle",
@@ -662,7 +662,7 @@ def test_the_frontmatter_model_accepts_provenance() -> None:
 def test_an_import_updates_the_derived_files_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from memhooks.store.writer import Store
+    from memhooks.store import Store
 
     source = start(tmp_path, "alpha")
     fill(source)
@@ -679,9 +679,9 @@ def test_an_import_updates_the_derived_files_once(
     monkeypatch.setattr(Store, "after_write", counting)
     assert cli(target, "import", str(bundle)) == 0
     assert calls == [6]
-    from memhooks.store import catalog
+    from memhooks.store import load_catalog
 
-    loaded = catalog.load(mem(target) / ".cache" / "catalog.json")
+    loaded = load_catalog(mem(target) / ".cache" / "catalog.json")
     assert loaded is not None
     assert len(loaded.active()) == 6
     capsys.readouterr()

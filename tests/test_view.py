@@ -11,8 +11,7 @@ import pytest
 
 from memhooks.cli.main import main
 from memhooks.hooks.post_compact import render_entry
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.session_journal import append_journal
+from memhooks.store import MemoryPaths, append_journal
 from memhooks.view.data import gather, read_safe, split_body
 from memhooks.view.history import history, parse_log
 from memhooks.view.page import embed_json, render

@@ -205,20 +205,25 @@ def test_the_main_branch_is_origin_head_else_main_or_master(repo: Path, tmp_path
 
 
 def test_a_checkouts_own_decision_wins_over_its_repositorys(repo: Path, worktree: Path) -> None:
-    from memhooks.store import consent
-    from memhooks.store.worktree import join_worktree
+    from memhooks.store import (
+        CONSENT_OFF,
+        CONSENT_ON,
+        consent_decision,
+        join_worktree,
+        record_consent,
+    )
 
     here = str(worktree / ".claude" / "memory")
-    shared = consent.decision(here)
+    shared = consent_decision(here)
     assert shared is not None
-    assert shared["state"] == consent.ON
+    assert shared["state"] == CONSENT_ON
     assert shared["repository"] is True
-    consent.record(here, consent.OFF)  # `stop` in the worktree: its own, and the repository's
-    own = consent.decision(here)
+    record_consent(here, CONSENT_OFF)  # `stop` in the worktree: its own, and the repository's
+    own = consent_decision(here)
     assert own is not None
-    assert own["state"] == consent.OFF
+    assert own["state"] == CONSENT_OFF
     assert "repository" not in own
-    consent.record(str(repo / ".claude" / "memory"), consent.ON)  # main turns it on again
-    assert consent.decision(here)["state"] == consent.OFF  # type: ignore[index]
+    record_consent(str(repo / ".claude" / "memory"), CONSENT_ON)  # main turns it on again
+    assert consent_decision(here)["state"] == CONSENT_OFF  # type: ignore[index]
     # A main checkout never gets a `_session.json` written for it by SessionStart.
     assert not join_worktree(str(repo / ".claude" / "memory"), "2026-01-01T00:00:00Z")

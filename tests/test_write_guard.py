@@ -10,7 +10,7 @@ import pytest
 
 from memhooks.guard.shell_writes import write_targets
 from memhooks.guard.write_guard import decide, relative_in_tree
-from memhooks.store.memory_file import content_hash
+from memhooks.store import content_hash
 from support import needs_symlinks, run_cli, run_hook
 
 P = "/proj"

@@ -9,9 +9,7 @@ import io
 from pathlib import Path
 
 from memhooks.cli.main import main
-from memhooks.store import catalog as catalog_io
-from memhooks.store.ledger import record
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import MemoryPaths, load_catalog, record_injected
 
 HOSTILE_TITLE = 'Evil </script><script>document.title="PWNED"</script> </style> \u2028 <!--'
 HOSTILE_TAG = "<img src=x onerror=alert(1)>"
@@ -37,7 +35,7 @@ def _cli(project: Path, *args: str) -> str:
 
 
 def _path_of(paths: MemoryPaths, title: str) -> str:
-    cat = catalog_io.load(paths.catalog)
+    cat = load_catalog(paths.catalog)
     assert cat is not None
     return next(e.path for e in cat.entries.values() if e.title == title)
 
@@ -115,8 +113,8 @@ def build_store(project: Path) -> MemoryPaths:
     checkpoints.mkdir(parents=True, exist_ok=True)
     (checkpoints / "s-222.md").write_text("# Checkpoint\n\n## Current task\n\nShip the view\n")
     (Path(paths.base) / "checkpoints" / "latest.md").write_text("# Latest checkpoint\n\nShip it\n")
-    record(paths.injected, "s-111", "SessionStart", 1200)
-    record(paths.injected, "s-222", "SessionStart", 2400)
-    record(paths.injected, "s-222", "UserPromptSubmit", 300)
-    record(paths.injected, "s-222", "UserPromptSubmit", 500)
+    record_injected(paths.injected, "s-111", "SessionStart", 1200)
+    record_injected(paths.injected, "s-222", "SessionStart", 2400)
+    record_injected(paths.injected, "s-222", "UserPromptSubmit", 300)
+    record_injected(paths.injected, "s-222", "UserPromptSubmit", 500)
     return paths

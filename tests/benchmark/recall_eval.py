@@ -37,7 +37,7 @@ sys.path.insert(0, str(REPO / "src"))
 from memhooks.recall import ranking
 from memhooks.recall.index_read import index_stats
 from memhooks.recall.search_index import SearchIndex
-from memhooks.store.catalog_entry import IndexedDoc
+from memhooks.store import IndexedDoc
 
 FIRST_SET = REPO / "tests" / "fixtures" / "recall"
 SECOND_SET = REPO / "tests" / "fixtures" / "recall2"

@@ -43,7 +43,7 @@ from memhooks.restore import briefing, restore_text
 from memhooks.restore.evidence import Evidence, extra_prompts, new_state
 from memhooks.restore.transcript import iter_records
 from memhooks.restore.transcript_records import Record
-from memhooks.store.context_files import Status
+from memhooks.store import Status
 
 FIXTURES = REPO / "tests" / "fixtures"
 SETS = ("transcripts2", "transcripts3", "transcripts_own", "transcripts")

@@ -19,7 +19,7 @@ import pytest
 
 from memhooks.cli.main import main
 from memhooks.hooks.post_compact import render_entry
-from memhooks.store.session_journal import append_journal
+from memhooks.store import append_journal
 from memhooks.text.clock import iso
 from memhooks.view.data import gather
 from memhooks.view.page import csp

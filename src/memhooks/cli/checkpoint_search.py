@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from memhooks.recall.tokenize import query_terms, tokens
-from memhooks.store.atomic import read_text
-from memhooks.store.paths import TREE_PREFIX, MemoryPaths, resolves_inside
+from memhooks.store import TREE_PREFIX, MemoryPaths, read_text, resolves_inside
 
 #: Checkpoints read at most (the newest first) and characters read of each.
 MAX_FILES = 50

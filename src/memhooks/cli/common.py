@@ -9,10 +9,15 @@ from pathlib import Path
 
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
-from memhooks.store import consent
-from memhooks.store.config import Settings, untrusted, validate_config
-from memhooks.store.paths import MemoryPaths, command_project_root
-from memhooks.store.writer import Store
+from memhooks.store import (
+    MemoryPaths,
+    Settings,
+    Store,
+    command_project_root,
+    is_on,
+    untrusted,
+    validate_config,
+)
 
 
 def add_json(parser: argparse.ArgumentParser) -> None:
@@ -21,7 +26,7 @@ def add_json(parser: argparse.ArgumentParser) -> None:
 
 def memory_paths(args: argparse.Namespace) -> MemoryPaths:
     """The tree; refused (exit 9) when `.claude/memory` or its `.cache/` is a symlink."""
-    from memhooks.store.safe_fs import tree_problem
+    from memhooks.store import tree_problem
 
     project = Path(args.project) if getattr(args, "project", None) else Path(command_project_root())
     if not project.is_dir():
@@ -46,7 +51,7 @@ def settings(paths: MemoryPaths) -> Settings:
     """config.json, strictly: a typo is a clear error here (hooks only log it). What in it
     widens what runs (config.WIDENING) waits until the user turned memory on here."""
     found = _configured(paths)
-    if consent.is_on(paths.base):
+    if is_on(paths.base):
         return found
     kept, dropped = untrusted(found)
     if dropped:
@@ -58,8 +63,7 @@ def settings(paths: MemoryPaths) -> Settings:
 
 
 def _configured(paths: MemoryPaths) -> Settings:
-    from memhooks.store.config import CONFIG_CAP
-    from memhooks.store.safe_fs import read_bytes
+    from memhooks.store import CONFIG_CAP, read_bytes
 
     try:
         raw = read_bytes(paths.config, CONFIG_CAP, whole=True).decode("utf-8")
@@ -76,9 +80,9 @@ def _configured(paths: MemoryPaths) -> Settings:
     except ValueError as exc:
         raise UserError(str(exc), Exit.INVALID_INPUT) from None
     if found.redact_patterns:  # as the hooks do: `status` and `doctor` name the dropped ones
-        from memhooks.store.pattern_verdicts import usable
+        from memhooks.store import usable_patterns
 
-        found.redact_patterns = usable(paths.base, found.redact_patterns)[0]
+        found.redact_patterns = usable_patterns(paths.base, found.redact_patterns)[0]
     return found
 
 
@@ -127,10 +131,10 @@ def add_budget(parser: argparse.ArgumentParser, default: int) -> None:
 
 def category_name(text: str) -> str:
     """The category a user named (aliases allowed); exit 5 naming the choices otherwise."""
-    from memhooks.store.categories import CATEGORIES, resolve
+    from memhooks.store import CATEGORIES, resolve_category
 
     try:
-        return resolve(text).name
+        return resolve_category(text).name
     except KeyError:
         names = ", ".join(c.name for c in CATEGORIES)
         raise UserError(

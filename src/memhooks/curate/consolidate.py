@@ -16,8 +16,7 @@ from memhooks.curate.proposals import KINDS, Action, analyse
 from memhooks.text.clock import iso, parse_iso
 
 if TYPE_CHECKING:
-    from memhooks.store.paths import MemoryPaths
-    from memhooks.store.writer import Store
+    from memhooks.store import MemoryPaths, Store
 
 LOG = "consolidation.log.md"
 REFRESH_MAX = 500  # memories: above this, a save does not refresh the summary
@@ -25,7 +24,7 @@ REFRESH_MAX = 500  # memories: above this, a save does not refresh the summary
 
 def apply(store: Store, actions: list[Action], now: dt.datetime | None = None) -> list[Action]:
     """Carry out the applicable actions through the store; log each. Returns those done."""
-    from memhooks.store.writer import StoreError
+    from memhooks.store import StoreError
 
     done: list[Action] = []
     for action in actions:
@@ -51,7 +50,7 @@ def apply(store: Store, actions: list[Action], now: dt.datetime | None = None) -
 
 
 def write_log(store: Store, done: list[Action], now: dt.datetime | None) -> None:
-    from memhooks.store.consolidation_files import append_log
+    from memhooks.store import append_log
 
     target = Path(store.paths.base) / LOG
     lines = [f"## {iso(now)} — memhooks consolidate --apply", ""]
@@ -76,9 +75,9 @@ def write_summary(
     paths: MemoryPaths, actions: list[Action], now: dt.datetime | None = None
 ) -> None:
     """`.cache/consolidation.json`: what SessionStart reads to mention pending proposals."""
-    from memhooks.store import consolidation_files
+    from memhooks.store import read_summary, write_summary
 
-    previous = consolidation_files.read_summary(paths.base) or {}
+    previous = read_summary(paths.base) or {}
     kinds = {k: sum(1 for a in actions if a.kind == k) for k in KINDS}
     data = {
         "computed": iso(now),
@@ -86,7 +85,7 @@ def write_summary(
         "kinds": {k: n for k, n in kinds.items() if n},
         "mentioned": previous.get("mentioned", ""),
     }
-    consolidation_files.write_summary(paths.base, data)
+    write_summary(paths.base, data)
 
 
 def refresh_if_old(paths: MemoryPaths, hours: float = 24.0) -> None:
@@ -95,12 +94,12 @@ def refresh_if_old(paths: MemoryPaths, hours: float = 24.0) -> None:
     Skipped on trees of more than REFRESH_MAX memories, where reading every file would slow
     a save down by seconds: there `memhooks consolidate` refreshes it.
     """
-    from memhooks.store import catalog as catalog_io
+    from memhooks.store import load_catalog
 
-    cat = catalog_io.load(paths.catalog)
+    cat = load_catalog(paths.catalog)
     if cat is None or len(cat.entries) > REFRESH_MAX:
         return
-    from memhooks.store.consolidation_files import read_summary
+    from memhooks.store import read_summary
 
     data = read_summary(paths.base) or {}
     computed = parse_iso(str(data.get("computed") or ""))

@@ -30,8 +30,7 @@ from typing import Any
 from memhooks.curate import relative_dates
 from memhooks.recall import citations
 from memhooks.recall.tokenize import tokens
-from memhooks.store.categories import BY_NAME
-from memhooks.store.paths import TREE_PREFIX, MemoryPaths
+from memhooks.store import BY_NAME, TREE_PREFIX, MemoryPaths
 from memhooks.text.clock import iso, parse_iso
 
 #: The categories that hold durable knowledge; session logs and sub-agent reports are records.
@@ -104,12 +103,7 @@ class Action:
 
 def load_live(paths: MemoryPaths) -> list[Memory]:
     """Every active memory of the durable categories; unreadable files are skipped."""
-    from memhooks.store.memory_file import (
-        UnparsableMemoryError,
-        content_hash,
-        first_heading,
-        parse_bytes,
-    )
+    from memhooks.store import UnparsableMemoryError, content_hash, first_heading, parse_bytes
 
     out: list[Memory] = []
     for name in CATEGORIES:

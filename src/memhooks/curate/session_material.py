@@ -16,7 +16,7 @@ from typing import Any
 
 from memhooks.restore.transcript import iter_records
 from memhooks.restore.transcript_records import Record, TextBlock, ToolResult, ToolUse
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import MemoryPaths
 from memhooks.text import clip
 
 LINE_CAP = 2_000
@@ -115,7 +115,7 @@ def _block_lines(record: Record, stamp: str) -> list[str]:
 
 
 def _journal(paths: MemoryPaths, session_id: str) -> str:
-    from memhooks.store.session_journal import JOURNAL_HEADING
+    from memhooks.store import JOURNAL_HEADING
 
     path = Path(paths.sessions) / f"{session_id}.md"
     if path.is_symlink() or not path.is_file():

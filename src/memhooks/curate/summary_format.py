@@ -9,8 +9,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memhooks.store.memory_file import first_heading
-from memhooks.store.session_journal import JOURNAL_HEADING  # Stop-hook material, never saved back
+from memhooks.store import (
+    JOURNAL_HEADING,  # Stop-hook material, never saved back
+    first_heading,
+)
 from memhooks.text import clip
 
 SUMMARY_TEMPLATE = """\

@@ -13,9 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.safe_fs import read_memory
-from memhooks.store.session_journal import JOURNAL_HEADING
+from memhooks.store import JOURNAL_HEADING, MemoryPaths, read_memory
 from memhooks.text.clock import iso, parse_iso
 from memhooks.text.frame import frame, neutralise, one_line, overhead
 
@@ -94,8 +92,8 @@ class Pack:
 
 def read_if_present(path: Path) -> str | None:
     """A file's text (capped; no symlink, FIFO or device), None when it cannot be read:
-    the commands tell a missing file from an empty one (`store.atomic.read_text` gives "")."""
-    from memhooks.store.safe_fs import read_bytes
+    the commands tell a missing file from an empty one (`store.files.read_text` gives "")."""
+    from memhooks.store import read_bytes
 
     try:
         return read_bytes(path, TEXT_CAP).decode("utf-8", errors="replace")
@@ -158,7 +156,7 @@ class MemoryDoc:
 
 def memories(paths: MemoryPaths, folder: str) -> list[MemoryDoc]:
     """Active memories in one folder, oldest change first; unparsable files are skipped."""
-    from memhooks.store.memory_file import UnparsableMemoryError, parse_bytes
+    from memhooks.store import UnparsableMemoryError, parse_bytes
 
     out: list[MemoryDoc] = []
     base = Path(paths.base) / folder

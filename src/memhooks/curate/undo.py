@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from memhooks.store.write_errors import StoreError
+from memhooks.store import StoreError
 
 if TYPE_CHECKING:
-    from memhooks.store.writer import Store
+    from memhooks.store import Store
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 

@@ -11,10 +11,16 @@ from __future__ import annotations
 import re
 
 from memhooks import TYPE_CHECKING
-from memhooks.store.categories import BY_FOLDER, Naming
-from memhooks.store.config import Settings
-from memhooks.store.edit_backup import forget, memory_file, restore, was_absent
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import (
+    BY_FOLDER,
+    MemoryPaths,
+    Naming,
+    Settings,
+    edited_file,
+    forget_backup,
+    restore_backup,
+    was_absent,
+)
 
 if TYPE_CHECKING:
     from typing import Any
@@ -42,8 +48,7 @@ class InvalidEditError(ValueError):
 
 def check(relative: str, data: bytes, *, new: bool) -> tuple[dict[str, Any], str]:
     """(frontmatter, body) of a valid edited memory; raises InvalidEditError."""
-    from memhooks.store.memory_file import UnparsableMemoryError, parse_bytes
-    from memhooks.store.models import parse_meta
+    from memhooks.store import UnparsableMemoryError, parse_bytes, parse_meta
 
     folder, _, name = relative.partition("/")
     category = BY_FOLDER[folder]
@@ -78,12 +83,11 @@ def settle(paths: MemoryPaths, settings: Settings, relative: str, cli: str) -> t
     happened, '' for a clean edit)."""
     from memhooks.recall.citations import with_hashes
     from memhooks.recall.search_index import SearchIndex
-    from memhooks.store.catalog_entry import entry_for
-    from memhooks.store.writer import Store
+    from memhooks.store import Store, entry_for
     from memhooks.text.clock import iso
     from memhooks.text.redact import redact
 
-    path = memory_file(paths.base, relative)
+    path = edited_file(paths.base, relative)
     if path is None:
         return False, f"memhooks: .claude/memory/{relative} is a symlink; left alone."
     store = Store(paths, settings, search=SearchIndex, cite=with_hashes, lock_timeout=5.0)
@@ -91,7 +95,7 @@ def settle(paths: MemoryPaths, settings: Settings, relative: str, cli: str) -> t
         try:
             meta, body = check(relative, _read(path), new=_was_new(paths, relative))
         except InvalidEditError as exc:
-            outcome = restore(paths.base, relative)
+            outcome = restore_backup(paths.base, relative)
             store.reindex_locked([], {})
             undone = {
                 "restored": "the previous version is back",
@@ -112,7 +116,7 @@ def settle(paths: MemoryPaths, settings: Settings, relative: str, cli: str) -> t
             store.rewrite_locked(path, clean_meta, clean_body)
         entry = entry_for(relative, clean_meta, clean_body)
         store.reindex_locked([entry], {relative: clean_body})
-        forget(paths.base, relative)
+        forget_backup(paths.base, relative)
     if redacted:
         return False, f"memhooks: secrets in .claude/memory/{relative} were redacted (indexed)."
     return False, ""

@@ -4,7 +4,7 @@ hook and settled.
 No parser knows every shell, so the guard (`write_guard`) refuses the plain writes and this
 module catches the rest after the fact. PostToolUse runs `look` after every Bash call and
 SessionStart before every briefing. The cheap part compares a few dozen stats with what the
-store recorded when it last wrote (`store.tree_marks`); only on a difference is the tree
+store recorded when it last wrote (`store.watch`); only on a difference is the tree
 listed and, when a memory file or a derived file changed, settled under the store lock:
 
 - a new or changed memory file that `rebuild` would index is redacted in place and indexed;
@@ -22,15 +22,28 @@ from __future__ import annotations
 import os
 
 from memhooks import TYPE_CHECKING
-from memhooks.store import tree_marks
-from memhooks.store.hook_writer import LOCK_TIMEOUT
-from memhooks.store.locking import LockTimeoutError, quick_lock
-from memhooks.store.logsink import log_line
-from memhooks.store.paths import TREE_PREFIX
+from memhooks.store import (
+    LOCK_TIMEOUT,
+    LOST_REPORTED,
+    TREE_PREFIX,
+    LockTimeoutError,
+    kept_copies,
+    kept_copy,
+    log_line,
+    mark_lost_reported,
+    memory_listing,
+    mirror_dir,
+    quick_line,
+    quick_lock,
+    record_quick,
+    record_tree,
+    recorded_listing,
+    recorded_quick,
+    watched_changed,
+)
 
 if TYPE_CHECKING:
-    from memhooks.store.config import Settings
-    from memhooks.store.paths import MemoryPaths
+    from memhooks.store import MemoryPaths, Settings
 
 #: At most this many files are named in one message; the rest are counted.
 NAMED = 5
@@ -43,7 +56,7 @@ def look(
     [] when nothing did. `full` lists the tree even when the cheap check finds nothing (an
     in-place write into an existing file changes no folder); `from_claude`: the change is a
     tool call's, so an invalid file is put aside and a valid one is pointed out."""
-    if not full and tree_marks.recorded_quick(paths) == tree_marks.quick_line(paths):
+    if not full and recorded_quick(paths) == quick_line(paths):
         return []
     try:
         return _look_deeper(paths, settings, cli, from_claude=from_claude)
@@ -54,17 +67,15 @@ def look(
 def _look_deeper(
     paths: MemoryPaths, settings: Settings, cli: str, *, from_claude: bool
 ) -> list[str]:
-    old = tree_marks.recorded_listing(paths)
-    if old is None or (
-        old == tree_marks.memory_listing(paths) and not _derived(paths, from_claude)
-    ):
+    old = recorded_listing(paths)
+    if old is None or (old == memory_listing(paths) and not _derived(paths, from_claude)):
         # Never recorded on this machine (this is the baseline), or only a folder's mtime
         # moved (a hook's own journal entry): remember the tree as it is.
         with quick_lock(paths.lock, LOCK_TIMEOUT):
             if old is None:
-                tree_marks.record(paths)
+                record_tree(paths)
             else:
-                tree_marks.record_quick(paths)
+                record_quick(paths)
         return []
     return _settle(paths, settings, cli, from_claude=from_claude)
 
@@ -73,19 +84,19 @@ def _derived(paths: MemoryPaths, from_claude: bool) -> list[str]:
     """The derived files written behind the store's back. Only after a tool call: at
     SessionStart a changed MEMORY.md is a merge's, which the conflict check reports and
     `rebuild` heals (hooks.session_start)."""
-    return tree_marks.watched_changed(paths) if from_claude else []
+    return watched_changed(paths) if from_claude else []
 
 
 def _settle(paths: MemoryPaths, settings: Settings, cli: str, *, from_claude: bool) -> list[str]:
     from memhooks.recall.citations import with_hashes
     from memhooks.recall.search_index import SearchIndex
-    from memhooks.store.writer import Store
+    from memhooks.store import Store
 
     store = Store(paths, settings, search=SearchIndex, cite=with_hashes, lock_timeout=LOCK_TIMEOUT)
     messages: list[str] = []
     with store.locked():
-        old = tree_marks.recorded_listing(paths) or {}
-        listing = tree_marks.memory_listing(paths)
+        old = recorded_listing(paths) or {}
+        listing = memory_listing(paths)
         for relative, stamp in sorted(listing.items()):
             if old.get(relative) != stamp:
                 new = relative not in old
@@ -117,10 +128,7 @@ def _settle_file(
 ) -> list[str]:
     from pathlib import Path
 
-    from memhooks.store.memory_file import UnparsableMemoryError
-    from memhooks.store.scan import read_entry
-    from memhooks.store.scrub import scrub
-    from memhooks.store.tree_repair import put_aside, put_back
+    from memhooks.store import UnparsableMemoryError, put_aside, put_back, read_entry, scrub
 
     where = TREE_PREFIX + relative
     path = os.path.join(paths.base, *relative.split("/"))
@@ -149,7 +157,7 @@ def _settle_file(
 
 
 def _deleted(paths: MemoryPaths, gone: list[str], cli: str) -> str:
-    kept = [r for r in gone if tree_marks.kept_copy(paths, r)]
+    kept = [r for r in gone if kept_copy(paths, r)]
     named = ", ".join(TREE_PREFIX + r for r in gone[:NAMED])
     more = f" and {len(gone) - NAMED} more" if len(gone) > NAMED else ""
     text = (
@@ -169,13 +177,13 @@ def lost_tree(paths: MemoryPaths, cli: str) -> str:
     """The whole tree is gone, and this machine kept copies of its memories: said once."""
     if os.path.lexists(paths.base):
         return ""
-    mirror = tree_marks.mirror_dir(paths)
-    reported = os.path.join(mirror, tree_marks.LOST_REPORTED)
-    if tree_marks.recorded_listing(paths) is None or os.path.exists(reported):
+    mirror = mirror_dir(paths)
+    reported = os.path.join(mirror, LOST_REPORTED)
+    if recorded_listing(paths) is None or os.path.exists(reported):
         return ""
-    kept = tree_marks.kept_copies(paths)
+    kept = kept_copies(paths)
     try:
-        tree_marks.mark_lost_reported(paths)
+        mark_lost_reported(paths)
     except OSError:
         return ""
     log_line(None, f"{TREE_PREFIX} was deleted; {len(kept)} memory copies are kept in {mirror}")

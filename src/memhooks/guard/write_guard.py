@@ -13,7 +13,7 @@ import os
 import sys
 
 from memhooks import TYPE_CHECKING
-from memhooks.store.categories import BY_FOLDER
+from memhooks.store import BY_FOLDER
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping

@@ -13,18 +13,22 @@ import sys
 from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.stdin import read_payload
-from memhooks.store.config import load_settings
-from memhooks.store.consent import NOTICE, ON, decision, is_on
-from memhooks.store.logsink import log_line
-from memhooks.store.safe_fs import tree_problem
-from memhooks.store.session_state import is_active
+from memhooks.store import (
+    CONSENT_ON,
+    NOTICE,
+    consent_decision,
+    is_active,
+    is_on,
+    load_settings,
+    log_line,
+    tree_problem,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, Protocol
 
-    from memhooks.store.config import Settings
-    from memhooks.store.paths import MemoryPaths
+    from memhooks.store import MemoryPaths, Settings
 
     class Hook(Protocol):
         """A hook module: `handle` runs its event and returns the output to print, if any."""
@@ -174,7 +178,7 @@ def _failed_open(paths: MemoryPaths | None, event: str, exc: BaseException) -> N
     )
     pattern = getattr(exc, "pattern", None)  # a CustomPatternTimeoutError: not again
     if paths is not None and isinstance(pattern, str):
-        from memhooks.store.pattern_verdicts import mark_slow
+        from memhooks.store import mark_slow
 
         mark_slow(paths.base, pattern)
 
@@ -184,9 +188,9 @@ def _drop_slow_patterns(paths: MemoryPaths, settings: Settings) -> None:
     log is told once, `status` and `doctor` every time)."""
     if not settings.redact_patterns:
         return
-    from memhooks.store.pattern_verdicts import usable
+    from memhooks.store import usable_patterns
 
-    settings.redact_patterns = usable(paths.base, settings.redact_patterns, paths.log)[0]
+    settings.redact_patterns = usable_patterns(paths.base, settings.redact_patterns, paths.log)[0]
 
 
 def _report_lost_tree(event: str, paths: MemoryPaths) -> None:
@@ -206,7 +210,7 @@ def _report_lost_tree(event: str, paths: MemoryPaths) -> None:
 
 def _memory_on(event: str, paths: MemoryPaths) -> bool:
     """The gate every hook passes: `_session.json` says active, and the user turned memory on
-    for this checkout on this machine (store.consent). Else nothing of the tree is read and
+    for this checkout on this machine (store.machine). Else nothing of the tree is read and
     nothing is written into it: memory never started here, or stopped, or a `_session.json`
     a clone brought. At most one line for the user, at SessionStart, where the repository
     ships memory that nobody here decided on."""
@@ -214,7 +218,7 @@ def _memory_on(event: str, paths: MemoryPaths) -> bool:
         return True
     if event == "SessionStart" and _joins_worktree(paths):
         return True
-    if event == "SessionStart" and os.path.isdir(paths.base) and not decision(paths.base):
+    if event == "SessionStart" and os.path.isdir(paths.base) and not consent_decision(paths.base):
         sys.stdout.write(json.dumps({"systemMessage": NOTICE}) + "\n")
     return False
 
@@ -225,10 +229,10 @@ def _joins_worktree(paths: MemoryPaths) -> bool:
     SessionStart writes it, and memory is on here as in the other checkouts."""
     if os.path.lexists(paths.session):
         return False
-    found = decision(paths.base)
-    if not found or found["state"] != ON or not found.get("repository"):
+    found = consent_decision(paths.base)
+    if not found or found["state"] != CONSENT_ON or not found.get("repository"):
         return False
-    from memhooks.store.worktree import join_worktree
+    from memhooks.store import join_worktree
     from memhooks.text.clock import iso
 
     return join_worktree(paths.base, iso())
@@ -251,9 +255,9 @@ def _count_injected(
     if event == "SessionStart" and hook.source in ("compact", "resume", "clear"):
         label = f"SessionStart ({hook.source})"
     try:
-        from memhooks.store.ledger import record
+        from memhooks.store import record_injected
 
-        record(paths.injected, hook.session_id, label, len(text))
+        record_injected(paths.injected, hook.session_id, label, len(text))
     except OSError:
         # Best effort, like the count itself: a read-only or full tree has already been
         # reported once by this hook, and a lost count costs nothing else.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
-from memhooks.store.paths import MemoryPaths, project_root
+from memhooks.store import MemoryPaths, project_root
 
 if TYPE_CHECKING:
     from typing import Any

@@ -12,15 +12,14 @@ import os
 from memhooks import TYPE_CHECKING
 from memhooks.restore.evidence import Evidence, new_state, usable
 from memhooks.restore.transcript import read_new
-from memhooks.store.restore_state import read_baseline, read_evidence
+from memhooks.store import read_baseline, read_evidence
 
 if TYPE_CHECKING:
     from typing import Any
 
     from memhooks.hooks.event import HookInput
     from memhooks.restore.transcript_records import Record
-    from memhooks.store.config import Settings
-    from memhooks.store.paths import MemoryPaths
+    from memhooks.store import MemoryPaths, Settings
 
 #: A session first seen after it began (memory started mid-session, a resumed old session):
 #: only its recent tail is read.

@@ -21,10 +21,7 @@ from __future__ import annotations
 import os
 
 from memhooks.install.background_rebuild import rebuild_in_background
-from memhooks.store.config import Settings
-from memhooks.store.heal import VectorMarks, rebuilding
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.tree_marks import memory_listing
+from memhooks.store import MemoryPaths, Settings, VectorMarks, memory_listing, rebuilding
 
 VECTORS = "the token table is installed: rebuilding for memory vectors"
 

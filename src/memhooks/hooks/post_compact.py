@@ -13,11 +13,7 @@ from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.evidence_update import load
 from memhooks.restore.evidence import Evidence, summary_text
-from memhooks.store.config import Settings
-from memhooks.store.locking import quick_lock
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.restore_state import save_evidence
-from memhooks.store.session_journal import append_journal
+from memhooks.store import MemoryPaths, Settings, append_journal, quick_lock, save_evidence
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
 

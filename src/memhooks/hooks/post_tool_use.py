@@ -19,8 +19,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from memhooks.hooks.event import HookInput
-    from memhooks.store.config import Settings
-    from memhooks.store.paths import MemoryPaths
+    from memhooks.store import MemoryPaths, Settings
 
 #: The tools whose calls may change the tree in ways no guard foresaw.
 WATCHED_TOOLS = ("Bash",)

@@ -21,14 +21,18 @@ from memhooks.restore.git_changes import git_entry, snapshot
 from memhooks.restore.restore_text import next_session
 from memhooks.restore.timed_read import TimedRead
 from memhooks.restore.transcript import read_new
-from memhooks.store.checkpoint_files import checkpoint_document, write_checkpoint
-from memhooks.store.config import Settings
-from memhooks.store.hook_caches import read_prompts
-from memhooks.store.locking import quick_lock
-from memhooks.store.logsink import log_line
-from memhooks.store.paths import MemoryPaths, UnsafePathError
-from memhooks.store.pattern_verdicts import mark_slow
-from memhooks.store.restore_state import save_evidence
+from memhooks.store import (
+    MemoryPaths,
+    Settings,
+    UnsafePathError,
+    checkpoint_document,
+    log_line,
+    mark_slow,
+    quick_lock,
+    read_prompts,
+    save_evidence,
+    write_checkpoint,
+)
 from memhooks.text import clip_counted
 from memhooks.text.clock import iso
 from memhooks.text.redact_custom import CustomPatternTimeoutError

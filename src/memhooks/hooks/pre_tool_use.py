@@ -17,8 +17,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from memhooks.hooks.event import HookInput
-    from memhooks.store.config import Settings
-    from memhooks.store.paths import MemoryPaths
+    from memhooks.store import MemoryPaths, Settings
 
 #: The sub-agent tools, whose PreToolUse gives the sub-agent its pointers (subagent_pointers).
 AGENT_TOOLS = ("Agent", "Task")
@@ -75,9 +74,9 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     if verdict is None:
         return None
     if verdict.action == "allow" and verdict.target is not None:
-        from memhooks.store.edit_backup import keep
+        from memhooks.store import keep_backup
 
-        keep(paths.base, verdict.target.relative)
+        keep_backup(paths.base, verdict.target.relative)
         return None
     return {
         "hookSpecificOutput": {

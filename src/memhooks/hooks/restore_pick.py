@@ -18,9 +18,13 @@ from memhooks.hooks.evidence_update import load
 from memhooks.restore.git_changes import git_entry
 from memhooks.restore.restore_text import renderer
 from memhooks.restore.transcript import read_new
-from memhooks.store.paths import MEMORY_DIR, MemoryPaths
-from memhooks.store.restore_state import others_newest_first
-from memhooks.store.session_state import StateUnreadableError, read_state
+from memhooks.store import (
+    MEMORY_DIR,
+    MemoryPaths,
+    StateUnreadableError,
+    others_newest_first,
+    read_state,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -14,9 +14,7 @@ import os
 from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.session_record import touch_session
-from memhooks.store.config import Settings
-from memhooks.store.logsink import log_line
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import MemoryPaths, Settings, log_line
 
 if TYPE_CHECKING:
     from typing import Any
@@ -37,7 +35,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
 
 def unmerged_line(paths: MemoryPaths) -> str:
     """The worktree notice, or "" (not a worktree, all merged, git failed: fail open)."""
-    from memhooks.store.worktree import is_linked_worktree
+    from memhooks.store import is_linked_worktree
 
     checkout = os.path.dirname(os.path.dirname(os.path.abspath(paths.base)))
     if not is_linked_worktree(checkout):  # a main checkout pays two stats, no git

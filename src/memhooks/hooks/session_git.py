@@ -8,18 +8,14 @@ from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
 from memhooks.restore.git_changes import baseline, snapshot
-from memhooks.store.locking import quick_lock
-from memhooks.store.logsink import log_line
-from memhooks.store.paths import UnsafePathError
-from memhooks.store.restore_state import save_baseline
+from memhooks.store import UnsafePathError, log_line, quick_lock, save_baseline
 
 if TYPE_CHECKING:
     from typing import Any
 
     from memhooks.hooks.event import HookInput
     from memhooks.restore.git_run import Git
-    from memhooks.store.config import Settings
-    from memhooks.store.paths import MemoryPaths
+    from memhooks.store import MemoryPaths, Settings
 
 LOCK_TIMEOUT = 0.3
 

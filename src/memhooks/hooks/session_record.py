@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from memhooks.store.locking import quick_lock
-from memhooks.store.logsink import log_line
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.session_state import record_activity
+from memhooks.store import MemoryPaths, log_line, quick_lock, record_activity
 from memhooks.text.clock import iso
 
 LOCK_TIMEOUT = 0.3

@@ -19,14 +19,16 @@ from memhooks.hooks.session_record import touch_session
 from memhooks.install.invocation import cli_command
 from memhooks.restore import briefing
 from memhooks.restore import pending_note as consolidation_note
-from memhooks.store.atomic import read_text
-from memhooks.store.config import Settings
-from memhooks.store.conflicts import has_markers
-from memhooks.store.context_files import read_status
-from memhooks.store.logsink import log_line
-from memhooks.store.native_marks import without_native
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.reminder_state import reset_reminder
+from memhooks.store import (
+    MemoryPaths,
+    Settings,
+    has_markers,
+    log_line,
+    read_status,
+    read_text,
+    reset_reminder,
+    without_native,
+)
 
 if TYPE_CHECKING:
     from typing import Any
@@ -85,7 +87,7 @@ def _look_at_index(paths: MemoryPaths, settings: Settings) -> None:
 def _heal_index(paths: MemoryPaths) -> None:
     """MEMORY.md holds conflict markers: one background rebuild makes it again."""
     from memhooks.install.background_rebuild import rebuild_in_background
-    from memhooks.store.heal import rebuilding
+    from memhooks.store import rebuilding
 
     if not rebuilding(paths):
         rebuild_in_background(paths)

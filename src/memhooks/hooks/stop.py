@@ -15,13 +15,19 @@ import time
 from memhooks import TYPE_CHECKING
 from memhooks.hooks.evidence_update import READ_MAX, evidence_for, load, read_from
 from memhooks.restore.journal_entry import render_journal_entry
-from memhooks.store.config import Settings
-from memhooks.store.locking import quick_lock
-from memhooks.store.logsink import log_line
-from memhooks.store.paths import MemoryPaths, UnsafePathError
-from memhooks.store.restore_state import save_evidence
-from memhooks.store.session_journal import append_journal, read_offsets, save_offset
-from memhooks.store.session_state import read_state, record_activity
+from memhooks.store import (
+    MemoryPaths,
+    Settings,
+    UnsafePathError,
+    append_journal,
+    log_line,
+    quick_lock,
+    read_offsets,
+    read_state,
+    record_activity,
+    save_evidence,
+    save_offset,
+)
 from memhooks.text.clock import epoch, iso, stamp
 
 if TYPE_CHECKING:

@@ -22,9 +22,14 @@ from memhooks.hooks.user_prompt import relevant
 from memhooks.recall import citation_check
 from memhooks.recall.pointer import Pointer
 from memhooks.restore import briefing
-from memhooks.store.config import HOST_CONTEXT_CAP, Settings
-from memhooks.store.hook_caches import leave_pointers, take_pointers
-from memhooks.store.paths import TREE_PREFIX, MemoryPaths
+from memhooks.store import (
+    HOST_CONTEXT_CAP,
+    TREE_PREFIX,
+    MemoryPaths,
+    Settings,
+    leave_pointers,
+    take_pointers,
+)
 from memhooks.text.frame import one_line as data_line
 
 if TYPE_CHECKING:

@@ -9,9 +9,7 @@ from memhooks import TYPE_CHECKING
 from memhooks.recall.citations import with_hashes
 from memhooks.recall.search_index import SearchIndex
 from memhooks.restore.prompts import first_request
-from memhooks.store.filed_marks import is_marked, mark, marker_path
-from memhooks.store.hook_writer import HookWriter
-from memhooks.store.write_errors import DuplicateError
+from memhooks.store import DuplicateError, HookWriter, is_marked, mark_filed, marker_path
 from memhooks.text.clock import iso
 from memhooks.text.controls import visible
 from memhooks.text.redact import redact
@@ -20,8 +18,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from memhooks.hooks.event import HookInput
-    from memhooks.store.config import Settings
-    from memhooks.store.paths import MemoryPaths
+    from memhooks.store import MemoryPaths, Settings
 
 MIN_RESULT_CHARS = 80
 DETAILS_CAP = 8_000
@@ -115,7 +112,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
             body,
             agent=hook.agent_type,
             unless=partial(is_marked, marker) if marker else None,
-            then=partial(mark, marker) if marker else None,
+            then=partial(mark_filed, marker) if marker else None,
         )
     except DuplicateError:
         return None  # this sub-agent's result was filed already: the event was re-delivered

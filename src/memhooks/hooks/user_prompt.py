@@ -10,10 +10,7 @@ from memhooks.hooks.event import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.recall.pointer import Pointer
 from memhooks.restore import briefing
-from memhooks.store.config import Settings
-from memhooks.store.context_files import read_status
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.reminder_state import record_shown, shown_status
+from memhooks.store import MemoryPaths, Settings, read_status, record_shown, shown_status
 from memhooks.text.redact import redact_prefix
 
 if TYPE_CHECKING:
@@ -42,8 +39,7 @@ def prompt_to_keep(paths: MemoryPaths, hook: HookInput, settings: Settings) -> s
     try:
         return redact_prefix(hook.prompt, PROMPT_CHARS_KEPT, settings.redact_patterns)
     except RuntimeError as exc:  # a redact.extra_patterns entry ran past its deadline
-        from memhooks.store.logsink import log_line
-        from memhooks.store.pattern_verdicts import mark_slow
+        from memhooks.store import log_line, mark_slow
 
         log_line(paths.log, f"UserPromptSubmit: prompt not kept: {exc}")
         mark_slow(paths.base, str(getattr(exc, "pattern", "")))
@@ -60,13 +56,13 @@ def save_turn(
     """The prompt's one write step: the prompt kept for PreCompact, which can run before the
     transcript has it, the status text shown, and the citations' verdicts when the check
     changed them (each only when there is one)."""
-    from memhooks.store.hook_caches import keep_prompt, save_verdicts
+    from memhooks.store import keep_prompt, save_verdicts
 
     if prompt:
         try:
             keep_prompt(paths, session_id, prompt)
         except OSError as exc:  # a read-only tree or a full disk: the reminder still goes out
-            from memhooks.store.logsink import log_line
+            from memhooks.store import log_line
 
             log_line(paths.log, f"UserPromptSubmit: prompt not kept for PreCompact: {exc}")
     if shown:
@@ -86,7 +82,7 @@ def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[Pointe
             prompt, limit=settings.max_inject, min_score=settings.min_score, exclude=NOT_POINTED_AT
         )
         if index.last_error:
-            from memhooks.store.logsink import log_line
+            from memhooks.store import log_line
 
             log_line(paths.log, f"UserPromptSubmit: no pointers: {index.last_error}")
     return [Pointer(h.path, h.title, h.description) for h in hits]
@@ -98,7 +94,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     verdicts = None
     if pointers:  # a few stats: only the memories about to be pointed at are checked
         from memhooks.recall.citation_check import mark_with
-        from memhooks.store.hook_caches import load_verdicts
+        from memhooks.store import load_verdicts
 
         verdicts = load_verdicts(paths.base)
         if not mark_with(paths.base, pointers, verdicts):

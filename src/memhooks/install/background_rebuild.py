@@ -5,7 +5,7 @@ conflict markers in it; `.cache/` is never committed, so a fresh clone has no se
 an index made before the token table arrived has no memory vectors. SessionStart starts
 `memhooks rebuild` detached (it needs the command path's dependencies and takes longer than
 a hook may), through the plugin's own launcher and with the data folder the host gave the
-hook, so the next hook read finds the index whole again. Its marks: store.heal. Standard
+hook, so the next hook read finds the index whole again. Its marks: store.checkpoints. Standard
 library only.
 """
 
@@ -15,9 +15,7 @@ import os
 import sys
 
 from memhooks.install.invocation import PLUGIN_ROOT, launcher_path
-from memhooks.store.heal import open_job_log, record_job
-from memhooks.store.logsink import log_line
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import MemoryPaths, log_line, open_job_log, record_job
 
 
 def rebuild_in_background(

@@ -65,10 +65,10 @@ def user_cache() -> Path:
 def _record_file() -> str:
     """One small file per plugin root, named by the root's path, in plain strings:
     SessionStart calls this, and pathlib costs it imports."""
-    from memhooks.store.consent import file_name
+    from memhooks.store import consent_file
 
     root = os.path.realpath(os.path.dirname(_SRC))
-    return os.path.join(_user_cache_str(), "plugin-data", file_name(root))
+    return os.path.join(_user_cache_str(), "plugin-data", consent_file(root))
 
 
 def _read_record() -> str:
@@ -209,7 +209,7 @@ def install_now(*, fallback: bool = False, quiet: bool = True, semantic: bool = 
     (its outcome does not change the exit code: commands need only the dependencies; doctor
     and status report the table).
     """
-    from memhooks.store.locking import LockTimeoutError, quick_lock
+    from memhooks.store import LockTimeoutError, quick_lock
 
     data = data_dir(fallback=fallback)
     if data is None:

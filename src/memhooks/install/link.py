@@ -24,7 +24,7 @@ MARK = "# memhooks: written by `memhooks doctor --link`"
 
 def record_plugin_root(data: str) -> None:
     """Best effort, for SessionStart: the folder the host runs the plugin from now."""
-    from memhooks.store.atomic import read_text, write_atomic
+    from memhooks.store import read_text, write_atomic
 
     path = os.path.join(data, ROOT_RECORD)
     if read_text(path, 4096).strip() == PLUGIN_ROOT:

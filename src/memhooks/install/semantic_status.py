@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from memhooks import TYPE_CHECKING
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import MemoryPaths
 
 if TYPE_CHECKING:
     from typing import Any
@@ -20,9 +20,7 @@ def describe(paths: MemoryPaths) -> dict[str, Any]:
     from memhooks.install.semantic_assets import state, table_file
     from memhooks.recall.index_read import has_vectors
     from memhooks.recall.search_index import SearchIndex
-    from memhooks.store.config import load_settings
-    from memhooks.store.heal import rebuild_job
-    from memhooks.store.paths import MEMORY_DIR
+    from memhooks.store import MEMORY_DIR, load_settings, rebuild_job
 
     mode = load_settings(paths.config).semantic
     data = deps.data_dir(fallback=True)

@@ -18,8 +18,7 @@ import os
 import time
 
 from memhooks.recall.pointer import Pointer
-from memhooks.store.atomic import read_text
-from memhooks.store.hook_caches import load_verdicts, save_verdicts
+from memhooks.store import load_verdicts, read_text, save_verdicts
 
 MEMORY_CAP = 64_000
 NAMED = 3  # stale files named in a pointer line

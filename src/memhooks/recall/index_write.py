@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from memhooks.recall.semantic import Encoder
-    from memhooks.store.catalog_entry import IndexedDoc
+    from memhooks.store import IndexedDoc
 
 
 SCHEMA = """

@@ -12,7 +12,7 @@ from memhooks import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-    from memhooks.store.paths import MemoryPaths
+    from memhooks.store import MemoryPaths
 
 #: Lower than the per-prompt hook's floor (ranking.DEFAULT_FLOOR): the user asked, so a weak
 #: match is worth a line, but a score this low still means no rare word in common.

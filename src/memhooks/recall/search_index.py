@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from typing_extensions import Self
 
-    from memhooks.store.catalog_entry import IndexedDoc
+    from memhooks.store import IndexedDoc
 
 #: Readers wait at most this long for a writer's commit (seconds); then they return no hits.
 READ_BUSY_TIMEOUT = 0.05
@@ -290,7 +290,7 @@ class SearchIndex:
         """Replace the index with one of exactly these docs (a later duplicate path wins)."""
         from memhooks.recall.index_write import build
         from memhooks.recall.semantic import Encoder
-        from memhooks.store.atomic import replace_with_built
+        from memhooks.store import replace_with_built
 
         latest = {doc.path: doc for doc in docs}
         self.close()
@@ -309,8 +309,7 @@ class SearchIndex:
     def _write_connection(self) -> sqlite3.Connection:
         if self._writer is None:
             from memhooks.recall.index_write import ensure_schema
-            from memhooks.store.atomic import discard_derived
-            from memhooks.store.safe_fs import makedirs
+            from memhooks.store import discard_derived, makedirs
 
             makedirs(os.path.dirname(self.db_file))
             if file_problem(self.db_file):
@@ -337,7 +336,7 @@ class SearchIndex:
 def file_problem(db_file: str) -> str | None:
     """None when the index file may be opened; "" when there is none; else why not (a
     symlink, a FIFO or device, a symlinked folder, or a symlinked journal beside it)."""
-    from memhooks.store.safe_fs import UnsafeFileError, check_folders
+    from memhooks.store import UnsafeFileError, check_folders
 
     try:
         check_folders(db_file)

@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from memhooks.recall.pointer import Pointer
-from memhooks.store.config import HOST_CONTEXT_CAP as HOST_CAP
-from memhooks.store.context_files import Status
-from memhooks.store.paths import MEMORY_DIR
+from memhooks.store import HOST_CONTEXT_CAP as HOST_CAP
+from memhooks.store import MEMORY_DIR, Status
 from memhooks.text import clip_at_word, one_line
 from memhooks.text.frame import frame, overhead
 from memhooks.text.frame import one_line as data_line

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from memhooks.store.consolidation_files import read_summary, write_summary
+from memhooks.store import read_summary, write_summary
 
 LABELS = {
     "duplicate": "duplicates",

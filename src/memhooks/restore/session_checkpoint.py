@@ -11,10 +11,14 @@ from __future__ import annotations
 import os
 import re
 
-from memhooks.store.atomic import read_text
-from memhooks.store.checkpoint_files import checkpoint_path
-from memhooks.store.fences import split_frontmatter
-from memhooks.store.paths import MemoryPaths, UnsafePathError, inside
+from memhooks.store import (
+    MemoryPaths,
+    UnsafePathError,
+    checkpoint_path,
+    inside,
+    read_text,
+    split_frontmatter,
+)
 
 READ_CAP = 60_000
 _SESSION_LINE = re.compile(r"^session_id:\s*['\"]?([A-Za-z0-9_-]+)['\"]?\s*$", re.MULTILINE)

@@ -19,8 +19,7 @@ import os
 import re
 
 from memhooks.restore.git_run import Git
-from memhooks.store.paths import MEMORY_DIR, MemoryPaths
-from memhooks.store.worktree import git_dirs
+from memhooks.store import MEMORY_DIR, MemoryPaths, git_dirs
 
 #: The folders whose memories are the branch's knowledge (sessions and sub-agent outputs
 #: are records of work, not what a merge is for).

@@ -1,9 +1,5 @@
-"""The catalog: a derived list of every memory with what its index line needs.
-
-`.cache/catalog.json` is written under the store lock by the write path and by `rebuild`,
-and read by whoever renders the index. It never holds anything the files do not: `rebuild`
-makes it again from the files alone. Standard library only, without dataclasses, typing or
-pathlib: SubagentStop files through it.
+"""The catalog (`.cache/catalog.json`): a derived list of every memory with what its index line
+and the search index need. Standard library only.
 """
 
 from __future__ import annotations
@@ -12,18 +8,33 @@ import json
 import os
 
 from memhooks import TYPE_CHECKING
-from memhooks.store.atomic import write_atomic
-from memhooks.store.safe_fs import read_bytes
+from memhooks.store.files import read_bytes, read_memory, write_atomic
+from memhooks.store.names import BY_FOLDER
+from memhooks.text.clock import iso
 from memhooks.text.value import Value, set_field
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from typing import Any
+
+
+# ------------------------------------------------------------------ catalog
+# The catalog: a derived list of every memory with what its index line needs.
+#
+# `.cache/catalog.json` is written under the store lock by the write path and by `rebuild`, and
+# read by whoever renders the index. It never holds anything the files do not: `rebuild` makes it
+# again from the files alone. Standard library only, without dataclasses, typing or pathlib:
+# SubagentStop files through it.
+
 
 CATALOG_VERSION = 1
+
+
 CATALOG_CAP = 64_000_000  # bytes: 10,000 memories take about 4 MB
 
+
 #: The fields of an entry, as catalog.json keeps them.
-FIELDS = (
+CATALOG_FIELDS = (
     "path",  # relative to the memory root, forward slashes
     "category",
     "title",
@@ -42,7 +53,7 @@ FIELDS = (
 class Entry(Value):
     """One memory as the catalog keeps it (frozen; `replace` makes a changed copy)."""
 
-    __slots__ = FIELDS
+    __slots__ = CATALOG_FIELDS
 
     def __init__(
         self,
@@ -74,7 +85,7 @@ class Entry(Value):
             index_archived_at,
             stamp,
         )
-        for name, value in zip(FIELDS, values, strict=True):
+        for name, value in zip(CATALOG_FIELDS, values, strict=True):
             set_field(self, name, value)
 
     path: str
@@ -99,7 +110,7 @@ class Entry(Value):
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Entry:
-        fields = {k: str(v) for k, v in data.items() if k in FIELDS and k != "tags"}
+        fields = {k: str(v) for k, v in data.items() if k in CATALOG_FIELDS and k != "tags"}
         given = data.get("tags", ())
         tags = tuple(str(t) for t in given) if isinstance(given, list | tuple) else ()
         return cls(**fields, tags=tags)
@@ -142,7 +153,7 @@ class Catalog:
                 self.entries[path] = entry.replace(index_archived_at=when)
 
 
-def load(path: str | os.PathLike[str]) -> Catalog | None:
+def load_catalog(path: str | os.PathLike[str]) -> Catalog | None:
     """None when missing or unreadable: the caller rebuilds it from the files."""
     try:
         data = json.loads(read_bytes(path, CATALOG_CAP, whole=True).decode("utf-8"))
@@ -163,7 +174,7 @@ def _plain_relative(path: object) -> bool:
     return not path.startswith("/") and ".." not in path.split("/")
 
 
-def save(path: str | os.PathLike[str], catalog: Catalog) -> None:
+def save_catalog(path: str | os.PathLike[str], catalog: Catalog) -> None:
     entries = [e.as_dict() for e in sorted(catalog.entries.values(), key=lambda e: e.path)]
     write_atomic(
         path,
@@ -173,3 +184,137 @@ def save(path: str | os.PathLike[str], catalog: Catalog) -> None:
             separators=(",", ":"),
         ),
     )
+
+
+# ------------------------------------------------------------------ catalog_entry
+# What the catalog and the search index keep of one memory file. Standard library only, without
+# datetime, typing or pathlib: SubagentStop files through this module.
+
+
+class IndexedDoc:
+    """One memory as the search index sees it. A slotted class: dataclasses and typing cost
+    milliseconds to import on the hooks' paths. The store hands these to the index it was
+    given (`memhooks.recall.search_index.SearchIndex` in the product)."""
+
+    __slots__ = ("body", "category", "description", "path", "tags", "title", "updated")
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        category: str,
+        title: str,
+        description: str,
+        tags: tuple[str, ...],
+        body: str,
+        updated: str,
+    ) -> None:
+        self.path = path  # relative to the memory root, posix, e.g. "decisions/x.md"
+        self.category = category
+        self.title = title
+        self.description = description
+        self.tags = tags
+        self.body = body
+        self.updated = updated
+
+
+def entry_for(relative: str, meta: dict[str, Any], body: str) -> Entry:
+    from memhooks.store.memory_file import first_heading
+
+    stem = os.path.splitext(relative.rsplit("/", 1)[-1])[0]
+    title = str(meta.get("title") or first_heading(body) or stem)
+    description = str(meta.get("description") or _derived_description(body, title))
+    tags = meta.get("tags") or ()
+    category = str(meta.get("category") or BY_FOLDER[relative.split("/", 1)[0]].name)
+    return Entry(
+        path=relative,
+        category=category,
+        title=title,
+        description=description,
+        tags=tuple(str(t) for t in tags) if isinstance(tags, list | tuple) else (str(tags),),
+        created=text_of(meta.get("created")),
+        updated=text_of(meta.get("updated") or meta.get("created")),
+        record_status=str(meta.get("record_status") or "active"),
+        retired_at=text_of(meta.get("retired_at")),
+    )
+
+
+def indexed_doc(entry: Entry, body: str) -> IndexedDoc:
+    """What the search index keeps of a memory."""
+    return IndexedDoc(
+        path=entry.path,
+        category=entry.category,
+        title=entry.title,
+        description=entry.description,
+        tags=entry.tags,
+        body=body,
+        updated=entry.updated,
+    )
+
+
+def file_stamp(path: str | os.PathLike[str]) -> str:
+    """What says a file changed since it was catalogued: its mtime and size."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return ""
+    return f"{info.st_mtime_ns}:{info.st_size}"
+
+
+def text_of(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    import datetime as dt  # YAML's dates: the command path, which has it loaded
+
+    if isinstance(value, dt.datetime):
+        return iso(value.astimezone(dt.timezone.utc) if value.tzinfo else value)
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def _derived_description(body: str, title: str) -> str:
+    """The body's first sentence, unless it only says the title again (a remembered sentence
+    is both): the index line then shows the title alone."""
+    from memhooks.store.memory_file import first_sentence
+
+    sentence = first_sentence(_strip_title(body, title))
+    same = sentence.rstrip(" .!?:;").casefold() == title.rstrip(" .!?:;").casefold()
+    return "" if same else sentence
+
+
+def _strip_title(body: str, title: str) -> str:
+    lines = body.splitlines()
+    if lines and lines[0].lstrip("#").strip() == title:
+        return "\n".join(lines[1:])
+    return body
+
+
+def body_of(path: str | os.PathLike[str]) -> str:
+    from memhooks.store.memory_file import parse_bytes
+
+    try:
+        return parse_bytes(read_memory(path)).body
+    except (OSError, ValueError):
+        return ""
+
+
+KEY_ORDER = (
+    "title",
+    "category",
+    "description",
+    "created",
+    "updated",
+    "tags",
+    "status",
+    "record_status",
+)
+
+
+def ordered(meta: dict[str, Any]) -> dict[str, Any]:
+    """Stable key order: the common fields first, then the rest as given."""
+    head = {k: meta[k] for k in KEY_ORDER if k in meta and meta[k] is not None}
+    tail = {k: v for k, v in meta.items() if k not in head and v is not None}
+    return {**head, **tail}

@@ -112,7 +112,7 @@ FIELDS: dict[tuple[str, str], tuple[str, type, tuple[Any, ...]]] = {
 #: Settings with which a committed `config.json` would make more run, by `Settings` field:
 #: a custom pattern is a regular expression run over every text kept, a save nudge keeps
 #: Claude working after a Stop, direct edits let Claude's tools write memory files. They are
-#: honoured only once the user turned memory on for the checkout (store.consent).
+#: honoured only once the user turned memory on for the checkout (store.machine).
 WIDENING = {
     "redact_patterns": "redact.extra_patterns",
     "nudge": "stop.nudge",
@@ -129,7 +129,7 @@ def untrusted(settings: Settings) -> tuple[Settings, list[str]]:
 
 def load_settings(path: str | os.PathLike[str]) -> Settings:
     """Lenient: a missing or broken file gives the defaults; problems are listed, not raised."""
-    from memhooks.store.safe_fs import read_bytes
+    from memhooks.store.files import read_bytes
 
     try:
         raw = read_bytes(path, CONFIG_CAP, whole=True).decode("utf-8")

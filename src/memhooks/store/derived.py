@@ -16,13 +16,12 @@ from __future__ import annotations
 import os
 
 from memhooks import TYPE_CHECKING
-from memhooks.store import catalog as catalog_io
-from memhooks.store import tree_marks
-from memhooks.store.atomic import write_atomic
-from memhooks.store.catalog_entry import body_of, file_stamp, indexed_doc
-from memhooks.store.context_files import read_status
-from memhooks.store.index_render import IndexCaps, render_archive, render_index
-from memhooks.store.session_state import read_state, write_state
+from memhooks.store.catalog import body_of, file_stamp, indexed_doc, load_catalog, save_catalog
+from memhooks.store.context import read_status
+from memhooks.store.files import write_atomic
+from memhooks.store.pages import IndexCaps, render_archive, render_index
+from memhooks.store.session import read_state, write_state
+from memhooks.store.watch import record_tree
 from memhooks.text.clock import iso
 
 if TYPE_CHECKING:
@@ -33,8 +32,7 @@ if TYPE_CHECKING:
 
     from typing_extensions import Self
 
-    from memhooks.store.catalog import Catalog, Entry
-    from memhooks.store.catalog_entry import IndexedDoc
+    from memhooks.store.catalog import Catalog, Entry, IndexedDoc
     from memhooks.store.config import Settings
     from memhooks.store.paths import MemoryPaths
 
@@ -89,7 +87,7 @@ class DerivedFiles:
 
     def load_catalog(self) -> Catalog | None:
         """The catalog as last written, or None when it is missing or unreadable."""
-        return catalog_io.load(self.paths.catalog)
+        return load_catalog(self.paths.catalog)
 
     def record(self, cat: Catalog, changed: list[Entry], removed: list[str]) -> list[Entry]:
         """Put what a writer changed into the catalog, each entry stamped with its file's
@@ -139,11 +137,11 @@ class DerivedFiles:
         cut = [cat.entries[e.path] for e in rendered.cut]
         sessions = state.get("archived_sessions")
         archive = render_archive(cut, sessions if isinstance(sessions, list) else [])
-        catalog_io.save(self.paths.catalog, cat)
+        save_catalog(self.paths.catalog, cat)
         write_atomic(self.paths.index, rendered.text)
         write_atomic(self.paths.archive, archive)
         # The tree as the store leaves it, outside the tree: what the next hook compares.
-        tree_marks.record(self.paths, forget, cat.entries)
+        record_tree(self.paths, forget, cat.entries)
 
     def update_search(
         self,
@@ -177,7 +175,7 @@ class DerivedFiles:
                         for e in active
                     )
         except Exception as exc:  # the search index is derived: rebuild heals it
-            from memhooks.store.logsink import log_line
+            from memhooks.store.files import log_line
 
             log_line(self.paths.log, f"search index not updated ({exc}); run `memhooks rebuild`")
 

@@ -72,7 +72,7 @@ class quick_lock:  # noqa: N801 - used like the function-style context managers 
         self._take(self._timeout)
 
     def _take(self, timeout: float) -> None:
-        from memhooks.store.safe_fs import open_created
+        from memhooks.store.files import open_created
 
         # Not followed if a symlink: a dangling `.cache/store.lock` must not create its target.
         fd = open_created(self._path, os.O_RDWR)

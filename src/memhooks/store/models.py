@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model, field_validator
 
 from memhooks.store.config import FIELDS, Settings
-from memhooks.store.session_state import SCHEMA_VERSION
+from memhooks.store.session import SCHEMA_VERSION
 from memhooks.text.controls import refuse_controls
 
 TITLE_MAX = 120

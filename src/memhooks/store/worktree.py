@@ -97,7 +97,7 @@ def join_worktree(memory_base: str, now: str) -> bool:
     would, when its tree came with the branch and its repository's consent covers it: the
     caller checked the consent. False (nothing written) when the file exists or the
     checkout is no linked worktree."""
-    from memhooks.store.session_state import KEYS, write_state
+    from memhooks.store.session import KEYS, write_state
 
     target = os.path.join(memory_base, "_session.json")
     checkout = os.path.dirname(os.path.dirname(os.path.abspath(memory_base)))

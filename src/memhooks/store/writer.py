@@ -3,9 +3,10 @@
 Every change follows the same steps: take the store lock, write the file through a unique
 temp file in the same folder (fsync, os.replace), then bring the catalog in line with the
 files and update `MEMORY.md`, the archive, the search index and the stats, still under the
-lock. Readers never lock. The hooks file through `hook_writer.HookWriter` instead (standard
-library only, the quick lock); both name and write a new file with `new_file` and keep the
-derived files with a `derived.DerivedFiles` of their own.
+lock. Readers never lock. `Store` is a `tree.TreeWriter`, as the hooks' `HookWriter` is
+(standard library only, the quick lock): both name and write a new file with `file_new` and
+keep the derived files with a `derived.DerivedFiles` of their own; the rules only the
+commands apply (reconcile, the rolling window, anti-resurrection) are `Store`'s.
 
 A store is composed, not configured: whoever opens one gives it the search index
 (`SearchFactory`) and the citation hasher (`CiteHasher`), which live above the store in
@@ -21,36 +22,38 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memhooks import TYPE_CHECKING
-from memhooks.store import retention, upkeep
-from memhooks.store.atomic import write_atomic
-from memhooks.store.catalog import Entry
-from memhooks.store.catalog_entry import entry_for, ordered
-from memhooks.store.categories import BY_FOLDER, BY_NAME
-from memhooks.store.config import Settings
-from memhooks.store.derived import DerivedFiles
+from memhooks.store.catalog import Entry, entry_for, ordered
+from memhooks.store.files import read_memory, write_atomic
 from memhooks.store.locking import command_lock
-from memhooks.store.memory_file import content_hash, parse_bytes
-from memhooks.store.naming import UnsafePathError, candidate_name, contained
-from memhooks.store.new_file import file_new, project_of
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.safe_fs import read_memory
-from memhooks.store.scan import ScanResult
-from memhooks.store.session_journal import journal_part
-from memhooks.store.write_errors import (
+from memhooks.store.memory_file import content_hash, parse_bytes, render_document
+from memhooks.store.names import (
+    BY_FOLDER,
+    BY_NAME,
     ConflictError,
     DuplicateError,
     NotFoundError,
     ResurrectionError,
     StoreError,
+    candidate_name,
+    contained,
 )
-from memhooks.store.yaml_emit import render_document
+from memhooks.store.paths import UnsafePathError
+from memhooks.store.session import journal_part
+from memhooks.store.tree import TreeWriter, file_new, project_of
+from memhooks.store.upkeep import (
+    ScanResult,
+    behind,
+    catalog_or_scan,
+    collect_retired,
+    expire_old,
+    rebuild_all,
+    reconcile,
+    refuse_resurrection,
+    rolling_window,
+    set_status,
+)
 from memhooks.text.clock import iso, utc_now
 from memhooks.text.progress import Progress
-
-if TYPE_CHECKING:
-    from memhooks.store.derived import SearchFactory
-    from memhooks.store.new_file import CiteHasher
 
 
 @dataclass(frozen=True)
@@ -71,23 +74,12 @@ class Saved:
     retired_by_window: tuple[str, ...] = ()
 
 
-class Store:
-    """The commands' store: the command lock, validation against the files, every change."""
+class Store(TreeWriter):
+    """The commands' store, built on the tree's writer: the filelock lock, validation against
+    the files, every change, and the rules a hook's writer does not apply (reconcile, the
+    rolling window, anti-resurrection, the conflict check)."""
 
-    def __init__(
-        self,
-        paths: MemoryPaths,
-        settings: Settings,
-        *,
-        search: SearchFactory,
-        cite: CiteHasher,
-        lock_timeout: float = 15.0,
-    ) -> None:
-        self.paths = paths
-        self.settings = settings
-        self.derived = DerivedFiles(paths, settings, search)
-        self._cite = cite
-        self._lock_timeout = lock_timeout
+    lock_wait = 15.0
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -162,7 +154,7 @@ class Store:
             source_path=item.source_path,
             session_id=session_id,
             agent=agent,
-            before_renaming=lambda taken: retention.refuse_resurrection(self, taken),
+            before_renaming=lambda taken: refuse_resurrection(self, taken),
         )
 
     # ------------------------------------------------------ update / lifecycle
@@ -227,17 +219,17 @@ class Store:
         """Retire, archive or restore: the file stays; only its lifecycle fields change."""
         with self.locked():
             checked = self.paths.relative(self._existing(relative))
-            entry, body = retention.set_status(self.paths, checked, status, reason, iso(now))
+            entry, body = set_status(self.paths, checked, status, reason, iso(now))
             self.after_write([entry], [], bodies={entry.path: body}, now=now)
         return Saved(entry, False)
 
     def expire(self, now: dt.datetime | None = None, *, dry_run: bool = False) -> list[str]:
         """Retire active memories older than their category's `retention_days` (seed 003)."""
-        return retention.expire(self, now, dry_run=dry_run)
+        return expire_old(self, now, dry_run=dry_run)
 
     def gc(self, now: dt.datetime | None = None, *, dry_run: bool = False) -> list[str]:
         """Delete retired memories past the grace period. Archived ones are kept for good."""
-        return retention.gc(self, now, dry_run=dry_run)
+        return collect_retired(self, now, dry_run=dry_run)
 
     # ------------------------------------------------------- session files
 
@@ -292,10 +284,10 @@ class Store:
     ) -> tuple[str, ...]:
         """Still under the lock: catalog, files changed behind our back, rolling window,
         index, archive, search, stats. Returns the sessions the rolling window retired."""
-        cat = upkeep.catalog_or_scan(self.derived)
+        cat = catalog_or_scan(self.derived)
         changed = self.derived.record(cat, changed, removed)
-        found, vanished, read = upkeep.reconcile(self.derived, cat)
-        retired = retention.rolling_window(self, cat, changed, now)
+        found, vanished, read = reconcile(self.derived, cat)
+        retired = rolling_window(self, cat, changed, now)
         derived = self.derived
         derived.write_derived(cat, now=now, forget=removed)
         derived.update_search(
@@ -321,7 +313,7 @@ class Store:
         were brought up to date."""
         with self.locked():
             made = Path(self.paths.catalog).is_file() and Path(self.paths.search_db).is_file()
-            if made and not upkeep.behind(self.derived, upkeep.catalog_or_scan(self.derived)):
+            if made and not behind(self.derived, catalog_or_scan(self.derived)):
                 return False
             self.after_write([], [], bodies={}, now=None)
             return True
@@ -334,7 +326,7 @@ class Store:
     def rebuild(self, progress: Progress | None = None) -> ScanResult:
         """Everything derived, regenerated from the memory files alone, under the lock."""
         with self.locked():
-            return upkeep.rebuild(self.derived, progress)
+            return rebuild_all(self.derived, progress)
 
 
 __all__ = [

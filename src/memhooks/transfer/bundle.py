@@ -22,8 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO
 
-from memhooks.store.categories import BY_FOLDER
-from memhooks.store.models import BundleManifest
+from memhooks.store import BY_FOLDER, BundleManifest
 from memhooks.text.controls import control_in
 
 MANIFEST = "manifest.json"

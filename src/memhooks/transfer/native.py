@@ -27,11 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memhooks.store.categories import BY_NAME
-from memhooks.store.models import DESCRIPTION_MAX, TITLE_MAX
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.worktree import git_dirs
-from memhooks.store.writer import NewMemory
+from memhooks.store import BY_NAME, DESCRIPTION_MAX, TITLE_MAX, MemoryPaths, NewMemory, git_dirs
 
 TYPE_TO_CATEGORY = {
     "user": "preference",
@@ -139,7 +135,7 @@ def topic_files(folder: Path) -> list[NativeFile]:
 
 
 def _read(name: str, path: Path) -> NativeFile:
-    from memhooks.store.memory_file import UnparsableMemoryError, parse_bytes
+    from memhooks.store import UnparsableMemoryError, parse_bytes
 
     data = path.read_bytes()
     digest = "sha256:" + hashlib.sha256(data).hexdigest()
@@ -205,8 +201,7 @@ class NativePlan:
 
 def imported(paths: MemoryPaths) -> dict[str, tuple[str, str]]:
     """native file name -> (memory path, native hash) of every memory imported from one."""
-    from memhooks.store.memory_file import UnparsableMemoryError, parse_bytes
-    from memhooks.store.scan import memory_files
+    from memhooks.store import UnparsableMemoryError, memory_files, parse_bytes
 
     found: dict[str, tuple[str, str]] = {}
     for target in memory_files(paths):
@@ -233,7 +228,7 @@ def plan_native(
     near a memory here, unmapped type, category disabled)."""
     from memhooks.errors import UserError
     from memhooks.recall.lookup import similar
-    from memhooks.store.draft import Draft, validate
+    from memhooks.store import Draft, validate_draft
     from memhooks.text.redact import redact, redact_field
 
     done = imported(paths)
@@ -281,7 +276,7 @@ def plan_native(
             "native_hash": native.digest,
         }
         try:
-            validated = validate(Draft(category, {**redacted_meta, **provenance}, body))
+            validated = validate_draft(Draft(category, {**redacted_meta, **provenance}, body))
         except UserError as exc:  # one odd file is said, never fails the others
             item.action, item.detail = "skipped", str(exc)
             continue

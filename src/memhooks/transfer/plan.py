@@ -17,11 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memhooks.store.categories import BY_FOLDER, Naming
-from memhooks.store.models import PROVENANCE_KEYS
-from memhooks.store.paths import TREE_PREFIX, MemoryPaths
-from memhooks.store.writer import NewMemory
-from memhooks.store.yaml_emit import render_document
+from memhooks.store import (
+    BY_FOLDER,
+    PROVENANCE_KEYS,
+    TREE_PREFIX,
+    MemoryPaths,
+    Naming,
+    NewMemory,
+    render_document,
+)
 from memhooks.text.redact import redact, redact_field
 
 #: Exported unless --category narrows it; sessions and sub-agent outputs need --sessions.
@@ -44,13 +48,13 @@ class CleanMemory:
         return identity(self.meta, self.body)
 
     def render(self) -> bytes:
-        from memhooks.store.catalog_entry import ordered
+        from memhooks.store import ordered
 
         meta = {**self.meta, "category": self.category}
         return render_document(ordered(meta), self.body).encode("utf-8")
 
 
-#: What the store fills in when it writes a new memory (store.new_file.completed): the dates
+#: What the store fills in when it writes a new memory (store.tree.completed): the dates
 #: when a file has none, and the citations' hashes of this project's code. A bundle file
 #: without them is still the memory its import wrote.
 STORE_FILLED = ("created", "updated", "cites")
@@ -78,8 +82,7 @@ def clean(
     Raises InvalidMemoryError naming `relative`.
     """
     from memhooks.errors import UserError
-    from memhooks.store.draft import Draft, validate
-    from memhooks.store.memory_file import UnparsableMemoryError, parse_bytes
+    from memhooks.store import Draft, UnparsableMemoryError, parse_bytes, validate_draft
 
     category = BY_FOLDER[relative.split("/", 1)[0]].name
     try:
@@ -97,7 +100,7 @@ def clean(
     body = redact(raw.body, patterns)
     changed = sum(1 for k in meta if redacted_meta[k] != meta[k]) + (body != raw.body)
     try:
-        validated = validate(Draft(category, redacted_meta, body))
+        validated = validate_draft(Draft(category, redacted_meta, body))
     except UserError as exc:
         raise InvalidMemoryError(f"{relative}: {exc}") from None
     in_order = {k: validated[k] for k in redacted_meta if k in validated}
@@ -119,7 +122,7 @@ class Selection:
 def select(paths: MemoryPaths, selection: Selection) -> tuple[list[str], list[tuple[str, str]]]:
     """(paths of the chosen memories, (path, why) of files that do not parse) — from the
     files themselves, not the catalog, so a stale `.cache/` cannot hide or invent one."""
-    from memhooks.store.scan import scan_tree
+    from memhooks.store import scan_tree
     from memhooks.text.clock import parse_iso
 
     scan = scan_tree(paths)
@@ -171,7 +174,7 @@ FLAGGED = ("similar", "name-taken")
 
 def existing_identities(paths: MemoryPaths, patterns: Sequence[str]) -> dict[str, str]:
     """identity -> path of every memory already in the tree (files that do not parse aside)."""
-    from memhooks.store.scan import memory_files
+    from memhooks.store import memory_files
 
     found: dict[str, str] = {}
     for target in memory_files(paths):

@@ -17,8 +17,7 @@ import re
 import stat
 from typing import Any
 
-from memhooks.store import catalog as catalog_io
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import MemoryPaths, load_catalog
 from memhooks.text import clip
 
 BODY_CAP = 20_000  # characters of one memory body shown in the view
@@ -36,7 +35,7 @@ _FENCE = re.compile(r"\A---[ \t]*\r?\n.*?^---[ \t]*\r?\n?", re.DOTALL | re.MULTI
 
 def read_safe(path: str, cap: int = READ_CAP) -> str | None:
     """A regular file's text (at most `cap` bytes), never through a symlink; None otherwise."""
-    from memhooks.store.safe_fs import read_bytes
+    from memhooks.store import read_bytes
 
     try:
         return read_bytes(path, cap).decode("utf-8", errors="replace")
@@ -65,7 +64,7 @@ def split_body(text: str) -> str:
 
 def _reason(text: str, key: str) -> str:
     """`retired_reason` or `archived_reason` from the frontmatter, via the project's parser."""
-    from memhooks.store.memory_file import UnparsableMemoryError, parse_text
+    from memhooks.store import UnparsableMemoryError, parse_text
 
     try:
         value = parse_text(text).meta.get(key, "")
@@ -87,10 +86,10 @@ def memories(
     stale: dict[str, list[str]],
     history: dict[str, list[dict[str, str]]] | None = None,
 ) -> list[dict[str, Any]]:
-    cat = catalog_io.load(paths.catalog)
+    cat = load_catalog(paths.catalog)
     if cat is None:
         return []
-    from memhooks.store.categories import CATEGORIES
+    from memhooks.store import CATEGORIES
 
     order = {c.name: n for n, c in enumerate(CATEGORIES)}
     newest = sorted(cat.entries.values(), key=lambda e: e.sort_key(), reverse=True)
@@ -225,7 +224,7 @@ def timeline(paths: MemoryPaths, items: list[dict[str, Any]]) -> list[dict[str, 
 
 def injected(paths: MemoryPaths) -> list[dict[str, Any]]:
     """The ledger: characters per hook for each session it keeps, newest first."""
-    from memhooks.store.ledger import all_sessions
+    from memhooks.store import all_sessions
 
     out = []
     for sid, hooks in reversed(list(all_sessions(paths.injected).items())):

@@ -7,18 +7,24 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from memhooks.store import catalog as catalog_io
-from memhooks.store import consent
-from memhooks.store.categories import CATEGORIES
-from memhooks.store.context_files import read_status, status_line
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.session_state import StateUnreadableError, read_state
+from memhooks.store import (
+    CATEGORIES,
+    CONSENT_OFF,
+    CONSENT_ON,
+    MemoryPaths,
+    StateUnreadableError,
+    consent_decision,
+    load_catalog,
+    read_state,
+    read_status,
+    status_line,
+)
 
 STALE_CHECK_SECONDS = 5.0
 
 
 def index_health(paths: MemoryPaths) -> dict[str, Any]:
-    from memhooks.store.safe_fs import read_bytes
+    from memhooks.store import read_bytes
 
     try:
         data = read_bytes(paths.index)
@@ -52,7 +58,7 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
         problem = ""
     except StateUnreadableError as exc:
         state, problem = None, str(exc)
-    cat = catalog_io.load(paths.catalog)
+    cat = load_catalog(paths.catalog)
     counts = cat.counts() if cat else {}
     retired = sum(1 for e in cat.entries.values() if e.record_status == "retired") if cat else 0
     archived = sum(1 for e in cat.entries.values() if e.record_status == "archived") if cat else 0
@@ -62,19 +68,18 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
     status = read_status(paths)
     stale = stale_memories(paths, [e.path for e in cat.active()] if cat else [])
     from memhooks.recall.search_index import SIDECARS
-    from memhooks.store.conflicts import conflicted_files
-    from memhooks.store.tree_repair import quarantined
+    from memhooks.store import conflicted_files, quarantined
 
     journal = Path(paths.search_db + SIDECARS[0])
     says_active = bool(state and state.get("active") is True)
-    decided = consent.decision(paths.base)
+    decided = consent_decision(paths.base)
     return {
         "conflicts": conflicted_files(paths.base, tuple(c.folder for c in CATEGORIES)),
         "quarantined": quarantined(paths),
         "search_journal": journal.is_file(),
         "root": paths.base,
         "exists": state is not None,
-        "active": says_active and decided is not None and decided["state"] == consent.ON,
+        "active": says_active and decided is not None and decided["state"] == CONSENT_ON,
         "why": why(says_active=says_active, decided=decided),
         "started": (state or {}).get("started"),
         "last_activity": (state or {}).get("lastActivity"),
@@ -110,25 +115,24 @@ def unmerged(paths: MemoryPaths) -> dict[str, object] | None:
 def background_rebuild(paths: MemoryPaths) -> dict[str, str]:
     """The rebuild SessionStart last started: {"job": running, failed or "",
     "detail": its process id, or why it failed}."""
-    from memhooks.store.heal import rebuild_job
+    from memhooks.store import rebuild_job
 
     job, detail = rebuild_job(paths)
     return {"job": job, "detail": detail}
 
 
 def dropped_patterns(paths: MemoryPaths) -> list[str]:
-    """A line for each `redact.extra_patterns` entry too slow to run (`store.pattern_verdicts`)."""
-    from memhooks.store.config import load_settings
-    from memhooks.store.pattern_verdicts import usable
+    """A line for each `redact.extra_patterns` entry too slow to run (`store.machine`)."""
+    from memhooks.store import load_settings, usable_patterns
 
     patterns = load_settings(paths.config).redact_patterns
-    return usable(paths.base, patterns)[1] if patterns else []
+    return usable_patterns(paths.base, patterns)[1] if patterns else []
 
 
 def why(*, says_active: bool, decided: dict[str, Any] | None) -> str:
     """Why memory is on or off for this checkout on this machine, in one phrase."""
     since = f" on {decided['since']}" if decided and decided.get("since") else ""
-    if decided is not None and decided["state"] == consent.OFF:
+    if decided is not None and decided["state"] == CONSENT_OFF:
         return f"turned off for this checkout on this machine (`/memory stop`{since})"
     if decided is None and says_active:
         return (
@@ -162,7 +166,7 @@ def injected(paths: MemoryPaths) -> dict[str, Any]:
     """Characters each hook put into the context in this session (or the latest one)."""
     import os
 
-    from memhooks.store.ledger import session_counts
+    from memhooks.store import session_counts
 
     sid, counts = session_counts(paths.injected, os.environ.get("CLAUDE_CODE_SESSION_ID") or None)
     return {

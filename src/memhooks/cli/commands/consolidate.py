@@ -11,12 +11,11 @@ from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit
 from memhooks.install.invocation import cli_hint
-from memhooks.store.paths import TREE_PREFIX as PREFIX
+from memhooks.store import TREE_PREFIX as PREFIX
 
 if TYPE_CHECKING:
     from memhooks.curate.proposals import Action
-    from memhooks.store.paths import MemoryPaths
-    from memhooks.store.writer import Store
+    from memhooks.store import MemoryPaths, Store
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

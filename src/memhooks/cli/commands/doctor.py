@@ -15,9 +15,7 @@ from memhooks.install import deps
 from memhooks.install.invocation import cli_hint
 from memhooks.install.semantic_assets import state as semantic_state
 from memhooks.install.semantic_assets import table_file
-from memhooks.store import catalog as catalog_io
-from memhooks.store.locking import LockTimeoutError, quick_lock
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import LockTimeoutError, MemoryPaths, load_catalog, quick_lock
 from memhooks.text.progress import say, wanted
 
 
@@ -90,7 +88,7 @@ def _check(checks: list[dict[str, Any]], name: str, ok: bool, detail: str, fix: 
 
 
 def _unreadable(paths: MemoryPaths, relatives: list[str]) -> dict[str, str]:
-    from memhooks.store.scan import read_entry
+    from memhooks.store import read_entry
 
     def problem(relative: str) -> str | None:
         try:
@@ -106,10 +104,7 @@ def _unreadable(paths: MemoryPaths, relatives: list[str]) -> dict[str, str]:
 def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
     from pydantic import ValidationError
 
-    from memhooks.store.config import validate_config
-    from memhooks.store.models import SessionState
-    from memhooks.store.safe_fs import read_bytes
-    from memhooks.store.scan import memory_files
+    from memhooks.store import SessionState, memory_files, read_bytes, validate_config
 
     try:
         SessionState.model_validate_json(read_bytes(paths.session, 1_000_000, whole=True))
@@ -131,7 +126,7 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
     else:
         _check(checks, "config.json", True, "absent (defaults apply)")
     _check_patterns(paths, checks)
-    cat = catalog_io.load(paths.catalog)
+    cat = load_catalog(paths.catalog)
     files = {paths.relative(p) for p in memory_files(paths)}
     if cat is None:
         _check(checks, "catalog", False, "missing or unreadable", "run " + cli_hint("rebuild"))
@@ -158,8 +153,7 @@ def check_tree(paths: MemoryPaths, checks: list[dict[str, Any]]) -> None:
         _check(checks, "MEMORY.md", True, f"{lines} lines, {size:,} bytes")
     except OSError:
         _check(checks, "MEMORY.md", False, "missing", "run " + cli_hint("rebuild"))
-    from memhooks.store.categories import CATEGORIES
-    from memhooks.store.conflicts import conflicted_files
+    from memhooks.store import CATEGORIES, conflicted_files
 
     conflicts = conflicted_files(paths.base, tuple(c.folder for c in CATEGORIES))
     _check(
@@ -214,7 +208,7 @@ def _check_search(paths: MemoryPaths, checks: list[dict[str, Any]], active: int)
 
 def _semantic_mode(args: argparse.Namespace) -> str:
     """retrieval.semantic of this project (`auto` where it has no config)."""
-    from memhooks.store.config import load_settings
+    from memhooks.store import load_settings
 
     try:
         return load_settings(memory_paths(args).config).semantic

@@ -11,9 +11,8 @@ from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
-from memhooks.store.categories import CATEGORIES, resolve
-from memhooks.store.paths import TREE_PREFIX as PREFIX
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import CATEGORIES, MemoryPaths, resolve_category
+from memhooks.store import TREE_PREFIX as PREFIX
 from memhooks.text import one_line
 from memhooks.text.clock import epoch, iso, parse_iso
 from memhooks.transfer.plan import KNOWLEDGE, SESSION_CATEGORIES
@@ -81,13 +80,13 @@ def _categories(args: argparse.Namespace) -> tuple[str, ...]:
 
 def _known(name: str) -> str | None:
     try:
-        return resolve(name).name
+        return resolve_category(name).name
     except KeyError:
         return None
 
 
 def _output(args: argparse.Namespace, paths: MemoryPaths, project: str, stamp: str) -> Path:
-    from memhooks.store.naming import slugify
+    from memhooks.store import slugify
 
     out = args.out or Path(f"memhooks-{slugify(project)}-{stamp[:10]}-{stamp[11:19]}.tar.gz")
     out = out.expanduser().absolute()  # the atomic write's temp file goes beside it
@@ -104,9 +103,7 @@ def _output(args: argparse.Namespace, paths: MemoryPaths, project: str, stamp: s
 
 def run(args: argparse.Namespace) -> int:
     from memhooks.recall.lookup import matching
-    from memhooks.store.atomic import write_atomic
-    from memhooks.store.derived import safe_state
-    from memhooks.store.models import BundleFile, BundleManifest
+    from memhooks.store import BundleFile, BundleManifest, safe_state, write_atomic
     from memhooks.transfer.bundle import pack, sha256
     from memhooks.transfer.plan import InvalidMemoryError, Selection, clean, select
 
@@ -136,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     files: dict[str, bytes] = {}
     redacted: dict[str, int] = {}
     skipped = [{"path": p, "reason": why} for p, why in problems]
-    from memhooks.store.scan import read_entry
+    from memhooks.store import read_entry
 
     for relative in chosen:
         target = Path(paths.base) / relative
@@ -215,7 +212,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _category(relative: str) -> str:
-    from memhooks.store.categories import BY_FOLDER
+    from memhooks.store import BY_FOLDER
 
     return BY_FOLDER[relative.split("/", 1)[0]].name
 

@@ -15,8 +15,8 @@ from memhooks.cli.common import add_json, memory_paths, open_store, require_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
-from memhooks.store.paths import TREE_PREFIX as PREFIX
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import TREE_PREFIX as PREFIX
+from memhooks.store import MemoryPaths
 
 FORGET_FLOOR = 1.0
 DEFAULT_REASON = "forgotten at the user's request"
@@ -44,7 +44,7 @@ def _as_path(paths: MemoryPaths, target: str) -> str | None:
     relative = target.strip().removeprefix(PREFIX)
     if not relative.endswith(".md") or " " in relative:
         return None
-    from memhooks.store.naming import UnsafePathError, contained
+    from memhooks.store import UnsafePathError, contained
 
     try:
         path = contained(Path(paths.base), relative)

@@ -15,7 +15,7 @@ from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
-from memhooks.store.paths import TREE_PREFIX as PREFIX
+from memhooks.store import TREE_PREFIX as PREFIX
 
 VERBS = {
     "import": "import",
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_bundle(args: argparse.Namespace) -> int:  # noqa: C901 - one report, several outcomes
-    from memhooks.store.categories import CATEGORIES
+    from memhooks.store import CATEGORIES
     from memhooks.text.clock import iso
     from memhooks.transfer.bundle import BundleError, read_bundle
     from memhooks.transfer.plan import FLAGGED, InvalidMemoryError, plan_import

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from memhooks.cli.common import open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
-from memhooks.store.paths import TREE_PREFIX as PREFIX
+from memhooks.store import TREE_PREFIX as PREFIX
 
 if TYPE_CHECKING:
     from memhooks.transfer.native import NativePlan
@@ -26,8 +26,7 @@ VERBS = {
 
 
 def run_native(args: argparse.Namespace) -> int:
-    from memhooks.store.categories import CATEGORIES
-    from memhooks.store.native_marks import write_marks
+    from memhooks.store import CATEGORIES, write_marks
     from memhooks.text.clock import iso
     from memhooks.transfer.native import marks, native_folder, plan_native, topic_files
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit
-from memhooks.store.paths import TREE_PREFIX
+from memhooks.store import TREE_PREFIX
 
 LOG_CAP = 8_000_000  # bytes read of the consolidation log or a memory file
 
@@ -57,8 +57,7 @@ def _rewritten_and_active(root: Path, relative: str) -> bool:
     `restore` then takes the rewrite back, as `consolidate --undo` does."""
     from memhooks.curate.consolidate import LOG
     from memhooks.curate.undo import last_diff
-    from memhooks.store.memory_file import UnparsableMemoryError, parse_bytes
-    from memhooks.store.safe_fs import UnsafeFileError, read_bytes
+    from memhooks.store import UnparsableMemoryError, UnsafeFileError, parse_bytes, read_bytes
 
     try:
         log = read_bytes(str(root / LOG), LOG_CAP).decode("utf-8", "replace")

@@ -8,7 +8,7 @@ from memhooks.cli.common import add_json, category_name, memory_paths, require_t
 from memhooks.cli.output import emit, table
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
-from memhooks.store import catalog as catalog_io
+from memhooks.store import load_catalog
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     paths = memory_paths(args)
     require_tree(paths)
-    cat = catalog_io.load(paths.catalog)
+    cat = load_catalog(paths.catalog)
     if cat is None:
         raise UserError(f"the catalog is missing; run {cli_hint('rebuild')}", Exit.NOT_FOUND)
     category = None

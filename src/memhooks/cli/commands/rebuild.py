@@ -10,8 +10,7 @@ from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit
 from memhooks.install.invocation import plural
-from memhooks.store.heal import rebuilt
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import MemoryPaths, rebuilt
 from memhooks.text.progress import Progress
 
 
@@ -40,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     paths, store = open_tree(args)
     recovered: list[str] = []
     if args.recover:
-        from memhooks.store.tree_repair import recover_missing
+        from memhooks.store import recover_missing
 
         with store.locked():
             recovered = recover_missing(paths)

@@ -12,8 +12,8 @@ from memhooks.curate.summary_material import read_if_present
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
 from memhooks.recall.lookup import RECALL_FLOOR
-from memhooks.store.paths import TREE_PREFIX as PREFIX
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import TREE_PREFIX as PREFIX
+from memhooks.store import MemoryPaths
 from memhooks.text.frame import frame, one_line
 
 if TYPE_CHECKING:
@@ -241,9 +241,7 @@ def _catch_up(paths: MemoryPaths, *, remake: bool = False) -> None:
     searched as it is."""
     from memhooks.recall.citations import with_hashes
     from memhooks.recall.search_index import SearchIndex
-    from memhooks.store.config import load_settings
-    from memhooks.store.locking import LockTimeoutError
-    from memhooks.store.writer import Store, StoreError
+    from memhooks.store import LockTimeoutError, Store, StoreError, load_settings
 
     # As the hooks read config.json (a typo ignored): a search must not fail on a setting
     # it does not use.

@@ -24,14 +24,14 @@ from memhooks.curate.category_guess import (
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
 from memhooks.recall.lookup import similar
-from memhooks.store.categories import resolve
-from memhooks.store.paths import TREE_PREFIX as PREFIX
+from memhooks.store import TREE_PREFIX as PREFIX
+from memhooks.store import resolve_category
 from memhooks.text import clip
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
 
 if TYPE_CHECKING:
-    from memhooks.store.writer import Store
+    from memhooks.store import Store
 
 CHOOSABLE = ("decision", "constraint", "runbook", "preference", "tech_debt")
 
@@ -63,7 +63,7 @@ def pick_category(explicit: str | None, text: str) -> tuple[str, str]:
     """(category, why) for the output, so the user can see and correct the choice."""
     if explicit:
         try:
-            name = resolve(explicit).name
+            name = resolve_category(explicit).name
         except KeyError:
             name = ""
         if name not in CHOOSABLE:
@@ -80,7 +80,7 @@ def pick_category(explicit: str | None, text: str) -> tuple[str, str]:
 def run(args: argparse.Namespace) -> int:
     from memhooks.cli.commands.save import render_sections
     from memhooks.curate.consolidate import refresh_if_old
-    from memhooks.store.draft import Draft, validate
+    from memhooks.store import Draft, validate_draft
 
     paths, store = open_tree(args)
     patterns = store.settings.redact_patterns
@@ -101,14 +101,14 @@ def run(args: argparse.Namespace) -> int:
     if args.tags:
         meta["tags"] = [redact(t.strip(), patterns) for t in args.tags.split(",") if t.strip()]
     draft = Draft(category, meta, render_sections(title, sections_for(category, text)))
-    from memhooks.store.write_errors import DuplicateError
+    from memhooks.store import DuplicateError
 
     def already() -> list[dict[str, Any]] | None:
         # Again under the store lock: six parallel identical calls file one memory.
         return None if args.new else similar(paths, text, category) or None
 
     try:
-        saved = store.create(category, validate(draft), draft.body, unless=already)
+        saved = store.create(category, validate_draft(draft), draft.body, unless=already)
     except DuplicateError as exc:
         _refuse_similar(args, list(exc.found), category)  # type: ignore[call-overload]
         raise
@@ -155,10 +155,10 @@ def _update(args: argparse.Namespace, store: Store, text: str) -> int:
     changes: dict[str, Any] = {}
     if args.title:
         changes["title"] = redact(args.title, store.settings.redact_patterns)
-    from memhooks.store.draft import Draft, validate
+    from memhooks.store import Draft, validate_draft
 
     category = str(meta.get("category") or "decision")
-    changes = validate(Draft(category, changes), partial=True)
+    changes = validate_draft(Draft(category, changes), partial=True)
     saved = store.update(
         relative, changes, body.rstrip("\n") + "\n\n" + addition + "\n", expected_hash=digest
     )

@@ -9,8 +9,7 @@ from pathlib import Path
 from memhooks.cli.common import add_json, category_name, open_tree, read_stdin_text
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
-from memhooks.store.categories import CATEGORIES
-from memhooks.store.draft import Draft, validate
+from memhooks.store import CATEGORIES, Draft, validate_draft
 from memhooks.text.redact import redact, redact_field
 
 
@@ -105,7 +104,7 @@ def draft_from_stdin(category: str, text: str) -> Draft:
                 str(data.get("title", "")), {str(k): str(v) for k, v in sections.items()}
             )
         return Draft(category, data, body, source)
-    from memhooks.store.memory_file import UnparsableMemoryError, parse_text
+    from memhooks.store import UnparsableMemoryError, parse_text
 
     try:
         raw = parse_text(text)
@@ -150,7 +149,7 @@ def build_draft(args: argparse.Namespace) -> Draft:  # noqa: C901, PLR0912 - one
         draft.source_path = args.source_path
         meta.setdefault("path", args.source_path)
     if not meta.get("title"):
-        from memhooks.store.memory_file import first_heading
+        from memhooks.store import first_heading
 
         heading_title = first_heading(draft.body)
         if heading_title:
@@ -186,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
     if draft.source_path:
         draft.source_path = redact(draft.source_path, patterns)
     if args.update:
-        meta = validate(draft, partial=True)
+        meta = validate_draft(draft, partial=True)
         saved = store.update(
             args.update,
             meta,
@@ -194,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
             expected_hash=args.if_hash,
         )
     else:
-        meta = validate(draft)
+        meta = validate_draft(draft)
         saved = store.create(draft.category, meta, draft.body, source_path=draft.source_path)
     entry = saved.entry
     from memhooks.curate.consolidate import refresh_if_old

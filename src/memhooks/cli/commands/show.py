@@ -6,8 +6,7 @@ import argparse
 
 from memhooks.cli.common import add_json, open_tree
 from memhooks.errors import Exit, UserError
-from memhooks.store.memory_file import UnparsableMemoryError
-from memhooks.store.paths import TREE_PREFIX
+from memhooks.store import TREE_PREFIX, UnparsableMemoryError
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

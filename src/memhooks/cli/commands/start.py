@@ -1,5 +1,5 @@
 """`memhooks start`: create the tree (seed 000), mark memory active, and record that the user
-turned it on for this checkout on this machine (store.consent: the hooks' gate)."""
+turned it on for this checkout on this machine (store.machine: the hooks' gate)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,16 @@ from pathlib import Path
 from memhooks.cli.common import add_json, memory_paths, open_store, settings
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
-from memhooks.store import consent
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.session_state import StateUnreadableError, change_state, repair_state
-from memhooks.store.tree_setup import create_tree, undo_created
+from memhooks.store import (
+    CONSENT_ON,
+    MemoryPaths,
+    StateUnreadableError,
+    change_state,
+    create_tree,
+    record_consent,
+    repair_state,
+    undo_created,
+)
 from memhooks.text.clock import iso
 
 CONFIRMATION = "Infinite memory mode active. I'll manage my context autonomously."
@@ -92,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         create_tree(paths, created)
         state, was_active = _activate(paths)
-        consent.record(paths.base, consent.ON)
+        record_consent(paths.base, CONSENT_ON)
     except BaseException:
         undo_created(paths, created, fresh=fresh)  # all or nothing: never a half-started tree
         raise

@@ -1,5 +1,5 @@
 """`memhooks stop`: archive the session summary, mark memory inactive, keep every file, and
-record that the user turned memory off for this checkout on this machine (store.consent)."""
+record that the user turned memory off for this checkout on this machine (store.machine)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,13 @@ from typing import Any
 from memhooks.cli.common import add_json, memory_paths, open_store, require_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
-from memhooks.store import consent
-from memhooks.store.session_state import StateUnreadableError, change_state, repair_state
+from memhooks.store import (
+    CONSENT_OFF,
+    StateUnreadableError,
+    change_state,
+    record_consent,
+    repair_state,
+)
 from memhooks.text.clock import iso
 
 CONFIRMATION = "Memory mode stopped. Files preserved in .claude/memory/"
@@ -34,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     paths = memory_paths(args)
     if Path(paths.base).is_dir():
         # First, and whatever follows: the user's word for this checkout, kept outside it.
-        consent.record(paths.base, consent.OFF)
+        record_consent(paths.base, CONSENT_OFF)
         if not Path(paths.session).exists():  # a clone's memory, never started here: now silenced
             data = {"active": False, "was_active": False, "root": paths.base}
             emit({**data, "message": SILENCED}, SILENCED, as_json=args.json)

@@ -36,10 +36,8 @@ from memhooks.curate.summary_material import (
 )
 from memhooks.errors import Exit, UserError
 from memhooks.restore.session_checkpoint import read_session_checkpoint
-from memhooks.store.memory_file import first_heading
-from memhooks.store.paths import TREE_PREFIX as PREFIX
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.session_journal import JOURNAL_HEADING
+from memhooks.store import JOURNAL_HEADING, MemoryPaths, first_heading
+from memhooks.store import TREE_PREFIX as PREFIX
 from memhooks.text import clip
 from memhooks.text.redact import redact, redact_field
 
@@ -86,8 +84,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def resolve_session(paths: MemoryPaths, explicit: str | None) -> str:
-    from memhooks.store.naming import UnsafePathError, session_file_stem
-    from memhooks.store.session_state import StateUnreadableError, read_state
+    from memhooks.store import StateUnreadableError, UnsafePathError, read_state, session_file_stem
 
     # The host names the running session in its environment; with parallel sessions that
     # beats "the latest one _session.json saw".
@@ -131,7 +128,7 @@ def _split(path_text: str | None) -> tuple[str, str]:
     """(summary, journal) of a session file's body."""
     if path_text is None:
         return "", ""
-    from memhooks.store.memory_file import UnparsableMemoryError, parse_text
+    from memhooks.store import UnparsableMemoryError, parse_text
 
     try:
         body = parse_text(path_text).body
@@ -187,7 +184,7 @@ def _save(paths: MemoryPaths, session_id: str, *, as_json: bool) -> int:
         raise UserError("no summary on stdin: pipe the markdown in (a heredoc works)")
     meta_in: dict[str, Any] = {}
     if text.lstrip().startswith("---"):
-        from memhooks.store.memory_file import UnparsableMemoryError, parse_text
+        from memhooks.store import UnparsableMemoryError, parse_text
 
         try:
             raw = parse_text(text.lstrip())
@@ -237,7 +234,7 @@ def _save(paths: MemoryPaths, session_id: str, *, as_json: bool) -> int:
 def _validated(meta: dict[str, Any]) -> dict[str, Any]:
     from pydantic import ValidationError
 
-    from memhooks.store.models import meta_to_dict, parse_meta
+    from memhooks.store import meta_to_dict, parse_meta
 
     if isinstance(meta.get("description"), str):
         meta["description"] = clip(meta["description"], DESCRIPTION_MAX)

@@ -15,8 +15,7 @@ from memhooks.curate.session_material import locate_transcript, reading
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_command
 from memhooks.restore.chunks import split
-from memhooks.store.paths import MemoryPaths
-from memhooks.store.session_state import StateUnreadableError, read_state
+from memhooks.store import MemoryPaths, StateUnreadableError, read_state
 
 
 def print_chunks(paths: MemoryPaths, session_id: str, args: argparse.Namespace) -> int:

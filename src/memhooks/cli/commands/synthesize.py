@@ -35,9 +35,8 @@ from memhooks.curate.summary_material import (
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_command
 from memhooks.restore.chunks import split
-from memhooks.store.master_file import PREVIOUS, replace_master
-from memhooks.store.paths import TREE_PREFIX as PREFIX
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import PREVIOUS, MemoryPaths, replace_master
+from memhooks.store import TREE_PREFIX as PREFIX
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
 

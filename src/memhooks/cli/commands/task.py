@@ -8,9 +8,7 @@ from collections.abc import Sequence
 from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit
-from memhooks.store.atomic import read_text
-from memhooks.store.context_files import read_status, section, status_line
-from memhooks.store.task_files import write_task
+from memhooks.store import read_status, read_text, section, status_line, write_task
 from memhooks.text import one_line
 from memhooks.text.redact import redact
 

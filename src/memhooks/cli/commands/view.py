@@ -10,7 +10,7 @@ from pathlib import Path
 from memhooks.cli.common import add_json, memory_paths, require_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
-from memhooks.store.paths import MemoryPaths
+from memhooks.store import MemoryPaths
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,8 +35,7 @@ def _target(args: argparse.Namespace, paths: MemoryPaths) -> Path:
         if out.is_dir():
             raise UserError(f"--out {out} is a folder; name a file", Exit.USAGE)
         return out
-    from memhooks.store.safe_fs import UnsafeFileError
-    from memhooks.store.view_page import default_page
+    from memhooks.store import UnsafeFileError, default_page
 
     try:
         return default_page(paths)
@@ -45,7 +44,7 @@ def _target(args: argparse.Namespace, paths: MemoryPaths) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from memhooks.store.view_page import write_page
+    from memhooks.store import write_page
     from memhooks.view.data import gather
     from memhooks.view.page import render
 

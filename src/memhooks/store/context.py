@@ -1,11 +1,21 @@
-"""Task, next step and blockers from `context/`: one short line each. Standard library only."""
+"""The files a person keeps beside the memories: `context/` (task, next step, blockers),
+`master.md`, and the git conflict markers that make a file unfit to inject. Standard library
+only.
+"""
 
 from __future__ import annotations
 
-from memhooks.store.atomic import read_text
-from memhooks.store.fences import split_frontmatter
+import os
+import re
+
+from memhooks.store.files import read_text, split_frontmatter, write_atomic
 from memhooks.store.paths import MemoryPaths
 from memhooks.text import clip
+from memhooks.text.lazy_re import LazyPattern
+
+# ------------------------------------------------------------------ context_files
+# Task, next step and blockers from `context/`: one short line each. Standard library only.
+
 
 CURRENT_TASK_TEMPLATE = """# Current task
 
@@ -19,25 +29,35 @@ CURRENT_TASK_TEMPLATE = """# Current task
 (none yet)
 """
 
+
 BLOCKERS_TEMPLATE = """# Blockers
 
 (none)
 """
+
 
 ACTIVE_TEMPLATE = """# Active work
 
 (none yet)
 """
 
+
 COMPLETED_TEMPLATE = """# Completed
 
 (none yet)
 """
 
+
 #: What a template's empty section says: `(none yet)`, `- n/a`, `TBD.` (any case).
 PLACEHOLDERS = frozenset(("none", "none yet", "n/a", "-", "tbd"))
+
+
 _TICKS = (" ", "x", "X", "~")
+
+
 LINE_MAX = 200
+
+
 CONTEXT_CAP = 20_000  # characters read of a context file: a status needs its head only
 
 
@@ -157,7 +177,6 @@ def _conflicted(text: str) -> bool:
     # prompt reads these two files).
     if "<<<<<<<" not in text and ">>>>>>>" not in text:
         return False
-    from memhooks.store.conflicts import has_markers
 
     return has_markers(text)
 
@@ -168,3 +187,103 @@ def status_line(status: Status) -> str:
         f"task: {status.task or '(not set)'} | next: {status.next_step or '(not set)'}"
         f" | blockers: {blockers}"
     )
+
+
+# ------------------------------------------------------------------ task_files
+# Writing `context/current-task.md` and `context/blockers.md` (`memhooks task`); reading them is
+# `context_files`.
+
+
+def render_current_task(task: str, next_step: str, progress: list[str]) -> str:
+    lines = [
+        "# Current task",
+        "",
+        "## Task",
+        task or "(none yet)",
+        "",
+        "## Next step",
+        next_step or "(none yet)",
+        "",
+        "## Progress",
+    ]
+    lines += [f"- {p}" for p in progress] or ["(none yet)"]
+    return "\n".join(lines) + "\n"
+
+
+def render_blockers(blockers: list[str]) -> str:
+    if not blockers:
+        return "# Blockers\n\n" + BLOCKERS_TEMPLATE.split("\n\n", 1)[1]
+    return "# Blockers\n\n" + "\n".join(f"- {b}" for b in blockers) + "\n"
+
+
+def write_task(
+    paths: MemoryPaths, task: str, next_step: str, progress: list[str], blockers: list[str]
+) -> None:
+    """Replace both files (one-line, redacted values); the caller holds the store lock."""
+    write_atomic(paths.current_task, render_current_task(task, next_step, progress))
+    write_atomic(paths.blockers, render_blockers(blockers))
+
+
+# ------------------------------------------------------------------ master_file
+# Replacing `master.md` (`memhooks synthesize --save`), keeping the version it replaces.
+
+
+#: The replaced master.md, under `.cache/`: one step back, never committed.
+PREVIOUS = "master.previous.md"
+
+
+def replace_master(paths: MemoryPaths, new: str, old: str | None) -> None:
+    """Write `new` as master.md, first keeping `old` (what it held, read by the caller under
+    the same lock; None when there was none) as `.cache/master.previous.md`."""
+    if old is not None:
+        write_atomic(os.path.join(paths.cache, PREVIOUS), old)
+    write_atomic(paths.master, new)
+
+
+# ------------------------------------------------------------------ conflicts
+# Git conflict markers: a merge that left them makes a file unfit to inject or to trust.
+#
+# Standard library only: SessionStart and the status line check what they read with it.
+
+
+#: Compiled only for a text that holds seven `<` or `>` in a row (see `has_markers`).
+_MARKER = LazyPattern(r"^(?:<{7}|>{7})(?: |$)|^\|{7}(?: |$)|^={7}$", re.MULTILINE)
+
+
+#: Files outside the memory folders that people merge by hand.
+TOP_FILES = ("MEMORY.md", "MEMORY-archive.md", "master.md", "context", "progress", "checkpoints")
+
+
+SCAN_CAP = 4_000_000  # bytes read of one file when looking for markers
+
+
+def has_markers(text: str) -> bool:
+    """True when `text` holds a conflict block's opening or closing line."""
+    return ("<<<<<<<" in text or ">>>>>>>" in text) and _MARKER.search(text) is not None
+
+
+def conflicted_files(root: str, folders: tuple[str, ...]) -> list[str]:
+    """Markdown files of the tree (relative paths) that hold conflict markers. Command path
+    only (pathlib)."""
+    from pathlib import Path
+
+    from memhooks.store.files import read_bytes
+
+    base = Path(root)
+    found: list[str] = []
+    for name in (*TOP_FILES, *folders):
+        path = base / name
+        if path.is_dir() and not path.is_symlink():
+            files = sorted(path.glob("*.md"))
+        elif name.endswith(".md"):
+            files = [path]
+        else:
+            continue
+        for file in files:
+            try:
+                text = read_bytes(file, SCAN_CAP).decode("utf-8", "replace")
+            except OSError:
+                continue
+            if has_markers(text):
+                found.append(file.relative_to(base).as_posix())
+    return found

@@ -1,21 +1,30 @@
-"""A new memory tree (seed 000): the folders and placeholders `memhooks start` creates,
-and taking back what a start that failed half-way made."""
+"""New things the commands make: a memory tree (`memhooks start`, undone when it fails half-way),
+and a draft memory checked before it is filed.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import shutil
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from memhooks.store.atomic import write_atomic
-from memhooks.store.categories import CATEGORIES
-from memhooks.store.context_files import (
+from memhooks.errors import Exit, UserError
+from memhooks.store.context import (
     ACTIVE_TEMPLATE,
     BLOCKERS_TEMPLATE,
     COMPLETED_TEMPLATE,
     CURRENT_TASK_TEMPLATE,
 )
+from memhooks.store.files import write_atomic
+from memhooks.store.names import CATEGORIES
 from memhooks.store.paths import MemoryPaths
+
+# ------------------------------------------------------------------ tree_setup
+# A new memory tree (seed 000): the folders and placeholders `memhooks start` creates, and taking
+# back what a start that failed half-way made.
+
 
 GITIGNORE = """# memhooks: derived and machine-local files (rebuild with `memhooks rebuild`)
 .cache/
@@ -59,3 +68,39 @@ def undo_created(paths: MemoryPaths, created: list[str], *, fresh: bool) -> None
                 target.rmdir()
             else:
                 target.unlink()
+
+
+# ------------------------------------------------------------------ draft
+# A memory before it is filed: its category, frontmatter and body, and the check every way in
+# makes (`save`, `remember`, `import`): the frontmatter as the category's model accepts it.
+
+
+@dataclass
+class Draft:
+    category: str
+    meta: dict[str, Any] = field(default_factory=dict)
+    body: str = ""
+    source_path: str | None = None
+
+
+def validate_draft(draft: Draft, *, partial: bool = False) -> dict[str, Any]:
+    """The frontmatter as the category's model accepts it (a partial one for updates)."""
+    from pydantic import ValidationError
+
+    from memhooks.store.models import meta_to_dict, parse_meta
+
+    probe = dict(draft.meta)
+    if partial:
+        probe.setdefault("title", "placeholder")
+    try:
+        model = parse_meta({**probe, "category": draft.category})
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
+        )
+        raise UserError(f"invalid {draft.category}: {problems}", Exit.INVALID_INPUT) from None
+    validated = meta_to_dict(model)
+    validated.pop("category", None)
+    if partial:
+        return {k: v for k, v in validated.items() if k in draft.meta}
+    return validated

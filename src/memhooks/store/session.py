@@ -1,7 +1,5 @@
-"""`_session.json` as plain JSON, for the hooks; the commands validate it with `SessionState`.
-
-Hooks change only the keys they own (lastActivity, sessions, stats counters) and keep every
-other key as read, so a hook never drops what a newer version wrote.
+"""A session's files: `_session.json` as plain JSON, the journal in `sessions/<id>.md` and how far
+it got, and when the per-prompt reminder goes out. Standard library only.
 """
 
 from __future__ import annotations
@@ -11,17 +9,34 @@ import os
 
 from memhooks import TYPE_CHECKING
 from memhooks.errors import MemhooksError
-from memhooks.store.atomic import write_atomic
+from memhooks.store.files import read_memory, read_text, write_atomic
+from memhooks.store.paths import MemoryPaths, UnsafePathError, inside, session_file_stem
+from memhooks.text.clock import iso
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, TypeVar
 
+
+# ------------------------------------------------------------------ session_state
+# `_session.json` as plain JSON, for the hooks; the commands validate it with `SessionState`.
+#
+# Hooks change only the keys they own (lastActivity, sessions, stats counters) and keep every
+# other key as read, so a hook never drops what a newer version wrote.
+
+
+if TYPE_CHECKING:
     T = TypeVar("T")
 
+
 MAX_SESSIONS_KEPT = 50
+
+
 STATE_CAP = 1_000_000  # bytes: 50 session records take a few KB
+
+
 SCHEMA_VERSION = 1
+
 
 #: Every top-level key of `_session.json` and its default: the hooks write only these.
 #: `models.SessionState` is held equal to this (names and defaults) by a parity test.
@@ -40,6 +55,8 @@ KEYS: dict[str, object] = {
     "task": None,
     "archived_sessions": [],
 }
+
+
 #: The keys of one record in `sessions` (`models.SessionRecord`).
 RECORD_KEYS: dict[str, object] = {
     "id": None,
@@ -57,7 +74,7 @@ class StateUnreadableError(MemhooksError, ValueError):
 
 def read_state(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     """None when there is no file; raises StateUnreadableError when it cannot be parsed."""
-    from memhooks.store.safe_fs import UnsafeFileError, read_bytes
+    from memhooks.store.files import UnsafeFileError, read_bytes
 
     try:
         raw = read_bytes(path, STATE_CAP, whole=True)
@@ -114,6 +131,8 @@ def change_state(
 
 
 _TEXT_KEYS = tuple(key for key, default in KEYS.items() if default is None)
+
+
 _LIST_KEYS = tuple(key for key, default in KEYS.items() if isinstance(default, list))
 
 
@@ -183,3 +202,119 @@ def record_activity(
             record["end_reason"] = ended_reason
     state.update(extra or {})
     write_state(path, state, durable=False)
+
+
+# ------------------------------------------------------------------ session_journal
+# The automatic journal section of `sessions/<session-id>.md`, and how far the Stop hook has
+# journaled each session's transcript (`.cache/offsets.json`). Standard library only.
+#
+# The Stop hook appends to the journal; `/memory summarize` replaces the summary above it and
+# keeps it. The offsets are byte offsets per session id, most recent last, machine-local (a lost
+# write re-reads a turn, never journals one twice: the Stop hook reads them again under the lock).
+
+
+JOURNAL_HEADING = "## Automatic journal"
+
+
+#: Sessions whose offsets are remembered; the oldest are dropped first.
+MAX_OFFSETS = 200
+
+
+def journal_part(body: str) -> str:
+    """The journal section of a session file's body, or ''."""
+    at = body.find(JOURNAL_HEADING)
+    return body[at:].strip("\n") + "\n" if at >= 0 else ""
+
+
+def append_journal(paths: MemoryPaths, session_id: str, entry: str) -> None:
+    """Append one entry; a new file gets frontmatter (the next command-path write indexes it)."""
+    name = f"{session_file_stem(session_id)}.md"
+    target = os.path.join(paths.sessions, name)
+    if not inside(paths.base, target):
+        raise UnsafePathError(f"sessions/{name} resolves outside .claude/memory/: not written")
+    try:
+        current = read_memory(target).decode("utf-8")
+    except FileNotFoundError:
+        now = iso()
+        meta = {
+            "title": f"Session {now[:16].replace('T', ' ')} ({session_id[:8]})",
+            "category": "session_summary",
+            "description": "Automatic journal; `/memory summarize` adds a summary",
+            "created": now,
+            "updated": now,
+            "record_status": "active",
+            "session_id": session_id,
+        }
+        from memhooks.store.memory_file import render_document  # only for a new session's file
+
+        current = render_document(meta, f"{JOURNAL_HEADING}\n")
+    if JOURNAL_HEADING not in current:
+        current = current.rstrip("\n") + f"\n\n{JOURNAL_HEADING}\n"
+    write_atomic(target, current.rstrip("\n") + "\n\n" + entry.strip("\n") + "\n")
+
+
+def read_offsets(paths: MemoryPaths) -> dict[str, int]:
+    """The offsets as last written; {} when missing or unreadable."""
+    try:
+        data = json.loads(read_text(paths.offsets))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): v for k, v in data.items() if isinstance(v, int) and v >= 0}
+
+
+def save_offset(paths: MemoryPaths, offsets: dict[str, int], session_id: str, end: int) -> None:
+    """Write `offsets` with `session_id` at `end`, moved last; the caller holds the lock."""
+    offsets.pop(session_id, None)
+    offsets[session_id] = end  # most recent last: the oldest are dropped first
+    kept = dict(list(offsets.items())[-MAX_OFFSETS:])
+    write_atomic(paths.offsets, json.dumps(kept), durable=False)
+
+
+# ------------------------------------------------------------------ reminder_state
+# When the per-prompt status reminder goes out. Standard library only (the hot path).
+#
+# The reminder says something only on the first prompt after a start, resume or compaction
+# (SessionStart resets it), and when the status changed since it was last shown to this session.
+# `.cache/reminder.json` maps a session id to the status text last shown.
+
+
+REMINDER_SESSIONS = 20
+
+
+def _read(paths: MemoryPaths) -> dict[str, str]:
+    try:
+        data = json.loads(read_text(paths.reminder, 20_000) or "{}")
+    except ValueError:
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, str)} if isinstance(data, dict) else {}
+
+
+def _write(paths: MemoryPaths, shown: dict[str, str]) -> None:
+    kept = dict(list(shown.items())[-REMINDER_SESSIONS:])
+    try:
+        write_atomic(paths.reminder, json.dumps(kept), durable=False)
+    except OSError:
+        pass  # a read-only tree: the reminder just goes out more often
+
+
+def reset_reminder(paths: MemoryPaths, session_id: str) -> None:
+    """A start, resume or compaction: the next prompt gets the reminder again."""
+    shown = _read(paths)
+    if session_id in shown:
+        del shown[session_id]
+        _write(paths, shown)
+
+
+def shown_status(paths: MemoryPaths, session_id: str) -> str:
+    """The status text last shown to this session since its start, or ""."""
+    return _read(paths).get(session_id, "")
+
+
+def record_shown(paths: MemoryPaths, session_id: str, status_text: str) -> None:
+    """Remember that ``status_text`` went out to this session."""
+    shown = _read(paths)
+    shown.pop(session_id, None)
+    shown[session_id] = status_text
+    _write(paths, shown)

@@ -1,25 +1,38 @@
-"""`MEMORY.md` and `MEMORY-archive.md` as pure functions of the catalog. Standard library only.
-
-The index holds a three-line status header and pointer lines, `- [Title](path.md) — description`,
-grouped by category, newest first, never content (seed 001). It stays within the line, byte
-and entry caps; what does not fit goes to the archive, and a visible note says how many
-entries were cut and where they are.
+"""The pages made from the catalog: `MEMORY.md` and `MEMORY-archive.md` as pure functions, and the
+memory view's page. Standard library only.
 """
 
 from __future__ import annotations
 
+import os
+
 from memhooks import TYPE_CHECKING
-from memhooks.store.categories import BY_NAME, CATEGORIES
+from memhooks.store.files import check_target, write_atomic
+from memhooks.store.names import BY_NAME, CATEGORIES
+from memhooks.store.paths import MemoryPaths
 from memhooks.text import clip
 from memhooks.text.value import Value, set_field
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from pathlib import Path
 
     from memhooks.store.catalog import Entry
-    from memhooks.store.context_files import Status
+    from memhooks.store.context import Status
+
+
+# ------------------------------------------------------------------ index_render
+# `MEMORY.md` and `MEMORY-archive.md` as pure functions of the catalog. Standard library only.
+#
+# The index holds a three-line status header and pointer lines, `- [Title](path.md) —
+# description`, grouped by category, newest first, never content (seed 001). It stays within the
+# line, byte and entry caps; what does not fit goes to the archive, and a visible note says how
+# many entries were cut and where they are.
+
 
 LINE_MAX_CHARS = 220
+
+
 _ORDER = {c.name: i for i, c in enumerate(CATEGORIES)}
 
 
@@ -163,3 +176,26 @@ def render_archive(cut: Sequence[Entry], sessions: Sequence[dict[str, object]]) 
             f"| {summary} | {entry.index_archived_at or '-'} |"
         )
     return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ view_page
+# The memory view's page (`memhooks view`): machine-local, by default `.cache/view.html`.
+#
+# Written whole and atomically, without fsync (it is made again on every run); the default place
+# is refused when `.cache/` or the page is a symlink.
+
+
+DEFAULT_NAME = "view.html"
+
+
+def default_page(paths: MemoryPaths) -> Path:
+    """`.cache/<DEFAULT_NAME>`; UnsafeFileError when it or a folder on the way is a symlink."""
+    from pathlib import Path
+
+    target = Path(paths.cache) / DEFAULT_NAME
+    check_target(target)
+    return target
+
+
+def write_page(path: str | os.PathLike[str], page: str) -> None:
+    write_atomic(path, page, durable=False)

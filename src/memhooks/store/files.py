@@ -1,0 +1,356 @@
+"""Files of a tree that may come from someone else: safe opens and reads, atomic writes, the
+problem log, a `---` fence split by hand. Standard library only: every hook imports this.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+import time
+
+from memhooks import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+
+# ------------------------------------------------------------------ safe_fs
+# Opening files of a tree that may come from someone else. Standard library only: the hooks import
+# this.
+#
+# Everything under `.claude/memory/` may have been committed by a stranger. So no open made here
+# follows a symlink, from the `memory` folder itself down to the file (a symlinked
+# `.claude/memory`, `.cache/` or `context/` is refused, and so is a symlinked file, dangling or
+# not); a read takes regular files only (a FIFO would hang the hook, `/dev/zero` would fill its
+# memory) and never more than a cap; and what is created is created in place, never at the end of
+# a link. A refusal is an UnsafeFileError: an OSError, so every caller that already skips an
+# unreadable or unwritable file skips this one too.
+
+
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+_READ = os.O_RDONLY | NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+_READ |= getattr(os, "O_BINARY", 0)
+
+
+_MARK = os.sep + os.path.join(".claude", "memory")
+
+
+#: Bytes read of a tree file when the caller names no cap.
+READ_CAP = 4_000_000
+
+
+#: A memory file bigger than this is reported and skipped (a 200 MB file cost `rebuild` 11 s).
+MEMORY_FILE_CAP = 2_000_000
+
+
+class UnsafeFileError(OSError):
+    """A symlink, a FIFO, a device or an over-sized file in the tree: not followed, not read."""
+
+
+def _tree_folders(path: str) -> Iterable[str]:
+    """`.claude/memory` and each folder below it on the way to `path` (nothing outside it)."""
+    full = os.path.abspath(path)
+    at = (full + os.sep).rfind(_MARK + os.sep)
+    if at < 0:
+        return ()
+    folder = full[: at + len(_MARK)]
+    names = full[len(folder) :].strip(os.sep).split(os.sep)[:-1]
+    out = [folder]
+    for name in names:
+        folder = os.path.join(folder, name)
+        out.append(folder)
+    return out
+
+
+def check_folders(path: str | os.PathLike[str]) -> None:
+    """Raise UnsafeFileError when `.claude/memory` or a folder below it, on the way to
+    `path`, is a symlink. A few lstat calls: cheap enough for every open."""
+    for folder in _tree_folders(os.fspath(path)):
+        if os.path.islink(folder):
+            raise UnsafeFileError(
+                f"{folder} is a symlink: memhooks does not follow symlinks in .claude/memory/"
+            )
+
+
+def check_target(path: str | os.PathLike[str]) -> None:
+    """`path` may be written or replaced: its folders are real, and it is no symlink."""
+    check_folders(path)
+    if os.path.islink(path):
+        raise UnsafeFileError(f"{os.fspath(path)} is a symlink: not followed, not replaced")
+
+
+def makedirs(folder: str | os.PathLike[str]) -> None:
+    """os.makedirs, after checking that no existing folder on the way is a symlink."""
+    check_folders(os.path.join(os.fspath(folder), "_"))
+    os.makedirs(folder, exist_ok=True)
+
+
+def read_bytes(path: str | os.PathLike[str], cap: int = READ_CAP, *, whole: bool = False) -> bytes:
+    """At most `cap` bytes of a regular file of the tree; with `whole`, a longer file is an
+    UnsafeFileError rather than cut. FileNotFoundError as usual for a missing file."""
+    target = os.fspath(path)
+    check_folders(target)
+    if not NOFOLLOW and os.path.islink(target):  # Windows: no O_NOFOLLOW
+        raise UnsafeFileError(f"{target} is a symlink: not followed")
+    try:
+        fd = os.open(target, _READ)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        if os.path.islink(target):
+            raise UnsafeFileError(f"{target} is a symlink: not followed") from None
+        raise exc from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafeFileError(f"{target} is not a regular file: not read")
+        if whole and info.st_size > cap:
+            raise UnsafeFileError(f"{target} is {info.st_size:,} bytes (over {cap:,}): not read")
+        chunks: list[bytes] = []
+        left = cap + 1 if whole else cap
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if whole and len(data) > cap:
+        raise UnsafeFileError(f"{target} grew over {cap:,} bytes while read: not read")
+    return data
+
+
+def read_memory(path: str | os.PathLike[str]) -> bytes:
+    """A whole memory file, or UnsafeFileError (reported and skipped, never rewritten)."""
+    return read_bytes(path, MEMORY_FILE_CAP, whole=True)
+
+
+def open_created(path: str | os.PathLike[str], flags: int, mode: int = 0o644) -> int:
+    """os.open with O_CREAT for a lock or a log: the folder is checked and made, the name is
+    never followed (a dangling symlink does not create its target), and it must be a
+    regular file."""
+    target = os.fspath(path)
+    makedirs(os.path.dirname(target))
+    if not NOFOLLOW and os.path.islink(target):
+        raise UnsafeFileError(f"{target} is a symlink: not followed")
+    try:
+        fd = os.open(target, flags | os.O_CREAT | NOFOLLOW | getattr(os, "O_CLOEXEC", 0), mode)
+    except OSError as exc:
+        if os.path.islink(target):
+            raise UnsafeFileError(f"{target} is a symlink: not followed") from None
+        raise exc from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UnsafeFileError(f"{target} is not a regular file: not used")
+    return fd
+
+
+def tree_problem(base: str) -> str:
+    """Why the tree at `base` must not be used at all (a symlinked `.claude/memory` or
+    `.cache/`), or ""."""
+    for folder in (base, os.path.join(base, ".cache")):
+        if os.path.islink(folder):
+            return (
+                f"{folder} is a symlink; memhooks does not follow symlinks in .claude/memory/ "
+                "and leaves this tree alone (replace the link with a real folder to use it)"
+            )
+    return ""
+
+
+# ------------------------------------------------------------------ atomic
+# Whole-file I/O for the tree: atomic replacement (a unique temp file in the same folder, fsync,
+# os.replace) and the forgiving reads the hooks make.
+#
+# Temp names are made here rather than with `tempfile`, whose import costs the hooks ~5 ms:
+# `O_CREAT | O_EXCL` with a random suffix gives the same uniqueness guarantee.
+
+
+def _default_mode() -> int:
+    """Memory files are shared through git like any other file: honour the umask."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_MODE = _default_mode()
+
+
+READ_CAP_BYTES = 4_000_000
+
+
+_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+
+
+def read_text(path: str | os.PathLike[str], limit: int = -1) -> str:
+    """The text of a small file of the tree, at most `limit` characters (-1: at most
+    safe_fs.READ_CAP bytes); "" when it cannot be read, is a symlink or is no regular file."""
+    try:
+        data = read_bytes(path, limit * 4 if limit >= 0 else READ_CAP_BYTES)
+    except OSError:
+        return ""
+    text = data.decode("utf-8", errors="replace")
+    if "\r" in text:  # what text mode's universal newlines did
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text if limit < 0 else text[:limit]
+
+
+def discard(path: str | os.PathLike[str]) -> None:
+    """Remove a file if it can be; a failure is ignored (a temp file, an old copy)."""
+    # Not contextlib.suppress: contextlib costs every hook ~0.7 ms to import.
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _temp_file(path: str) -> tuple[int, str]:
+    folder, name = os.path.split(path)
+    for _ in range(100):
+        candidate = os.path.join(folder, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+        try:
+            return os.open(candidate, _FLAGS, _MODE), candidate
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temp name next to {path}")
+
+
+def _write_temp(path: str, text: str | bytes, *, durable: bool = True) -> str:
+    makedirs(os.path.dirname(path))  # refuses a symlinked folder of the tree
+    fd, tmp = _temp_file(path)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text if isinstance(text, bytes) else text.encode("utf-8"))
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
+    except BaseException:
+        discard(tmp)
+        raise
+    return tmp
+
+
+def write_atomic(path: str | os.PathLike[str], text: str | bytes, *, durable: bool = True) -> None:
+    """Replace `path` with `text` so that readers only ever see the old or the new whole file.
+
+    `durable=False` skips the fsync (~2 ms): for machine-local state the hooks rewrite on every
+    turn (caches, offsets, activity times), where losing the last write in a power cut is
+    harmless but a torn file is not; the replace stays atomic either way.
+    """
+    target = os.fspath(path)
+    check_target(target)
+    tmp = _write_temp(target, text, durable=durable)
+    try:
+        os.replace(tmp, target)
+    except BaseException:
+        discard(tmp)
+        raise
+
+
+def replace_with_built(
+    path: str | os.PathLike[str], build: Callable[[str], None], *, before_replace: str = ""
+) -> None:
+    """Replace `path` with a file `build(temp_name)` makes beside it (a database, say),
+    fsynced first; `before_replace` names a stale companion file to remove just before."""
+    target = os.fspath(path)
+    check_target(target)
+    makedirs(os.path.dirname(target))  # refuses a symlinked folder of the tree
+    fd, tmp = _temp_file(target)
+    os.close(fd)
+    try:
+        build(tmp)
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if before_replace:
+            discard(before_replace)
+        os.replace(tmp, target)
+    except BaseException:
+        discard(tmp)
+        raise
+
+
+def discard_derived(path: str | os.PathLike[str], suffixes: Iterable[str] = ()) -> None:
+    """Remove a derived file (the search index, say) and its companions `path + suffix`,
+    to be made again: a symlink is removed, never its target; the folders are checked."""
+    target = os.fspath(path)
+    check_folders(target)
+    for name in (target, *(target + s for s in suffixes)):
+        if os.path.lexists(name):
+            os.unlink(name)
+
+
+def create_exclusive(path: str | os.PathLike[str], text: str) -> None:
+    """Create `path` atomically, failing with FileExistsError if the name is taken."""
+    target = os.fspath(path)
+    check_target(target)
+    tmp = _write_temp(target, text)
+    try:
+        # link() refuses to overwrite, unlike replace(): two writers can never clobber a name.
+        os.link(tmp, target)
+    finally:
+        discard(tmp)
+
+
+# ------------------------------------------------------------------ logsink
+# One line per problem, to stderr and to `.cache/memhooks.log`. Never raises.
+
+
+MAX_LOG_BYTES = 256_000
+
+
+def log_line(log_path: str | os.PathLike[str] | None, message: str) -> None:
+    line = f"memhooks: {message}".replace("\n", " ")[:2000]
+    try:  # not contextlib.suppress: contextlib costs every hook ~0.7 ms to import
+        sys.stderr.write(line + "\n")
+    except Exception:
+        pass
+    if log_path is None:
+        return
+    try:
+        _append(os.fspath(log_path), line)
+    except Exception:
+        pass
+
+
+def _append(target: str, line: str) -> None:
+
+    if not os.path.isdir(os.path.dirname(target)):
+        return  # never create a tree just to log into it
+    # Never through a symlink: a committed `.cache/memhooks.log -> ~/.bashrc` must not get
+    # lines appended (open_created refuses it, and a symlinked folder on the way).
+    fd = open_created(target, os.O_WRONLY | os.O_APPEND)
+    try:
+        if os.fstat(fd).st_size > MAX_LOG_BYTES:
+            os.close(fd)
+            fd = -1
+            os.replace(target, target + ".1")
+            fd = open_created(target, os.O_WRONLY | os.O_APPEND)
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        os.write(fd, f"{stamp} {line}\n".encode("utf-8", "replace"))
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+# ------------------------------------------------------------------ fences
+# A memory-style file's `---` frontmatter fence, split by hand. Standard library only: the hooks
+# read checkpoints and context files with it; the command path parses the frontmatter itself with
+# python-frontmatter (`memory_file`).
+
+
+def split_frontmatter(text: str) -> tuple[str, str]:
+    """(frontmatter lines without the fences, body); ('', text) when no closed fence opens it."""
+    if text.startswith("---\n"):
+        end = text.find("\n---\n", 4)
+        if end >= 0:
+            return text[4:end], text[end + 5 :]
+    return "", text
