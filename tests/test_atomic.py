@@ -64,10 +64,10 @@ def test_a_crashed_writers_temp_file_never_blocks_the_next_write(tmp_path: Path)
     assert _temps(tmp_path) == left  # the new write left nothing of its own
 
 
-@pytest.mark.parametrize(
-    "leftover", [".MEMORY.md.tmp", "MEMORY.md.tmp", f".MEMORY.md.{os.getpid()}.tmp"]
-)
+@pytest.mark.parametrize("leftover", [".MEMORY.md.tmp", "MEMORY.md.tmp", ".MEMORY.md.{pid}.tmp"])
 def test_a_leftover_at_any_fixed_name_is_no_obstacle(tmp_path: Path, leftover: str) -> None:
+    # The pid is filled in here, not in the parameter: xdist workers must collect one name.
+    leftover = leftover.format(pid=os.getpid())
     target = tmp_path / "MEMORY.md"
     (tmp_path / leftover).write_text("stale", encoding="utf-8")
     for attempt in range(3):
