@@ -1,4 +1,4 @@
-"""Atomic writes (store/atomic.py) use a unique temp name beside the target, so a temp file left
+"""Atomic writes (store/files.py) use a unique temp name beside the target, so a temp file left
 by a crashed writer never blocks a later write of the same file."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from memhooks.store.files import _temp_file
 #: A writer killed between writing its temp file and renaming it over the target.
 _CRASH = """
 import os, sys
-from memhooks.store import atomic
+from memhooks.store import files as atomic
 def crash(src, dst):
     os._exit(9)
 atomic.os.replace = crash
