@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from memhooks.restore.briefing import HEADER, index_excerpt, session_start
+from memhooks.continuity.briefing import HEADER, index_excerpt, session_start
 from memhooks.store import HOST_CONTEXT_CAP, Status
 
 RESTORE = "## What the record proves\n- Wiring the slug cache into build.py\n"
 INDEX = "# Memory index\n\n## Decisions\n- [Use SQLite](decisions/use-sqlite.md) — cache store\n"
 
 
-def _brief(restore: str | None = RESTORE, *, budget: int = 9_000) -> str:
+def _brief(handover: str | None = RESTORE, *, budget: int = 9_000) -> str:
     return session_start(
         session_id="0b7c5e1e-6c2a-4f7e-9a53-1d2b3c4d5e6f",
         status=Status(task="Ship the slugs"),
-        restore=None if restore is None else (lambda room: restore[:room]),
-        restore_title="This session's restore:",
-        restore_source=".claude/memory/.cache/restore/x.json",
+        handover=None if handover is None else (lambda room: handover[:room]),
+        handover_title="This session's restore:",
+        handover_source=".claude/memory/.cache/restore/x.json",
         index=INDEX,
         budget=budget,
     )
@@ -56,9 +56,9 @@ def test_the_restore_is_rendered_for_the_room_left() -> None:
         status=Status(),
         index=INDEX,
         budget=3_000,
-        restore=render,
-        restore_title="t:",
-        restore_source="src",
+        handover=render,
+        handover_title="t:",
+        handover_source="src",
     )
     assert len(text) <= 3_000
     assert "Wiring the slug cache" in text

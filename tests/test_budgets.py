@@ -230,8 +230,8 @@ def test_the_tail_is_read_when_the_head_is_slow(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Past the head, reading jumps to as much of the tail as the head's pace says fits."""
-    from memhooks.restore import timed_read
-    from memhooks.restore.evidence import Evidence
+    from memhooks.continuity import timed_read
+    from memhooks.continuity.evidence import Evidence
 
     transcript = tmp_path / "t.jsonl"
     write_replies(transcript, 2)

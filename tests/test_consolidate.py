@@ -277,7 +277,7 @@ def test_no_false_proposals_on_50_distinct_memories(tmp_path: Path) -> None:
 def test_session_start_mentions_pending_once_a_day(
     planted: tuple[Path, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from memhooks.restore import pending_note as consolidation_note
+    from memhooks.continuity import pending_note as consolidation_note
 
     root, _ = planted
     assert main_ok(capsys, "consolidate")
@@ -289,7 +289,7 @@ def test_session_start_mentions_pending_once_a_day(
 
 
 def test_session_start_is_silent_without_a_summary(started: Path) -> None:
-    from memhooks.restore import pending_note as consolidation_note
+    from memhooks.continuity import pending_note as consolidation_note
 
     assert consolidation_note.line(str(started), today="2030-01-01") == ""
     assert consolidation_note.with_note("a\n\nb", str(started), 100) == "a\n\nb"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from memhooks.restore import checks
-from memhooks.restore.evidence import Evidence, new_state, unanswered_question
-from memhooks.restore.excerpt import head_tail, trim_paste
-from memhooks.restore.restore_text import after_compaction, next_session
-from memhooks.restore.transcript_records import Record, TextBlock, ToolResult, ToolUse
+from memhooks.continuity import checks
+from memhooks.continuity.evidence import Evidence, new_state, unanswered_question
+from memhooks.continuity.excerpt import head_tail, trim_paste
+from memhooks.continuity.handover import after_compaction, next_session
+from memhooks.continuity.transcript_records import Record, TextBlock, ToolResult, ToolUse
 
 
 def _prompt(text: str) -> Record:
@@ -278,7 +278,7 @@ def test_the_hosts_wrapper_around_a_summary_is_not_kept() -> None:
     """The transcript's compaction record wraps the summary in the host's own orders
     ("Continue … without asking the user any further questions"): a new session must never
     be handed those as part of the last session's record."""
-    from memhooks.restore.evidence import summary_text
+    from memhooks.continuity.evidence import summary_text
 
     raw = (
         "This session is being continued from a previous conversation that ran out of "

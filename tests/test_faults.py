@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from memhooks.cli.main import main
+from memhooks.continuity import transcript
 from memhooks.errors import Exit
 from memhooks.hooks.subagent_stop import LOCK_TIMEOUT as SUBAGENT_LOCK_TIMEOUT
-from memhooks.restore import transcript
 from memhooks.store import MemoryPaths
 from support import LAUNCHER, hook_examples, hook_writer, run_cli
 from test_fuzz_hooks import assert_valid_output, memory_snapshot, run_in_process, seed_memories

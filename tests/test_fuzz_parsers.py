@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memhooks.cli.main import main
+from memhooks.continuity import transcript
+from memhooks.continuity.evidence import Evidence
 from memhooks.errors import CODES, Exit
-from memhooks.restore import transcript
-from memhooks.restore.evidence import Evidence
 from memhooks.store import (
     UnparsableMemoryError,
     is_active,

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from memhooks.continuity.prompts import first_request
 from memhooks.recall.search_index import SearchIndex
-from memhooks.restore.prompts import first_request
 from memhooks.store import (
     DuplicateError,
     Entry,

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from memhooks.restore.restore_text import STATUS
+from memhooks.continuity.handover import STATUS
 from support import FIXTURES, LAUNCHER, run_cli, run_hook
 
 TRANSCRIPTS = FIXTURES / "transcripts"

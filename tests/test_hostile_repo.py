@@ -257,7 +257,7 @@ def test_fifos_and_devices_are_not_read(clone: Path) -> None:
 def plant_recursive_index(memory: Path) -> None:
     import sqlite3
 
-    from memhooks.recall.index_read import SCHEMA_VERSION
+    from memhooks.recall.search_read import SCHEMA_VERSION
 
     conn = sqlite3.connect(memory / ".cache" / "search.sqlite3")
     conn.executescript(

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memhooks.restore.journal_entry import render_journal_entry
-from memhooks.restore.transcript import read_new
-from memhooks.restore.transcript_records import Record, TextBlock, ToolResult, ToolUse
+from memhooks.continuity.journal_entry import render_journal_entry
+from memhooks.continuity.transcript import read_new
+from memhooks.continuity.transcript_records import Record, TextBlock, ToolResult, ToolUse
 from support import FIXTURES
 
 TRANSCRIPTS = FIXTURES / "transcripts"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.recall.index_read import has_vectors
+from memhooks.recall.search_read import has_vectors
 from memhooks.recall.semantic import TABLE_FILE
 from plugin_host import TAG, Host, bare_python, install_plugin, seed_deps
 from support import wait_for

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
+from memhooks.continuity import briefing
 from memhooks.hooks import subagent_pointers, user_prompt
 from memhooks.hooks.event import HookInput
 from memhooks.recall.pointer import Pointer
-from memhooks.restore import briefing
 from memhooks.store import MemoryPaths, Settings
 from support import run_main
 

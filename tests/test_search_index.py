@@ -7,17 +7,17 @@ from typing import TYPE_CHECKING
 import pytest
 
 from memhooks.recall import ranking, search_index
-from memhooks.recall.index_read import Hit
 from memhooks.recall.search_index import SearchIndex
-from memhooks.store import IndexedDoc
+from memhooks.recall.search_read import Hit
+from memhooks.store import SearchDoc
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from pathlib import Path
 
 
-def doc(path: str, title: str, body: str = "", tags: tuple[str, ...] = ()) -> IndexedDoc:
-    return IndexedDoc(
+def doc(path: str, title: str, body: str = "", tags: tuple[str, ...] = ()) -> SearchDoc:
+    return SearchDoc(
         path=path,
         category="decision",
         title=title,
@@ -48,7 +48,7 @@ def db(tmp_path: Path) -> Path:
     return tmp_path / ".cache" / "search.sqlite3"
 
 
-def built(db: Path, docs: list[IndexedDoc] = DOCS) -> SearchIndex:
+def built(db: Path, docs: list[SearchDoc] = DOCS) -> SearchIndex:
     index = SearchIndex(db)
     index.rebuild(docs)
     return index
@@ -186,10 +186,10 @@ def test_leaving_categories_out_reads_an_index_of_category_and_id(db: Path) -> N
 def test_leaving_journals_out_keeps_the_best_of_the_others(db: Path) -> None:
     """The best candidates are mostly journals: drop_categories checks a few at a time until
     it holds `keep` others, and they are the same as when all 200 are checked."""
-    from memhooks.recall import index_read
+    from memhooks.recall import search_read
 
     journals = [
-        IndexedDoc(
+        SearchDoc(
             path=f"sessions/{n:02d}.md",
             category="session_summary",
             title=f"Redis cache session {n}",
@@ -208,10 +208,10 @@ def test_leaving_journals_out_keeps_the_best_of_the_others(db: Path) -> None:
         conn = index._read_connection()
         assert conn is not None
         terms = ["redis", "cach"]
-        scores = index_read.rank(conn, terms, index_read.index_stats(conn))
+        scores = search_read.rank(conn, terms, search_read.search_stats(conn))
         every, few = dict(scores), dict(scores)
-        index_read.drop_categories(conn, every, ("session_summary",))
-        index_read.drop_categories(conn, few, ("session_summary",), keep=5)
+        search_read.drop_categories(conn, every, ("session_summary",))
+        search_read.drop_categories(conn, few, ("session_summary",), keep=5)
         assert len(every) == 15
         assert ranking.top_candidates(few, 5) == ranking.top_candidates(every, 5)
         paths = dict(conn.execute("SELECT id, path FROM docs").fetchall())
@@ -229,7 +229,7 @@ def test_failed_rebuild_keeps_the_old_index(db: Path) -> None:
     assert [p.name for p in db.parent.iterdir()] == [db.name]
 
 
-def iter_failing(docs: list[IndexedDoc]) -> Iterator[IndexedDoc]:
+def iter_failing(docs: list[SearchDoc]) -> Iterator[SearchDoc]:
     yield from docs[:2]
     raise RuntimeError("parse failure")
 

@@ -23,17 +23,17 @@ from memhooks.cli import semantic_build
 from memhooks.install import deps, semantic_assets
 from memhooks.recall import ranking, semantic, wordpiece
 from memhooks.recall.background import PROMPTS
-from memhooks.recall.index_read import has_vectors
 from memhooks.recall.search_index import SearchIndex
-from memhooks.store import IndexedDoc
+from memhooks.recall.search_read import has_vectors
+from memhooks.store import SearchDoc
 
 REPO = Path(__file__).resolve().parents[1]
 TABLE = REPO / "tests" / "fixtures" / "semantic" / "tokens-subset.sqlite3"
 sys.path.insert(0, str(REPO / "tests" / "benchmark"))
 
 
-def doc(path: str, title: str, body: str, category: str = "decision") -> IndexedDoc:
-    return IndexedDoc(
+def doc(path: str, title: str, body: str, category: str = "decision") -> SearchDoc:
+    return SearchDoc(
         path=path,
         category=category,
         title=title,

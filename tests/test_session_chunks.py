@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from memhooks.continuity.chunks import split
 from memhooks.curate.session_material import locate_transcript, reading
-from memhooks.restore.chunks import split
 from memhooks.store import MemoryPaths, settings_from_dict, validate_config
 from support import FIXTURES, run_cli
 

@@ -139,7 +139,7 @@ def test_the_audit_sees_each_kind_of_write() -> None:
 #: written only by these two, and they are reached only through `store/derived.py` under the
 #: store lock (checked below): the memory tree's one writer stays the store.
 SQL_WRITERS = {
-    "recall/index_write.py": "the search index's schema, postings and stats, in a transaction "
+    "recall/search_write.py": "the search index's schema, postings and stats, in a transaction "
     "`search_index.SearchIndex` opens (imported only by it)",
     "recall/search_index.py": "opens `.cache/search.sqlite3` read-write for the write methods "
     "(`store/derived.py` alone calls them) and once to roll back a killed writer's journal",
@@ -290,7 +290,7 @@ def _sql_audit(sources: dict[str, str]) -> list[str]:
     if set(callers) != SEARCH_WRITE_ENTRY:
         problems.append(f"search index written by {callers}, not only {SEARCH_WRITE_ENTRY}")
     for writer, only in (
-        ("index_write", {"recall/search_index.py"}),
+        ("search_write", {"recall/search_index.py"}),
         ("semantic_build", set()),
     ):
         users = {n for n, tree in trees.items() if _imports_of(tree, f"memhooks.recall.{writer}")}
@@ -342,7 +342,7 @@ def test_the_sql_audit_fails_on_a_planted_writer() -> None:
             "from memhooks.recall.search_index import SearchIndex\n\n"
             "def f(p, docs):\n    with SearchIndex(p) as index:\n        index.upsert_many(docs)\n"
         ),
-        "guard/planted.py": "from memhooks.recall.index_write import delete\n",
+        "guard/planted.py": "from memhooks.recall.search_write import delete\n",
     }
     for name, source in plants.items():
         problems = _sql_audit({**real, name: source})
@@ -358,7 +358,7 @@ LAYERS = {
     "text": 1,
     "store": 2,
     "recall": 3,
-    "restore": 4,
+    "continuity": 4,
     "curate": 5,
     "transfer": 5,
     "install": 5,
@@ -418,7 +418,7 @@ def test_the_type_checking_flag_is_defined_once() -> None:
 #: pyproject's `banned-module-level-imports` at module level (inside a function or an
 #: `if TYPE_CHECKING:` block is fine), and no hot module imports a cold folder at all. A new
 #: file in a hot folder is covered as it lands; a new folder must be named here.
-HOT = {"__init__", "errors", "text", "store", "recall", "restore", "guard", "install", "hooks"}
+HOT = {"__init__", "errors", "text", "store", "recall", "continuity", "guard", "install", "hooks"}
 COLD = {"__main__", "cli", "curate", "demo", "transfer", "view"}
 #: The store's command half, the one exception inside a hot folder: the modules of the face's
 #: store half (`memhooks.store.STORE`: the validated model, the full writer, upkeep, setup).

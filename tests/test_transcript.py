@@ -9,14 +9,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memhooks.restore.transcript import (
+from memhooks.continuity.transcript import (
     TEXT_LIMIT,
     ReadProgress,
     iter_records,
     parse_line,
     read_new,
 )
-from memhooks.restore.transcript_records import Record, TextBlock, ToolResult, ToolUse
+from memhooks.continuity.transcript_records import Record, TextBlock, ToolResult, ToolUse
 from memhooks.text.redact import cut_at_line
 from support import FIXTURES
 

@@ -191,7 +191,7 @@ def test_a_git_file_pointing_at_a_trusted_repository_is_not_its_worktree(
 
 
 def test_the_main_branch_is_origin_head_else_main_or_master(repo: Path, tmp_path: Path) -> None:
-    from memhooks.restore.unmerged import main_branch
+    from memhooks.continuity.unmerged import main_branch
 
     assert main_branch(str(repo / ".git")) == "refs/heads/main"
     git("pack-refs", "--all", cwd=repo)  # no loose ref file left: packed-refs is read

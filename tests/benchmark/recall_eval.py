@@ -35,9 +35,9 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "src"))
 
 from memhooks.recall import ranking
-from memhooks.recall.index_read import index_stats
 from memhooks.recall.search_index import SearchIndex
-from memhooks.store import IndexedDoc
+from memhooks.recall.search_read import search_stats
+from memhooks.store import SearchDoc
 
 FIRST_SET = REPO / "tests" / "fixtures" / "recall"
 SECOND_SET = REPO / "tests" / "fixtures" / "recall2"
@@ -51,7 +51,7 @@ GAP_GRID = (0.0, 0.3, 0.4, 0.5, 0.6)
 
 @dataclass(frozen=True)
 class RecallSet:
-    docs: list[IndexedDoc]
+    docs: list[SearchDoc]
     queries: list[tuple[str, frozenset[str]]]
     unrelated: list[str]
 
@@ -80,7 +80,7 @@ def load(recall_dir: Path) -> RecallSet:
         post = frontmatter.load(path)
         meta = post.metadata
         docs.append(
-            IndexedDoc(
+            SearchDoc(
                 path=path.relative_to(root).as_posix(),
                 category=str(meta.get("category", "")),
                 title=str(meta.get("title", "")),
@@ -106,7 +106,7 @@ class Bm25Okapi:
 
     k1, b, epsilon = 1.5, 0.75, 0.25
 
-    def __init__(self, docs: list[IndexedDoc]) -> None:
+    def __init__(self, docs: list[SearchDoc]) -> None:
         self.paths = [d.path for d in docs]
         corpus = [self.tok(f"{d.title} {' '.join(d.tags)} {d.body}") for d in docs]
         self.tfs = [Counter(c) for c in corpus]
@@ -215,7 +215,7 @@ def ours_full(recall_set: RecallSet, table: str | None = None) -> Ours:
         n = index.count()
         conn = index._read_connection()
         assert conn is not None
-        calibration = index_stats(conn)[2]
+        calibration = search_stats(conn)[2]
 
         def rank(prompt: str) -> Ranked:
             return [(h.path, h.score) for h in index.query(prompt, limit=n, min_score=0)]
@@ -267,7 +267,7 @@ def tune_gate(full: Ours) -> tuple[float, float]:
     return max(((r, f) for r in RATIO_GRID for f in MIN_FLOOR_GRID), key=key)
 
 
-def young_docs(store: dict[str, object]) -> list[IndexedDoc]:
+def young_docs(store: dict[str, object]) -> list[SearchDoc]:
     import frontmatter
 
     docs = []
@@ -277,7 +277,7 @@ def young_docs(store: dict[str, object]) -> list[IndexedDoc]:
         post = frontmatter.loads(memory["text"])
         meta = post.metadata
         docs.append(
-            IndexedDoc(
+            SearchDoc(
                 path=memory["path"],
                 category=str(meta.get("category", "")),
                 title=str(meta.get("title", "")),

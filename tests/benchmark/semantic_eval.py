@@ -25,10 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import recall_eval
 
-from memhooks.recall import index_read, ranking
+from memhooks.continuity import briefing
+from memhooks.recall import ranking, search_read
 from memhooks.recall.pointer import Pointer
 from memhooks.recall.search_index import SearchIndex
-from memhooks.restore import briefing
 
 TABLE = REPO / "tests" / "fixtures" / "semantic" / "tokens-subset.sqlite3"
 FIRST, SECOND = recall_eval.FIRST_SET, recall_eval.SECOND_SET
@@ -43,12 +43,12 @@ WEIGHTS = (0.25, 0.5, 1.0)
 Candidates = list[tuple[str, float, float | None]]
 
 
-def rendered(hits: list[index_read.Hit]) -> str:
+def rendered(hits: list[search_read.Hit]) -> str:
     pointers = [Pointer(h.path, h.title, h.description) for h in hits]
     return briefing.prompt_reminder(status=None, pointers=pointers, budget=BUDGET)
 
 
-def answers(docs: list[recall_eval.IndexedDoc], prompts: list[str], table: str | None) -> dict:
+def answers(docs: list[recall_eval.SearchDoc], prompts: list[str], table: str | None) -> dict:
     """The hook's rendered text per prompt, and the candidates for offline re-tuning."""
     with (
         tempfile.TemporaryDirectory() as tmp,
@@ -58,7 +58,7 @@ def answers(docs: list[recall_eval.IndexedDoc], prompts: list[str], table: str |
         texts = [rendered(index.query(p, limit=5, exclude=EXCLUDE)) for p in prompts]
         conn = index._read_connection()
         assert conn is not None
-        stats = index_read.index_stats(conn)
+        stats = search_read.search_stats(conn)
         cands = [candidates(index, conn, stats, p) for p in prompts]
     return {"texts": texts, "candidates": cands, "calibration": stats[2]}
 
@@ -66,14 +66,14 @@ def answers(docs: list[recall_eval.IndexedDoc], prompts: list[str], table: str |
 def candidates(index: SearchIndex, conn: object, stats: tuple, prompt: str) -> Candidates:
     from memhooks.recall.tokenize import query_terms
 
-    terms = query_terms(prompt)[: index_read.MAX_LOOKUP_TERMS]
-    scores = index_read.rank(conn, terms, stats) if terms else {}
+    terms = query_terms(prompt)[: search_read.MAX_LOOKUP_TERMS]
+    scores = search_read.rank(conn, terms, stats) if terms else {}
     if scores:
-        index_read.drop_categories(conn, scores, EXCLUDE)
+        search_read.drop_categories(conn, scores, EXCLUDE)
     best = ranking.top_candidates(scores, ranking.SEMANTIC_CANDIDATES)
     make = index._prompt_vector(prompt)
     vector = make() if make is not None else None
-    z = index_read.semantic_z(conn, vector, best) if vector is not None else {}
+    z = search_read.semantic_z(conn, vector, best) if vector is not None else {}
     paths = dict(conn.execute("SELECT id, path FROM docs").fetchall())
     return [(paths[d], scores[d], z.get(d)) for d in best]
 

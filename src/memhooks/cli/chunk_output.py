@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from memhooks.cli.output import emit
+from memhooks.continuity.chunks import MIN_CHUNK_CHARS, first_words
 from memhooks.errors import Exit, UserError
-from memhooks.restore.chunks import MIN_CHUNK_CHARS, first_words
 
 
 def check_chunk_chars(chunk_chars: int) -> None:

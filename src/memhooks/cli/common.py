@@ -104,7 +104,7 @@ def open_store(paths: MemoryPaths) -> Store:
 def add_mode_options(parser: argparse.ArgumentParser, *, save_help: str, chunks_help: str) -> None:
     """`summarize` and `synthesize`: --material, --save, --chunks or --chunk N (one of them),
     and --chunk-chars."""
-    from memhooks.restore.chunks import DEFAULT_CHUNK_CHARS
+    from memhooks.continuity.chunks import DEFAULT_CHUNK_CHARS
 
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--material", action="store_true", help="print the material")

@@ -12,15 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from memhooks.recall import ranking
-from memhooks.recall.index_read import (
+from memhooks.recall.search_index import MAX_QUERY_CHARS, SearchIndex
+from memhooks.recall.search_read import (
     MAX_LOOKUP_TERMS,
     has_vectors,
     in_list,
-    index_stats,
     rank,
+    search_stats,
     semantic_z,
 )
-from memhooks.recall.search_index import MAX_QUERY_CHARS, SearchIndex
 from memhooks.recall.tokenize import COMMON, query_terms
 
 FIELDS = ("title", "tags", "description", "body")
@@ -43,7 +43,7 @@ def explain(
     conn = index._read_connection()  # noqa: SLF001 - same module family, read-only
     if conn is None:
         return {"error": index.last_error or "no search index: run `memhooks rebuild`"}
-    stats = index_stats(conn)
+    stats = search_stats(conn)
     n_docs = stats[0]
     if min_score is None:
         semantic, vector = _semantic(index, conn, text)

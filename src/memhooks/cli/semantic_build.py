@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from memhooks.recall import semantic, wordpiece
-from memhooks.recall.index_read import TABLE_VERSION
+from memhooks.recall.search_read import TABLE_VERSION
 from memhooks.text.progress import Progress
 
 MAX_TOKENS = 128

@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from memhooks.restore.transcript import iter_records
-from memhooks.restore.transcript_records import Record, TextBlock, ToolResult, ToolUse
+from memhooks.continuity.transcript import iter_records
+from memhooks.continuity.transcript_records import Record, TextBlock, ToolResult, ToolUse
 from memhooks.store import MemoryPaths
 from memhooks.text import clip
 

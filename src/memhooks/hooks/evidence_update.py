@@ -10,15 +10,15 @@ from __future__ import annotations
 import os
 
 from memhooks import TYPE_CHECKING
-from memhooks.restore.evidence import Evidence, new_state, usable
-from memhooks.restore.transcript import read_new
+from memhooks.continuity.evidence import Evidence, new_state, usable
+from memhooks.continuity.transcript import read_new
 from memhooks.store import read_baseline, read_evidence
 
 if TYPE_CHECKING:
     from typing import Any
 
+    from memhooks.continuity.transcript_records import Record
     from memhooks.hooks.event import HookInput
-    from memhooks.restore.transcript_records import Record
     from memhooks.store import MemoryPaths, Settings
 
 #: A session first seen after it began (memory started mid-session, a resumed old session):

@@ -10,9 +10,9 @@ next session's restore starts from it.
 from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
+from memhooks.continuity.evidence import Evidence, summary_text
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.evidence_update import load
-from memhooks.restore.evidence import Evidence, summary_text
 from memhooks.store import MemoryPaths, Settings, append_journal, quick_lock, save_evidence
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact

@@ -14,13 +14,13 @@ import os
 import time
 
 from memhooks import TYPE_CHECKING
+from memhooks.continuity.evidence import Evidence, extra_prompts
+from memhooks.continuity.git_changes import git_entry, snapshot
+from memhooks.continuity.handover import next_session
+from memhooks.continuity.timed_read import TimedRead
+from memhooks.continuity.transcript import read_new
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.evidence_update import READ_MAX, evidence_for, load
-from memhooks.restore.evidence import Evidence, extra_prompts
-from memhooks.restore.git_changes import git_entry, snapshot
-from memhooks.restore.restore_text import next_session
-from memhooks.restore.timed_read import TimedRead
-from memhooks.restore.transcript import read_new
 from memhooks.store import (
     MemoryPaths,
     Settings,

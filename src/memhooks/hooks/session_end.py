@@ -41,7 +41,7 @@ def unmerged_line(paths: MemoryPaths) -> str:
     if not is_linked_worktree(checkout):  # a main checkout pays two stats, no git
         return ""
     try:
-        from memhooks.restore.unmerged import not_on_main, notice
+        from memhooks.continuity.unmerged import not_on_main, notice
 
         return notice(not_on_main(paths, timeout=GIT_SECONDS))
     except Exception as exc:  # a notice is never worth a failed hook

@@ -1,5 +1,5 @@
 """git at a new session's start (SessionStart, startup or clear): one `git status` serves both
-the last session's restore (what it changed, see memhooks.restore.git_changes) and this
+the last session's restore (what it changed, see memhooks.continuity.git_changes) and this
 session's baseline (`.cache/restore/start/<session-id>.json`), which its evidence takes in
 when the first Stop or PreCompact creates it.
 """
@@ -7,14 +7,14 @@ when the first Stop or PreCompact creates it.
 from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
-from memhooks.restore.git_changes import baseline, snapshot
+from memhooks.continuity.git_changes import baseline, snapshot
 from memhooks.store import UnsafePathError, log_line, quick_lock, save_baseline
 
 if TYPE_CHECKING:
     from typing import Any
 
+    from memhooks.continuity.git_run import Git
     from memhooks.hooks.event import HookInput
-    from memhooks.restore.git_run import Git
     from memhooks.store import MemoryPaths, Settings
 
 LOCK_TIMEOUT = 0.3

@@ -1,6 +1,6 @@
-"""SessionStart: brief Claude on the session id, the status line, a restore and the index.
+"""SessionStart: brief Claude on the session id, the status line, the handover and the index.
 
-The restore (see hooks/restore_pick.py): after a compaction, what complements the host's
+The handover (see hooks/handover_pick.py): after a compaction, what complements the host's
 summary; on a new session (startup, clear), where the last session on this project stood,
 with git's view of what it changed (the same `git status` keeps this session's baseline).
 """
@@ -10,15 +10,15 @@ from __future__ import annotations
 import os
 
 from memhooks import TYPE_CHECKING
+from memhooks.continuity import briefing
+from memhooks.continuity import pending_note as consolidation_note
 from memhooks.hooks.event import HookInput
-from memhooks.hooks.index_check import check_index
+from memhooks.hooks.handover_pick import pick
 from memhooks.hooks.output import context_output
-from memhooks.hooks.restore_pick import pick
+from memhooks.hooks.search_check import check_search_index
 from memhooks.hooks.session_git import keep_baseline, start_snapshot
 from memhooks.hooks.session_record import touch_session
 from memhooks.install.invocation import cli_command
-from memhooks.restore import briefing
-from memhooks.restore import pending_note as consolidation_note
 from memhooks.store import (
     MemoryPaths,
     Settings,
@@ -79,7 +79,7 @@ def _settle_tree(paths: MemoryPaths, settings: Settings) -> str:
 
 def _look_at_index(paths: MemoryPaths, settings: Settings) -> None:
     try:
-        check_index(paths, settings)
+        check_search_index(paths, settings)
     except OSError as exc:  # a read-only tree: status says `rebuild` is needed
         log_line(paths.log, f"SessionStart: search index rebuild not started: {exc}")
 
@@ -117,9 +117,9 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     text = briefing.session_start(
         session_id=hook.session_id,
         status=read_status(paths),
-        restore=chosen.render if chosen else None,
-        restore_title=chosen.title if chosen else "",
-        restore_source=chosen.source if chosen else "",
+        handover=chosen.render if chosen else None,
+        handover_title=chosen.title if chosen else "",
+        handover_source=chosen.source if chosen else "",
         index=shown_index,
         conflicted=conflicted,
         note=" ".join(n for n in (settled, _consolidation_line(paths)) if n),

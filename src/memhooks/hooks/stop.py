@@ -13,8 +13,8 @@ import os
 import time
 
 from memhooks import TYPE_CHECKING
+from memhooks.continuity.journal_entry import render_journal_entry
 from memhooks.hooks.evidence_update import READ_MAX, evidence_for, load, read_from
-from memhooks.restore.journal_entry import render_journal_entry
 from memhooks.store import (
     MemoryPaths,
     Settings,

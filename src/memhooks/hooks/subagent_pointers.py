@@ -16,12 +16,12 @@ from __future__ import annotations
 import time
 
 from memhooks import TYPE_CHECKING
+from memhooks.continuity import briefing
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.hooks.user_prompt import relevant
 from memhooks.recall import citation_check
 from memhooks.recall.pointer import Pointer
-from memhooks.restore import briefing
 from memhooks.store import (
     HOST_CONTEXT_CAP,
     TREE_PREFIX,

@@ -6,9 +6,9 @@ import re
 from functools import partial
 
 from memhooks import TYPE_CHECKING
+from memhooks.continuity.prompts import first_request
 from memhooks.recall.citations import with_hashes
 from memhooks.recall.search_index import SearchIndex
-from memhooks.restore.prompts import first_request
 from memhooks.store import DuplicateError, HookWriter, is_marked, mark_filed, marker_path
 from memhooks.text.clock import iso
 from memhooks.text.controls import visible

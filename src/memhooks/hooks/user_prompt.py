@@ -6,10 +6,10 @@ import os
 import re
 
 from memhooks import TYPE_CHECKING
+from memhooks.continuity import briefing
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.recall.pointer import Pointer
-from memhooks.restore import briefing
 from memhooks.store import MemoryPaths, Settings, read_status, record_shown, shown_status
 from memhooks.text.redact import redact_prefix
 

@@ -18,8 +18,8 @@ def describe(paths: MemoryPaths) -> dict[str, Any]:
     from memhooks.install import deps
     from memhooks.install.invocation import cli_hint
     from memhooks.install.semantic_assets import state, table_file
-    from memhooks.recall.index_read import has_vectors
     from memhooks.recall.search_index import SearchIndex
+    from memhooks.recall.search_read import has_vectors
     from memhooks.store import MEMORY_DIR, load_settings, rebuild_job
 
     mode = load_settings(paths.config).semantic

@@ -25,9 +25,9 @@ try:
 except ImportError:  # pragma: no cover - a build without the private module
     import sqlite3  # type: ignore[no-redef]
 
-# The write side (`index_write`) is imported by the write methods: the per-prompt hook reads.
+# The write side (`search_write`) is imported by the write methods: the per-prompt hook reads.
 from memhooks import TYPE_CHECKING
-from memhooks.recall.index_read import MAX_LOOKUP_TERMS, SCHEMA_VERSION, Hit, search
+from memhooks.recall.search_read import MAX_LOOKUP_TERMS, SCHEMA_VERSION, Hit, search
 from memhooks.recall.tokenize import query_terms
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from typing_extensions import Self
 
-    from memhooks.store import IndexedDoc
+    from memhooks.store import SearchDoc
 
 #: Readers wait at most this long for a writer's commit (seconds); then they return no hits.
 READ_BUSY_TIMEOUT = 0.05
@@ -238,13 +238,13 @@ class SearchIndex:
 
     # Write path: the caller holds the store lock.
 
-    def upsert(self, doc: IndexedDoc) -> None:
+    def upsert(self, doc: SearchDoc) -> None:
         self.upsert_many([doc])
 
-    def upsert_many(self, docs: Iterable[IndexedDoc]) -> None:
+    def upsert_many(self, docs: Iterable[SearchDoc]) -> None:
         """Add or replace these docs in one transaction (an import files hundreds at once;
         a commit each costs a sync each)."""
-        from memhooks.recall.index_write import analyze, delete, insert, start_vectors
+        from memhooks.recall.search_write import analyze, delete, insert, start_vectors
 
         pending = [(doc, analyze(doc)) for doc in docs]
         if not pending:
@@ -265,13 +265,13 @@ class SearchIndex:
             encoder.close()
 
     def remove(self, path: str) -> None:
-        from memhooks.recall.index_write import delete
+        from memhooks.recall.search_write import delete
 
         self._in_transaction(lambda conn: delete(conn, path))
 
     def _in_transaction(self, change: Callable[[sqlite3.Connection], None]) -> None:
         """One write transaction, recalibrating the gate when the store drifted."""
-        from memhooks.recall.index_write import calibrate, needs_calibration
+        from memhooks.recall.search_write import calibrate, needs_calibration
 
         conn = self._write_connection()
         with_deadline(conn, WRITE_DEADLINE)
@@ -286,9 +286,9 @@ class SearchIndex:
             raise
         conn.execute("COMMIT")
 
-    def rebuild(self, docs: Iterable[IndexedDoc]) -> None:
+    def rebuild(self, docs: Iterable[SearchDoc]) -> None:
         """Replace the index with one of exactly these docs (a later duplicate path wins)."""
-        from memhooks.recall.index_write import build
+        from memhooks.recall.search_write import build
         from memhooks.recall.semantic import Encoder
         from memhooks.store import replace_with_built
 
@@ -308,7 +308,7 @@ class SearchIndex:
 
     def _write_connection(self) -> sqlite3.Connection:
         if self._writer is None:
-            from memhooks.recall.index_write import ensure_schema
+            from memhooks.recall.search_write import ensure_schema
             from memhooks.store import discard_derived, makedirs
 
             makedirs(os.path.dirname(self.db_file))

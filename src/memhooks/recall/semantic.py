@@ -19,14 +19,14 @@ import math
 import os
 from operator import mul
 
-try:  # the C module alone: `sqlite3` costs the per-prompt hook +1.4 ms (recall.index_read)
+try:  # the C module alone: `sqlite3` costs the per-prompt hook +1.4 ms (recall.search_read)
     import _sqlite3 as sqlite3
 except ImportError:  # pragma: no cover - a build without the private module
     import sqlite3  # type: ignore[no-redef]
 
 from memhooks import TYPE_CHECKING
 from memhooks.recall import wordpiece
-from memhooks.recall.index_read import TABLE_VERSION, in_list
+from memhooks.recall.search_read import TABLE_VERSION, in_list
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -226,7 +226,7 @@ class Encoder:
         self.path = path
         self._conn: sqlite3.Connection | None = None
         #: The background requests' vectors: index writers load them from the index
-        #: (index_write.ensure_background) rather than encode 80 prompts on every write.
+        #: (search_write.ensure_background) rather than encode 80 prompts on every write.
         self.background: list[Vector] | None = None
         self._tried = False
         self._rows: dict[str, tuple[float, memoryview[int]]] = {}

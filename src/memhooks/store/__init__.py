@@ -28,7 +28,7 @@ if TYPE_CHECKING:
         take_pointers as take_pointers, without_native as without_native,
         write_marks as write_marks, write_summary as write_summary)
     from memhooks.store.catalog import (Entry as Entry, entry_for as entry_for,
-        IndexedDoc as IndexedDoc, load_catalog as load_catalog, ordered as ordered)
+        SearchDoc as SearchDoc, load_catalog as load_catalog, ordered as ordered)
     from memhooks.store.checkpoints import (checkpoint_document as checkpoint_document,
         checkpoint_path as checkpoint_path, open_job_log as open_job_log,
         others_newest_first as others_newest_first, read_baseline as read_baseline,
@@ -113,7 +113,7 @@ TREE = {
     "caches": "all_sessions append_log HANDOFF_KEPT keep_prompt leave_pointers load_verdicts"
         " LOG_HEADER read_prompts read_summary record_injected save_verdicts session_counts"
         " SUMMARY take_pointers without_native write_marks write_summary",
-    "catalog": "Entry entry_for IndexedDoc load_catalog ordered",
+    "catalog": "Entry entry_for SearchDoc load_catalog ordered",
     "checkpoints": "checkpoint_document checkpoint_path open_job_log others_newest_first"
         " read_baseline read_evidence rebuild_job rebuilding rebuilt record_job"
         " save_baseline save_evidence VectorMarks write_checkpoint",

@@ -191,7 +191,7 @@ def save_catalog(path: str | os.PathLike[str], catalog: Catalog) -> None:
 # datetime, typing or pathlib: SubagentStop files through this module.
 
 
-class IndexedDoc:
+class SearchDoc:
     """One memory as the search index sees it. A slotted class: dataclasses and typing cost
     milliseconds to import on the hooks' paths. The store hands these to the index it was
     given (`memhooks.recall.search_index.SearchIndex` in the product)."""
@@ -239,9 +239,9 @@ def entry_for(relative: str, meta: dict[str, Any], body: str) -> Entry:
     )
 
 
-def indexed_doc(entry: Entry, body: str) -> IndexedDoc:
+def search_doc(entry: Entry, body: str) -> SearchDoc:
     """What the search index keeps of a memory."""
-    return IndexedDoc(
+    return SearchDoc(
         path=entry.path,
         category=entry.category,
         title=entry.title,

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 # ------------------------------------------------------------------ checkpoint_files
 # Writing a compaction's checkpoint (PreCompact): this session's own copy
 # (`checkpoints/sessions/<session-id>.md`), `checkpoints/latest.md`, and a timestamped copy, with
-# the oldest copies pruned. Reading them back is `memhooks.restore.session_checkpoint`. Standard
+# the oldest copies pruned. Reading them back is `memhooks.continuity.session_checkpoint`. Standard
 # library only, without pathlib or contextlib at import: SessionStart imports `checkpoint_path`.
 
 
@@ -287,7 +287,7 @@ def _alive(pid: int, pid_file: str) -> bool:
 
 
 class VectorMarks:
-    """SessionStart's index check (hooks.index_check) keeps `vectors-v<N>.ok`: the inode of a
+    """SessionStart's index check (hooks.search_check) keeps `vectors-v<N>.ok`: the inode of a
     search index found holding vectors (a rebuild makes a new file, looked at again)."""
 
     __slots__ = ("_inode", "_paths", "_ready")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 
 from memhooks import TYPE_CHECKING
-from memhooks.store.catalog import body_of, file_stamp, indexed_doc, load_catalog, save_catalog
+from memhooks.store.catalog import body_of, file_stamp, load_catalog, save_catalog, search_doc
 from memhooks.store.context import read_status
 from memhooks.store.files import write_atomic
 from memhooks.store.pages import IndexCaps, render_archive, render_index
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
     from typing_extensions import Self
 
-    from memhooks.store.catalog import Catalog, Entry, IndexedDoc
+    from memhooks.store.catalog import Catalog, Entry, SearchDoc
     from memhooks.store.config import Settings
     from memhooks.store.paths import MemoryPaths
 
@@ -48,13 +48,13 @@ if TYPE_CHECKING:
             tb: TracebackType | None,
         ) -> None: ...
 
-        def upsert_many(self, docs: Iterable[IndexedDoc]) -> None: ...
+        def upsert_many(self, docs: Iterable[SearchDoc]) -> None: ...
 
         def remove(self, path: str) -> None: ...
 
         def count(self) -> int: ...
 
-        def rebuild(self, docs: Iterable[IndexedDoc]) -> None: ...
+        def rebuild(self, docs: Iterable[SearchDoc]) -> None: ...
 
     #: Opens the search index at a database path.
     SearchFactory = Callable[[str], SearchIndexWrites]
@@ -162,7 +162,7 @@ class DerivedFiles:
                     body = bodies.get(entry.path)
                     if body is None:
                         body = body_of(self.file_of(entry.path))
-                    docs.append(indexed_doc(entry, body))
+                    docs.append(search_doc(entry, body))
                 index.upsert_many(docs)
                 for path in removed:
                     index.remove(path)
@@ -171,7 +171,7 @@ class DerivedFiles:
                     # A fresh clone (`.cache/` is not committed) or a damaged index: make
                     # it again from the files, so recall and the pointers work at once.
                     index.rebuild(
-                        indexed_doc(e, bodies.get(e.path) or body_of(self.file_of(e.path)))
+                        search_doc(e, bodies.get(e.path) or body_of(self.file_of(e.path)))
                         for e in active
                     )
         except Exception as exc:  # the search index is derived: rebuild heals it
@@ -188,11 +188,11 @@ class DerivedFiles:
         """The search index made again from these active memories alone (`rebuild`)."""
         active = cat.active()
 
-        def docs() -> Iterator[IndexedDoc]:
+        def docs() -> Iterator[SearchDoc]:
             for number, entry in enumerate(active, 1):
                 if progress is not None:
                     progress(number, len(active))
-                yield indexed_doc(entry, bodies.get(entry.path, ""))
+                yield search_doc(entry, bodies.get(entry.path, ""))
 
         with self.search(self.paths.search_db) as index:
             index.rebuild(docs())

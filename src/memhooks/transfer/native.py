@@ -51,7 +51,7 @@ def sanitized(path: str) -> str:
 def canonical_root(project: Path) -> str:
     """The folder the host keys auto memory by: the main checkout of the repository (one
     for all its worktrees), else the project folder itself."""
-    from memhooks.restore.git_run import repo_root
+    from memhooks.continuity.git_run import repo_root
 
     real = os.path.realpath(project)  # as the host sees its working folder
     root = repo_root(real) or real

@@ -107,7 +107,7 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
 def unmerged(paths: MemoryPaths) -> dict[str, object] | None:
     """In a linked worktree, the memories not on the main branch yet (restore.unmerged);
     None elsewhere, or when git cannot tell."""
-    from memhooks.restore.unmerged import not_on_main
+    from memhooks.continuity.unmerged import not_on_main
 
     return not_on_main(paths)
 

@@ -41,7 +41,7 @@ sys.path.insert(0, str(REPO / "tests" / "benchmark"))
 
 import recall_eval  # noqa: E402
 
-from memhooks.recall import index_read, ranking, semantic, wordpiece  # noqa: E402
+from memhooks.recall import ranking, search_read, semantic, wordpiece  # noqa: E402
 from memhooks.recall.background import PROMPTS  # noqa: E402
 from memhooks.recall.search_index import SearchIndex  # noqa: E402
 from memhooks.recall.tokenize import query_terms  # noqa: E402
@@ -99,7 +99,7 @@ class Table:
         return v / (np.linalg.norm(v) + 1e-9)
 
 
-def sentences(doc: recall_eval.IndexedDoc) -> list[str]:
+def sentences(doc: recall_eval.SearchDoc) -> list[str]:
     out = [doc.title]
     for line in doc.body.splitlines():
         line = re.sub(r"^[-*+]\s+|^\d+\.\s+", "", line.strip())
@@ -108,7 +108,7 @@ def sentences(doc: recall_eval.IndexedDoc) -> list[str]:
     return out
 
 
-def section_terms(doc: recall_eval.IndexedDoc) -> tuple[set[str], set[str]]:
+def section_terms(doc: recall_eval.SearchDoc) -> tuple[set[str], set[str]]:
     """(terms of the title and tags, terms of the decision/rule/preference/steps sections)."""
     sections: dict[str, list[str]] = {}
     current = ""
@@ -173,17 +173,19 @@ def corpus(name: str, table: Table, tpath: str, generic: dict[str, float]) -> li
     ):
         index.rebuild(docs)
         conn = index._read_connection()
-        stats = index_read.index_stats(conn)
+        stats = search_read.search_stats(conn)
         ids = dict(conn.execute("SELECT path, id FROM docs").fetchall())
         dfs = dict(conn.execute("SELECT term, df FROM terms").fetchall())
         floor = ranking.semantic_floor(stats[2])
         avg = stats[1] / stats[0]
         for prompt, targets in prompts:
-            terms = query_terms(prompt[:8000])[: index_read.MAX_LOOKUP_TERMS]
+            terms = query_terms(prompt[:8000])[: search_read.MAX_LOOKUP_TERMS]
             full, common = ranking.plan_query(terms, dfs, stats[0])
             per_term: dict[int, dict[str, float]] = {}
             for t in full + common:
-                rows = conn.execute(index_read.SELECT_POSTINGS + " WHERE term = ?", (t,)).fetchall()
+                rows = conn.execute(
+                    search_read.SELECT_POSTINGS + " WHERE term = ?", (t,)
+                ).fetchall()
                 s: dict[int, float] = {}
                 ranking.accumulate(
                     s, rows, ranking.query_weight(t), ranking.idf(dfs[t], stats[0]), avg

@@ -17,7 +17,7 @@ from memhooks.store import MemoryPaths
 from memhooks.text.frame import frame, one_line
 
 if TYPE_CHECKING:
-    from memhooks.recall.index_read import Hit
+    from memhooks.recall.search_read import Hit
 
 RECALL_LIMIT = 10
 MASTER_CAP = 20_000

@@ -21,6 +21,7 @@ from memhooks.cli.common import (
     require_tree,
 )
 from memhooks.cli.output import emit
+from memhooks.continuity.session_checkpoint import read_session_checkpoint
 from memhooks.curate.summary_format import (
     SUMMARY_TEMPLATE,
     summary_description,
@@ -35,7 +36,6 @@ from memhooks.curate.summary_material import (
     read_if_present,
 )
 from memhooks.errors import Exit, UserError
-from memhooks.restore.session_checkpoint import read_session_checkpoint
 from memhooks.store import JOURNAL_HEADING, MemoryPaths, first_heading
 from memhooks.store import TREE_PREFIX as PREFIX
 from memhooks.text import clip

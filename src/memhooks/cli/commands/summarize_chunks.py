@@ -11,10 +11,10 @@ from pathlib import Path
 
 from memhooks.cli.chunk_output import check_chunk_chars, print_chunk, print_overview
 from memhooks.cli.common import open_store
+from memhooks.continuity.chunks import split
 from memhooks.curate.session_material import locate_transcript, reading
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_command
-from memhooks.restore.chunks import split
 from memhooks.store import MemoryPaths, StateUnreadableError, read_state
 
 

@@ -23,6 +23,7 @@ from memhooks.cli.common import (
     require_tree,
 )
 from memhooks.cli.output import emit
+from memhooks.continuity.chunks import split
 from memhooks.curate.summary_format import MASTER_TEMPLATE, Footer, master_problems, with_footer
 from memhooks.curate.summary_material import (
     DEFAULT_BUDGET,
@@ -34,7 +35,6 @@ from memhooks.curate.summary_material import (
 )
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_command
-from memhooks.restore.chunks import split
 from memhooks.store import PREVIOUS, MemoryPaths, replace_master
 from memhooks.store import TREE_PREFIX as PREFIX
 from memhooks.text.clock import iso

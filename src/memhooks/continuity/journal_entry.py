@@ -10,13 +10,13 @@ changed, which commands failed, and the gist of the reply. An increment with non
 from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
-from memhooks.restore.evidence import Evidence, relative
+from memhooks.continuity.evidence import Evidence, relative
 from memhooks.text import clip_counted
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
-    from memhooks.restore.transcript_records import Record
+    from memhooks.continuity.transcript_records import Record
 
 _PROMPT_LIMIT = 200
 _REPLY_LIMIT = 200

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from memhooks.restore.transcript import iter_records
-from memhooks.restore.transcript_records import Record, TextBlock
+from memhooks.continuity.transcript import iter_records
+from memhooks.continuity.transcript_records import Record, TextBlock
 from memhooks.text.lazy_re import LazyPattern
 
 #: Slash-command echoes (either tag may come first), local command output, background-task

@@ -21,7 +21,7 @@ MIN_INDEX_ROOM = 200  # below this an index excerpt says nothing useful
 SESSION_ID_MAX = 128  # host ids are UUIDs; anything longer is not an id
 #: Room kept for the index when a restore comes first (the restore's recall drops fast below
 #: ~8 K; the per-prompt hook points to the relevant memories anyway): a few pointers and
-#: how to find the rest. Measured with tests/benchmark/restore_eval.py --index.
+#: how to find the rest. Measured with tests/benchmark/handover_eval.py --index.
 INDEX_RESERVE = 500
 
 HEADER = (
@@ -129,9 +129,9 @@ def session_start(
     status: Status,
     index: str,
     budget: int,
-    restore: Callable[[int], str] | None = None,
-    restore_title: str = "",
-    restore_source: str = f"{MEMORY_DIR}/checkpoints/latest.md",
+    handover: Callable[[int], str] | None = None,
+    handover_title: str = "",
+    handover_source: str = f"{MEMORY_DIR}/checkpoints/latest.md",
     new_summaries: int = 0,
     cli: str = "",
     conflicted: Sequence[str] = (),
@@ -157,14 +157,14 @@ def session_start(
     if status_block:
         parts.append(status_block)
         room -= len(status_block) + 2
-    if restore is not None:
-        title = restore_title.rstrip() + "\n"
+    if handover is not None:
+        title = handover_title.rstrip() + "\n"
         # The restore is the working state: it gets what it needs, and the index keeps
         # only a short excerpt when both cannot fit.
         share = room if not index.strip() else room - min(INDEX_RESERVE, len(index) + 200)
-        share -= len(title) + overhead(restore_source)
-        text = restore(share) if share > MIN_INDEX_ROOM else ""
-        body = quote(restore_source, text, share + overhead(restore_source), "the restore")
+        share -= len(title) + overhead(handover_source)
+        text = handover(share) if share > MIN_INDEX_ROOM else ""
+        body = quote(handover_source, text, share + overhead(handover_source), "the restore")
         if text.strip() and body:
             parts.append(title + body)
             room -= len(title) + len(body) + 2

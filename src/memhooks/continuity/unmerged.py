@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 
-from memhooks.restore.git_run import Git
+from memhooks.continuity.git_run import Git
 from memhooks.store import MEMORY_DIR, MemoryPaths, git_dirs
 
 #: The folders whose memories are the branch's knowledge (sessions and sub-agent outputs

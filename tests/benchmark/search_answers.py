@@ -1,8 +1,8 @@
 """What the search index answers, dumped, to check that a speed-up changed no answer.
 
 Usage:
-    .venv/bin/python tests/benchmark/index_answers.py dump OUT.json [--index DB] [--table T]
-    .venv/bin/python tests/benchmark/index_answers.py compare BEFORE.json AFTER.json
+    .venv/bin/python tests/benchmark/search_answers.py dump OUT.json [--index DB] [--table T]
+    .venv/bin/python tests/benchmark/search_answers.py compare BEFORE.json AFTER.json
 
 `dump` builds an index with this checkout's code for tests/fixtures/recall, recall2 and every
 young store of recall2/young (token table on, with --table, and off) and records, for each
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generate
 import recall_eval
 
-from memhooks.recall import index_read
+from memhooks.recall import search_read
 from memhooks.recall.search_index import SearchIndex
 from memhooks.recall.tokenize import query_terms
 
@@ -49,13 +49,13 @@ def answer(index: SearchIndex, prompt: str) -> Answer:
     if conn is None:
         raise SystemExit(f"the index did not open: {index.last_error}")
     paths = dict(conn.execute("SELECT id, path FROM docs").fetchall())
-    terms = query_terms(prompt)[: index_read.MAX_LOOKUP_TERMS]
-    scores = index_read.rank(conn, terms, index_read.index_stats(conn)) if terms else {}
+    terms = query_terms(prompt)[: search_read.MAX_LOOKUP_TERMS]
+    scores = search_read.rank(conn, terms, search_read.search_stats(conn)) if terms else {}
     out["rank"] = {paths[doc]: score for doc, score in scores.items()}
     return out
 
 
-def built(docs: list[recall_eval.IndexedDoc], prompts: list[str], table: str | None) -> list:
+def built(docs: list[recall_eval.SearchDoc], prompts: list[str], table: str | None) -> list:
     with (
         tempfile.TemporaryDirectory() as tmp,
         SearchIndex(Path(tmp) / "s.sqlite3", table=table) as index,

@@ -26,8 +26,8 @@ from memhooks.store import MemoryPaths, Settings, VectorMarks, memory_listing, r
 VECTORS = "the token table is installed: rebuilding for memory vectors"
 
 
-def check_index(paths: MemoryPaths, settings: Settings) -> None:
-    from memhooks.recall.index_read import TABLE_VERSION
+def check_search_index(paths: MemoryPaths, settings: Settings) -> None:
+    from memhooks.recall.search_read import TABLE_VERSION
     from memhooks.recall.semantic import table_path
 
     db = paths.search_db
@@ -80,7 +80,6 @@ def _index_state(db: str) -> tuple[str, bool, bool] | None:
     holds no memory), or None if it could not be read. The readers' own checks first: a
     symlink or a view, trigger or foreign table (a crafted index could hang a query) is made
     again, as the next write would; the queries run under the readers' deadline."""
-    from memhooks.recall.index_read import SCHEMA_VERSION, has_vectors, index_stats
     from memhooks.recall.search_index import (
         READ_DEADLINE,
         file_problem,
@@ -88,6 +87,7 @@ def _index_state(db: str) -> tuple[str, bool, bool] | None:
         schema_problem,
         with_deadline,
     )
+    from memhooks.recall.search_read import SCHEMA_VERSION, has_vectors, search_stats
 
     problem = file_problem(db)
     if problem == "":  # gone meanwhile: the next session looks again
@@ -107,7 +107,7 @@ def _index_state(db: str) -> tuple[str, bool, bool] | None:
                     return f"{why} {SCHEMA_VERSION}", False, False
                 problem = schema_problem(conn)
                 if not problem:
-                    return "", has_vectors(conn), index_stats(conn)[0] == 0
+                    return "", has_vectors(conn), search_stats(conn)[0] == 0
             finally:
                 conn.close()
         except (sqlite3.Error, ValueError, TypeError):

@@ -9,7 +9,7 @@ not been touched since, the commits made since, and what is uncommitted now. Fil
 tools changed that git shows unchanged are left out (reverted, or created and removed);
 those git cannot see (ignored, outside the repository) are kept as the tools recorded them.
 
-The git calls go through memhooks.restore.git_run (nothing of the repo's choosing runs).
+The git calls go through memhooks.continuity.git_run (nothing of the repo's choosing runs).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 
 from memhooks import TYPE_CHECKING
-from memhooks.restore.git_run import Git, repo_root
+from memhooks.continuity.git_run import Git, repo_root
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
 

@@ -6,7 +6,7 @@ live decisions, constraints, open failures), beat the same-length raw tail, pres
 fragment as current, fit its budget and show no placeholder; the tidy sessions keep every
 fact of `facts.json`. After a compaction, what SessionStart adds to the host's summary
 presents nothing stale as current and is shorter than the briefing the cue-phrase checkpoint
-gave. `tests/benchmark/restore_eval.py` prints the same figures as a table.
+gave. `tests/benchmark/handover_eval.py` prints the same figures as a table.
 """
 
 from __future__ import annotations
@@ -40,12 +40,12 @@ BEFORE = {
 
 
 def load_eval() -> ModuleType:
-    path = REPO / "tests" / "benchmark" / "restore_eval.py"
-    spec = importlib.util.spec_from_file_location("restore_eval", path)
+    path = REPO / "tests" / "benchmark" / "handover_eval.py"
+    spec = importlib.util.spec_from_file_location("handover_eval", path)
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["restore_eval"] = module
+    sys.modules["handover_eval"] = module
     spec.loader.exec_module(module)
     return module
 

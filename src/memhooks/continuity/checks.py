@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from memhooks.restore.excerpt import ERROR_LINE
+from memhooks.continuity.excerpt import ERROR_LINE
 from memhooks.text.lazy_re import LazyPattern
 
 #: Programs whose failure says nothing about the code: they look at, fetch or move files.

@@ -15,12 +15,12 @@ import os
 import time
 
 from memhooks import TYPE_CHECKING
-from memhooks.restore.transcript import ReadProgress, iter_records
+from memhooks.continuity.transcript import ReadProgress, iter_records
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from memhooks.restore.transcript_records import Record
+    from memhooks.continuity.transcript_records import Record
 
 #: Bytes read at most from the head, and from the head and the tail together.
 HEAD_BYTES = 16 << 20

@@ -12,15 +12,15 @@ from typing import Any
 
 import pytest
 
-from memhooks.restore.git_changes import (
+from memhooks.continuity.git_changes import (
     baseline,
     changes,
     parse_name_status,
     parse_status,
     snapshot,
 )
-from memhooks.restore.git_run import Git, filter_drivers, git_program, repo_root
-from memhooks.restore.restore_text import file_lines
+from memhooks.continuity.git_run import Git, filter_drivers, git_program, repo_root
+from memhooks.continuity.handover import file_lines
 from support import run_hook
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")

@@ -31,14 +31,14 @@ import re
 import time
 
 from memhooks import TYPE_CHECKING
-from memhooks.restore.transcript_records import Record, TextBlock, ToolResult, ToolUse
+from memhooks.continuity.transcript_records import Record, TextBlock, ToolResult, ToolUse
 from memhooks.text.redact import cut_at_line
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import BinaryIO
 
-    from memhooks.restore.transcript_records import Block
+    from memhooks.continuity.transcript_records import Block
 
 RECORD_TYPES = frozenset({"user", "assistant", "system"})
 

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from memhooks.cli.main import main
-from memhooks.recall.index_read import SCHEMA_VERSION
+from memhooks.recall.search_read import SCHEMA_VERSION
 from support import run_hook, wait_for
 
 PROMPT = "which database backs the job queue workers? postgres or redis"

@@ -1,4 +1,4 @@
-"""Which restore SessionStart injects, by `source`, and its title.
+"""Which handover SessionStart injects, by `source`, and its title.
 
 - compact: what complements the host's summary of the compaction (which the model has): the
   record's proofs and the user's own words, less those the summary quotes when it can be read
@@ -14,10 +14,10 @@ from __future__ import annotations
 import time
 
 from memhooks import TYPE_CHECKING
+from memhooks.continuity.git_changes import git_entry
+from memhooks.continuity.handover import renderer
+from memhooks.continuity.transcript import read_new
 from memhooks.hooks.evidence_update import load
-from memhooks.restore.git_changes import git_entry
-from memhooks.restore.restore_text import renderer
-from memhooks.restore.transcript import read_new
 from memhooks.store import (
     MEMORY_DIR,
     MemoryPaths,
@@ -30,8 +30,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from memhooks.continuity.git_run import Git
     from memhooks.hooks.event import HookInput
-    from memhooks.restore.git_run import Git
 
 #: Bytes of the transcript read past the evidence's offset to find the host's summary.
 SUMMARY_READ = 4_000_000

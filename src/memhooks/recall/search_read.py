@@ -75,7 +75,7 @@ def search(
     """The gated hits. `prompt_vector` (the gate only, min_score None): the prompt's vector
     from the static table, asked for only when the index holds memory vectors of the same
     table version and some candidate clears the semantic floor."""
-    stats = index_stats(conn)
+    stats = search_stats(conn)
     scores = rank(conn, terms, stats)
     if exclude and scores:
         # Either path below reads only its best SEMANTIC_CANDIDATES (or `limit`) documents.
@@ -185,7 +185,7 @@ def hits(conn: sqlite3.Connection, chosen: list[tuple[int, float]]) -> list[Hit]
     ]
 
 
-def index_stats(conn: sqlite3.Connection) -> tuple[int, float, float]:
+def search_stats(conn: sqlite3.Connection) -> tuple[int, float, float]:
     """(documents, total weighted length, calibration: see `calibrate`)."""
     values = dict(conn.execute("SELECT key, value FROM meta").fetchall())
     return (

@@ -15,13 +15,13 @@ from collections import Counter
 
 from memhooks import TYPE_CHECKING
 from memhooks.recall import ranking
-from memhooks.recall.index_read import (
+from memhooks.recall.search_read import (
     MAX_LOOKUP_TERMS,
     SCHEMA_VERSION,
     TABLE_VERSION,
     has_vectors,
-    index_stats,
     rank,
+    search_stats,
 )
 from memhooks.recall.tokenize import query_terms, tokens
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from memhooks.recall.semantic import Encoder
-    from memhooks.store import IndexedDoc
+    from memhooks.store import SearchDoc
 
 
 SCHEMA = """
@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS vectors (
 Analyzed = tuple[dict[str, tuple[int, int, int, int]], float]
 
 
-def analyze(doc: IndexedDoc) -> Analyzed:
+def analyze(doc: SearchDoc) -> Analyzed:
     title, tags = Counter(tokens(doc.title)), Counter(tokens(" ".join(doc.tags)))
     description, body = Counter(tokens(doc.description)), Counter(tokens(doc.body))
     fields = {
@@ -90,7 +90,7 @@ def calibrate(conn: sqlite3.Connection) -> None:
     """
     from memhooks.recall.background import PROMPTS
 
-    stats = index_stats(conn)
+    stats = search_stats(conn)
     best = []
     for prompt in PROMPTS:
         scores = rank(conn, query_terms(prompt)[:MAX_LOOKUP_TERMS], stats)
@@ -140,7 +140,7 @@ def delete(conn: sqlite3.Connection, path: str) -> None:
 
 
 def insert(
-    conn: sqlite3.Connection, doc: IndexedDoc, analyzed: Analyzed, encoder: Encoder | None = None
+    conn: sqlite3.Connection, doc: SearchDoc, analyzed: Analyzed, encoder: Encoder | None = None
 ) -> None:
     cursor = conn.execute(
         "INSERT INTO docs (path, category, title, description, updated, length, terms)"
@@ -182,14 +182,14 @@ def ensure_background(conn: sqlite3.Connection, encoder: Encoder) -> None:
     )
 
 
-def vector_row(encoder: Encoder, doc: IndexedDoc) -> tuple[bytes, float, float] | None:
+def vector_row(encoder: Encoder, doc: SearchDoc) -> tuple[bytes, float, float] | None:
     return encoder.doc_row(doc.title, doc.tags, doc.description, doc.body)
 
 
 def start_vectors(conn: sqlite3.Connection, encoder: Encoder) -> None:
     """An empty index written by a writer that has the token table holds vectors from its
     first memory on (an index with memories but none needs `rebuild`: their text is gone)."""
-    if index_stats(conn)[0] == 0 and not has_vectors(conn) and encoder.ready:
+    if search_stats(conn)[0] == 0 and not has_vectors(conn) and encoder.ready:
         conn.execute(
             "INSERT INTO meta (key, value) VALUES ('semantic', ?)"
             " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -197,7 +197,7 @@ def start_vectors(conn: sqlite3.Connection, encoder: Encoder) -> None:
         )
 
 
-def doc_row(doc: IndexedDoc, analyzed: Analyzed) -> tuple[object, ...]:
+def doc_row(doc: SearchDoc, analyzed: Analyzed) -> tuple[object, ...]:
     """The `docs` columns after the id, as both the incremental and the bulk insert write."""
     terms, length = analyzed
     return (
@@ -219,7 +219,7 @@ def bump_stats(conn: sqlite3.Connection, docs: int, length: float) -> None:
     )
 
 
-def build(db_name: str, docs: Iterable[IndexedDoc], encoder: Encoder | None = None) -> None:
+def build(db_name: str, docs: Iterable[SearchDoc], encoder: Encoder | None = None) -> None:
     """Write a complete index into a fresh file, fast: nobody else can see it yet.
 
     With a ready `encoder` (the static token table), each memory's vector and null too."""

@@ -1,4 +1,4 @@
-"""The restore a reader can continue from, rendered from a session's evidence. Pure, stdlib only.
+"""The handover a reader can continue from, rendered from a session's evidence. Pure, stdlib only.
 
 Two parts, never mixed:
 
@@ -16,8 +16,8 @@ is missing); `after_compaction` is the few lines that complement the host's own 
 from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
-from memhooks.restore.evidence import unanswered_question
-from memhooks.restore.excerpt import head_tail
+from memhooks.continuity.evidence import unanswered_question
+from memhooks.continuity.excerpt import head_tail
 from memhooks.text import clip, one_line
 
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ def _tool_files(state: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def git_lines(git: dict[str, Any], tool_files: list[tuple[str, str]]) -> list[str]:
-    """git's view (see restore/git_changes.py): what changed since the session began (tool
+    """git's view (see continuity/git_changes.py): what changed since the session began (tool
     files git shows unchanged left out), what is uncommitted, what was committed."""
     at = f"git, {git.get('at') or 'at the restore'}"
     changed = git.get("changed")

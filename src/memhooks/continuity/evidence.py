@@ -16,10 +16,10 @@ from __future__ import annotations
 import re
 
 from memhooks import TYPE_CHECKING
-from memhooks.restore import checks
-from memhooks.restore.excerpt import head_tail, trim_paste
-from memhooks.restore.prompts import assistant_text, clean_prompt, prompt_text
-from memhooks.restore.transcript_records import Record, ToolResult, ToolUse
+from memhooks.continuity import checks
+from memhooks.continuity.excerpt import head_tail, trim_paste
+from memhooks.continuity.prompts import assistant_text, clean_prompt, prompt_text
+from memhooks.continuity.transcript_records import Record, ToolResult, ToolUse
 from memhooks.text.redact import redact
 
 if TYPE_CHECKING:
@@ -106,7 +106,7 @@ def _new_turn(n: int, at: str, prompt: str) -> dict[str, Any]:
 
 
 def _shorten(turn: dict[str, Any]) -> None:
-    """An old turn cut to what the restore shows of old turns at most (restore_text.LEVELS)."""
+    """An old turn cut to what the restore shows of old turns at most (handover.LEVELS)."""
     for key, (limit, head_share) in OLD_CAPS.items():
         turn[key] = head_tail(turn[key], limit, head_share=head_share)
     turn["mid"] = [head_tail(text, OLD_MID) for text in turn["mid"][-1:]]
@@ -368,7 +368,7 @@ def unanswered_question(state: dict[str, Any]) -> str:
     if not turns:
         return ""
     last = turns[-1]["last"] or turns[-1]["first"]
-    from memhooks.restore.excerpt import sentences
+    from memhooks.continuity.excerpt import sentences
 
     asked = [s for s in sentences(last) if s.endswith("?")]
     return " ".join(asked[-3:])

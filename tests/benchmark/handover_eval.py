@@ -1,6 +1,6 @@
 """How well a restore lets a reader continue, scored by FORMAT2.md's rule (score_briefing.py).
 
-Usage: .venv/bin/python tests/benchmark/restore_eval.py [--json] [--cv] [--dump DIR] [DIR ...]
+Usage: .venv/bin/python tests/benchmark/handover_eval.py [--json] [--cv] [--dump DIR] [DIR ...]
 
 For each session folder (default: tests/fixtures/transcripts2/*, transcripts3/*,
 transcripts_own/* and transcripts/*) it plays what the hooks do, through their own functions:
@@ -39,10 +39,10 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "src"))
 
-from memhooks.restore import briefing, restore_text
-from memhooks.restore.evidence import Evidence, extra_prompts, new_state
-from memhooks.restore.transcript import iter_records
-from memhooks.restore.transcript_records import Record
+from memhooks.continuity import briefing, handover
+from memhooks.continuity.evidence import Evidence, extra_prompts, new_state
+from memhooks.continuity.transcript import iter_records
+from memhooks.continuity.transcript_records import Record
 from memhooks.store import Status
 
 FIXTURES = REPO / "tests" / "fixtures"
@@ -124,16 +124,16 @@ def next_session_text(state: dict[str, Any], index: str = "") -> str:
         status=Status(),
         index=index,
         budget=BUDGET,
-        restore=lambda room: restore_text.next_session(state, budget=room),
-        restore_title=TITLE,
-        restore_source=SOURCE,
+        handover=lambda room: handover.next_session(state, budget=room),
+        handover_title=TITLE,
+        handover_source=SOURCE,
         cli="python3 hooks/memhooks.py",
     )
 
 
 def post_compact_text(state: dict[str, Any], summary: str) -> str:
     """Our injection alone (the restore's frame and title, no briefing header)."""
-    body = restore_text.after_compaction(state, summary=summary, budget=BUDGET)
+    body = handover.after_compaction(state, summary=summary, budget=BUDGET)
     return briefing.quote(SOURCE, body) if body else ""
 
 
@@ -202,11 +202,11 @@ GRID = {
 
 
 def _set_params(point: dict[str, Any]) -> None:
-    levels = list(restore_text.LEVELS)
+    levels = list(handover.LEVELS)
     levels[2], levels[3] = point["level2"], point["level3"]
-    restore_text.LEVELS = tuple(levels)
-    restore_text.OLD_MAX_LEVEL = point["old_max"]
-    restore_text.GOAL_LEVEL = point["goal_level"]
+    handover.LEVELS = tuple(levels)
+    handover.OLD_MAX_LEVEL = point["old_max"]
+    handover.GOAL_LEVEL = point["goal_level"]
 
 
 def cross_validate(scorer: ModuleType) -> list[str]:
@@ -216,10 +216,10 @@ def cross_validate(scorer: ModuleType) -> list[str]:
     }
     states = {folder: evidence_for(folder) for folders in sets.values() for folder in folders}
     shipped = {
-        "level2": restore_text.LEVELS[2],
-        "level3": restore_text.LEVELS[3],
-        "old_max": restore_text.OLD_MAX_LEVEL,
-        "goal_level": restore_text.GOAL_LEVEL,
+        "level2": handover.LEVELS[2],
+        "level3": handover.LEVELS[3],
+        "old_max": handover.OLD_MAX_LEVEL,
+        "goal_level": handover.GOAL_LEVEL,
     }
 
     def score(name: str) -> tuple[int, int, int]:
