@@ -61,7 +61,7 @@ STOPWORDS: frozenset[str] = frozenset((_ENGLISH + _PROMPT_FILLER).split())
 # a match on them alone cannot lift a memory over the floor. Drawn from general frequency
 # lists of English, not from the tuning set; technical senses ("cache", "token") are absent.
 # Kept here as their stems (stemming ~330 words cost every prompt 0.5 ms): the words
-# themselves are in tests/test_tokenize.py, which checks that these are exactly their stems.
+# themselves are in tests/recall/test_tokenize.py, which checks that these are exactly their stems.
 COMMON: frozenset[str] = frozenset(
     """
 able age air allow appear area art ask availabl averag began begin believ big black body book

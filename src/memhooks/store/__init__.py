@@ -5,7 +5,7 @@ path may use (paths, safe reads, atomic writes, settings, session state and jour
 checkpoints, caches, the quick lock, filing a new memory with `HookWriter`). The **store**
 half is the commands' full `Store` (create and update with the conflict check, lifecycle,
 the rolling window, reconcile, rebuild) and the pydantic models: a hook never loads it
-(tests/test_structure.py checks both).
+(tests/system/test_structure.py checks both).
 
 Names resolve lazily (PEP 562): importing `memhooks.store` loads nothing; a name loads the
 one module that defines it, the first time it is asked for.

@@ -198,7 +198,7 @@ class TreeWriter:
     library only: the quick lock, the catalog as it stands) or the commands' `Store`
     (`store.writer`: the command lock, reconcile, the rolling window, anti-resurrection, the
     conflict check). Those rules live in the store half, which no module of the tree half
-    imports (tests/test_structure.py), so a hook's writer cannot apply them. Both name and
+    imports (tests/system/test_structure.py), so a hook's writer cannot apply them. Both name and
     write a new memory with `file_new`.
     """
 

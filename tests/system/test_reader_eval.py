@@ -9,8 +9,8 @@ from types import ModuleType
 
 import pytest
 
-BENCH = Path(__file__).parent / "benchmark"
-QUESTIONS = Path(__file__).parent / "fixtures" / "reader_questions"
+BENCH = Path(__file__).parents[1] / "benchmark"
+QUESTIONS = Path(__file__).parents[1] / "fixtures" / "reader_questions"
 SESSION = "t3-bash-backup-rotation"
 
 

@@ -21,7 +21,8 @@ from memhooks.recall.semantic import TABLE_FILE
 from support import LAUNCHER, hot_path_banned, run_cli
 
 #: pyproject's `banned-module-level-imports`, the rule's one statement: what no hot folder
-#: imports at module level (tests/test_structure.py) and no hook process but PreCompact loads.
+#: imports at module level (tests/system/test_structure.py) and no hook process but PreCompact
+#: loads.
 HEAVY = hot_path_banned()
 
 
@@ -161,7 +162,7 @@ def test_semantic_signals_on_the_per_prompt_path_import_nothing_heavy(
     from memhooks.cli.main import main
 
     data = tmp_path / "data"
-    table = Path(__file__).parent / "fixtures" / "semantic" / "tokens-subset.sqlite3"
+    table = Path(__file__).parents[1] / "fixtures" / "semantic" / "tokens-subset.sqlite3"
     (data / "semantic").mkdir(parents=True)
     shutil.copy(table, data / "semantic" / TABLE_FILE)
     monkeypatch.setenv("CLAUDE_PLUGIN_DATA", str(data))

@@ -20,7 +20,7 @@ import pytest
 
 from support import turn_on_here
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 LAUNCHER = REPO / "hooks" / "memhooks.py"
 
 

@@ -67,7 +67,7 @@ def test_hints_name_a_command_the_reader_can_run(
     monkeypatch.setenv("MEMHOOKS_PROJECT_DIR", str(tmp_path))
     code, out, _ = run_main(capsys, "status")
     assert code == 0
-    launcher = Path(__file__).resolve().parents[1] / "hooks" / "memhooks.py"
+    launcher = Path(__file__).resolve().parents[2] / "hooks" / "memhooks.py"
     assert f'`python3 "{launcher}" start`' in out  # run from a checkout: no `memhooks` on PATH
     assert "`/memory start`" in out
     code, _, err = run_main(capsys, "list")

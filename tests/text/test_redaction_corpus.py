@@ -1,5 +1,5 @@
 """A corpus of secrets as they really appear (config files, shell history, logs, stack traces)
-and of near-misses that must survive. tests/test_redact.py covers one sample per rule; this
+and of near-misses that must survive. tests/text/test_redact.py covers one sample per rule; this
 covers the contexts around them. Secrets are assembled from pieces so scanners stay quiet."""
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures"
 MIN_RECALL = 0.90  # overall gated recall over the messy sessions
 MIN_SESSION_RECALL = 0.75

@@ -27,7 +27,7 @@ from memhooks.recall.search_index import SearchIndex
 from memhooks.recall.search_read import has_vectors
 from memhooks.store import SearchDoc
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TABLE = REPO / "tests" / "fixtures" / "semantic" / "tokens-subset.sqlite3"
 sys.path.insert(0, str(REPO / "tests" / "benchmark"))
 

@@ -22,7 +22,7 @@ from memhooks.recall.semantic import TABLE_FILE
 from plugin_host import TAG, Host, bare_python, install_plugin, seed_deps
 from support import wait_for
 
-TABLE = Path(__file__).parent / "fixtures" / "semantic" / "tokens-subset.sqlite3"
+TABLE = Path(__file__).parents[1] / "fixtures" / "semantic" / "tokens-subset.sqlite3"
 SAID = "we decided the job queue workers use Postgres 16 with SKIP LOCKED, not Redis"
 PROMPT = "which database backs the job queue workers? postgres or redis"
 CONFLICTED = (

@@ -20,7 +20,7 @@ import yaml
 
 from memhooks.cli.main import build_parser
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 COMMANDS = REPO / "commands"
 LAUNCHER = 'python3 "${CLAUDE_PLUGIN_ROOT}/hooks/memhooks.py"'
 VERBS = {

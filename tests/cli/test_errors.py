@@ -19,7 +19,7 @@ from memhooks.store import (
     UnsafePathError,
 )
 
-COMMANDS_DOC = Path(__file__).resolve().parents[1] / "docs" / "commands.md"
+COMMANDS_DOC = Path(__file__).resolve().parents[2] / "docs" / "commands.md"
 
 
 def _codes_in(text: str) -> list[tuple[int, str]]:

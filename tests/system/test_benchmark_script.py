@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-RUN = Path(__file__).parent / "benchmark" / "run.py"
+RUN = Path(__file__).parents[1] / "benchmark" / "run.py"
 
 
 @pytest.mark.slow

@@ -32,7 +32,7 @@ from types import ModuleType
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 FIRST = REPO / "tests" / "fixtures" / "recall"
 SECOND = REPO / "tests" / "fixtures" / "recall2"
 
