@@ -1,0 +1,96 @@
+"""The commands' side of the user tier (`memhooks.store.user_tier`): its store, and the
+words that say which tier a memory is in.
+
+The user tier is the user's own folder: no consent is asked for it (nothing in it came
+from a repository), and its `config.json`, if the user writes one, is read as theirs. The
+project's redaction patterns apply as well to what is filed there from a project.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from memhooks.errors import Exit, UserError
+from memhooks.store.config import Settings
+from memhooks.store.paths import MemoryPaths
+from memhooks.store.user_tier import (
+    PROJECT,
+    USER,
+    InsideProjectError,
+    checked_user_paths,
+    display,
+    user_paths,
+)
+from memhooks.store.writer import Store
+
+
+def user_tree(project: MemoryPaths) -> MemoryPaths:
+    """The user tier for a command on `project`'s tree; exit 9 when it would sit inside the
+    project, or when its folder is a symlink."""
+    from memhooks.store.new_file import project_of
+    from memhooks.store.safe_fs import tree_problem
+
+    try:
+        paths = checked_user_paths(project_of(project))
+    except InsideProjectError as exc:
+        raise UserError(str(exc), Exit.REFUSED) from None
+    problem = tree_problem(paths.base) if paths.root.exists() else ""
+    if problem:
+        raise UserError(problem, Exit.REFUSED)
+    return paths
+
+
+def _no_citations(project: str, meta: dict[str, object], body: str) -> dict[str, object]:
+    """The user tier belongs to no project: nothing there cites a project's code."""
+    return meta
+
+
+def open_user_store(project: MemoryPaths, project_settings: Settings | None = None) -> Store:
+    """The user tier's store (its folder made on first use); its settings are its own
+    config.json's, with the project's redaction patterns added."""
+    from memhooks.cli.common import _configured
+    from memhooks.recall.search_index import SearchIndex
+
+    paths = user_tree(project)
+    paths.root.mkdir(parents=True, exist_ok=True)
+    found = _configured(paths)
+    if project_settings is not None:
+        extra = [p for p in project_settings.redact_patterns if p not in found.redact_patterns]
+        found.redact_patterns = (*found.redact_patterns, *extra)
+    return Store(paths, found, search=SearchIndex, cite=_no_citations)
+
+
+def where(paths: MemoryPaths, why: str = "") -> str:
+    """`the user tier (~/.local/share/memhooks/user/, every project)`: the output's words,
+    with why it went there when that was chosen (`--user`, a cue)."""
+    return f"the user tier ({display(paths)}, every project{'; ' + why if why else ''})"
+
+
+def add_tier_options(parser: argparse.ArgumentParser, *, cue: bool) -> None:
+    """`--user` (file it in the user tier) and `--tier user|project`."""
+    guessed = (
+        " (default: the user tier when the text is plainly about you, 'I prefer …', "
+        "'answer in British English'; else the project)"
+        if cue
+        else " (default: project)"
+    )
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--user",
+        dest="tier",
+        action="store_const",
+        const=USER,
+        help="file it in the user tier: memories about you, used in every project, kept in "
+        f"{display(user_paths())}",
+    )
+    group.add_argument("--tier", choices=(USER, PROJECT), help="where to file it" + guessed)
+
+
+def choose_tier(args: argparse.Namespace, text: str = "") -> tuple[str, str]:
+    """(tier, why): the flag, else the personal cue in `text`, else the project."""
+    if getattr(args, "tier", None):
+        return str(args.tier), f"--tier {args.tier}" if args.tier == PROJECT else "--user"
+    from memhooks.curate.tier_cue import personal_cue
+
+    cue = personal_cue(text) if text else ""
+    return (USER, f"cue {cue!r}") if cue else (PROJECT, "")
