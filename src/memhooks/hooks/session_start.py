@@ -17,6 +17,7 @@ from memhooks.hooks.output import context_output
 from memhooks.hooks.restore_pick import pick
 from memhooks.hooks.session_git import keep_baseline, start_snapshot
 from memhooks.hooks.session_record import touch_session
+from memhooks.hooks.user_memory import share, user_block
 from memhooks.install.invocation import cli_command
 from memhooks.restore import briefing
 from memhooks.store.atomic import read_text
@@ -96,6 +97,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
 
         if not rebuilding(paths):
             rebuild_in_background(paths)
+    user = user_block(paths, share(settings.session_start_chars))  # after, in its own share
     text = briefing.session_start(
         session_id=hook.session_id,
         status=read_status(paths),
@@ -105,8 +107,8 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         index=index,
         conflicted=conflicted,
         note=" ".join(n for n in (settled, _consolidation_line(paths)) if n),
-        budget=settings.session_start_chars,
+        budget=settings.session_start_chars - (len(user) + 2 if user else 0),
         new_summaries=_newer_summaries(paths) if os.path.exists(paths.file("master")) else 0,
         cli=cli_command(),
     )
-    return context_output("SessionStart", text)
+    return context_output("SessionStart", f"{text}\n\n{user}" if user else text)
