@@ -17,7 +17,7 @@ from memhooks.store.paths import MemoryPaths
 from memhooks.store.user_tier import user_dir, user_paths
 from support import hook_in, open_store, run_main
 
-SECRET_WORDS = "British English"
+WORDS = "British English"
 
 
 def user_root() -> Path:
@@ -100,14 +100,14 @@ def test_remember_files_a_personal_sentence_in_the_user_tier_and_nothing_in_the_
 ) -> None:
     project = started.parent.parent
     before = project_files(project)
-    code, out, err = run_main(capsys, "remember", f"Answer in {SECRET_WORDS} please")
+    code, out, err = run_main(capsys, "remember", f"Answer in {WORDS} please")
     assert code == 0, err
     assert "in the user tier (" in out
     assert "~/.local/share/memhooks/user/preferences/" in out
     assert project_files(project) == before, "the user tier wrote under the project"
     (saved,) = (user_root() / "preferences").glob("*.md")
-    assert SECRET_WORDS in saved.read_text(encoding="utf-8")
-    assert SECRET_WORDS in (user_root() / "MEMORY.md").read_text(encoding="utf-8")
+    assert WORDS in saved.read_text(encoding="utf-8")
+    assert WORDS in (user_root() / "MEMORY.md").read_text(encoding="utf-8")
 
 
 def test_remember_without_a_cue_stays_in_the_project_and_says_so(
@@ -190,7 +190,9 @@ def test_promote_then_demote_moves_the_memory_both_ways_with_its_provenance(
     moved = parse_text((user_root() / relative).read_text(encoding="utf-8")).meta
     assert moved["created"] == original["created"]
     assert moved["moved_from"] == f"project {started.parent.parent.name}: {relative}"
-    assert moved["moves"] == [f"{moved['moved_at'][:10]} project {started.parent.parent.name} -> user tier"]
+    assert moved["moves"] == [
+        f"{moved['moved_at'][:10]} project {started.parent.parent.name} -> user tier"
+    ]
     assert "bun" not in (started / "MEMORY.md").read_text(encoding="utf-8")
     assert "bun" in (user_root() / "MEMORY.md").read_text(encoding="utf-8")
 

@@ -9,6 +9,7 @@ project's redaction patterns apply as well to what is filed there from a project
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from memhooks.errors import Exit, UserError
 from memhooks.store.config import Settings
@@ -19,6 +20,7 @@ from memhooks.store.user_tier import (
     InsideProjectError,
     checked_user_paths,
     display,
+    made,
     user_paths,
 )
 from memhooks.store.writer import Store
@@ -40,7 +42,7 @@ def user_tree(project: MemoryPaths) -> MemoryPaths:
     return paths
 
 
-def _no_citations(project: str, meta: dict[str, object], body: str) -> dict[str, object]:
+def _no_citations(_project: str, meta: dict[str, object], _body: str) -> dict[str, object]:
     """The user tier belongs to no project: nothing there cites a project's code."""
     return meta
 
@@ -52,7 +54,7 @@ def open_user_store(project: MemoryPaths, project_settings: Settings | None = No
     from memhooks.recall.search_index import SearchIndex
 
     paths = user_tree(project)
-    paths.root.mkdir(parents=True, exist_ok=True)
+    made(paths)
     found = _configured(paths)
     if project_settings is not None:
         extra = [p for p in project_settings.redact_patterns if p not in found.redact_patterns]
@@ -94,3 +96,105 @@ def choose_tier(args: argparse.Namespace, text: str = "") -> tuple[str, str]:
 
     cue = personal_cue(text) if text else ""
     return (USER, f"cue {cue!r}") if cue else (PROJECT, "")
+
+
+def readable_user_tree(project: MemoryPaths) -> MemoryPaths | None:
+    """The user tier for reading beside `project` (recall, status, view, export), or None
+    when there is none yet, or its folder is inside the project (never read twice)."""
+    from memhooks.store.new_file import project_of
+    from memhooks.store.user_tier import inside_project
+
+    paths = user_paths()
+    if not paths.root.is_dir() or inside_project(project_of(project), paths):
+        return None
+    return paths
+
+
+def user_search(
+    project: MemoryPaths, query: str, limit: int, floor: float
+) -> tuple[str, list[dict[str, object]]]:
+    """recall's second part: (text, results) for the user tier's matches, ("", []) for none."""
+    from memhooks.recall.search_index import SearchIndex
+    from memhooks.text.frame import frame, one_line
+
+    paths = readable_user_tree(project)
+    if paths is None or not paths.search_db.exists():
+        return "", []
+    with SearchIndex(paths.search_db) as index:
+        hits = list(index.query(query, limit=limit, min_score=floor))
+    if not hits:
+        return "", []
+    prefix = display(paths)
+    results: list[dict[str, object]] = [
+        {
+            "path": prefix + h.path,
+            "title": h.title,
+            "description": h.description,
+            "category": h.category,
+            "score": round(h.score, 2),
+            "tier": USER,
+        }
+        for h in hits
+    ]
+    lines = [
+        one_line(
+            f"- {prefix}{h.path} — {h.title}"
+            + (f": {h.description}" if h.description else "")
+            + f"  [{h.category}, score {h.score:.1f}, user tier]",
+            600,
+        )
+        for h in hits
+    ]
+    text = f'Memories in {where(paths)} matching "{query}":\n' + frame(
+        f"{prefix} (search index)", "\n".join(lines)
+    )
+    return text, results
+
+
+def user_overview(project: MemoryPaths, cap: int) -> str:
+    """recall's overview of the user tier: its index, framed, or ""."""
+    from memhooks.restore.briefing import index_pointers
+    from memhooks.store.atomic import read_text
+    from memhooks.text.frame import frame
+
+    paths = readable_user_tree(project)
+    pointers = index_pointers(read_text(paths.file("index"), cap)) if paths else ""
+    if paths is None or not pointers:
+        return ""
+    source = display(paths) + "MEMORY.md"
+    return f"=== {source} (the user tier: about you, every project) ===\n\n" + frame(
+        source, pointers
+    )
+
+
+def user_summary(project: MemoryPaths) -> dict[str, object] | None:
+    """status's view of the user tier: its folder and active memories per category, or
+    None when there is none."""
+    from memhooks.store.catalog import load
+
+    paths = readable_user_tree(project)
+    if paths is None:
+        return None
+    cat = load(paths.file("catalog"))
+    counts = cat.counts() if cat is not None else {}
+    return {"root": display(paths), "counts": counts, "total": sum(counts.values())}
+
+
+def user_memories(project: MemoryPaths) -> list[dict[str, Any]]:
+    """The view's rows for the user tier: each path under the tier's folder, each category
+    named `user tier: <category>`, so the page groups and says them apart."""
+    from memhooks.view.data import memories
+
+    paths = readable_user_tree(project)
+    if paths is None:
+        return []
+    prefix = display(paths)
+    return [
+        {
+            **row,
+            "path": prefix + row["path"],
+            "category": f"user tier: {row['category']}",
+            "tier": USER,
+        }
+        for row in memories(paths, {})
+    ]

@@ -36,9 +36,7 @@ _PERSONAL: tuple[re.Pattern[str], ...] = (
     re.compile(r"\b(?:ask|tell|remind|call|address|show) me\b"),
     re.compile(
         r"\b(?:answer|reply|respond|talk|speak|write)s?(?: to me)?(?: only| always)? in "
-        r"(?:(?:british|american|australian|canadian|plain|simple)\s+)?(?:"
-        + _LANGUAGES
-        + r")\b"
+        r"(?:(?:british|american|australian|canadian|plain|simple)\s+)?(?:" + _LANGUAGES + r")\b"
     ),
 )
 

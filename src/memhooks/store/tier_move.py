@@ -15,7 +15,7 @@ project's work and stay in it.
 
 from __future__ import annotations
 
-import os
+from pathlib import PurePosixPath
 from typing import Any
 
 from memhooks import TYPE_CHECKING
@@ -37,7 +37,7 @@ MOVABLE = ("decision", "constraint", "runbook", "preference", "tech_debt")
 MOVES_KEPT = 10
 
 
-def move(
+def move_between(
     source: Store,
     target: Store,
     relative: str,
@@ -55,7 +55,7 @@ def move(
             f"{relative} is a {category or 'memory without a category'}: only "
             f"{', '.join(MOVABLE)} move between the project and the user tier"
         )
-    name = os.path.basename(relative)
+    name = PurePosixPath(relative).name
     stamp = iso(now or utc_now())
     patterns = target.settings.redact_patterns  # the tree it enters may redact more
     body = redact(body, patterns)
@@ -84,17 +84,18 @@ def _refuse_duplicate(target: Store, category: str, name: str, title: str) -> No
     this title, is already there."""
     cat = catalog_or_scan(target.derived)
     folder_name = f"{_folder(category)}/{name}"
-    same: list[dict[str, Any]] = []
-    for entry in cat.entries.values():
-        if entry.path == folder_name or (
+    same: list[dict[str, Any]] = [
+        {"path": entry.path, "title": entry.title}
+        for entry in cat.entries.values()
+        if entry.path == folder_name
+        or (
             entry.active
             and entry.category == category
             and entry.title.casefold() == title.casefold()
-        ):
-            same.append({"path": entry.path, "title": entry.title})
-    if os.path.lexists(os.path.join(target.paths.base, *folder_name.split("/"))) and not any(
-        s["path"] == folder_name for s in same
-    ):
+        )
+    ]
+    there = target.paths.root / folder_name
+    if (there.exists() or there.is_symlink()) and not any(s["path"] == folder_name for s in same):
         same.append({"path": folder_name, "title": title})
     if same:
         raise DuplicateError(same)

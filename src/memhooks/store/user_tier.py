@@ -1,3 +1,5 @@
+# A hook reads this: os.path on plain strings, not pathlib (~6 ms to import).
+# ruff: noqa: PTH100, PTH103, PTH111, PTH117, PTH118
 """The user tier: memories about the person (preferences, feedback), kept for every project.
 
 A project's memory lives in the project (`.claude/memory/`), where git shares it. What a
@@ -59,6 +61,12 @@ def checked_user_paths(project: str | os.PathLike[str]) -> MemoryPaths:
             f"the user tier's folder {paths.base} is inside the project {os.fspath(project)}: "
             f"it would be committed with it. Point {DATA_ENV} elsewhere."
         )
+    return paths
+
+
+def made(paths: MemoryPaths) -> MemoryPaths:
+    """The user tier's folder, created on its first use (private to the user)."""
+    os.makedirs(paths.base, mode=0o700, exist_ok=True)
     return paths
 
 

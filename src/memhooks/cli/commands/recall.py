@@ -103,8 +103,13 @@ def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
             f"=== {PREFIX}MEMORY.md (index: read only the file you need) ===\n\n"
             + frame(f"{PREFIX}MEMORY.md", _cap(index, INDEX_CAP))
         )
+    from memhooks.cli.user_store import user_overview
+
+    user = user_overview(paths, INDEX_CAP)
+    if user:
+        parts.append(user)
     emit(
-        {"master": master, "index": index, "root": str(paths.root)},
+        {"master": master, "index": index, "root": str(paths.root), "user_index": user or None},
         "\n\n".join(parts),
         as_json=as_json,
     )
@@ -120,9 +125,11 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
         hits, problem = _query(paths, query, limit, floor)
     if problem:
         raise UserError(f"the search index cannot be read ({problem}): run {cli_hint('rebuild')}")
+    from memhooks.cli.user_store import user_search
     from memhooks.recall import checkpoint_search
 
     checkpoints = checkpoint_search.search(paths, query, limit)
+    user_text, user_results = user_search(paths, query, limit, floor)
     data = {
         "query": query,
         "results": [
@@ -136,15 +143,17 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
             for h in hits
         ],
         "checkpoints": checkpoints,
+        "user_results": user_results,
     }
-    if not hits and not checkpoints:
+    if not hits and not checkpoints and not user_results:
         text = (
             f'No memory in {PREFIX} matches "{query}". Try other words, or read '
             f"{PREFIX}MEMORY.md (run {cli_hint('recall')} with no query)."
         )
     else:
         lines = [
-            f'Memories in {PREFIX} matching "{query}", best first (read only the files you need):'
+            f'Memories in {PREFIX} (this project) matching "{query}", best first (read only '
+            "the files you need):"
         ]
         found = [
             one_line(
@@ -169,6 +178,8 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
                 "\nSession checkpoints (state saved before a compaction, not memories) that "
                 "match:\n" + frame(f"{PREFIX}checkpoints/sessions/", "\n".join(listed))
             )
+        if user_text:
+            text += "\n" + user_text
     emit(data, text, as_json=as_json)
     return Exit.OK
 

@@ -12,8 +12,8 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from memhooks.cli.common import add_json, open_tree
-from memhooks.cli.user_store import add_tier_options, choose_tier, open_user_store, where
 from memhooks.cli.output import emit
+from memhooks.cli.user_store import add_tier_options, choose_tier, open_user_store, where
 from memhooks.curate.category_guess import (
     INITIAL_FIELDS,
     description_for,
@@ -80,6 +80,15 @@ def pick_category(explicit: str | None, text: str) -> tuple[str, str]:
     return guess.category, why
 
 
+def _category_in(tier: str, explicit: str | None, text: str) -> tuple[str, str]:
+    """pick_category, where a sentence filed in the user tier with no category cue is a
+    preference (what the tier is for), not a decision."""
+    category, why = pick_category(explicit, text)
+    if tier == USER and not explicit and why.startswith("no cue"):
+        return "preference", "the user tier's default"
+    return category, why
+
+
 def run(args: argparse.Namespace) -> int:
     from memhooks.cli.commands.save import render_sections
     from memhooks.curate.consolidate import refresh_if_old
@@ -92,19 +101,15 @@ def run(args: argparse.Namespace) -> int:
     if not text:
         raise UserError("nothing to remember: give the text to keep")
     tier, tier_why = choose_tier(args, "" if args.update else text)
-    prefix, place = PREFIX, "this project"
+    prefix, place = PREFIX, "this project" + (f" ({tier_why})" if tier_why else "")
     if tier == USER:
         store = open_user_store(paths, store.settings)
         paths, prefix, place = store.paths, display(store.paths), where(store.paths, tier_why)
         patterns = store.settings.redact_patterns
-        text = statement(redact(text, patterns))
+        text = statement(redact(text, patterns))  # the user tier's own patterns too
     if args.update:
         return _update(args, store, text, prefix)
-    category, why = pick_category(args.category, text)
-    if tier == USER and not args.category and why.startswith("no cue"):
-        category, why = "preference", "the user tier's default"
-    if tier_why and tier != USER:
-        place += f" ({tier_why})"
+    category, why = _category_in(tier, args.category, text)
     if not args.new:
         _refuse_similar(args, similar(paths, text, category), category, prefix)
     title = redact(args.title, patterns) if args.title else short_title(text)
@@ -148,10 +153,7 @@ def run(args: argparse.Namespace) -> int:
 def _correction_hint(tier: str, category: str, path: str) -> str:
     """How to move it if the tier is wrong, or fix a wrong category."""
     if tier == USER:
-        return (
-            f"About this project only? {cli_hint('demote ' + path)} moves it into "
-            f"{PREFIX}."
-        )
+        return f"About this project only? {cli_hint('demote ' + path)} moves it into {PREFIX}."
     hint = (
         f"Wrong category? Retire it ({cli_hint('forget ' + PREFIX + path + ' --yes')}) "
         "and run remember again with --category."

@@ -13,7 +13,6 @@ from memhooks.cli.output import emit
 from memhooks.cli.user_store import open_user_store, where
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
-from memhooks.store.new_file import project_of
 from memhooks.store.paths import TREE_PREFIX
 from memhooks.store.user_tier import display
 
@@ -58,12 +57,12 @@ def _relative(path: str, *prefixes: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from memhooks.store.tier_move import move
+    from memhooks.store.tier_move import move_between
     from memhooks.store.write_errors import DuplicateError
 
     paths, project = open_tree(args)
     user = open_user_store(paths, project.settings)
-    name = os.path.basename(project_of(paths))
+    name = paths.root.parent.parent.name
     user_prefix = display(user.paths)
     if args.verb == "promote":
         source, target = project, user
@@ -76,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         origin, destination = "user tier", f"project {name}"
         old_prefix, new_prefix, place = user_prefix, TREE_PREFIX, f"this project ({TREE_PREFIX})"
     try:
-        entry = move(source, target, relative, origin=origin, destination=destination)
+        entry = move_between(source, target, relative, origin=origin, destination=destination)
     except DuplicateError as exc:
         found = exc.found if isinstance(exc.found, list) else []
         names = ", ".join(f"{new_prefix}{f['path']} — {f['title']}" for f in found)
