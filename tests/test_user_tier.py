@@ -334,3 +334,37 @@ def test_the_user_tier_is_the_users_data_folder(monkeypatch: pytest.MonkeyPatch)
     assert user_dir() == str(home / "data" / "memhooks" / "user")
     monkeypatch.setenv("XDG_DATA_HOME", "relative/path")  # the spec: an absolute path only
     assert user_dir() == str(home / ".local" / "share" / "memhooks" / "user")
+
+
+# ------------------------------------------------- recall, status, view and export
+
+
+def test_recall_status_view_and_export_see_both_tiers_and_say_which(
+    started: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert run_main(capsys, "remember", "--user", "Answer in British English")[0] == 0
+    assert run_main(capsys, "remember", "we chose British English for the docs")[0] == 0
+
+    code, out, _ = run_main(capsys, "recall", "British English")
+    assert code == 0
+    assert "Memories in .claude/memory/ (this project)" in out
+    assert "Memories in the user tier (~/.local/share/memhooks/user/, every project)" in out
+    assert out.index(".claude/memory/decisions/") < out.index("user tier]")
+    code, out, _ = run_main(capsys, "recall")
+    assert "(the user tier: about you, every project) ===" in out
+
+    code, out, _ = run_main(capsys, "status")
+    assert "User tier (about you, every project; not in this repository): 1 memories" in out
+
+    code, out, _ = run_main(capsys, "view", "--json")
+    assert code == 0
+    page = Path(json.loads(out)["path"]).read_text(encoding="utf-8")
+    assert "user tier: preference" in page
+
+    bundle = tmp_path / "mine.tar.gz"
+    code, out, err = run_main(capsys, "export", "--user", "--out", str(bundle), "--json")
+    assert code == 0, err
+    found = json.loads(out)
+    assert found["tier"] == "user"
+    assert found["count"] == 1
+    assert found["source_project"] == "user tier"
