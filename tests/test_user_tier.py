@@ -368,3 +368,19 @@ def test_recall_status_view_and_export_see_both_tiers_and_say_which(
     assert found["tier"] == "user"
     assert found["count"] == 1
     assert found["source_project"] == "user tier"
+
+
+def test_the_user_tier_has_the_same_lifecycle(
+    started: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run_main(capsys, "remember", "--user", "--json", "I prefer tabs")
+    assert code == 0
+    relative = json.loads(out)["path"].rsplit("/user/", 1)[1]
+    code, out, _ = run_main(capsys, "retire", "--user", relative, "--reason", "not any more")
+    assert code == 0
+    assert "Retired: ~/.local/share/memhooks/user/" in out
+    meta = parse_text((user_root() / relative).read_text(encoding="utf-8")).meta
+    assert meta["record_status"] == "retired"
+    assert "tabs" not in user_block(MemoryPaths(str(started)), 1_000)
+    assert run_main(capsys, "restore", "--user", relative)[0] == 0
+    assert "I prefer tabs" in user_block(MemoryPaths(str(started)), 1_000)
