@@ -9,7 +9,7 @@ project's redaction patterns apply as well to what is filed there from a project
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memhooks.errors import Exit, UserError
 from memhooks.store.config import Settings
@@ -24,6 +24,9 @@ from memhooks.store.user_tier import (
     user_paths,
 )
 from memhooks.store.writer import Store
+
+if TYPE_CHECKING:
+    from memhooks.recall.index_read import Hit
 
 
 def user_tree(project: MemoryPaths) -> MemoryPaths:
@@ -110,45 +113,16 @@ def readable_user_tree(project: MemoryPaths) -> MemoryPaths | None:
     return paths
 
 
-def user_search(
-    project: MemoryPaths, query: str, limit: int, floor: float
-) -> tuple[str, list[dict[str, object]]]:
-    """recall's second part: (text, results) for the user tier's matches, ("", []) for none."""
+def user_hits(project: MemoryPaths, query: str, limit: int, floor: float) -> tuple[str, list[Hit]]:
+    """recall's second part: the user tier's folder as the output names it, and its matches
+    (none when there is no user tier yet)."""
     from memhooks.recall.search_index import SearchIndex
-    from memhooks.text.frame import frame, one_line
 
     paths = readable_user_tree(project)
     if paths is None or not paths.search_db.exists():
         return "", []
     with SearchIndex(paths.search_db) as index:
-        hits = list(index.query(query, limit=limit, min_score=floor))
-    if not hits:
-        return "", []
-    prefix = display(paths)
-    results: list[dict[str, object]] = [
-        {
-            "path": prefix + h.path,
-            "title": h.title,
-            "description": h.description,
-            "category": h.category,
-            "score": round(h.score, 2),
-            "tier": USER,
-        }
-        for h in hits
-    ]
-    lines = [
-        one_line(
-            f"- {prefix}{h.path} — {h.title}"
-            + (f": {h.description}" if h.description else "")
-            + f"  [{h.category}, score {h.score:.1f}, user tier]",
-            600,
-        )
-        for h in hits
-    ]
-    text = f'Memories in {where(paths)} matching "{query}":\n' + frame(
-        f"{prefix} (search index)", "\n".join(lines)
-    )
-    return text, results
+        return display(paths), list(index.query(query, limit=limit, min_score=floor))
 
 
 def user_overview(project: MemoryPaths, cap: int) -> str:

@@ -12,7 +12,7 @@ paths of the user's folder say nothing a reader needs. Standard library only.
 
 from __future__ import annotations
 
-from memhooks.restore.briefing import index_pointers
+from memhooks.restore.briefing import index_excerpt, index_pointers
 from memhooks.store.atomic import read_text
 from memhooks.store.config import HOST_CONTEXT_CAP
 from memhooks.store.conflicts import has_markers
@@ -58,7 +58,10 @@ def user_block(project: MemoryPaths, budget: int) -> str:
     room = budget - len(title) - 1 - overhead(source)
     if room < MIN_ROOM:
         return ""
-    body = frame(source, _excerpt(lines, room, source), room + overhead(source))
+    excerpt = index_excerpt(
+        "\n".join(lines) + "\n", room, lambda count: _more(count, source), bullet="- "
+    )
+    body = frame(source, excerpt, room + overhead(source))
     return f"{title}\n{body}" if body else ""
 
 
@@ -71,26 +74,6 @@ def _plain(line: str) -> str:
     if not close or " " in target:
         return line
     return f"- {head}{tail}"
-
-
-def _excerpt(lines: list[str], room: int, source: str) -> str:
-    """The lines that fit `room`, whole, then how many memories were left out."""
-    total = sum(1 for line in lines if line.startswith("- "))
-    kept: list[str] = []
-    used = shown = 0
-    for line in lines:
-        note = _more(total - shown, source) if shown < total else ""
-        if used + len(line) + 1 + len(note) + 1 > room:
-            break
-        kept.append(line)
-        used += len(line) + 1
-        shown += line.startswith("- ")
-    while kept and not kept[-1].startswith("- "):  # no heading without its lines
-        kept.pop()
-    shown = sum(1 for line in kept if line.startswith("- "))
-    if shown < total:
-        kept.append(_more(total - shown, source))
-    return "\n".join(kept).strip("\n") + "\n"
 
 
 def _more(count: int, source: str) -> str:

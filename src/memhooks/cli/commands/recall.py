@@ -125,27 +125,18 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
         hits, problem = _query(paths, query, limit, floor)
     if problem:
         raise UserError(f"the search index cannot be read ({problem}): run {cli_hint('rebuild')}")
-    from memhooks.cli.user_store import user_search
+    from memhooks.cli.user_store import user_hits
     from memhooks.recall import checkpoint_search
 
     checkpoints = checkpoint_search.search(paths, query, limit)
-    user_text, user_results = user_search(paths, query, limit, floor)
+    user_prefix, user_found = user_hits(paths, query, limit, floor)
     data = {
         "query": query,
-        "results": [
-            {
-                "path": PREFIX + h.path,
-                "title": h.title,
-                "description": h.description,
-                "category": h.category,
-                "score": round(h.score, 2),
-            }
-            for h in hits
-        ],
+        "results": [_result(PREFIX, h) for h in hits],
         "checkpoints": checkpoints,
-        "user_results": user_results,
+        "user_results": [_result(user_prefix, h, "user") for h in user_found],
     }
-    if not hits and not checkpoints and not user_results:
+    if not hits and not checkpoints and not user_found:
         text = (
             f'No memory in {PREFIX} matches "{query}". Try other words, or read '
             f"{PREFIX}MEMORY.md (run {cli_hint('recall')} with no query)."
@@ -155,15 +146,7 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
             f'Memories in {PREFIX} (this project) matching "{query}", best first (read only '
             "the files you need):"
         ]
-        found = [
-            one_line(
-                f"- {PREFIX}{h.path} — {h.title}"
-                + (f": {h.description}" if h.description else "")
-                + f"  [{h.category}, score {h.score:.1f}]",
-                600,
-            )
-            for h in hits
-        ]
+        found = [_line(PREFIX, h) for h in hits]
         text = (
             "\n".join(lines) + "\n" + frame(f"{PREFIX} (search index)", "\n".join(found))
             if hits
@@ -178,10 +161,37 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
                 "\nSession checkpoints (state saved before a compaction, not memories) that "
                 "match:\n" + frame(f"{PREFIX}checkpoints/sessions/", "\n".join(listed))
             )
-        if user_text:
-            text += "\n" + user_text
+        if user_found:
+            text += (
+                f'\nMemories in the user tier ({user_prefix}, every project) matching "{query}":\n'
+                + frame(
+                    f"{user_prefix} (search index)",
+                    "\n".join(_line(user_prefix, h, ", user tier") for h in user_found),
+                )
+            )
     emit(data, text, as_json=as_json)
     return Exit.OK
+
+
+def _result(prefix: str, hit: Hit, tier: str = "project") -> dict[str, object]:
+    return {
+        "path": prefix + hit.path,
+        "title": hit.title,
+        "description": hit.description,
+        "category": hit.category,
+        "score": round(hit.score, 2),
+        "tier": tier,
+    }
+
+
+def _line(prefix: str, hit: Hit, note: str = "") -> str:
+    """`- path — title: description  [category, score]`, one line whatever the file holds."""
+    return one_line(
+        f"- {prefix}{hit.path} — {hit.title}"
+        + (f": {hit.description}" if hit.description else "")
+        + f"  [{hit.category}, score {hit.score:.1f}{note}]",
+        600,
+    )
 
 
 def _query(paths: MemoryPaths, query: str, limit: int, floor: float) -> tuple[list[Hit], str]:
