@@ -37,6 +37,8 @@ VERBS = {
     "export",
     "import",
     "view",
+    "promote",
+    "demote",
 }
 INJECTION = re.compile(r"!`([^`]+)`")
 FENCED = re.compile(r"^```[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)

@@ -31,6 +31,7 @@ COMMAND_MODULES = (
     "synthesize",
     "remember",
     "forget",
+    "tiers",
     "consolidate",
     "export",
     "import_cmd",

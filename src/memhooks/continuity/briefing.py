@@ -51,26 +51,30 @@ def index_pointers(index: str) -> str:
     return "\n".join(lines[start:]).strip() + "\n"
 
 
-def index_excerpt(index: str, room: int) -> str:
-    """The index's first lines that fit `room`, then one line saying how many pointers were
-    left out and how to find them; the whole index when it fits."""
+def index_excerpt(
+    index: str, room: int, more: Callable[[int], str] | None = None, bullet: str = "- ["
+) -> str:
+    """The index's first lines that fit `room`, then one line saying how many pointers (the
+    lines opening with `bullet`) were left out and how to find them (`more(count)`); the
+    whole index when it fits."""
     if len(index) <= room:
         return index
+    more = more or _more_note
     lines = index.rstrip("\n").splitlines()
-    total = sum(1 for line in lines if line.startswith("- ["))
+    total = sum(1 for line in lines if line.startswith(bullet))
     kept: list[str] = []
     used = shown = 0
     for line in lines:
-        note = _more_note(total - shown)
+        note = more(total - shown)
         if used + len(line) + 1 + len(note) > room:
             break
         kept.append(line)
         used += len(line) + 1
-        shown += line.startswith("- [")
-    while kept and not kept[-1].startswith("- ["):  # no heading without its pointers
+        shown += line.startswith(bullet)
+    while kept and not kept[-1].startswith(bullet):  # no heading without its pointers
         kept.pop()
-    shown = sum(1 for line in kept if line.startswith("- ["))
-    return "\n".join([*kept, _more_note(total - shown)]) + "\n"
+    shown = sum(1 for line in kept if line.startswith(bullet))
+    return "\n".join([*kept, more(total - shown)]) + "\n"
 
 
 def _more_note(count: int) -> str:

@@ -18,6 +18,7 @@ from memhooks.hooks.output import context_output
 from memhooks.hooks.search_check import check_search_index
 from memhooks.hooks.session_git import keep_baseline, start_snapshot
 from memhooks.hooks.session_record import touch_session
+from memhooks.hooks.user_memory import share, user_block
 from memhooks.install.invocation import cli_command
 from memhooks.store import (
     MemoryPaths,
@@ -114,6 +115,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     index = unconflicted(paths, "index", conflicted)
     # The host injects its own auto memory index: memories imported from it stay out here.
     shown_index = without_native(paths.base, index)[0]
+    user = user_block(paths, share(settings.session_start_chars))  # after, in its own share
     text = briefing.session_start(
         session_id=hook.session_id,
         status=read_status(paths),
@@ -123,7 +125,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         index=shown_index,
         conflicted=conflicted,
         note=" ".join(n for n in (settled, _consolidation_line(paths)) if n),
-        budget=settings.session_start_chars,
+        budget=settings.session_start_chars - (len(user) + 2 if user else 0),
         new_summaries=_newer_summaries(paths) if os.path.exists(paths.master) else 0,
         cli=cli_command(),
     )
@@ -133,4 +135,4 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         log_line(paths.log, f"SessionStart: git conflict markers in {conflicted}")
         if not index and "MEMORY.md" in conflicted:
             _heal_index(paths)
-    return context_output("SessionStart", text)
+    return context_output("SessionStart", f"{text}\n\n{user}" if user else text)

@@ -56,7 +56,8 @@ if TYPE_CHECKING:
         UnsafeFileError as UnsafeFileError, write_atomic as write_atomic)
     from memhooks.store.locking import (command_lock as command_lock,
         LockTimeoutError as LockTimeoutError, quick_lock as quick_lock)
-    from memhooks.store.machine import (consent_decision as consent_decision,
+    from memhooks.store.machine import (checkout_of as checkout_of,
+        consent_decision as consent_decision,
         consent_file as consent_file, CONSENT_OFF as CONSENT_OFF, CONSENT_ON as CONSENT_ON,
         is_on as is_on, mark_slow as mark_slow, NOTICE as NOTICE, record_consent as record_consent,
         STATE_ENV as STATE_ENV, usable_patterns as usable_patterns)
@@ -90,7 +91,8 @@ if TYPE_CHECKING:
         StateUnreadableError as StateUnreadableError)
     from memhooks.store.setup import (create_tree as create_tree, Draft as Draft,
         undo_created as undo_created, validate_draft as validate_draft)
-    from memhooks.store.tree import (HookWriter as HookWriter, is_marked as is_marked,
+    from memhooks.store.tree import (project_of as project_of, HookWriter as HookWriter,
+        is_marked as is_marked,
         LOCK_TIMEOUT as LOCK_TIMEOUT, mark_filed as mark_filed, marker_path as marker_path)
     from memhooks.store.upkeep import (memory_files as memory_files, read_entry as read_entry,
         scan_tree as scan_tree, scrub as scrub)
@@ -103,6 +105,12 @@ if TYPE_CHECKING:
         recorded_listing as recorded_listing, recorded_quick as recorded_quick,
         recover_missing as recover_missing, restore_backup as restore_backup,
         was_absent as was_absent, watched_changed as watched_changed)
+    from memhooks.store.tier_move import (move_between as move_between, MOVABLE as MOVABLE,
+        MOVES_KEPT as MOVES_KEPT)
+    from memhooks.store.user_tier import (checked_user_paths as checked_user_paths,
+        DATA_ENV as DATA_ENV, display as display, inside_project as inside_project,
+        InsideProjectError as InsideProjectError, made as made, PROJECT as PROJECT, USER as USER,
+        user_dir as user_dir, user_paths as user_paths)
     from memhooks.store.worktree import (git_dirs as git_dirs,
         is_linked_worktree as is_linked_worktree, join_worktree as join_worktree)
     from memhooks.store.writer import (NewMemory as NewMemory, Store as Store)
@@ -126,7 +134,8 @@ TREE = {
         " open_created read_bytes READ_CAP_BYTES read_memory read_text replace_with_built"
         " split_frontmatter tree_problem UnsafeFileError write_atomic",
     "locking": "LockTimeoutError quick_lock",
-    "machine": "consent_decision consent_file CONSENT_OFF CONSENT_ON is_on mark_slow NOTICE"
+    "machine": "checkout_of"
+        " consent_decision consent_file CONSENT_OFF CONSENT_ON is_on mark_slow NOTICE"
         " record_consent STATE_ENV usable_patterns",
     "memory_file": "content_hash first_heading render_document UnparsableMemoryError",
     "names": "BY_FOLDER BY_NAME CATEGORIES contained DuplicateError Naming resolve_category"
@@ -137,11 +146,13 @@ TREE = {
     "session": "append_journal change_state is_active JOURNAL_HEADING journal_part KEYS"
         " read_offsets read_state record_activity RECORD_KEYS record_shown repair_state"
         " reset_reminder save_offset shown_status StateUnreadableError",
-    "tree": "HookWriter is_marked LOCK_TIMEOUT mark_filed marker_path",
+    "tree": "HookWriter is_marked LOCK_TIMEOUT mark_filed marker_path project_of",
     "watch": "edited_file forget_backup keep_backup kept_copies kept_copy LOST_REPORTED"
         " mark_lost_reported memory_listing mirror_dir put_aside put_back quarantined"
         " quick_line record_quick record_tree recorded_listing recorded_quick"
         " recover_missing restore_backup was_absent watched_changed",
+    "user_tier": "checked_user_paths DATA_ENV display inside_project InsideProjectError made"
+        " PROJECT USER user_dir user_paths",
     "worktree": "git_dirs is_linked_worktree join_worktree",
 }
 #: The store half: the commands' `Store`, lifecycle, upkeep, models.
@@ -153,6 +164,7 @@ STORE = {
         " parse_meta PROVENANCE_KEYS SECTION_MODELS SessionRecord SessionState TITLE_MAX",
     "names": "ConflictError NotFoundError ResurrectionError",
     "setup": "create_tree Draft undo_created validate_draft",
+    "tier_move": "move_between MOVABLE MOVES_KEPT",
     "upkeep": "memory_files read_entry scan_tree scrub",
     "writer": "NewMemory Store",
 }

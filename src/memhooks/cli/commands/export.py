@@ -11,7 +11,7 @@ from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
-from memhooks.store import CATEGORIES, MemoryPaths, resolve_category
+from memhooks.store import CATEGORIES, MemoryPaths, Store, resolve_category
 from memhooks.store import TREE_PREFIX as PREFIX
 from memhooks.text import one_line
 from memhooks.text.clock import epoch, iso, parse_iso
@@ -63,6 +63,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="where to write the bundle (default: ./memhooks-<project>-<date>.tar.gz); "
         "an existing file is never overwritten",
     )
+    parser.add_argument(
+        "--user",
+        action="store_true",
+        help="export the user tier (memories about you, kept outside every project) "
+        "instead of this project's memories",
+    )
     add_json(parser)
     parser.set_defaults(func=run)
 
@@ -107,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     from memhooks.transfer.bundle import pack, sha256
     from memhooks.transfer.plan import InvalidMemoryError, Selection, clean, select
 
-    paths, store = open_tree(args)
+    paths, store, prefix = _tree(args)
     since = None
     if args.since:
         since = parse_iso(args.since)
@@ -118,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     chosen, problems = select(paths, Selection(categories, args.state, since, query_paths))
     if not chosen:
         raise UserError(
-            f"nothing to export: no {args.state} memory in {PREFIX} matches "
+            f"nothing to export: no {args.state} memory in {prefix} matches "
             f"({', '.join(categories)}"
             + (f", query {args.query!r}" if args.query else "")
             + (f", since {args.since}" if args.since else "")
@@ -128,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
     patterns = store.settings.redact_patterns
     stamp = iso()
     project = str(safe_state(paths.session).get("project") or Path(paths.base).parent.parent.name)
+    project = "user tier" if args.user else project
     project = one_line(project)[:300] or "project"
     out = _output(args, paths, project, stamp)
     files: dict[str, bytes] = {}
@@ -182,7 +189,7 @@ def run(args: argparse.Namespace) -> int:
     for relative in files:
         counts[_category(relative)] = counts.get(_category(relative), 0) + 1
     text = (
-        f"Exported {len(files)} memories from {PREFIX} to {out} ({len(bundle):,} bytes): "
+        f"Exported {len(files)} memories from {prefix} to {out} ({len(bundle):,} bytes): "
         + ", ".join(f"{n} {c}" for c, n in sorted(counts.items()))
         + ".\nImport it in another project with: "
         + cli_hint(f"import {_quoted(out)} --dry-run")
@@ -198,6 +205,7 @@ def run(args: argparse.Namespace) -> int:
             "out": str(out),
             "bytes": len(bundle),
             "source_project": project,
+            "tier": "user" if args.user else "project",
             "exported_at": stamp,
             "count": len(files),
             "counts": counts,
@@ -209,6 +217,18 @@ def run(args: argparse.Namespace) -> int:
         as_json=args.json,
     )
     return Exit.OK
+
+
+def _tree(args: argparse.Namespace) -> tuple[MemoryPaths, Store, str]:
+    """The tree to export, its store and how the output names it: this project's, or with
+    --user the user tier."""
+    paths, store = open_tree(args)
+    if not args.user:
+        return paths, store, PREFIX
+    from memhooks.cli.user_store import open_user_store, where
+
+    store = open_user_store(paths, store.settings)
+    return store.paths, store, where(store.paths)
 
 
 def _category(relative: str) -> str:

@@ -32,13 +32,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         parser.add_argument("path", help="memory path relative to .claude/memory/")
         if state != "active":
             parser.add_argument("--reason", required=True, help="why (kept in the file)")
+        parser.add_argument(
+            "--user", action="store_true", help="PATH is in the user tier, not this project"
+        )
         add_json(parser)
         parser.set_defaults(func=run, state=state, verb=verb)
 
 
 def run(args: argparse.Namespace) -> int:
     paths, store = open_tree(args)
-    relative = args.path.removeprefix(TREE_PREFIX)
+    prefix = TREE_PREFIX
+    if args.user:
+        from memhooks.cli.user_store import open_user_store
+        from memhooks.store import display
+
+        store = open_user_store(paths, store.settings)
+        paths, prefix = store.paths, display(store.paths)
+    relative = args.path.removeprefix(prefix).removeprefix(TREE_PREFIX)
     if args.verb == "restore" and _rewritten_and_active(Path(paths.base), relative):
         from memhooks.cli.commands.consolidate import undo_rewrite
 
@@ -46,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     saved = store.set_record_status(relative, args.state, getattr(args, "reason", ""))
     emit(
         {"path": saved.entry.path, "record_status": saved.entry.record_status},
-        f"{args.verb.capitalize()}d: {TREE_PREFIX}{saved.entry.path}",
+        f"{args.verb.capitalize()}d: {prefix}{saved.entry.path}",
         as_json=args.json,
     )
     return Exit.OK

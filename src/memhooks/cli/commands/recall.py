@@ -111,8 +111,19 @@ def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
             f"{PREFIX} (read only; {cli_hint('recall QUERY')} lists the ones that match, "
             f"{cli_hint('import --native')} files them): " + ", ".join(waiting[:10])
         )
+    from memhooks.cli.user_store import user_overview
+
+    user = user_overview(paths, INDEX_CAP)
+    if user:
+        parts.append(user)
     emit(
-        {"master": master, "index": index, "root": paths.base, "native": waiting},
+        {
+            "master": master,
+            "index": index,
+            "root": paths.base,
+            "native": waiting,
+            "user_index": user or None,
+        },
         "\n\n".join(parts),
         as_json=as_json,
     )
@@ -129,42 +140,29 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
     if problem:
         raise UserError(f"the search index cannot be read ({problem}): run {cli_hint('rebuild')}")
     from memhooks.cli import checkpoint_search
+    from memhooks.cli.user_store import user_hits
 
     checkpoints = checkpoint_search.search(paths, query, limit)
     native = _native(paths, query, limit)
+    user_prefix, user_found = user_hits(paths, query, limit, floor)
     data = {
         "query": query,
         "native": native,
-        "results": [
-            {
-                "path": PREFIX + h.path,
-                "title": h.title,
-                "description": h.description,
-                "category": h.category,
-                "score": round(h.score, 2),
-            }
-            for h in hits
-        ],
+        "results": [_result(PREFIX, h) for h in hits],
         "checkpoints": checkpoints,
+        "user_results": [_result(user_prefix, h, "user") for h in user_found],
     }
-    if not hits and not checkpoints and not native:
+    if not hits and not checkpoints and not native and not user_found:
         text = (
             f'No memory in {PREFIX} matches "{query}". Try other words, or read '
             f"{PREFIX}MEMORY.md (run {cli_hint('recall')} with no query)."
         )
     else:
         lines = [
-            f'Memories in {PREFIX} matching "{query}", best first (read only the files you need):'
+            f'Memories in {PREFIX} (this project) matching "{query}", best first (read only '
+            "the files you need):"
         ]
-        found = [
-            one_line(
-                f"- {PREFIX}{h.path} — {h.title}"
-                + (f": {h.description}" if h.description else "")
-                + f"  [{h.category}, score {h.score:.1f}]",
-                600,
-            )
-            for h in hits
-        ]
+        found = [_line(PREFIX, h) for h in hits]
         text = (
             "\n".join(lines) + "\n" + frame(f"{PREFIX} (search index)", "\n".join(found))
             if hits
@@ -178,6 +176,14 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
             text += (
                 "\nSession checkpoints (state saved before a compaction, not memories) that "
                 "match:\n" + frame(f"{PREFIX}checkpoints/sessions/", "\n".join(listed))
+            )
+        if user_found:
+            text += (
+                f'\nMemories in the user tier ({user_prefix}, every project) matching "{query}":\n'
+                + frame(
+                    f"{user_prefix} (search index)",
+                    "\n".join(_line(user_prefix, h, ", user tier") for h in user_found),
+                )
             )
         text += _native_text(native)
     emit(data, text, as_json=as_json)
@@ -216,6 +222,27 @@ def _native_text(native: list[dict[str, object]]) -> str:
         "\nClaude Code's own auto memory (native files, read only, not in "
         f"{PREFIX}; {cli_hint('import --native')} files them) that match:\n"
         + frame("Claude Code auto memory", "\n".join(listed))
+    )
+
+
+def _result(prefix: str, hit: Hit, tier: str = "project") -> dict[str, object]:
+    return {
+        "path": prefix + hit.path,
+        "title": hit.title,
+        "description": hit.description,
+        "category": hit.category,
+        "score": round(hit.score, 2),
+        "tier": tier,
+    }
+
+
+def _line(prefix: str, hit: Hit, note: str = "") -> str:
+    """`- path — title: description  [category, score]`, one line whatever the file holds."""
+    return one_line(
+        f"- {prefix}{hit.path} — {hit.title}"
+        + (f": {hit.description}" if hit.description else "")
+        + f"  [{hit.category}, score {hit.score:.1f}{note}]",
+        600,
     )
 
 

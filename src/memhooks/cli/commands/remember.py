@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
+from memhooks.cli.user_store import add_tier_options, choose_tier, open_user_store, where
 from memhooks.curate.category_guess import (
     INITIAL_FIELDS,
     description_for,
@@ -25,7 +26,7 @@ from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
 from memhooks.recall.lookup import similar
 from memhooks.store import TREE_PREFIX as PREFIX
-from memhooks.store import resolve_category
+from memhooks.store import USER, display, resolve_category
 from memhooks.text import clip
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
@@ -55,6 +56,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     choice = parser.add_mutually_exclusive_group()
     choice.add_argument("--update", metavar="PATH", help="add TEXT to this existing memory instead")
     choice.add_argument("--new", action="store_true", help="create it even if a similar one exists")
+    add_tier_options(parser, cue=True)
     add_json(parser)
     parser.set_defaults(func=run)
 
@@ -77,6 +79,15 @@ def pick_category(explicit: str | None, text: str) -> tuple[str, str]:
     return guess.category, why
 
 
+def _category_in(tier: str, explicit: str | None, text: str) -> tuple[str, str]:
+    """pick_category, where a sentence filed in the user tier with no category cue is a
+    preference (what the tier is for), not a decision."""
+    category, why = pick_category(explicit, text)
+    if tier == USER and not explicit and why.startswith("no cue"):
+        return "preference", "the user tier's default"
+    return category, why
+
+
 def run(args: argparse.Namespace) -> int:
     from memhooks.cli.commands.save import render_sections
     from memhooks.curate.consolidate import refresh_if_old
@@ -88,11 +99,18 @@ def run(args: argparse.Namespace) -> int:
     text = statement(redact(" ".join(args.text), patterns))
     if not text:
         raise UserError("nothing to remember: give the text to keep")
+    tier, tier_why = choose_tier(args, "" if args.update else text)
+    prefix, place = PREFIX, "this project" + (f" ({tier_why})" if tier_why else "")
+    if tier == USER:
+        store = open_user_store(paths, store.settings)
+        paths, prefix, place = store.paths, display(store.paths), where(store.paths, tier_why)
+        patterns = store.settings.redact_patterns
+        text = statement(redact(text, patterns))  # the user tier's own patterns too
     if args.update:
-        return _update(args, store, text)
-    category, why = pick_category(args.category, text)
+        return _update(args, store, text, prefix)
+    category, why = _category_in(tier, args.category, text)
     if not args.new:
-        _refuse_similar(args, similar(paths, text, category), category)
+        _refuse_similar(args, similar(paths, text, category), category, prefix)
     title = redact(args.title, patterns) if args.title else short_title(text)
     meta: dict[str, Any] = {"title": title, **INITIAL_FIELDS.get(category, {})}
     description = description_for(text, title)
@@ -110,46 +128,62 @@ def run(args: argparse.Namespace) -> int:
     try:
         saved = store.create(category, validate_draft(draft), draft.body, unless=already)
     except DuplicateError as exc:
-        _refuse_similar(args, list(exc.found), category)  # type: ignore[call-overload]
+        _refuse_similar(args, list(exc.found), category, prefix)  # type: ignore[call-overload]
         raise
-    refresh_if_old(paths)
+    if tier != USER:
+        refresh_if_old(paths)
     entry = saved.entry
     emit(
         {
-            "path": PREFIX + entry.path,
+            "path": prefix + entry.path,
             "category": entry.category,
             "title": entry.title,
             "why": why,
+            "tier": tier,
             "created": True,
         },
-        f"Remembered as a {entry.category} ({why}): {PREFIX}{entry.path} — {entry.title}\n"
-        f"Wrong category? Retire it ({cli_hint('forget ' + PREFIX + entry.path + ' --yes')}) "
-        "and run remember again with --category.",
+        f"Remembered as a {entry.category} ({why}) in {place}: {prefix}{entry.path} — "
+        f"{entry.title}\n" + _correction_hint(tier, category, entry.path),
         as_json=args.json,
     )
     return Exit.OK
 
 
-def _refuse_similar(args: argparse.Namespace, close: list[dict[str, Any]], category: str) -> None:
+def _correction_hint(tier: str, category: str, path: str) -> str:
+    """How to move it if the tier is wrong, or fix a wrong category."""
+    if tier == USER:
+        return f"About this project only? {cli_hint('demote ' + path)} moves it into {PREFIX}."
+    hint = (
+        f"Wrong category? Retire it ({cli_hint('forget ' + PREFIX + path + ' --yes')}) "
+        "and run remember again with --category."
+    )
+    if category == "preference":
+        hint += f" About you, in every project? {cli_hint('promote ' + PREFIX + path)}."
+    return hint
+
+
+def _refuse_similar(
+    args: argparse.Namespace, close: list[dict[str, Any]], category: str, prefix: str = PREFIX
+) -> None:
     """Exit 6, listing the similar memories, when there are any."""
     if not close:
         return
     best = close[0]
     emit(
         {"conflict": True, "category": category, "similar": close},
-        f"A similar {category} is already in {PREFIX}:\n"
-        + "\n".join(f"- {PREFIX}{c['path']} — {c['title']}: {c['description']}" for c in close),
+        f"A similar {category} is already in {prefix}:\n"
+        + "\n".join(f"- {prefix}{c['path']} — {c['title']}: {c['description']}" for c in close),
         as_json=args.json,
     )
     raise UserError(
-        f"not saved: {PREFIX}{best['path']} looks like the same {category}. Run again "
+        f"not saved: {prefix}{best['path']} looks like the same {category}. Run again "
         f"with --update {best['path']} to add to it, or --new to file a separate one",
         Exit.CONFLICT,
     )
 
 
-def _update(args: argparse.Namespace, store: Store, text: str) -> int:
-    relative = str(args.update).removeprefix(PREFIX)
+def _update(args: argparse.Namespace, store: Store, text: str, prefix: str) -> int:
+    relative = str(args.update).removeprefix(prefix).removeprefix(PREFIX)
     meta, body, digest = store.read(relative)
     addition = f"## Update {iso()[:10]}\n{text}"
     changes: dict[str, Any] = {}
@@ -165,13 +199,13 @@ def _update(args: argparse.Namespace, store: Store, text: str) -> int:
     entry = saved.entry
     emit(
         {
-            "path": PREFIX + entry.path,
+            "path": prefix + entry.path,
             "category": entry.category,
             "title": entry.title,
             "created": False,
             "previous_title": meta.get("title"),
         },
-        f"Updated {entry.category}: {PREFIX}{entry.path} — {entry.title}",
+        f"Updated {entry.category}: {prefix}{entry.path} — {entry.title}",
         as_json=args.json,
     )
     return Exit.OK

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from memhooks.cli.common import add_json, category_name, open_tree, read_stdin_text
 from memhooks.cli.output import emit
+from memhooks.cli.user_store import add_tier_options, open_user_store, where
 from memhooks.errors import Exit, UserError
 from memhooks.store import CATEGORIES, Draft, validate_draft
 from memhooks.text.redact import redact, redact_field
@@ -56,6 +57,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="with --update: refuse if the file changed since this hash "
         "(from `memhooks show --json`)",
     )
+    add_tier_options(parser, cue=False)
     add_json(parser)
     parser.set_defaults(func=run)
 
@@ -171,7 +173,13 @@ def _read(path: Path) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from memhooks.store import USER, display
+
     paths, store = open_tree(args)
+    prefix, place = ".claude/memory/", ""
+    if args.tier == USER:
+        store = open_user_store(paths, store.settings)
+        paths, prefix, place = store.paths, display(store.paths), f" in {where(store.paths)}"
     draft = build_draft(args)
     if not store.settings.category_enabled(draft.category):
         raise UserError(
@@ -198,9 +206,10 @@ def run(args: argparse.Namespace) -> int:
     entry = saved.entry
     from memhooks.curate.consolidate import refresh_if_old
 
-    refresh_if_old(paths)
+    if args.tier != USER:
+        refresh_if_old(paths)
     verb = "Saved" if saved.created else "Updated"
-    text = f"{verb} {entry.category}: .claude/memory/{entry.path} — {entry.title}"
+    text = f"{verb} {entry.category}{place}: {prefix}{entry.path} — {entry.title}"
     for path in saved.retired_by_window:
         text += f"\nRetired by the session rolling window: {path}"
     emit(
@@ -210,6 +219,7 @@ def run(args: argparse.Namespace) -> int:
             "category": entry.category,
             "title": entry.title,
             "retired": list(saved.retired_by_window),
+            "tier": args.tier or "project",
         },
         text,
         as_json=args.json,

@@ -91,6 +91,7 @@ def render(data: dict[str, Any]) -> str:
             "Search index: an interrupted write left .cache/search.sqlite3-journal; the next "
             f"search rolls it back (or run {cli_hint('rebuild')})"
         )
+    lines += _user_tier_lines(data)
     lines.extend(f"Redaction: {line}" for line in data["dropped_patterns"])
     lines.extend(_worktree_lines(data.get("unmerged")))
     if data["problem"]:
@@ -115,6 +116,23 @@ def _worktree_lines(unmerged: dict[str, Any] | None) -> list[str]:
     ]
 
 
+def _user_tier_lines(data: dict[str, Any]) -> list[str]:
+    """The user tier (memories about the person, outside the repository), when there is one."""
+    user = data.get("user_tier")
+    if not user:
+        return []
+    counts = ", ".join(f"{k} {v}" for k, v in user["counts"].items())
+    where = (
+        "injected at SessionStart after this project's memory"
+        if data["active"]
+        else "not injected here while memory is off"
+    )
+    return [
+        f"User tier (about you, every project; not in this repository): {user['total']} "
+        f"memories{f' ({counts})' if counts else ''} in {user['root']}, {where}"
+    ]
+
+
 def _rebuild_lines(data: dict[str, Any]) -> list[str]:
     """The background rebuild, only while it runs or when it failed: never a claim that one
     is under way when its process is gone."""
@@ -132,6 +150,10 @@ def _rebuild_lines(data: dict[str, Any]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    data = collect(memory_paths(args))
+    from memhooks.cli.user_store import user_summary
+
+    paths = memory_paths(args)
+    data = collect(paths)
+    data["user_tier"] = user_summary(paths)
     emit(data, render(data), as_json=args.json)
     return Exit.OK

@@ -53,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
     out = _target(args, paths)
     started = time.perf_counter()
     data = gather(paths)
+    from memhooks.cli.user_store import user_memories
+
+    data["memories"] += user_memories(paths)  # after the project's, each marked as the user's
     page = render(data)
     try:
         write_page(out, page)
