@@ -14,7 +14,8 @@ under `src/memhooks/`), it counts:
   memhooks (a `sorted` key, a callback) is charged to the nearest memhooks frame below it,
   comprehension and generator-expression frames are folded into their function, and calls
   made while a module is being imported (its top-level code and what that calls) are left
-  out: they depend on what an earlier import loaded, not on the path;
+  out: they depend on what an earlier import loaded, not on the path (so is a package's lazy
+  `__getattr__`, which resolves `from memhooks.store import X` the first time);
 - crossings: distinct edges whose caller's package differs from the callee's (the package
   is the folder under `src/memhooks/`; `memhooks/__init__.py` is its own, "memhooks");
 - store entries: distinct crossing edges whose callee is in `store/`;
@@ -91,7 +92,11 @@ class Tracer:
 
     def __call__(self, frame: Any, event: str, _arg: object) -> None:
         code = frame.f_code
-        if code.co_name == "<module>":
+        if code.co_name == "<module>" or (
+            # A package's lazy `__getattr__` (the store's face) resolves an import: it is
+            # import machinery, not a step of the path, and runs once per name and process.
+            code.co_name == "__getattr__" and code.co_filename.endswith("__init__.py")
+        ):
             if event == "call":
                 self.importing += 1
             elif event == "return":

@@ -92,26 +92,49 @@ def resolves_inside(base: str | os.PathLike[str], path: str | os.PathLike[str]) 
     return real == real_base or real.startswith(real_base.rstrip(os.sep) + os.sep)
 
 
-class TreePath:
-    """One well-known file or folder of a tree, relative to `.claude/memory/`. Read on a
-    `MemoryPaths` it is that tree's path, a `str`."""
-
-    __slots__ = ("relative",)
-
-    def __init__(self, relative: str) -> None:
-        self.relative = relative
-
-    def __get__(self, paths: MemoryPaths, owner: object = None) -> str:
-        return os.path.join(paths.base, *self.relative.split("/"))
-
-
 class MemoryPaths:
-    """Every well-known path of one memory tree (a plain class: dataclasses cost ~10 ms)."""
-
-    __slots__ = ("base",)
+    """Every well-known path of one memory tree, as plain strings made once (a plain class:
+    dataclasses cost ~10 ms; a path is an attribute read, never a call)."""
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
-        self.base = os.fspath(root)
+        base = os.fspath(root)
+        self.base = base
+        j = os.path.join
+        # Every well-known file and folder of a tree, relative to `.claude/memory/`: the one
+        # table (LAYOUT below is read off it).
+        self.index = j(base, "MEMORY.md")
+        self.archive = j(base, "MEMORY-archive.md")
+        self.session = j(base, "_session.json")
+        self.config = j(base, "config.json")
+        self.master = j(base, "master.md")
+        self.gitignore = j(base, ".gitignore")
+        self.context = j(base, "context")
+        self.current_task = j(base, "context", "current-task.md")
+        self.blockers = j(base, "context", "blockers.md")
+        self.progress = j(base, "progress")
+        self.sessions = j(base, "sessions")
+        self.subagent = j(base, "subagent")
+        self.checkpoints = j(base, "checkpoints")
+        self.latest_checkpoint = j(base, "checkpoints", "latest.md")
+        self.session_checkpoints = j(base, "checkpoints", "sessions")  # <session-id>.md each
+        self.cache = j(base, ".cache")
+        self.lock = j(base, ".cache", "store.lock")
+        self.log = j(base, ".cache", "memhooks.log")
+        self.catalog = j(base, ".cache", "catalog.json")  # every memory with its index line
+        self.search_db = j(base, ".cache", "search.sqlite3")
+        self.prompts = j(base, ".cache", "prompts.json")  # the latest prompts, for PreCompact
+        self.offsets = j(base, ".cache", "offsets.json")  # transcript byte offsets per session
+        self.restore = j(base, ".cache", "restore")  # <session-id>.json: each session's evidence
+        self.reminder = j(base, ".cache", "reminder.json")  # the status reminder last shown
+        self.injected = j(base, ".cache", "injected.json")  # characters injected, per session
+        self.handoff = j(base, ".cache", "subagent-pointers.json")  # PreToolUse(Agent) -> start
+        self.rebuild_pid = j(base, ".cache", "rebuild.pid")  # SessionStart's background rebuild
+        self.rebuild_log = j(base, ".cache", "rebuild.log")  # ... and its output
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in self.__dict__:
+            raise AttributeError(f"a tree's paths are set once: {name}")
+        object.__setattr__(self, name, value)
 
     @classmethod
     def for_project(cls, project: str | os.PathLike[str]) -> MemoryPaths:
@@ -126,40 +149,14 @@ class MemoryPaths:
     def __repr__(self) -> str:
         return f"MemoryPaths({self.base!r})"
 
-    # Every well-known file and folder of a tree, relative to `.claude/memory/`: the one table.
-    index = TreePath("MEMORY.md")
-    archive = TreePath("MEMORY-archive.md")
-    session = TreePath("_session.json")
-    config = TreePath("config.json")
-    master = TreePath("master.md")
-    gitignore = TreePath(".gitignore")
-    context = TreePath("context")
-    current_task = TreePath("context/current-task.md")
-    blockers = TreePath("context/blockers.md")
-    progress = TreePath("progress")
-    sessions = TreePath("sessions")
-    subagent = TreePath("subagent")
-    checkpoints = TreePath("checkpoints")
-    latest_checkpoint = TreePath("checkpoints/latest.md")
-    session_checkpoints = TreePath("checkpoints/sessions")  # <session-id>.md: each session's own
-    cache = TreePath(".cache")
-    lock = TreePath(".cache/store.lock")
-    log = TreePath(".cache/memhooks.log")
-    catalog = TreePath(".cache/catalog.json")  # derived list of every memory with its index line
-    search_db = TreePath(".cache/search.sqlite3")
-    prompts = TreePath(".cache/prompts.json")  # the latest prompts, kept for PreCompact
-    offsets = TreePath(".cache/offsets.json")  # transcript byte offsets per session
-    restore = TreePath(".cache/restore")  # <session-id>.json: each session's evidence
-    reminder = TreePath(".cache/reminder.json")  # the status reminder last shown, per session
-    injected = TreePath(".cache/injected.json")  # characters each hook injected, per session
-    handoff = TreePath(".cache/subagent-pointers.json")  # PreToolUse(Agent) -> SubagentStart
-    rebuild_pid = TreePath(".cache/rebuild.pid")  # the background rebuild SessionStart started
-    rebuild_log = TreePath(".cache/rebuild.log")  # ... and its output
-
     def relative(self, path: str | os.PathLike[str]) -> str:
         """A path inside the tree as the index writes it: forward slashes, relative."""
         return os.path.relpath(os.fspath(path), self.base).replace(os.sep, "/")
 
 
-#: Name -> path relative to the tree, read off the `TreePath`s above.
-LAYOUT = {name: e.relative for name, e in vars(MemoryPaths).items() if isinstance(e, TreePath)}
+#: Name -> path relative to the tree (forward slashes), read off `MemoryPaths`' table.
+LAYOUT = {
+    name: value.replace(os.sep, "/")
+    for name, value in vars(MemoryPaths("")).items()
+    if name != "base"
+}
