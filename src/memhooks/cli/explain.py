@@ -1,7 +1,7 @@
 # Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
 """`memhooks recall --explain`: why each memory was or was not pointed at for a prompt.
 
-The same ranking and gate as the per-prompt hook (search_index._rank, ranking.gate_floor,
+The same ranking and gate as the per-prompt hook (search_read.rank, ranking.gate_floor,
 ranking.select), with the working shown: the prompt's terms and their weights, the store's
 calibration and floor, and per candidate its score, the terms it matched and in which fields,
 and the gate's decision. Command path only.

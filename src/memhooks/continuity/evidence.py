@@ -35,7 +35,7 @@ MAX_TURNS = 400
 MAX_MID = 3
 #: Turns kept whole; an older turn (but the first, the goal) keeps what a restore can still
 #: show of one so old, so the state Stop loads and saves every turn stays bounded (~1 KB a
-#: turn) however long the session runs, and well under restore_state.READ_CAP.
+#: turn) however long the session runs, and well under checkpoints.EVIDENCE_READ_CAP.
 FULL_TURNS = 40
 OLD_CAPS = {"prompt": (1_000, 0.6), "first": (600, 0.7), "last": (900, 0.5)}
 OLD_MID = 400

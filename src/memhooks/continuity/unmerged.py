@@ -8,7 +8,7 @@ categories, not sessions or sub-agent outputs) whose path the main branch's tree
 
 The main branch is `origin/HEAD` when the clone has one, else a local `main` or `master`
 (read from git's files by hand); its tree is listed by git through the safe runner
-(restore.git_run: no program of the repository's choosing, one deadline). Outside a linked
+(continuity.git_run: no program of the repository's choosing, one deadline). Outside a linked
 worktree, or when git fails or runs out of time, nothing is said (None). Standard library
 only: SessionEnd asks it.
 """

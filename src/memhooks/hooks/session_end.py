@@ -1,7 +1,7 @@
 """SessionEnd: close the session record. The host gives all SessionEnd hooks 1.5 s in total.
 
 In a linked worktree, one line for the user when memories saved here are not on the main
-branch yet (restore.unmerged): a worktree removed unmerged would lose them. git gets a small
+branch yet (continuity.unmerged): a worktree removed unmerged would lose them. git gets a small
 share of the budget; when it fails or runs late, nothing is said. The line goes out as a
 `systemMessage` and to the log: the host documents no output for SessionEnd, and may not
 show it (then `memhooks status` in the worktree says the same).

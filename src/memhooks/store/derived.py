@@ -3,7 +3,7 @@
 The catalog, `MEMORY.md`, `MEMORY-archive.md`, the search index and the stats are never a
 source of truth: `DerivedFiles` rewrites them after each write. The writers own one each
 (composition): the commands' `Store` first reconciles the catalog with the files and applies
-the rolling window (`upkeep`, `retention`); the hooks' `HookWriter` files one new memory and
+the rolling window (`upkeep`); the hooks' `HookWriter` files one new memory and
 settles at once. Standard library only, without dataclasses, typing, pathlib or datetime:
 SubagentStop files through this module.
 

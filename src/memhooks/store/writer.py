@@ -75,7 +75,7 @@ class Saved:
 
 
 class Store(TreeWriter):
-    """The commands' store, built on the tree's writer: the filelock lock, validation against
+    """The commands' store, built on the tree's writer: the command lock, validation against
     the files, every change, and the rules a hook's writer does not apply (reconcile, the
     rolling window, anti-resurrection, the conflict check)."""
 

@@ -105,7 +105,7 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
 
 
 def unmerged(paths: MemoryPaths) -> dict[str, object] | None:
-    """In a linked worktree, the memories not on the main branch yet (restore.unmerged);
+    """In a linked worktree, the memories not on the main branch yet (continuity.unmerged);
     None elsewhere, or when git cannot tell."""
     from memhooks.continuity.unmerged import not_on_main
 
