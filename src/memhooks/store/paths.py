@@ -1,7 +1,7 @@
 """Where the memory tree lives. Standard library only: the hooks import this.
 
 One API: every well-known path of a tree is a `str` attribute of `MemoryPaths`
-(`paths.session`, `paths.base` for the tree itself), read off one table, the `TreePath`s.
+(`paths.session`, `paths.base` for the tree itself), made once from one table (`__init__`).
 Strings, because the hooks must never import pathlib (~6 ms with what it pulls in); code
 that wants a `Path` wraps one (`Path(paths.index)`).
 """
