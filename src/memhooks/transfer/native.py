@@ -23,11 +23,12 @@ import os
 import re
 import stat
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from memhooks.store import BY_NAME, DESCRIPTION_MAX, TITLE_MAX, MemoryPaths, NewMemory, git_dirs
+from memhooks.transfer.plan import Planned
 
 TYPE_TO_CATEGORY = {
     "user": "preference",
@@ -173,30 +174,19 @@ def read_native(folder: Path, name: str) -> NativeFile | None:
 
 
 @dataclass
-class NativePlan:
-    """What an import does with one native file."""
+class NativePlan(Planned):
+    """What an import does with one native file: a bundle file's plan, whose path is the
+    native file's name, with the file's native type."""
 
-    name: str
-    type: str
-    category: str
-    title: str
-    action: str  # import, present, changed, similar, skipped, disabled
-    target: str = ""
-    detail: str = ""
-    redacted: int = 0
-    memory: NewMemory | None = field(default=None, repr=False)
+    type: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.path
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "native_path": self.name,
-            "type": self.type,
-            "category": self.category,
-            "title": self.title,
-            "action": self.action,
-            "target": self.target,
-            "detail": self.detail,
-            "redacted": self.redacted,
-        }
+        data = super().as_dict()
+        return {"native_path": data.pop("path"), "type": self.type, **data}
 
 
 def imported(paths: MemoryPaths) -> dict[str, tuple[str, str]]:
@@ -237,7 +227,7 @@ def plan_native(
     planned: list[NativePlan] = []
     for native in files:
         category = TYPE_TO_CATEGORY.get(native.type, "")
-        item = NativePlan(native.name, native.type, category, native.title, "import")
+        item = NativePlan(native.name, category, native.title, "import", type=native.type)
         planned.append(item)
         if native.problem:
             item.action, item.detail = "skipped", native.problem
