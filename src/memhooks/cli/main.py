@@ -13,32 +13,6 @@ from memhooks.text.controls import visible
 if TYPE_CHECKING:
     import argparse
 
-#: Each module defines `register(subparsers)`; the parser it adds sets `func`.
-COMMAND_MODULES = (
-    "start",
-    "stop",
-    "status",
-    "rebuild",
-    "save",
-    "list_cmd",
-    "show",
-    "lifecycle",
-    "gc",
-    "task",
-    "doctor",
-    "recall",
-    "summarize",
-    "synthesize",
-    "remember",
-    "forget",
-    "tiers",
-    "consolidate",
-    "export",
-    "import_cmd",
-    "view",
-    "demo",
-)
-
 EPILOG = """\
 Exit codes: 0 ok, 1 check failed, 2 usage, 3 memory not started, 4 dependencies missing,
 5 invalid input (a bad bundle too), 6 conflict (file changed since read; a similar memory
@@ -50,7 +24,34 @@ The memory tree is <project>/.claude/memory/; MEMHOOKS_PROJECT_DIR overrides the
 
 def build_parser() -> argparse.ArgumentParser:
     import argparse
-    import importlib
+
+    # Every command module, in the order `--help` lists them; each defines
+    # `register(subparsers)`, and the parser it adds sets `func`. Imported here, by name (so
+    # "find usages" follows them), not at module level: a hook process loads this module too.
+    from memhooks.cli.commands import (
+        consolidate,
+        demo,
+        doctor,
+        export,
+        forget,
+        gc,
+        import_cmd,
+        lifecycle,
+        list_cmd,
+        rebuild,
+        recall,
+        remember,
+        save,
+        show,
+        start,
+        status,
+        stop,
+        summarize,
+        synthesize,
+        task,
+        tiers,
+        view,
+    )
 
     parser = argparse.ArgumentParser(
         prog="memhooks",
@@ -68,8 +69,13 @@ def build_parser() -> argparse.ArgumentParser:
         "that holds .claude/memory/ or .git, else the current directory)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        importlib.import_module(f"memhooks.cli.commands.{name}").register(sub)
+    commands = (
+        start, stop, status, rebuild, save, list_cmd, show, lifecycle, gc, task, doctor,
+        recall, summarize, synthesize, remember, forget, tiers, consolidate, export,
+        import_cmd, view, demo,
+    )  # fmt: skip
+    for command in commands:
+        command.register(sub)
     return parser
 
 
