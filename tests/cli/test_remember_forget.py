@@ -288,3 +288,30 @@ def test_forget_errors(memory: Path, capsys) -> None:
     assert code == 9
     code, _, err = run(capsys, "forget", "decisions/nope.md")
     assert code == 7
+
+
+def test_forget_user_finds_and_retires_in_the_user_tier_only(memory: Path, capsys) -> None:
+    from memhooks.store import user_dir
+
+    run(capsys, "remember", "--tier", "project", "I prefer bun for this repo's scripts")
+    code, out, err = run(capsys, "remember", "--user", "I prefer bun over npm", "--json")
+    assert code == 0, err
+    shown = json.loads(out)["path"]
+    assert shown.startswith("~/.local/share/memhooks/user/preferences/")
+    relative = shown.removeprefix("~/.local/share/memhooks/user/")
+    user = Path(user_dir())
+    code, out, _ = run(capsys, "forget", "--user", "bun", "npm")
+    assert code == 0
+    assert out.startswith(f"Would retire: {shown} — ")
+    assert f"forget --user {relative} --yes" in out  # runnable as printed
+    code, out, _ = run(capsys, "forget", "--user", shown, "--yes", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert (data["path"], data["retired"], data["record_status"]) == (shown, True, "retired")
+    assert "record_status: retired" in (user / relative).read_text()
+    project_memories = [p.read_text() for p in memory.glob("preferences/*.md")]
+    assert len(project_memories) == 1
+    assert "record_status: active" in project_memories[0]  # the project's own is untouched
+    code, _, err = run(capsys, "forget", "--user", "zebra quasar")
+    assert code == 7
+    assert "no active memory in ~/.local/share/memhooks/user/" in err

@@ -240,3 +240,21 @@ def test_one_invalid_file_is_said_and_the_others_are_filed(
     assert "invalid preference" in items["feedback_bell.md"]["detail"]
     assert report["counts"]["imported"] == 4  # type: ignore[index]
     del started
+
+
+def test_the_view_lists_native_files_read_only_until_imported(
+    started: Path, native: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = snapshot(native)
+    report = run_json(capsys, "view")
+    assert report["native"] == 4  # the four typed topic files; the loose note is skipped
+    page = Path(str(report["path"])).read_text(encoding="utf-8")
+    assert "native, not imported (read only)" in page
+    assert json.dumps(str(native / "reference_dashboards.md"))[1:-1] in page
+    assert "Where the latency dashboards live" in page
+    assert snapshot(native) == before  # listed, never written
+    run_json(capsys, "import", "--native")
+    report = run_json(capsys, "view")
+    assert report["native"] == 0
+    page = Path(str(report["path"])).read_text(encoding="utf-8")
+    assert "native, not imported" not in page

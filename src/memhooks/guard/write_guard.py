@@ -30,6 +30,8 @@ HEREDOC_END = "MEMHOOKS_EOF"
 REMOVALS = ("rm", "rmdir", "unlink", "shred", "mv", "find", "script")
 #: Writes that cannot take a folder: one aimed at a folder the tree lies in changes nothing.
 PLAIN_WRITES = (">", "tee", "touch", "truncate", "sed", "perl", "sort", "dd")
+#: The word that marks a command too long to check as naming the user tier's folder.
+USER_MARKER = "memhooks/user"
 #: The verb of a command too long to check that names `.claude`.
 UNCHECKED = "unchecked"
 REMEMBER_CATEGORIES = ("decision", "constraint", "runbook", "preference", "tech_debt")
@@ -95,9 +97,14 @@ def relative_in_tree(path: str, memory_base: str) -> str | None:
 
 
 def targets(
-    tool_name: str, tool_input: Mapping[str, Any], cwd: str, memory_base: str
+    tool_name: str,
+    tool_input: Mapping[str, Any],
+    cwd: str,
+    memory_base: str,
+    marker: str = ".claude",
 ) -> list[Target]:
-    """Every path inside the tree this tool call would write; [] for everything else."""
+    """Every path inside the tree this tool call would write; [] for everything else. A
+    command too long to check that holds `marker` (a word of the tree's path) is refused."""
     found: list[tuple[str, str]] = []
     key = FILE_TOOLS.get(tool_name) or NOTEBOOK_TOOLS.get(tool_name)
     if key:
@@ -109,7 +116,7 @@ def targets(
         if isinstance(command, str) and command:
             from memhooks.guard.shell_writes import too_long, write_targets
 
-            if too_long(command) and ".claude" in command:
+            if too_long(command) and marker in command:
                 return [Target(UNCHECKED, memory_base, "")]
             found = write_targets(command, cwd)
     out: list[Target] = []
@@ -136,12 +143,16 @@ def decide(
     cli: str,
     allow_direct: bool = False,
     current_hash: Callable[[str], str | None] = lambda _path: None,
+    user_base: str = "",
 ) -> Verdict | None:
     """None leaves the call alone; otherwise deny (with the way through the store) or, when
-    direct edits are allowed and the call edits one memory file with a file tool, allow."""
+    direct edits are allowed and the call edits one memory file with a file tool, allow.
+    A write into the user tier's tree (`user_base`) is always denied."""
     found = targets(tool_name, tool_input, cwd, memory_base)
     if not found:
-        return None
+        return _user_verdict(
+            tool_name, tool_input, cwd=cwd, user_base=user_base, cli=cli, current_hash=current_hash
+        )
     if allow_direct and tool_name in FILE_TOOLS and len(found) == 1 and found[0].category_folder:
         return Verdict("allow", target=found[0])
     first = found[0]
@@ -152,6 +163,66 @@ def decide(
         + instead(first, cli, current_hash(first.path))
     )
     return Verdict("deny", reason, first)
+
+
+def _user_verdict(
+    tool_name: str,
+    tool_input: Mapping[str, Any],
+    *,
+    cwd: str,
+    user_base: str,
+    cli: str,
+    current_hash: Callable[[str], str | None],
+) -> Verdict | None:
+    """Deny a write into the user tier (memories about the person, every project): the same
+    store, reached with `--user`; no direct edit is ever allowed there."""
+    found = targets(tool_name, tool_input, cwd, user_base, USER_MARKER) if user_base else []
+    if not found:
+        return None
+    from memhooks.store import MemoryPaths, display
+
+    first = found[0]
+    where = display(MemoryPaths(user_base)) + first.relative
+    reason = (
+        f"memhooks: `{where}` is in the user tier (memories about the user, read in every "
+        "project), written only through the memhooks CLI (validated, secrets "
+        "redacted, named by its scheme and indexed under the store lock); direct writes into "
+        "it are refused. " + instead_user(first, cli, current_hash(first.path))
+    )
+    return Verdict("deny", reason, first)
+
+
+def instead_user(target: Target, cli: str, current: str | None) -> str:
+    """The CLI command, with `--user`, that does what the refused write into the user tier
+    meant to do."""
+    rel = target.relative
+    if target.verb == UNCHECKED:
+        return (
+            "The command is too long for the guard to check, and it names the user tier's "
+            f"folder. Run it in smaller parts; write memories with `{cli} save <category> --user`."
+        )
+    folder = target.category_folder
+    if not folder:
+        return (
+            f"`{rel or 'the user tier'}` is not a memory file. Save what holds for the user in "
+            f"every project with `{cli} remember --user '<one sentence>'` or "
+            f"`{cli} save <category> --user ...`; take one out with "
+            f"`{cli} retire --user <path> --reason '<why>'` (`{cli} recall WORDS` finds them)."
+        )
+    category = BY_FOLDER[folder].name
+    if target.verb in REMOVALS:
+        return f"To take it out of memory, run: `{cli} retire --user {rel} --reason '<why>'`."
+    if current is not None:
+        return "To change it, pipe the whole new document into:\n" + _heredoc(
+            f"{cli} save {category} --user --update {rel} --if-hash {current}",
+            "# <title>\n\n## …\n(the full new body)",
+        )
+    return (
+        "To file it, pipe the content (frontmatter with title, description and tags, then the "
+        "body) into:\n"
+        + _heredoc(f"{cli} save {category} --user", "---\ntitle: …\n---\n# …\n\n## …")
+        + f"\nFor one sentence: `{cli} remember --user --category {category} '<text>'`."
+    )
 
 
 def _heredoc(command: str, content: str) -> str:

@@ -1,4 +1,5 @@
-"""PreToolUse: refuse Claude's direct writes into `.claude/memory/` (seed 003's write guard).
+"""PreToolUse: refuse Claude's direct writes into `.claude/memory/` (seed 003's write guard)
+and into the user tier's tree (`memhooks.store.user_tier`, always through `--user`).
 
 The refusal carries the CLI command that does the same thing through the store, so Claude
 retries at once; it is decided before the host's own permission prompt. With
@@ -11,7 +12,8 @@ from __future__ import annotations
 import os
 
 from memhooks import TYPE_CHECKING
-from memhooks.guard.write_guard import GUARDED_TOOLS, decide, targets
+from memhooks.guard.write_guard import GUARDED_TOOLS, USER_MARKER, decide, targets
+from memhooks.store import user_dir
 
 if TYPE_CHECKING:
     from typing import Any
@@ -36,7 +38,11 @@ def wants(hook: HookInput, paths: MemoryPaths) -> bool:
         return True
     if hook.tool_name not in GUARDED_TOOLS:
         return False
-    return bool(targets(hook.tool_name, hook.tool_input, _cwd(hook), paths.base))
+    cwd = _cwd(hook)
+    return bool(
+        targets(hook.tool_name, hook.tool_input, cwd, paths.base)
+        or targets(hook.tool_name, hook.tool_input, cwd, user_dir(), USER_MARKER)
+    )
 
 
 def current_hash(path: str) -> str | None:
@@ -70,6 +76,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         cli=cli_command(),
         allow_direct=settings.direct_edits == "allow",
         current_hash=current_hash,
+        user_base=user_dir(),
     )
     if verdict is None:
         return None

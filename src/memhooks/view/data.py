@@ -262,3 +262,39 @@ def gather(paths: MemoryPaths) -> dict[str, Any]:
         "timeline": timeline(paths, items),
         "injected": injected(paths),
     }
+
+
+#: The view's group for Claude Code's own auto memory: listed, never written.
+NATIVE_GROUP = "native, not imported (read only)"
+
+
+def native_memories(paths: MemoryPaths) -> list[dict[str, Any]]:
+    """The view's rows for the project's native topic files not imported yet (Claude Code's
+    own auto memory), in their own read-only group, each under its absolute path: they are
+    not in the store until `memhooks import --native`."""
+    from pathlib import Path
+
+    from memhooks.transfer.native import TAG, native_folder, not_imported
+
+    folder = native_folder(Path(paths.base).parent.parent)
+    if not folder.is_dir():
+        return []
+    return [
+        {
+            "path": str(native.path),
+            "category": NATIVE_GROUP,
+            "title": native.title,
+            "description": native.description,
+            "tags": [TAG, native.type],
+            "created": "",
+            "updated": "",
+            "status": "native",
+            "reason": "",
+            "superseded_by": "",
+            "stale": [],
+            "body": clip(native.body, BODY_CAP, mark=_CUT_FOR_VIEW),
+            "history": [],
+            "tier": "native",
+        }
+        for native in not_imported(paths, folder)
+    ]

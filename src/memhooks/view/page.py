@@ -104,7 +104,7 @@ details.mem summary{cursor:pointer;list-style-position:outside}
 .badge{display:inline-block;font-size:11px;padding:0 6px;border-radius:9px;margin-left:6px;
 border:1px solid var(--line)}
 .st-retired{color:var(--bad)}.st-archived{color:var(--muted)}.st-stale{color:var(--warn)}
-.st-active{color:var(--ok)}
+.st-active{color:var(--ok)}.st-native{color:var(--muted)}
 .tag{font-size:11px;color:var(--accent);margin-right:6px}
 .body{padding:6px 10px;margin:6px 0;background:var(--bg);border-radius:6px;overflow-wrap:anywhere}
 .body pre{background:#eef1f5;padding:6px;overflow:auto}

@@ -1,4 +1,5 @@
 """`memhooks forget QUERY|PATH`: show the memory that would be retired, and retire it with --yes.
+With --user, in the user tier (memories about the person, every project).
 
 Seed 003: forgetting retires (the file stays, out of the index and search, with the reason
 and date; GC deletes it after the grace period, `memhooks restore` brings it back). Nothing is
@@ -29,19 +30,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Find a memory by its path (relative to .claude/memory/) or by the best "
         "search match for QUERY, and show it. Without --yes nothing changes. With --yes it "
         "is retired, never deleted: it leaves the index and search, keeps its file with the "
-        "reason, and `memhooks restore PATH` brings it back.",
+        "reason, and `memhooks restore PATH` brings it back. With --user it looks in the user "
+        "tier (memories about you, every project) instead of this project.",
         epilog="Example: memhooks forget redis cache  ->  memhooks forget "
         "decisions/2025-01-02_001_use-redis.md --yes --reason 'we dropped redis'",
     )
     parser.add_argument("target", nargs="+", help="a memory path, or words to search for")
     parser.add_argument("--yes", action="store_true", help="retire it (default: only show it)")
     parser.add_argument("--reason", help=f"why, kept in the file (default: {DEFAULT_REASON!r})")
+    parser.add_argument(
+        "--user",
+        action="store_true",
+        help="look in the user tier (memories about you, every project), not this project",
+    )
     add_json(parser)
     parser.set_defaults(func=run)
 
 
-def _as_path(paths: MemoryPaths, target: str) -> str | None:
-    relative = target.strip().removeprefix(PREFIX)
+def _as_path(paths: MemoryPaths, target: str, prefix: str) -> str | None:
+    relative = target.strip().removeprefix(prefix).removeprefix(PREFIX)
     if not relative.endswith(".md") or " " in relative:
         return None
     from memhooks.store import UnsafePathError, contained
@@ -51,16 +58,16 @@ def _as_path(paths: MemoryPaths, target: str) -> str | None:
     except UnsafePathError as exc:
         raise UserError(str(exc), Exit.REFUSED) from None
     if not path.is_file():
-        raise UserError(f"no memory at {PREFIX}{relative}", Exit.NOT_FOUND)
+        raise UserError(f"no memory at {prefix}{relative}", Exit.NOT_FOUND)
     return relative
 
 
-def _search(paths: MemoryPaths, query: str) -> list[Any]:
+def _search(paths: MemoryPaths, query: str, prefix: str) -> list[Any]:
     from memhooks.recall.search_index import SearchIndex
 
     if not Path(paths.search_db).exists():
         raise UserError(
-            f"no search index in {PREFIX}.cache/: run {cli_hint('rebuild')}, or give the path",
+            f"no search index in {prefix}.cache/: run {cli_hint('rebuild')}, or give the path",
             Exit.NOT_FOUND,
         )
     with SearchIndex(paths.search_db) as index:
@@ -70,30 +77,37 @@ def _search(paths: MemoryPaths, query: str) -> list[Any]:
 def run(args: argparse.Namespace) -> int:
     paths = memory_paths(args)
     require_tree(paths)
+    store = open_store(paths)
+    prefix, flag = PREFIX, ""
+    if args.user:
+        from memhooks.cli.user_store import open_user_store
+        from memhooks.store import display
+
+        store = open_user_store(paths, store.settings)
+        paths, prefix, flag = store.paths, display(store.paths), " --user"
     target = " ".join(args.target)
-    relative = _as_path(paths, target)
+    relative = _as_path(paths, target, prefix)
     others: list[Any] = []
     if relative is None:
-        hits = _search(paths, target)
+        hits = _search(paths, target, prefix)
         if not hits:
             raise UserError(
-                f'no active memory in {PREFIX} matches "{target}": try other words or the path',
+                f'no active memory in {prefix} matches "{target}": try other words or the path',
                 Exit.NOT_FOUND,
             )
         relative, others = hits[0].path, hits[1:]
-    store = open_store(paths)
     meta, _body, _digest = store.read(relative)
     title = str(meta.get("title") or relative)
     description = str(meta.get("description") or "")
     status = str(meta.get("record_status") or "active")
-    shown = f"{PREFIX}{relative} — {title}" + (f": {description}" if description else "")
+    shown = f"{prefix}{relative} — {title}" + (f": {description}" if description else "")
     data: dict[str, Any] = {
-        "path": PREFIX + relative,
+        "path": prefix + relative,
         "title": title,
         "description": description,
         "category": meta.get("category"),
         "record_status": status,
-        "other_matches": [PREFIX + h.path for h in others],
+        "other_matches": [prefix + h.path for h in others],
     }
     if status != "active":
         data["retired"] = False
@@ -103,10 +117,10 @@ def run(args: argparse.Namespace) -> int:
         lines = [f"Would retire: {shown}"]
         if others:
             lines.append("Other matches (not touched):")
-            lines += [f"- {PREFIX}{h.path} — {h.title}" for h in others]
+            lines += [f"- {prefix}{h.path} — {h.title}" for h in others]
         lines.append(
             "Nothing changed. To confirm: "
-            + cli_hint(f'forget {relative} --yes --reason "…"').strip("`")
+            + cli_hint(f'forget{flag} {relative} --yes --reason "…"').strip("`")
         )
         data["retired"] = False
         emit(data, "\n".join(lines), as_json=args.json)
@@ -117,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     emit(
         data,
         f"Retired: {shown}\nReason: {reason}\nThe file is kept (GC deletes it after the grace "
-        f"period); {cli_hint('restore ' + relative)} brings it back.",
+        f"period); {cli_hint('restore' + flag + ' ' + relative)} brings it back.",
         as_json=args.json,
     )
     return Exit.OK

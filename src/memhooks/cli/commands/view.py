@@ -18,7 +18,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "view",
         help="write a browser view of the memory (HTML, offline) and print its path",
         description="Write one self-contained HTML file showing the memories by category and "
-        "state, superseded decisions, the session timeline, what the hooks injected and the "
+        "state (Claude Code's own auto memory files not imported yet in a read-only group), "
+        "superseded decisions, the session timeline, what the hooks injected and the "
         "health line, with a search box. It loads nothing from the network. By default it "
         "goes to .claude/memory/.cache/view.html (derived, never committed); "
         "open it with any browser, or pass --open.",
@@ -45,7 +46,7 @@ def _target(args: argparse.Namespace, paths: MemoryPaths) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     from memhooks.store import write_page
-    from memhooks.view.data import gather
+    from memhooks.view.data import gather, native_memories
     from memhooks.view.page import render
 
     paths = memory_paths(args)
@@ -56,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
     from memhooks.cli.user_store import user_memories
 
     data["memories"] += user_memories(paths)  # after the project's, each marked as the user's
+    native = native_memories(paths)
+    data["memories"] += native  # the host's own, read only until imported
     page = render(data)
     try:
         write_page(out, page)
@@ -70,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
         "path": os.fspath(out),
         "bytes": len(page.encode("utf-8")),
         "memories": len(data["memories"]),
+        "native": len(native),
         "timeline": len(data["timeline"]),
         "chains": len(data["chains"]),
         "seconds": round(seconds, 3),
