@@ -539,7 +539,7 @@ def test_the_hot_path_audit_sees_each_kind_of_import() -> None:
 COMMAND_PATH = {"cli", "transfer", "demo"}
 #: Tests that reach a private helper of a store module through its submodule (keep it rare).
 TESTS_REACHING_IN = {
-    "tests/store/test_atomic.py",  # the temp-name helper: temp names are unique, never fixed
+    "tests/store/test_files_atomic.py",  # the temp-name helper: temp names are unique, never fixed
 }
 
 
