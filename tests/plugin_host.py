@@ -53,7 +53,12 @@ def bare_python(base: Path) -> Path:
     probe = (
         "import importlib.util as u; print([m for m in ('memhooks', 'pydantic') if u.find_spec(m)])"
     )
-    out = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, check=True)
+    # Without PYTHONPATH & co, as the host runs it: a PYTHONPATH=src in the test run's own
+    # environment must not make the bare interpreter find memhooks.
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    out = subprocess.run(
+        [str(python), "-c", probe], capture_output=True, text=True, check=True, env=clean
+    )
     assert out.stdout.strip() == "[]", out.stdout
     return python
 
