@@ -164,8 +164,12 @@ def test_journals_and_checkpoints_stay_in_each_checkout(
 def test_a_fresh_clone_at_the_same_path_is_asked_again(repo: Path, tmp_path: Path) -> None:
     upstream = tmp_path / "upstream"
     git("clone", "-q", str(repo), str(upstream), cwd=tmp_path)
+    # Cloned before the old folder goes, then put at its path: a folder made after the rmtree
+    # could get the freed inode number back, and consent is keyed by (device, inode).
+    fresh_clone = tmp_path / "fresh clone"
+    git("clone", "-q", str(upstream), str(fresh_clone), cwd=tmp_path)
     shutil.rmtree(repo)
-    git("clone", "-q", str(upstream), str(repo), cwd=tmp_path)
+    fresh_clone.rename(repo)
     out = hook(repo, "SessionStart", source="startup")
     assert "systemMessage" in out
     assert not context(out)
