@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memhooks.store import MemoryPaths, log_line, quick_lock, record_activity
+from memhooks.store import MemoryPaths, change_state, log_line, quick_lock, record_activity
 from memhooks.text.clock import iso
 
 LOCK_TIMEOUT = 0.3
@@ -33,7 +33,12 @@ def _touch(
     started: bool,
     ended_reason: str | None,
 ) -> None:
+    when = iso()
     with quick_lock(paths.lock, LOCK_TIMEOUT):
-        record_activity(
-            paths.session, session_id, iso(), started=started, ended_reason=ended_reason
+        change_state(
+            paths.session,
+            lambda state: record_activity(
+                state, session_id, when, started=started, ended_reason=ended_reason
+            ),
+            durable=False,
         )

@@ -20,10 +20,10 @@ from memhooks.store import (
     Settings,
     UnsafePathError,
     append_journal,
+    change_state,
     log_line,
     quick_lock,
     read_offsets,
-    read_state,
     record_activity,
     save_evidence,
     save_offset,
@@ -132,17 +132,12 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         if update is not None and current.get(hook.session_id, journal_at) == journal_at:
             _save(paths, hook.session_id, update, current)
 
-        state = read_state(paths.session)
-        if state is None:
-            return None
-        output = nudge(state, hook, settings, now)
-        record_activity(
-            paths.session,
-            hook.session_id,
-            stamp(now),
-            extra={"lastNudge": state["lastNudge"]} if output else None,
-        )
-        return output
+        def change(state: dict[str, Any]) -> dict[str, Any] | None:
+            output = nudge(state, hook, settings, now)
+            record_activity(state, hook.session_id, stamp(now))
+            return output
+
+        return change_state(paths.session, change, durable=False)
 
 
 def _save(paths: MemoryPaths, session_id: str, update: _Update, offsets: dict[str, int]) -> None:

@@ -10,7 +10,7 @@ from memhooks.continuity import briefing
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.output import context_output
 from memhooks.recall.pointer import Pointer
-from memhooks.store import MemoryPaths, Settings, read_status, record_shown, shown_status
+from memhooks.store import MemoryPaths, Settings, read_status, record_shown, shown_statuses
 from memhooks.text.redact import redact_prefix
 
 if TYPE_CHECKING:
@@ -50,12 +50,12 @@ def save_turn(
     paths: MemoryPaths,
     session_id: str,
     prompt: str,
-    shown: str,
+    shown: tuple[dict[str, str], str] | None,
     verdicts: dict[str, dict[str, object]] | None = None,
 ) -> None:
     """The prompt's one write step: the prompt kept for PreCompact, which can run before the
-    transcript has it, the status text shown, and the citations' verdicts when the check
-    changed them (each only when there is one)."""
+    transcript has it, the status text shown (with what was shown before), and the
+    citations' verdicts when the check changed them (each only when there is one)."""
     from memhooks.store import keep_prompt, save_verdicts
 
     if prompt:
@@ -65,8 +65,8 @@ def save_turn(
             from memhooks.store import log_line
 
             log_line(paths.log, f"UserPromptSubmit: prompt not kept for PreCompact: {exc}")
-    if shown:
-        record_shown(paths, session_id, shown)
+    if shown is not None:
+        record_shown(paths, shown[0], session_id, shown[1])
     if verdicts is not None:
         save_verdicts(paths.base, verdicts)
 
@@ -101,7 +101,8 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
             verdicts = None  # unchanged: not written again
     status = read_status(paths)
     status_text = briefing.status_text(status)
-    remind = bool(status_text) and shown_status(paths, hook.session_id) != status_text
+    shown = shown_statuses(paths) if status_text else {}
+    remind = bool(status_text) and shown.get(hook.session_id, "") != status_text
     # Decide, then write once.
     text = briefing.prompt_reminder(
         status=status if remind else None, pointers=pointers, budget=settings.prompt_chars
@@ -110,7 +111,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         paths,
         hook.session_id,
         prompt_to_keep(paths, hook, settings),
-        status_text if remind else "",
+        (shown, status_text) if remind else None,
         verdicts,
     )
     return context_output("UserPromptSubmit", text)

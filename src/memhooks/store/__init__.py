@@ -87,7 +87,8 @@ if TYPE_CHECKING:
         journal_part as journal_part, KEYS as KEYS, read_offsets as read_offsets,
         read_state as read_state, record_activity as record_activity, RECORD_KEYS as RECORD_KEYS,
         record_shown as record_shown, repair_state as repair_state,
-        reset_reminder as reset_reminder, save_offset as save_offset, shown_status as shown_status,
+        reset_reminder as reset_reminder, save_offset as save_offset,
+        shown_statuses as shown_statuses,
         StateUnreadableError as StateUnreadableError)
     from memhooks.store.setup import (create_tree as create_tree, Draft as Draft,
         undo_created as undo_created, validate_draft as validate_draft)
@@ -145,7 +146,7 @@ TREE = {
         " project_root resolves_inside session_file_stem TREE_PREFIX UnsafePathError",
     "session": "append_journal change_state is_active JOURNAL_HEADING journal_part KEYS"
         " read_offsets read_state record_activity RECORD_KEYS record_shown repair_state"
-        " reset_reminder save_offset shown_status StateUnreadableError",
+        " reset_reminder save_offset shown_statuses StateUnreadableError",
     "tree": "HookWriter is_marked LOCK_TIMEOUT mark_filed marker_path project_of",
     "watch": "edited_file forget_backup keep_backup kept_copies kept_copy LOST_REPORTED"
         " mark_lost_reported memory_listing mirror_dir put_aside put_back quarantined"

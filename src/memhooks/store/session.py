@@ -177,20 +177,16 @@ def session_record(state: dict[str, Any], session_id: str) -> dict[str, Any]:
 
 
 def record_activity(
-    path: str | os.PathLike[str],
+    state: dict[str, Any],
     session_id: str,
     when: str,
     *,
     started: bool = False,
     ended_reason: str | None = None,
-    extra: dict[str, Any] | None = None,
 ) -> None:
-    """A hook's bookkeeping in `_session.json`: the project's and the session's last activity
-    at `when`, the session's start (kept from the first time) or its end, and the `extra`
-    keys. Nothing without a state file; the caller holds the hooks' lock."""
-    state = read_state(path)
-    if state is None:
-        return
+    """A hook's bookkeeping, made on a state `change_state` read: the project's and the
+    session's last activity at `when`, the session's start (kept from the first time) or its
+    end."""
     state["lastActivity"] = when
     if session_id:
         record = session_record(state, session_id)
@@ -200,8 +196,6 @@ def record_activity(
         if ended_reason is not None:
             record["ended"] = when
             record["end_reason"] = ended_reason
-    state.update(extra or {})
-    write_state(path, state, durable=False)
 
 
 # ------------------------------------------------------------------ session_journal
@@ -307,14 +301,17 @@ def reset_reminder(paths: MemoryPaths, session_id: str) -> None:
         _write(paths, shown)
 
 
-def shown_status(paths: MemoryPaths, session_id: str) -> str:
-    """The status text last shown to this session since its start, or ""."""
-    return _read(paths).get(session_id, "")
+def shown_statuses(paths: MemoryPaths) -> dict[str, str]:
+    """Session id -> the status text last shown to it since its start."""
+    return _read(paths)
 
 
-def record_shown(paths: MemoryPaths, session_id: str, status_text: str) -> None:
-    """Remember that ``status_text`` went out to this session."""
-    shown = _read(paths)
+def record_shown(
+    paths: MemoryPaths, shown: dict[str, str], session_id: str, status_text: str
+) -> None:
+    """Remember that ``status_text`` went out to this session; `shown` is what
+    `shown_statuses` read (the file is read once a prompt)."""
+    shown = dict(shown)
     shown.pop(session_id, None)
     shown[session_id] = status_text
     _write(paths, shown)
