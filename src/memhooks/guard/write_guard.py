@@ -182,7 +182,7 @@ def _user_verdict(
     from memhooks.store import MemoryPaths, display
 
     first = found[0]
-    where = display(MemoryPaths(user_base)) + first.relative
+    where = display(MemoryPaths(user_base, local=user_base)) + first.relative
     reason = (
         f"memhooks: `{where}` is in the user tier (memories about the user, read in every "
         "project), written only through the memhooks CLI (validated, secrets "
