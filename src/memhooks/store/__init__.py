@@ -113,7 +113,8 @@ if TYPE_CHECKING:
         put_aside as put_aside, put_back as put_back, quarantined as quarantined,
         quick_line as quick_line, record_quick as record_quick, record_tree as record_tree,
         recorded_listing as recorded_listing, recorded_quick as recorded_quick,
-        recover_missing as recover_missing, watched_changed as watched_changed)
+        recover_missing as recover_missing, user_cache as user_cache,
+        watched_changed as watched_changed)
     from memhooks.store.tier_move import (move_between as move_between, MOVABLE as MOVABLE,
         MOVES_KEPT as MOVES_KEPT)
     from memhooks.store.user_tier import (checked_user_paths as checked_user_paths,
@@ -163,7 +164,7 @@ TREE = {
     "watch": "changed_since keep_trusted kept_copies kept_copy LOST_REPORTED"
         " mark_lost_reported memory_listing mirror_dir note_own put_aside put_back quarantined"
         " quick_line record_quick record_tree recorded_listing recorded_quick"
-        " recover_missing watched_changed",
+        " recover_missing user_cache watched_changed",
     "user_tier": "checked_user_paths DATA_ENV display inside_project InsideProjectError made"
         " PROJECT USER user_dir user_paths",
     "worktree": "git_dirs is_linked_worktree join_worktree",
