@@ -20,6 +20,7 @@ listed and, when a memory file or a derived file changed, settled under the stor
 from __future__ import annotations
 
 import os
+import sys
 
 from memhooks import TYPE_CHECKING
 from memhooks.store import (
@@ -85,8 +86,59 @@ def _look_deeper(
             keep_trusted(paths)
             record_quick(paths)
             return _told(paths, messages, cli, from_claude=from_claude)
-    messages += _settle(paths, settings, cli, from_claude=from_claude)
+    messages += _settle_apart(paths, settings, cli, from_claude=from_claude)
     return _told(paths, messages, cli, from_claude=from_claude)
+
+
+#: Seconds a hook waits for the settle it started (the next look tries again past them).
+SETTLE_SECONDS = 10.0
+
+
+def _settle_apart(
+    paths: MemoryPaths, settings: Settings, cli: str, *, from_claude: bool
+) -> list[str]:
+    """`_settle` needs the store's own rules (frontmatter, the models: pydantic), which no
+    hook but PreCompact may load: a hook runs it as a process of its own, through the same
+    launcher (`memhooks settle`, cli.main), and waits for what it settled. A command (or a
+    test) calls it in place."""
+    launcher = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[1:2] == ["hook"] else ""
+    if not launcher.endswith("memhooks.py"):
+        return _settle(paths, settings, cli, from_claude=from_claude)
+    import json
+    import subprocess
+
+    project = os.path.dirname(os.path.dirname(os.path.abspath(paths.base)))
+    where = "claude" if from_claude else "outside"
+    argv = [sys.executable, "-I", launcher, "settle", where, cli]
+    try:
+        done = subprocess.run(
+            argv,
+            cwd=os.path.dirname(os.path.dirname(launcher)),
+            env={**os.environ, "MEMHOOKS_PROJECT_DIR": project},
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=SETTLE_SECONDS,
+            check=False,
+        )
+        said = json.loads(done.stdout or b"[]")
+    except (OSError, ValueError, subprocess.SubprocessError) as exc:
+        log_line(paths.log, f"the settle of a change behind the store's back failed: {exc}")
+        return []
+    return [str(line) for line in said] if isinstance(said, list) else []
+
+
+def settle_main(argv: list[str]) -> int:
+    """`memhooks settle claude|outside CLI`: what a hook started; prints the messages (JSON)."""
+    import json
+
+    from memhooks.store import MemoryPaths, command_project_root, load_settings
+
+    where, cli = [*argv, "", "memhooks"][:2]
+    paths = MemoryPaths.for_project(command_project_root())
+    settings = load_settings(paths.config)
+    said = _settle(paths, settings, cli, from_claude=where == "claude")
+    sys.stdout.write(json.dumps(said) + "\n")
+    return 0
 
 
 def _told(paths: MemoryPaths, messages: list[str], cli: str, *, from_claude: bool) -> list[str]:
