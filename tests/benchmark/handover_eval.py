@@ -27,7 +27,6 @@ characters, N = len(next_session.txt)), for blind readers.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import itertools
 import json
 import re
@@ -39,13 +38,14 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "src"))
 
+from fixture_files import FIXTURES, hook_payloads, load_scorer
+
 from memhooks.continuity import briefing, handover
 from memhooks.continuity.evidence import Evidence, extra_prompts, new_state
 from memhooks.continuity.transcript import iter_records
 from memhooks.continuity.transcript_records import Record
 from memhooks.store import Status
 
-FIXTURES = REPO / "tests" / "fixtures"
 SETS = ("transcripts2", "transcripts3", "transcripts_own", "transcripts")
 BUDGET = 9_000
 PROMPTS_KEPT = 5
@@ -55,23 +55,6 @@ PLACEHOLDER = re.compile(r"\(not set\)|\(none yet\)|No memories yet|\(none\)", r
 TITLE = "Where the last session on this project stood (session 0f6c2a4e, last written 12 h ago; "
 TITLE += "it ended cleanly at 2026-11-26T18:00:00Z):"
 SOURCE = ".claude/memory/.cache/restore/0f6c2a4e-5b7d-4c1e-9a3f-2d8b6e4c1a70.json"
-
-
-def load_scorer() -> ModuleType:
-    path = FIXTURES / "transcripts2" / "score_briefing.py"
-    spec = importlib.util.spec_from_file_location("score_briefing", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def hook_payloads(folder: Path) -> list[dict[str, Any]]:
-    path = folder / "hooks.jsonl"
-    if not path.is_file():
-        return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
 def cached_prompts(folder: Path) -> list[str]:
