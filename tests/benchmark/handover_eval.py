@@ -37,6 +37,7 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(1, str(Path(__file__).parent))  # fixture_files, also when a test loads this
 
 from fixture_files import FIXTURES, hook_payloads, load_scorer
 

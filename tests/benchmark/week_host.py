@@ -145,11 +145,17 @@ class World:
         return str(specific.get("additionalContext") or "") if isinstance(specific, dict) else ""
 
     def log_lines(self) -> list[str]:
-        """What the hooks logged (they fail open: a failure shows here, not in their exit)."""
-        path = self.memory / ".cache" / "memhooks.log"
-        if not path.is_file():
-            return []
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+        """What the hooks logged (they fail open: a failure shows here, not in their exit):
+        `memhooks.log` in the tree's cache, or in this HOME's machine-local state."""
+        found = [
+            *self.memory.glob(".cache/memhooks.log"),
+            *(self.home / ".local" / "state").glob("memhooks/**/memhooks.log"),
+        ]
+        return [
+            line
+            for path in found
+            for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+        ]
 
     def timing(self) -> dict[str, dict[str, float]]:
         return {
