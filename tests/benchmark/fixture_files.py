@@ -30,3 +30,27 @@ def hook_payloads(folder: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def scored(scorer: ModuleType, facts: dict[str, Any], text: str) -> dict[str, Any]:
+    """The scorer's verdict on one text: gated live fragments found of all, the missing ones,
+    the stale ones presented as current."""
+    gated = scorer.recall(facts, text, scorer.GATED)
+    return {
+        "found": sum(len(found) for found, _ in gated.values()),
+        "total": sum(len(every) for _, every in gated.values()),
+        "missing": [
+            f"[{key}] {fragment}"
+            for key, (found, every) in gated.items()
+            for fragment in every
+            if fragment not in found
+        ],
+        "stale": [f"[{k}] {frag}" for k, frag, _ in scorer.stale_violations(facts, text)],
+    }
+
+
+def write_texts(folder: Path, texts: dict[str, str]) -> None:
+    """A dump for blind readers: each text as `<name>.txt` in `folder` (reader_eval prompts)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in texts.items():
+        (folder / f"{name}.txt").write_text(text, encoding="utf-8")

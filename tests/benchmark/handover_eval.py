@@ -39,7 +39,7 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(1, str(Path(__file__).parent))  # fixture_files, also when a test loads this
 
-from fixture_files import FIXTURES, hook_payloads, load_scorer
+from fixture_files import FIXTURES, hook_payloads, load_scorer, scored, write_texts
 
 from memhooks.continuity import briefing, handover
 from memhooks.continuity.evidence import Evidence, extra_prompts, new_state
@@ -150,16 +150,7 @@ def evaluate(
     facts2 = folder / "facts2.json"
     if facts2.is_file():
         facts = json.loads(facts2.read_text(encoding="utf-8"))
-        gated = scorer.recall(facts, text, scorer.GATED)
-        row["found"] = sum(len(found) for found, _ in gated.values())
-        row["total"] = sum(len(every) for _, every in gated.values())
-        row["missing"] = [
-            f"[{key}] {fragment}"
-            for key, (found, every) in gated.items()
-            for fragment in every
-            if fragment not in found
-        ]
-        row["stale"] = [f"[{k}] {frag}" for k, frag, _ in scorer.stale_violations(facts, text)]
+        row.update(scored(scorer, facts, text))
         tail = scorer.tail_baseline(folder / "transcript_at_precompact.jsonl", len(text))
         row["tail_found"] = scorer.live_score(facts, tail)[0]
         row["texts"]["tail"] = tail
@@ -249,10 +240,7 @@ def cross_validate(scorer: ModuleType) -> list[str]:
 
 def dump(rows: list[dict[str, Any]], folder: Path) -> None:
     for row in rows:
-        where = folder / row["session"]
-        where.mkdir(parents=True, exist_ok=True)
-        for name, text in row["texts"].items():
-            (where / f"{name}.txt").write_text(text, encoding="utf-8")
+        write_texts(folder / row["session"], row["texts"])
 
 
 def main() -> int:

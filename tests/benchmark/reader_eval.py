@@ -147,7 +147,16 @@ def materials(folder: Path) -> list[Path]:
 
 
 def scenarios(dump: Path) -> list[Path]:
-    return sorted(p for p in dump.iterdir() if p.is_dir() and materials(p))
+    """The dump's scenario folders that have materials and questions (one line on stderr for
+    each that has no questions file)."""
+    found = []
+    for folder in sorted(p for p in dump.iterdir() if p.is_dir() and materials(p)):
+        session = scenario_session(folder)
+        if (QUESTIONS / f"{session}.json").is_file():
+            found.append(folder)
+        else:
+            sys.stderr.write(f"{folder.name}: no questions for {session} in {QUESTIONS}\n")
+    return found
 
 
 def write_prompts(dump: Path) -> list[Path]:

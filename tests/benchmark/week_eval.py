@@ -40,7 +40,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from fixture_files import FIXTURES, hook_payloads, load_scorer
+from fixture_files import FIXTURES, hook_payloads, load_scorer, scored, write_texts
 from hook_process import log
 from week_host import World, code_tree
 from week_sessions import (
@@ -147,16 +147,7 @@ def score(scenario: Scenario, ours: str, scorer: Any, work: Path) -> dict[str, A
     if not facts_path.is_file():
         return row
     facts = json.loads(facts_path.read_text(encoding="utf-8"))
-    gated = scorer.recall(facts, ours, scorer.GATED)
-    row["found"] = sum(len(found) for found, _ in gated.values())
-    row["total"] = sum(len(every) for _, every in gated.values())
-    row["missing"] = [
-        f"[{key}] {fragment}"
-        for key, (found, every) in gated.items()
-        for fragment in every
-        if fragment not in found
-    ]
-    row["stale"] = [f"[{k}] {frag}" for k, frag, _ in scorer.stale_violations(facts, ours)]
+    row.update(scored(scorer, facts, ours))
     row["tail_found"] = scorer.live_score(facts, tail)[0]
     row["tail_stale"] = len(scorer.stale_violations(facts, tail))
     return row
@@ -196,9 +187,7 @@ def folders(given: list[str]) -> list[Path]:
 def dump(rows: list[dict[str, Any]], where: Path) -> None:
     for row in rows:
         folder = where / row["scenario"]
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, text in row["texts"].items():
-            (folder / f"{name}.txt").write_text(text, encoding="utf-8")
+        write_texts(folder, row["texts"])
         about = {k: row[k] for k in ("scenario", "session", "trivial", "prompts", "chars")}
         (folder / "scenario.json").write_text(json.dumps(about, indent=2) + "\n", encoding="utf-8")
 
