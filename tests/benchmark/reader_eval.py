@@ -22,6 +22,7 @@ the folder's name):
     python3 tests/benchmark/reader_eval.py judges DIR    # writes judge_<material>[-<n>].txt
     # run the judge on each, save its reply as grades_<material>[-<n>].json beside it
     python3 tests/benchmark/reader_eval.py table DIR [--json]
+    # (--questions DIR: the <session>.json files, when not in tests/fixtures/reader_questions)
 
 `table` counts right / wrong / unknown per scenario and material, with the material's
 characters. Stdlib only.
@@ -146,23 +147,22 @@ def materials(folder: Path) -> list[Path]:
     return sorted(p for p in folder.glob("*.txt") if not p.name.startswith(made))
 
 
-def scenarios(dump: Path) -> list[Path]:
-    """The dump's scenario folders that have materials and questions (one line on stderr for
-    each that has no questions file)."""
+def scenarios(dump: Path, where: Path = QUESTIONS) -> list[tuple[Path, list[dict[str, str]]]]:
+    """The dump's scenario folders that have materials, each with its questions (from `where`;
+    one line on stderr for a scenario that has none there)."""
     found = []
     for folder in sorted(p for p in dump.iterdir() if p.is_dir() and materials(p)):
-        session = scenario_session(folder)
-        if (QUESTIONS / f"{session}.json").is_file():
-            found.append(folder)
+        path = where / f"{scenario_session(folder)}.json"
+        if path.is_file():
+            found.append((folder, load_questions(str(path))))
         else:
-            sys.stderr.write(f"{folder.name}: no questions for {session} in {QUESTIONS}\n")
+            sys.stderr.write(f"{folder.name}: no questions in {path}\n")
     return found
 
 
-def write_prompts(dump: Path) -> list[Path]:
+def write_prompts(dump: Path, where: Path = QUESTIONS) -> list[Path]:
     written = []
-    for folder in scenarios(dump):
-        questions = load_questions(scenario_session(folder))
+    for folder, questions in scenarios(dump, where):
         for material in materials(folder):
             out = folder / f"reader_{material.stem}.txt"
             out.write_text(
@@ -172,10 +172,9 @@ def write_prompts(dump: Path) -> list[Path]:
     return written
 
 
-def write_judges(dump: Path) -> list[Path]:
+def write_judges(dump: Path, where: Path = QUESTIONS) -> list[Path]:
     written = []
-    for folder in scenarios(dump):
-        questions = load_questions(scenario_session(folder))
+    for folder, questions in scenarios(dump, where):
         for answers in sorted(folder.glob("answers_*.json")):
             given = parse_object(answers.read_text(encoding="utf-8"))
             out = folder / f"judge_{answers.stem.removeprefix('answers_')}.txt"
@@ -184,11 +183,10 @@ def write_judges(dump: Path) -> list[Path]:
     return written
 
 
-def dump_table(dump: Path) -> list[dict[str, Any]]:
+def dump_table(dump: Path, where: Path = QUESTIONS) -> list[dict[str, Any]]:
     """Per scenario and material: the characters and the grades' counts (None: not graded)."""
     rows = []
-    for folder in scenarios(dump):
-        questions = load_questions(scenario_session(folder))
+    for folder, questions in scenarios(dump, where):
         row: dict[str, Any] = {"scenario": folder.name, "session": scenario_session(folder)}
         for material in materials(folder):
             name = material.stem
@@ -259,16 +257,20 @@ def main(argv: list[str] | None = None) -> int:
     ):
         each = commands.add_parser(verb, help=what)
         each.add_argument("dump", type=Path)
+        each.add_argument(
+            "--questions", type=Path, default=QUESTIONS, help="where <session>.json files are"
+        )
         if verb == "table":
             each.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
     if args.command in ("prompts", "judges"):
-        written = (write_prompts if args.command == "prompts" else write_judges)(args.dump)
+        write = write_prompts if args.command == "prompts" else write_judges
+        written = write(args.dump, args.questions)
         sys.stdout.write(f"{len(written)} prompt(s) written under {args.dump}\n")
         return 0
     if args.command == "table":
-        rows = dump_table(args.dump)
+        rows = dump_table(args.dump, args.questions)
         text = json.dumps(rows, indent=2) + "\n" if args.json else render_dump_table(rows)
         sys.stdout.write(text)
         return 0

@@ -179,9 +179,12 @@ def evaluate(
 
 
 def folders(given: list[str]) -> list[Path]:
-    if given:
-        return [Path(arg) for arg in given]
-    return [p for name in SETS for p in sorted((FIXTURES / name).glob("*/")) if p.is_dir()]
+    """The session folders given (what is no session folder, such as a set's README, is passed
+    over), else those of SETS."""
+    found = [Path(arg) for arg in given] or [
+        p for name in SETS for p in sorted((FIXTURES / name).glob("*/"))
+    ]
+    return [p for p in found if transcript_of(p).is_file()]
 
 
 def dump(rows: list[dict[str, Any]], where: Path) -> None:
