@@ -82,6 +82,19 @@ def without_compactions(part: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def recorded_summaries(folder: Path, parts: list[list[dict[str, Any]]]) -> list[str]:
+    """The `compact_summary` of each PostCompact the recording saw, when they are the
+    compactions in these records (else the replay gives the summary record's text)."""
+    events = hook_payloads(folder)
+    given = [
+        str(e["stdin"].get("compact_summary") or "")
+        for e in events
+        if e.get("event") == "PostCompact"
+    ]
+    replayed = sum(1 for part in parts for r in part if r.get("subtype") == "compact_boundary")
+    return given if given and len(given) == replayed else []
+
+
 class Scenario:
     """One folder cut into a week, played in one World; what the next session receives."""
 
@@ -89,6 +102,8 @@ class Scenario:
         self.folder = folder
         self.trivial = trivial
         parts = cut(read_records(transcript_of(folder)), sessions)
+        # The recording's own compactions (not a closing one made up below).
+        self.summaries = recorded_summaries(folder, parts) if compactions != "none" else []
         if compactions == "all":
             parts[-1] = parts[-1] + trailing_compaction(folder, parts[-1])
         elif compactions == "none":
@@ -128,6 +143,9 @@ class Scenario:
                     for r in step.lines
                 )
             self.written += step.lines
+            if step.event == "PostCompact" and self.summaries:
+                # What the host gave PostCompact (the summary as the model wrote it).
+                step.fields["compact_summary"] = self.summaries.pop(0)
             if step.event:
                 world.hook(step.event, session_id, **step.fields)
         world.hook("SessionEnd", session_id, reason="other")
