@@ -3,7 +3,7 @@
 A session folder's transcript (`transcript_at_precompact.jsonl`, else `transcript.jsonl`) is
 read as the host's own lines and cut at prompt boundaries into N sessions. Each cut session
 gets its own id, its own transcript file, a start some days after the one before (the
-records' relative times kept, stretched tenfold: a scripted minute reads as ten), and the
+records' relative times kept, stretched up to tenfold: a scripted minute reads as ten), and the
 project's real path in place of the recorded one. A `Step` is what the replay does at one
 point of a session: write records, or run a hook (UserPromptSubmit before a prompt, Stop
 where the host ran it, a compaction where the original compacted). Standard library only.
@@ -20,8 +20,10 @@ from pathlib import Path
 from typing import Any
 
 RECORDED_CWD = "/home/user/project"
-#: Scripted sessions are minutes long; a real one is an hour or so.
+#: Scripted sessions are minutes long, a real one an hour or more: a session's times are
+#: stretched up to tenfold, never to more than three hours.
 STRETCH = 10
+LONGEST = dt.timedelta(hours=3)
 DAY = dt.timedelta(days=1)
 
 
@@ -133,6 +135,8 @@ class Rewrite:
     def records(self, part: list[dict[str, Any]]) -> list[dict[str, Any]]:
         times = [t for t in (_ts(r.get("timestamp")) for r in part) if t is not None]
         first = min(times) if times else self.start
+        span = (max(times) - first) if times else dt.timedelta(0)
+        stretch = max(1.0, min(STRETCH, LONGEST / span)) if span else 1.0
         out = []
         chained = False
         for record in part:
@@ -142,7 +146,7 @@ class Rewrite:
                 new["sessionId"] = self.session_id
             when = _ts(new.get("timestamp"))
             if when is not None:
-                new["timestamp"] = _stamp(self.start + (when - first) * STRETCH)
+                new["timestamp"] = _stamp(self.start + (when - first) * stretch)
             if new.get("type") in ("user", "assistant") and not chained:
                 new["parentUuid"] = None  # a new session starts a new chain
                 chained = True
