@@ -1,6 +1,6 @@
 """A week of sessions: what a new session is told after three sessions of work (issue 31).
 
-    PYTHONPATH=<checkout>/src python3 tests/benchmark/week_eval.py [--json] [--dump DIR]
+    PYTHONPATH=<checkout>/src .venv/bin/python tests/benchmark/week_eval.py [--json] [--dump DIR]
         [--sessions N] [--variant a|b|both] [--compactions inner|all|none] [FOLDER ...]
 
 Each session folder (default: tests/fixtures/transcripts2/* and transcripts3/*; any folder in
