@@ -1,7 +1,8 @@
 """A week of sessions: what a new session is told after three sessions of work (issue 31).
 
     PYTHONPATH=<checkout>/src .venv/bin/python tests/benchmark/week_eval.py [--json] [--dump DIR]
-        [--sessions N] [--variant a|b|both] [--compactions inner|all|none] [FOLDER ...]
+        [--sessions N] [--variant a|b|both] [--compactions inner|all|none] [--jobs N]
+        [FOLDER ...]
 
 Each session folder (default: tests/fixtures/transcripts2/* and transcripts3/*; any folder in
 that layout, e.g. tests/fixtures/transcripts_long/*) is cut at prompt boundaries into N
@@ -31,6 +32,7 @@ A summary the original wrote mid-session covers the cut sessions before it as we
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import datetime as dt
 import json
 import sys
@@ -267,29 +269,35 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     parser.add_argument("--dump", type=Path, help="write each scenario's texts here")
+    parser.add_argument("--jobs", type=int, default=1, help="scenarios played at once")
     args = parser.parse_args(argv)
     tree = code_tree(args.tree)
     scorer = load_scorer()
     now = dt.datetime.now(dt.timezone.utc)
     variants = {"a": (False,), "b": (True,), "both": (False, True)}[args.variant]
-    rows = []
     with tempfile.TemporaryDirectory(prefix="week-data-") as data:
         log(f"hooks of {tree}; {setup_plugin_data(Path(data), sys.executable)}")
         # No hook may build the semantic table (a model download) in the background.
         (Path(data) / "semantic").mkdir()
         (Path(data) / "semantic" / "disabled").touch()
-        for folder in folders(args.folders):
-            for trivial in variants:
-                scenario = Scenario(
-                    folder, sessions=args.sessions, trivial=trivial, compactions=args.compactions
-                )
-                row = evaluate(scenario, tree, Path(data), scorer, now)
-                live = f"{row['found']}/{row['total']}" if "total" in row else "n/a"
-                log(
-                    f"{row['scenario']}: {row['chars']} chars, live {live}, tail "
-                    f"{row.get('tail_found', 'n/a')} ({row['seconds']} s)"
-                )
-                rows.append(row)
+        scenarios = [
+            Scenario(folder, sessions=args.sessions, trivial=trivial, compactions=args.compactions)
+            for folder in folders(args.folders)
+            for trivial in variants
+        ]
+
+        def run(scenario: Scenario) -> dict[str, Any]:
+            row = evaluate(scenario, tree, Path(data), scorer, now)
+            live = f"{row['found']}/{row['total']}" if "total" in row else "n/a"
+            log(
+                f"{row['scenario']}: {row['chars']} chars, live {live}, tail "
+                f"{row.get('tail_found', 'n/a')} ({row['seconds']} s)"
+            )
+            return row
+
+        # Each scenario is its own HOME and project: they may run side by side.
+        with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+            rows = list(pool.map(run, scenarios))
     if args.dump:
         dump(rows, args.dump)
     if args.json:
