@@ -27,7 +27,6 @@ characters, N = len(next_session.txt)), for blind readers.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import itertools
 import json
 import re
@@ -38,6 +37,9 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(1, str(Path(__file__).parent))  # fixture_files, also when a test loads this
+
+from fixture_files import FIXTURES, hook_payloads, load_scorer, scored, write_texts
 
 from memhooks.continuity import briefing, handover
 from memhooks.continuity.evidence import Evidence, extra_prompts, new_state
@@ -45,7 +47,6 @@ from memhooks.continuity.transcript import iter_records
 from memhooks.continuity.transcript_records import Record
 from memhooks.store import Status
 
-FIXTURES = REPO / "tests" / "fixtures"
 SETS = ("transcripts2", "transcripts3", "transcripts_own", "transcripts")
 BUDGET = 9_000
 PROMPTS_KEPT = 5
@@ -55,23 +56,6 @@ PLACEHOLDER = re.compile(r"\(not set\)|\(none yet\)|No memories yet|\(none\)", r
 TITLE = "Where the last session on this project stood (session 0f6c2a4e, last written 12 h ago; "
 TITLE += "it ended cleanly at 2026-11-26T18:00:00Z):"
 SOURCE = ".claude/memory/.cache/restore/0f6c2a4e-5b7d-4c1e-9a3f-2d8b6e4c1a70.json"
-
-
-def load_scorer() -> ModuleType:
-    path = FIXTURES / "transcripts2" / "score_briefing.py"
-    spec = importlib.util.spec_from_file_location("score_briefing", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def hook_payloads(folder: Path) -> list[dict[str, Any]]:
-    path = folder / "hooks.jsonl"
-    if not path.is_file():
-        return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
 def cached_prompts(folder: Path) -> list[str]:
@@ -166,16 +150,7 @@ def evaluate(
     facts2 = folder / "facts2.json"
     if facts2.is_file():
         facts = json.loads(facts2.read_text(encoding="utf-8"))
-        gated = scorer.recall(facts, text, scorer.GATED)
-        row["found"] = sum(len(found) for found, _ in gated.values())
-        row["total"] = sum(len(every) for _, every in gated.values())
-        row["missing"] = [
-            f"[{key}] {fragment}"
-            for key, (found, every) in gated.items()
-            for fragment in every
-            if fragment not in found
-        ]
-        row["stale"] = [f"[{k}] {frag}" for k, frag, _ in scorer.stale_violations(facts, text)]
+        row.update(scored(scorer, facts, text))
         tail = scorer.tail_baseline(folder / "transcript_at_precompact.jsonl", len(text))
         row["tail_found"] = scorer.live_score(facts, tail)[0]
         row["texts"]["tail"] = tail
@@ -265,10 +240,7 @@ def cross_validate(scorer: ModuleType) -> list[str]:
 
 def dump(rows: list[dict[str, Any]], folder: Path) -> None:
     for row in rows:
-        where = folder / row["session"]
-        where.mkdir(parents=True, exist_ok=True)
-        for name, text in row["texts"].items():
-            (where / f"{name}.txt").write_text(text, encoding="utf-8")
+        write_texts(folder / row["session"], row["texts"])
 
 
 def main() -> int:

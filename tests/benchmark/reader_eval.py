@@ -11,7 +11,21 @@ models are run by whoever runs the evaluation.
 
 SESSION is a session name (t3-bash-backup-rotation) or the path of a questions file. Answers
 and grades are JSON objects keyed by question id; text around the object (a model's preamble)
-is ignored. Stdlib only.
+is ignored.
+
+For a whole dump folder (`week_eval.py --dump DIR`, `handover_eval.py --dump DIR`: one folder
+per scenario, each material a `<material>.txt`, the session named by its `scenario.json` or by
+the folder's name):
+
+    python3 tests/benchmark/reader_eval.py prompts DIR   # writes reader_<material>.txt
+    # run a reader on each, save its reply as answers_<material>[-<n>].json beside it
+    python3 tests/benchmark/reader_eval.py judges DIR    # writes judge_<material>[-<n>].txt
+    # run the judge on each, save its reply as grades_<material>[-<n>].json beside it
+    python3 tests/benchmark/reader_eval.py table DIR [--json]
+    # (--questions DIR: the <session>.json files, when not in tests/fixtures/reader_questions)
+
+`table` counts right / wrong / unknown per scenario and material, with the material's
+characters. Stdlib only.
 """
 
 from __future__ import annotations
@@ -116,6 +130,113 @@ def render_tally(counts: dict[str, Any]) -> str:
     return "\n".join(lines) + f"\n({counts['gradings']} grading(s))\n"
 
 
+# ---------------------------------------------------------------- a dump folder
+
+
+def scenario_session(folder: Path) -> str:
+    """The original session whose questions apply (a week's 4th session knows what the end of
+    its last real session knew)."""
+    about = folder / "scenario.json"
+    if about.is_file():
+        return str(json.loads(about.read_text(encoding="utf-8"))["session"])
+    return folder.name
+
+
+def materials(folder: Path) -> list[Path]:
+    made = ("reader_", "judge_", "answers_", "grades_")
+    return sorted(p for p in folder.glob("*.txt") if not p.name.startswith(made))
+
+
+def scenarios(dump: Path, where: Path = QUESTIONS) -> list[tuple[Path, list[dict[str, str]]]]:
+    """The dump's scenario folders that have materials, each with its questions (from `where`;
+    one line on stderr for a scenario that has none there)."""
+    found = []
+    for folder in sorted(p for p in dump.iterdir() if p.is_dir() and materials(p)):
+        path = where / f"{scenario_session(folder)}.json"
+        if path.is_file():
+            found.append((folder, load_questions(str(path))))
+        else:
+            sys.stderr.write(f"{folder.name}: no questions in {path}\n")
+    return found
+
+
+def write_prompts(dump: Path, where: Path = QUESTIONS) -> list[Path]:
+    written = []
+    for folder, questions in scenarios(dump, where):
+        for material in materials(folder):
+            out = folder / f"reader_{material.stem}.txt"
+            out.write_text(
+                reader_prompt(questions, material.read_text(encoding="utf-8")), encoding="utf-8"
+            )
+            written.append(out)
+    return written
+
+
+def write_judges(dump: Path, where: Path = QUESTIONS) -> list[Path]:
+    written = []
+    for folder, questions in scenarios(dump, where):
+        for answers in sorted(folder.glob("answers_*.json")):
+            given = parse_object(answers.read_text(encoding="utf-8"))
+            out = folder / f"judge_{answers.stem.removeprefix('answers_')}.txt"
+            out.write_text(judge_prompt(questions, given), encoding="utf-8")
+            written.append(out)
+    return written
+
+
+def dump_table(dump: Path, where: Path = QUESTIONS) -> list[dict[str, Any]]:
+    """Per scenario and material: the characters and the grades' counts (None: not graded)."""
+    rows = []
+    for folder, questions in scenarios(dump, where):
+        row: dict[str, Any] = {"scenario": folder.name, "session": scenario_session(folder)}
+        for material in materials(folder):
+            name = material.stem
+            graded = [
+                p
+                for p in sorted(folder.glob(f"grades_{name}*.json"))
+                if p.stem == f"grades_{name}" or p.stem.startswith(f"grades_{name}-")
+            ]
+            gradings = [parse_object(p.read_text(encoding="utf-8")) for p in graded]
+            counts = tally(questions, gradings)["total"] if gradings else None
+            row[name] = {
+                "chars": len(material.read_text(encoding="utf-8")),
+                "gradings": len(gradings),
+                "counts": counts,
+            }
+        rows.append(row)
+    return rows
+
+
+def render_dump_table(rows: list[dict[str, Any]]) -> str:
+    names = sorted({k for row in rows for k in row if k not in ("scenario", "session")})
+    names.sort(key=lambda n: (n != "ours", n != "next_session", n == "tail", n))
+    head = " | ".join(f"{n}: right / wrong / unknown (chars)" for n in names)
+    lines = [f"| scenario | {head} |", "| --- |" + " --- |" * len(names)]
+    totals = {n: dict.fromkeys(GRADES, 0) for n in names}
+    for row in rows:
+        cells = []
+        for name in names:
+            found = row.get(name)
+            if found is None:
+                cells.append("")
+                continue
+            counts = found["counts"]
+            if counts is None:
+                cells.append(f"not graded ({found['chars']})")
+                continue
+            for grade in GRADES:
+                totals[name][grade] += counts[grade]
+            each = " / ".join(str(counts[g]) for g in GRADES)
+            many = f", {found['gradings']} gradings" if found["gradings"] > 1 else ""
+            cells.append(f"{each} ({found['chars']}{many})")
+        lines.append(f"| {row['scenario']} | " + " | ".join(cells) + " |")
+    lines.append(
+        "| **total** | "
+        + " | ".join(" / ".join(str(totals[n][g]) for g in GRADES) for n in names)
+        + " |"
+    )
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -129,8 +250,30 @@ def main(argv: list[str] | None = None) -> int:
     count.add_argument("session")
     count.add_argument("grades", type=Path, nargs="+")
     count.add_argument("--json", action="store_true")
+    for verb, what in (
+        ("prompts", "write every reader prompt of a dump folder beside its material"),
+        ("judges", "write every judge prompt of a dump folder beside its answers"),
+        ("table", "one table of a dump folder's grades, per scenario and material"),
+    ):
+        each = commands.add_parser(verb, help=what)
+        each.add_argument("dump", type=Path)
+        each.add_argument(
+            "--questions", type=Path, default=QUESTIONS, help="where <session>.json files are"
+        )
+        if verb == "table":
+            each.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
+    if args.command in ("prompts", "judges"):
+        write = write_prompts if args.command == "prompts" else write_judges
+        written = write(args.dump, args.questions)
+        sys.stdout.write(f"{len(written)} prompt(s) written under {args.dump}\n")
+        return 0
+    if args.command == "table":
+        rows = dump_table(args.dump, args.questions)
+        text = json.dumps(rows, indent=2) + "\n" if args.json else render_dump_table(rows)
+        sys.stdout.write(text)
+        return 0
     questions = load_questions(args.session)
     if args.command == "prompt":
         sys.stdout.write(reader_prompt(questions, args.material.read_text(encoding="utf-8")))

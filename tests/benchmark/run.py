@@ -29,6 +29,7 @@ from typing import Any
 
 from hook_process import REPO, Case, hooks_json_python, log, measure
 from latency_cases import floors, transcript_cases, tree_cases
+from sessions_case import EARLIER, KEY, sessions_case
 from workspace import Workspace, setup_plugin_data, setup_semantic_table
 from write_path import write_path
 
@@ -141,6 +142,7 @@ class Bench:
         for size in self.args.sizes:
             self.cases += tree_cases(ws, size)
         self.cases += transcript_cases(ws)
+        self.cases.append(sessions_case(ws))
         log(
             f"fixtures ready in {time.perf_counter() - started:.0f} s; "
             f"measuring {len(self.cases)} cases"
@@ -225,8 +227,9 @@ class Bench:
 
 
 def _check(
-    name: str, value: float | None, limit: float, unit: str, detail: str = ""
+    name: str, value: float | None, limit: float, unit: str, detail: str = "", *, row: str = ""
 ) -> dict[str, Any]:
+    """One budget; `row`: the key of the latency row it judges, when it judges one row."""
     return {
         "name": name,
         "value": None if value is None else round(value, 2),
@@ -234,6 +237,7 @@ def _check(
         "unit": unit,
         "passed": None if value is None else value <= limit,
         "detail": detail,
+        "row": row,
     }
 
 
@@ -277,6 +281,17 @@ def judge(
             "x floor",
         )
         for source in ("startup", "compact")
+    )
+    sessions = KEY.format(size=mid)
+    checks.append(
+        _check(
+            f"SessionStart startup @{mid:,}, {EARLIER} earlier sessions: median vs floor",
+            ratio(sessions),
+            3.0,
+            "x floor",
+            "the newest on the largest transcript",
+            row=sessions,
+        )
     )
     checks.extend(
         _check(f"Stop steady ({row['size']}): median vs floor", ratio(row["key"]), 2.0, "x floor")
@@ -373,6 +388,7 @@ def context_cost(cases: list[Case], sizes: list[int]) -> list[dict[str, Any]]:
     for size in sizes:
         for hook, key in (
             ("SessionStart startup", f"SessionStart:startup@{size}"),
+            (f"SessionStart, {EARLIER} sessions", KEY.format(size=size)),
             ("SessionStart compact", f"SessionStart:compact@{size}"),
             ("UserPromptSubmit", f"UserPromptSubmit@{size}"),
         ):
@@ -419,6 +435,11 @@ def _fmt(value: float | None, spec: str = ".1f") -> str:
 
 def _budget_for(row: dict[str, Any], checks: list[dict[str, Any]]) -> tuple[str, str]:
     for check in checks:
+        if check.get("row") == row["key"]:
+            return f"<= {check['limit']:g}x", _verdict(check["passed"])
+    for check in checks:
+        if check.get("row"):
+            continue
         name = check["name"]
         if row["group"] != "hook":
             break
@@ -519,7 +540,7 @@ def render_table(report: dict[str, Any]) -> str:
     for row in report["context"]:
         flag = "PASS" if row["max_chars"] <= row["limit_chars"] else "FAIL"
         out.append(
-            f"  {row['hook']:<22} {row['memories']:>6,} mem  max {row['max_chars']:>5} "
+            f"  {row['hook']:<26} {row['memories']:>6,} mem  max {row['max_chars']:>5} "
             f"(~{row['max_tokens_est']} tok)  mean {row['mean_chars']:>5}  "
             f"silent {row['silent_calls']}/{row['calls']}  limit {row['limit_chars']}  {flag}"
         )

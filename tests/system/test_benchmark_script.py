@@ -62,6 +62,7 @@ def test_quick_run_reports_every_section(tmp_path: Path) -> None:
         assert f"Stop@{size}" in keys
     assert {"floor:pass", "floor:json", "floor:json-S", "floor:json:bytecode"} <= keys
     assert {"PreCompact@0.05MB", "PreCompact@0.1MB", "Stop@30:0.1MB", "Stop:first@0.1MB"} <= keys
+    assert "SessionStart:startup@30:sessions" in keys  # after 20 sessions, one on 0.1 MB
     for row in report["latency"]:
         assert row["n"] >= 2
         assert {"median_ms", "p95_ms", "max_ms", "x_floor", "errors"} <= set(row)
@@ -69,6 +70,7 @@ def test_quick_run_reports_every_section(tmp_path: Path) -> None:
     names = [check["name"] for check in report["checks"]]
     assert any(name.startswith("UserPromptSubmit @30") for name in names)
     assert any(name.startswith("Stop flat") for name in names)
+    assert "SessionStart startup @30, 20 earlier sessions: median vs floor" in names
     assert any("scale: 30 vs 12" in name for name in names)
     for check in report["checks"]:
         assert check["passed"] in (True, False, None)
@@ -78,6 +80,7 @@ def test_quick_run_reports_every_section(tmp_path: Path) -> None:
     hooks = {(row["hook"], row["memories"]) for row in report["context"]}
     assert ("SessionStart compact", 30) in hooks
     assert ("UserPromptSubmit", 12) in hooks
+    assert ("SessionStart, 20 sessions", 30) in hooks
     assert all(row["max_chars"] > 0 for row in report["context"])
 
     write = report["write_path"]

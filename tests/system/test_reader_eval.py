@@ -89,3 +89,31 @@ def test_every_question_file_is_well_formed() -> None:
         assert (6 if path.name.startswith("a") else 10) <= len(questions) <= 14, path.name
         if not path.name.startswith("a"):
             assert sum(q["kind"] == "trap" for q in questions) >= 3, path.name
+
+
+def test_a_dump_folder_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    questions = json.loads((QUESTIONS / f"{SESSION}.json").read_text(encoding="utf-8"))
+    week = tmp_path / f"{SESSION}+trivial"
+    week.mkdir()
+    (week / "scenario.json").write_text(json.dumps({"session": SESSION}), encoding="utf-8")
+    (week / "ours.txt").write_text("The weekly dumps on db2 were deleted.", encoding="utf-8")
+    (week / "tail.txt").write_text("Earlier: ok", encoding="utf-8")
+    assert "2 prompt(s)" in run(capsys, "prompts", str(tmp_path))
+    prompt = (week / "reader_ours.txt").read_text(encoding="utf-8")
+    assert "The weekly dumps on db2 were deleted." in prompt
+    assert all(f"{q['id']}: {q['question']}" in prompt for q in questions)
+
+    (week / "answers_ours.json").write_text('{"q01": "find the weeklies"}', encoding="utf-8")
+    assert "1 prompt(s)" in run(capsys, "judges", str(tmp_path))
+    assert "reader's answer: find the weeklies" in (week / "judge_ours.txt").read_text()
+
+    (week / "grades_ours.json").write_text(json.dumps({"q01": "right", "q02": "wrong"}))
+    (week / "grades_ours-2.json").write_text(json.dumps({"q01": "right"}))
+    (row,) = json.loads(run(capsys, "table", str(tmp_path), "--json"))
+    assert row["session"] == SESSION
+    assert row["ours"]["gradings"] == 2
+    assert row["ours"]["counts"] == {"right": 2, "wrong": 1, "unknown": 2 * len(questions) - 3}
+    assert row["tail"] == {"chars": len("Earlier: ok"), "gradings": 0, "counts": None}
+    table = run(capsys, "table", str(tmp_path))
+    assert f"| {SESSION}+trivial | 2 / 1 / {2 * len(questions) - 3} (37, 2 gradings) |" in table
+    assert "not graded (11)" in table
