@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from memhooks.continuity.excerpt import ERROR_LINE
+from memhooks.continuity.excerpt import MESSAGE, error_lines, next_line
 from memhooks.text.lazy_re import LazyPattern
 
 #: Programs whose failure says nothing about the code: they look at, fetch or move files.
@@ -32,7 +32,9 @@ _ENV = LazyPattern(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
 _WRAPPERS = frozenset({"timeout", "time", "nice", "sudo", "npx", "uv", "poetry", "pipenv"})
 _EXIT = LazyPattern(r"^\s*(?:Exit code|exit code|exit status)\s*:?\s*(\d+)\s*$", re.MULTILINE)
 
-_STRONG_ERROR = LazyPattern(r"\b(?:error|ERROR|FAIL\w*|Error|panicked|Traceback)\b")
+_STRONG_ERROR = LazyPattern(r"\b(?:error|ERROR|FAIL\w*|Error|panicked)\b")
+#: pytest's short summary: the test and its message on one line.
+_SUMMARY = LazyPattern(r"^(?:FAILED|ERROR)\s+\S+\s+-\s+\S")
 #: A compiler or tool invocation echoed into the output, not its verdict.
 _ECHO = LazyPattern(r"^\s*(?:\$ |\+ |cc |gcc |clang |g\+\+ |javac |make\[)")
 
@@ -89,12 +91,22 @@ def _clipped(line: str) -> str:
 
 def error_line(output: str) -> str:
     """The line of a failed run's output that says what went wrong ('' when none does): the
-    first that says "error" (or fail, assert…), not a command echo, else the last line."""
+    first with an error's message (pytest's `FAILED test - message`, `ValueError: …`), else
+    the first that says "error" (or fail, assert…), never a stack frame, a traceback's header
+    or a command echo; else the last line. A line that ends in ":" brings the next one (a
+    panic's message)."""
     lines = [
         line for line in output.splitlines() if line.strip() and not _EXIT.compiled.match(line)
     ]
-    for pattern in (_STRONG_ERROR, ERROR_LINE):
-        for line in lines:
-            if pattern.compiled.search(line) and not _ECHO.compiled.match(line):
-                return _clipped(line)
-    return _clipped(lines[-1]) if lines else ""
+    if not lines:
+        return ""
+    found = [i for i in error_lines(lines) if not _ECHO.compiled.match(lines[i])]
+    summary = [i for i in found if _SUMMARY.compiled.match(lines[i])]
+    strong = [i for i in found if _STRONG_ERROR.compiled.search(lines[i])]
+    messages = [i for i in found if MESSAGE.compiled.search(lines[i])]
+    at = next(iter(summary or messages or strong or found), len(lines) - 1)
+    line = lines[at].strip()
+    after = next_line(lines, at)
+    if line.endswith(":") and after != at:
+        line += " " + lines[after].strip()
+    return _clipped(line)

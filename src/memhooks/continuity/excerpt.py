@@ -1,15 +1,20 @@
 """Shorten what was said by selection, never by paraphrase. Pure, stdlib only.
 
-A user's paste (a CI log, a stack trace) keeps its prose, its error-looking lines and its
-last lines; a long message keeps whole sentences from its head and its tail. Every cut says
-so in place ("[… 40 lines of pasted output cut]", " … "), so a reader knows text is missing.
+A user's paste (a CI log, a stack trace) keeps its prose, its error lines (an exception with
+its message before a line that merely says "error"; never a stack frame) and its last lines;
+a long message keeps whole sentences from its head and its tail. Every cut says so in place
+("[… 40 lines of pasted output cut]", " … "), so a reader knows text is missing.
 """
 
 from __future__ import annotations
 
 import re
 
+from memhooks import TYPE_CHECKING
 from memhooks.text.lazy_re import LazyPattern
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 CUT = " … "
 #: A message longer than this, over more lines than PASTE_LINES, holds a paste.
@@ -25,6 +30,20 @@ ERROR_LINE = LazyPattern(
     r"\b(?:error|errors|fail|failed|failure|fatal|exception|traceback|panic|assert\w*|"
     r"violat\w*|denied|not ok|cannot|undefined|expected)\b|✗|^E\s",
     re.IGNORECASE,
+)
+#: An error's own line with its message: pytest's summary, `ValueError: …`, `error[E0308]: …`,
+#: `E   assert …`, `panicked at …` (shared with `checks`).
+MESSAGE = LazyPattern(
+    r"^(?:FAILED|ERROR)\s+\S+\s+-\s+\S|\b[\w.$]*(?:Error|Exception|Failure|Fault)\b:\s*\S|"
+    r"\b(?:error|fatal)(?:\[\w+\]|\s+TS\d+)?:\s*\S|^\s*E\s{2,}\S|\bpanicked at\b|"
+    r"\bassert\w*\b.*\bfailed\b",
+    re.IGNORECASE,
+)
+#: Where an error passed, not what it was: a stack frame, a traceback's header.
+FRAME = LazyPattern(
+    r"^\s*(?:Traceback \(most recent call last\)|File \".*\", line \d+|"
+    r"at\s+\S.*(?:\(.*:\d+(?::\d+)?\)|:\d+(?::\d+)?)\s*$|\d+:\s+0x[0-9a-f]+|#\d+\s+0x|"
+    r"\.\.\. \d+ more\b|During handling of the above exception)"
 )
 _SENTENCE_END = LazyPattern(r"(?<=[.!?:])\s+(?=\S)")
 #: A log line rather than prose: a timestamp, a prompt, indentation, few letters.
@@ -44,9 +63,19 @@ def _clip_line(line: str, limit: int = LINE_LIMIT) -> str:
     return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
-def _next_line(lines: list[str], i: int) -> int:
-    """The next line with text after line `i` (or `i`)."""
-    return next((j for j in range(i + 1, min(len(lines), i + 3)) if lines[j].strip()), i)
+def next_line(lines: Sequence[str], i: int) -> int:
+    """The next line with text after line `i` that is not a stack frame (or `i`)."""
+    j = next((j for j in range(i + 1, min(len(lines), i + 3)) if lines[j].strip()), i)
+    return i if FRAME.compiled.match(lines[j]) else j
+
+
+def error_lines(lines: Sequence[str]) -> list[int]:
+    """The indexes of the lines that say what went wrong, best first: those with an error's
+    message (`MESSAGE`), then those that merely look like errors; stack frames never."""
+    found = [i for i, line in enumerate(lines) if not FRAME.compiled.match(line)]
+    messages = [i for i in found if MESSAGE.compiled.search(lines[i])]
+    others = [i for i in found if i not in messages and ERROR_LINE.compiled.search(lines[i])]
+    return messages + others
 
 
 def _kept_lines(lines: list[str]) -> set[int]:
@@ -54,14 +83,16 @@ def _kept_lines(lines: list[str]) -> set[int]:
     and the last lines."""
     keep: set[int] = {0, *range(len(lines) - TAIL_LINES, len(lines))}
     seen: set[str] = set()
-    for i, line in enumerate(lines):
-        if ERROR_LINE.compiled.search(line) and len(seen) < ERROR_LINES:
-            shape = re.sub(r"\d+", "0", line.strip())[:60]
-            if shape not in seen:
-                seen.add(shape)
-                keep.update((i, _next_line(lines, i)))  # the detail often follows
-        elif _prose(line) and len(line) > 1:
-            keep.add(i)
+    for i in error_lines(lines):
+        shape = re.sub(r"\d+", "0", lines[i].strip())[:60]
+        if shape not in seen and len(seen) < ERROR_LINES:
+            seen.add(shape)
+            keep.update((i, next_line(lines, i)))  # the detail often follows
+    keep.update(
+        i
+        for i, line in enumerate(lines)
+        if _prose(line) and len(line) > 1 and not FRAME.compiled.match(line)
+    )
     return keep
 
 
