@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from memhooks.continuity import checks
+from memhooks.continuity.evidence import Evidence
 from memhooks.continuity.excerpt import trim_paste
+from memhooks.continuity.handover import next_session
+from memhooks.continuity.transcript_records import Record, TextBlock, ToolResult, ToolUse
 
 PY_TRACE = """Traceback (most recent call last):
   File "/app/scripts/errors.py", line 40, in <module>
@@ -67,3 +72,52 @@ def test_a_pasted_log_keeps_the_error_lines_not_the_stack_frames() -> None:
         assert 'errors.py", line' not in trimmed
         assert "errors.js:" not in trimmed
         assert "Traceback (most recent call last)" not in trimmed
+
+
+def _prompt(text: str) -> Record:
+    return Record(type="user", text=text)
+
+
+def _said(text: str) -> Record:
+    return Record(type="assistant", blocks=(TextBlock(text),))
+
+
+def _bash(call_id: str, command: str, *, ok: bool, output: str = "") -> list[Record]:
+    return [
+        Record(type="assistant", blocks=(ToolUse(call_id, "Bash", {"command": command}),)),
+        Record(type="user", blocks=(ToolResult(call_id, is_error=not ok, text=output),)),
+    ]
+
+
+def _failing(state: dict[str, Any]) -> list[str]:
+    return [c["cmd"] for c in state["checks"].values() if not c["ok"]]
+
+
+def test_a_passing_and_chain_closes_each_of_its_checks_earlier_failure() -> None:
+    """Defect 5: `python3 a.py && python3 b.py` passing left `python3 a.py` failing."""
+    failed = [_prompt("go"), *_bash("1", "python3 a.py", ok=False, output="KeyError: 'x'")]
+    state = Evidence().add_all([*failed, *_bash("2", "python3 a.py && python3 b.py", ok=True)])
+    assert _failing(state.state) == []
+    assert "FAILING" not in next_session(state.state, budget=4_000)
+    # `;` runs the next command whatever the first did: its exit status proves only the last
+    state = Evidence().add_all([*failed, *_bash("2", "python3 a.py; python3 b.py", ok=True)])
+    assert _failing(state.state) == ["python3 a.py"]
+
+
+def test_a_wider_run_whose_failures_no_longer_name_a_test_refreshes_it() -> None:
+    """Defect 5: a full suite failing on other tests left the earlier test "FAILING"."""
+    first = [
+        _prompt("fix merge"),
+        *_bash("1", "pytest tests/test_m.py::test_merge", ok=False, output=PYTEST),
+    ]
+    other = "FAILED tests/test_io.py::test_read - OSError: disk full\n1 failed, 9 passed"
+    state = Evidence().add_all([*first, *_bash("2", "pytest -q", ok=False, output=other)]).state
+    assert _failing(state) == ["pytest -q"]
+    text = next_session(state, budget=4_000)
+    assert "test_merge`" in text
+    assert "no longer among the failures of the later run `pytest -q`" in text
+    assert "run (turn 1): `pytest tests/" not in text
+    # the same test still failing, or a run that stops at its first failure: nothing closed
+    for command, output in (("pytest -q", PYTEST), ("pytest -x", other)):
+        state = Evidence().add_all([*first, *_bash("2", command, ok=False, output=output)]).state
+        assert "pytest tests/test_m.py::test_merge" in _failing(state)

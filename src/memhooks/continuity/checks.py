@@ -32,6 +32,7 @@ _ENV = LazyPattern(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
 _WRAPPERS = frozenset({"timeout", "time", "nice", "sudo", "npx", "uv", "poetry", "pipenv"})
 _EXIT = LazyPattern(r"^\s*(?:Exit code|exit code|exit status)\s*:?\s*(\d+)\s*$", re.MULTILINE)
 
+_PATH_LIKE = LazyPattern(r"/|::|\.\w{1,5}$")
 _STRONG_ERROR = LazyPattern(r"\b(?:error|ERROR|FAIL\w*|Error|panicked)\b")
 #: pytest's short summary: the test and its message on one line.
 _SUMMARY = LazyPattern(r"^(?:FAILED|ERROR)\s+\S+\s+-\s+\S")
@@ -51,26 +52,81 @@ def _segment_words(segment: str) -> list[str]:
     return [w for w in words if w and w not in _NOISE]
 
 
-def target(command: str) -> tuple[str, frozenset[str]] | None:
-    """(runner, other words) of the check `command` runs, or None when it runs no check."""
+def _check_segments(command: str) -> tuple[list[list[str]], bool]:
+    """The words of each segment of `command` that may run a check, and whether they are
+    joined by `&&` only (then the command passing proves each of them passed)."""
     text = _OUTPUT_PIPE.sub("", _REDIRECT.sub("", "; ".join(command.strip().splitlines())))
     segments = [
         words
         for words in (_segment_words(s) for s in _SEGMENTS.compiled.split(text))
         if words and words[0] not in ("cd", "export", "set", "source", ".")
     ]
-    if not segments:
-        return None
-    words = segments[-1]
+    separators = _SEGMENTS.compiled.findall(text)
+    return segments, all(sep.strip() == "&&" for sep in separators)
+
+
+def _own_target(words: list[str]) -> tuple[str, frozenset[str]] | None:
     program = words[0].rsplit("/", 1)[-1] if "/" not in words[0][:2] else words[0]
     if program in NOT_CHECKS:
         return None
     rest = words[1:]
     first = next((i for i, w in enumerate(rest) if not w.startswith("-")), None)
+    if first is not None and _PATH_LIKE.compiled.search(rest[first]):
+        first = None  # `pytest tests/x.py`, `python3 a.py`: what it runs, not a subcommand
     runner = program if first is None else f"{program} {rest[first]}"
-    args = [w for i, w in enumerate(rest) if i != first]
+    return runner, frozenset(w for i, w in enumerate(rest) if i != first)
+
+
+def target(command: str) -> tuple[str, frozenset[str]] | None:
+    """(runner, other words) of the check `command` runs, or None when it runs no check."""
+    segments, _ = _check_segments(command)
+    found = _own_target(segments[-1]) if segments else None
+    if found is None:
+        return None
     before = " && ".join(" ".join(s) for s in segments[:-1])
-    return (f"{before} && {runner}" if before else runner), frozenset(args)
+    return (f"{before} && {found[0]}" if before else found[0]), found[1]
+
+
+def proven_by_passing(command: str) -> list[tuple[str, frozenset[str]]]:
+    """The targets a passing `command` proves pass: its own, and in a `&&` chain each
+    check's (`python3 a.py && python3 b.py` passing proves `python3 a.py` passes)."""
+    whole = target(command)
+    segments, all_and = _check_segments(command)
+    parts = [_own_target(words) for words in segments] if all_and else []
+    return [t for t in (whole, *parts) if t is not None]
+
+
+#: A run that stops at its first failure: the failures it names are not all there are.
+_STOPS_EARLY = frozenset({"-x", "--exitfirst", "--failfast", "-failfast", "--bail", "--fail-fast"})
+_NAMED_FAILURE = LazyPattern(
+    r"^\s*(?:FAILED|FAIL:?|ERROR|--- FAIL:)\s+\S|\.\.\.\s+FAILED\b|<<< FAIL"
+)
+
+
+def _name(word: str) -> str:
+    """What a failure list calls the test `word` selects: `test_merge` for
+    `tests/test_m.py::test_merge`, `test_m` for `tests/test_m.py`, `X` for `-Dtest=X`."""
+    word = word.rsplit("=", 1)[-1].strip("/")
+    if "::" in word:
+        return word.rsplit("::", 1)[-1]
+    base = word.rsplit("/", 1)[-1]
+    return base.split(".", 1)[0] if not base.startswith(".") else base
+
+
+def still_named(run: tuple[str, frozenset[str]], other: dict[str, object], output: str) -> bool:
+    """Whether a failed wider `run` (one that `covers` `other`'s target) may still fail on
+    `other`'s test: unless its output lists its failures, it runs them all (no `-x`), and
+    none of those lines names `other`'s own words (its test, file or `-k` expression)."""
+    if run[1] & _STOPS_EARLY or any(w.startswith("--maxfail") for w in run[1]):
+        return True
+    lines = [line for line in output.splitlines() if line.strip()]
+    named = [line for line in lines if _NAMED_FAILURE.compiled.search(line)]
+    if not named:
+        return True
+    args = [str(word) for word in other.get("args") or ()]  # type: ignore[attr-defined]
+    names = {_name(w) for w in args if not w.startswith("-") or "=" in w} - {""}
+    said = " ".join(lines[i] for i in error_lines(lines)) + " " + " ".join(named)
+    return not names or any(name in said for name in names)
 
 
 def covers(run: tuple[str, frozenset[str]], other: tuple[str, frozenset[str]]) -> bool:

@@ -294,11 +294,19 @@ class Evidence:
             return
         key = f"{found[0]}\x00{' '.join(sorted(found[1]))}"
         entries = self.state["checks"]
-        if ok:  # a passing run closes the failures it covers
-            for other_key in [k for k, v in entries.items() if not v["ok"]]:
-                other = entries[other_key]
-                if checks.covers(found, (other["runner"], frozenset(other["args"]))):
-                    other.update(ok=True, closed_by=_cap(command, 300), closed_turn=turn)
+        proven = checks.proven_by_passing(command) if ok else []
+        for other in [v for v in entries.values() if not v["ok"]]:
+            covered = (other["runner"], frozenset(other["args"]))
+            if any(checks.covers(run, covered) for run in proven):  # a pass closes it
+                other.update(ok=True, closed_by=_cap(command, 300), closed_turn=turn)
+            elif (  # a wider run that failed on other tests only refreshes it
+                not ok
+                and found != covered
+                and checks.covers(found, covered)
+                and not checks.still_named(found, other, output)
+            ):
+                other.update(ok=True, closed_by=_cap(command, 300), closed_turn=turn)
+                other["refreshed"] = True
         entries.pop(key, None)
         entries[key] = {
             "cmd": _cap(command, 300),

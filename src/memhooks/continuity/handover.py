@@ -137,6 +137,12 @@ def check_lines(state: dict[str, Any]) -> list[str]:
     entries = list(state.get("checks", {}).values())[::-1][:CHECKS_SHOWN]
     for entry in entries:
         cmd = _code(entry["cmd"], 160)
+        if entry.get("refreshed"):
+            lines.append(
+                f"- no longer among the failures of the later run "
+                f"{_code(entry['closed_by'], EARLIER_ERROR)} (turn {entry['closed_turn']}): {cmd}"
+            )
+            continue
         if entry["ok"]:
             closed = entry.get("closed_by")
             lines.append(
