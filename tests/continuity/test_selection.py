@@ -121,3 +121,32 @@ def test_a_wider_run_whose_failures_no_longer_name_a_test_refreshes_it() -> None
     for command, output in (("pytest -q", PYTEST), ("pytest -x", other)):
         state = Evidence().add_all([*first, *_bash("2", command, ok=False, output=output)]).state
         assert "pytest tests/test_m.py::test_merge" in _failing(state)
+
+
+def _write(call_id: str, path: str, tool: str = "Write") -> list[Record]:
+    return [
+        Record(type="assistant", cwd="/p", blocks=(ToolUse(call_id, tool, {"file_path": path}),)),
+        Record(type="user", blocks=(ToolResult(call_id, is_error=False),)),
+    ]
+
+
+def test_a_temporary_script_created_then_deleted_is_not_a_kept_file() -> None:
+    """Defect 8: a deleted scratch script was read as a kept file."""
+    records = [
+        _prompt("check the parser on the odd inputs"),
+        *_write("1", "/p/scratch_check.py"),
+        *_write("2", "/p/src/parser.py", tool="Edit"),
+        *_write("3", "/p/old_notes.md", tool="Edit"),
+        *_bash("4", "python3 scratch_check.py && rm scratch_check.py", ok=True),
+        *_bash("5", "git rm -q /p/old_notes.md", ok=True),
+        *_write("6", "/p/tmp/a.txt"),
+        *_bash("7", "rm -rf tmp/", ok=True),
+    ]
+    state = Evidence().add_all(records).state
+    assert list(state["files"]) == ["src/parser.py", "old_notes.md"]
+    text = next_session(state, budget=4_000)
+    assert "scratch_check.py`," not in text
+    assert "`old_notes.md` (deleted)" in text
+    # a removal that failed removed nothing
+    state = Evidence().add_all([*records[:3], *_bash("4", "rm scratch_check.py", ok=False)]).state
+    assert "scratch_check.py" in state["files"]

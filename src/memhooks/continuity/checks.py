@@ -129,6 +129,23 @@ def still_named(run: tuple[str, frozenset[str]], other: dict[str, object], outpu
     return not names or any(name in said for name in names)
 
 
+def removed_paths(command: str) -> list[str]:
+    """The paths `command` removes: the operands of `rm` and `git rm`, the sources of `mv`
+    and `git mv` (no glob: a pattern names no file for sure)."""
+    out: list[str] = []
+    for segment in _SEGMENTS.compiled.split(command.strip()):
+        words = [word.strip("'\"") for word in segment.split()]
+        if words[:1] == ["git"]:
+            words = words[1:]
+        operands = [w for w in words[1:] if w and not w.startswith("-")]
+        if words[:1] == ["mv"] and len(operands) > 1:
+            operands = operands[:-1]
+        elif words[:1] != ["rm"]:
+            continue
+        out += [w for w in operands if not any(c in w for c in "*?[$`")]
+    return out
+
+
 def covers(run: tuple[str, frozenset[str]], other: tuple[str, frozenset[str]]) -> bool:
     """A passing `run` proves `other` passes too: same runner, and the same words or fewer
     options and no word of its own (`cargo run -- x.log` checks that input, not all of

@@ -280,15 +280,30 @@ class Evidence:
         files = self.state["files"]
         path = relative(path, self.state["cwd"])
         how = "new" if tool == "Write" and path not in files else files.get(path, {}).get("how")
+        how = "edited" if how == "deleted" else how  # written again after its removal
         files.pop(path, None)
         files[path] = {"turn": turn, "how": how or "edited", "seq": self._next_seq()}
         while len(files) > MAX_FILES:
             del files[next(iter(files))]
 
+    def removed(self, command: str) -> None:
+        """Files a successful `rm` / `git rm` / `mv` took away: one this session created is
+        no kept file (a scratch script), another is marked deleted."""
+        files = self.state["files"]
+        for path in checks.removed_paths(command):
+            gone = relative(path, self.state["cwd"]).rstrip("/")
+            for name in [f for f in files if f == gone or f.startswith(gone + "/")]:
+                if files[name].get("how") == "new":
+                    del files[name]
+                else:
+                    files[name].update(how="deleted", seq=self._next_seq())
+
     def ran(self, command: str, *, ok: bool, output: str, turn: int) -> None:
         """One Bash call's outcome: kept in its turn, and as its target's last outcome."""
         error = "" if ok else checks.error_line(self.redacted(output))
         self._ran({"cmd": _cap(command, 300), "ok": ok, "error": error})
+        if ok:
+            self.removed(command)
         found = checks.target(command)
         if found is None:
             return
