@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from memhooks.continuity import checks
-from memhooks.continuity.evidence import Evidence
+from memhooks.continuity.evidence import Evidence, unanswered_question
 from memhooks.continuity.excerpt import trim_paste
-from memhooks.continuity.handover import next_session
+from memhooks.continuity.handover import RECORD_HEADING, next_session
 from memhooks.continuity.transcript_records import Record, TextBlock, ToolResult, ToolUse
 
 PY_TRACE = """Traceback (most recent call last):
@@ -150,3 +150,43 @@ def test_a_temporary_script_created_then_deleted_is_not_a_kept_file() -> None:
     # a removal that failed removed nothing
     state = Evidence().add_all([*records[:3], *_bash("4", "rm scratch_check.py", ok=False)]).state
     assert "scratch_check.py" in state["files"]
+
+
+def _todos(call_id: str, *items: tuple[str, str]) -> Record:
+    todos = [{"content": content, "status": status} for content, status in items]
+    return Record(type="assistant", blocks=(ToolUse(call_id, "TodoWrite", {"todos": todos}),))
+
+
+def test_the_todo_list_is_claudes_note_shown_at_its_turn_not_as_proof() -> None:
+    """Defect 6: a "blocked: …" todo was stated under the record's proofs after the user had
+    said the blocker was cleared (two wrong answers)."""
+    records = [
+        _prompt("add retries; Priya must sign off the migration before any merge"),
+        _todos("1", ("V3 migration", "completed"), ("blocked: merge waits for Priya", "pending")),
+        _said("Migration written; the merge waits for Priya."),
+        _prompt("Priya signed off this morning, go ahead and merge"),
+        _said("Merged."),
+    ]
+    text = next_session(Evidence().add_all(records).state, budget=4_000)
+    proven, said = text.split(RECORD_HEADING)
+    assert "blocked" not in proven
+    assert "todo" not in proven
+    todo_at = said.index("[1] Claude's todo list")
+    assert said.index("to do: blocked: merge waits for Priya") > todo_at
+    assert said.index("[2] user: Priya signed off") > said.index("blocked: merge waits")
+
+
+def test_a_question_is_answered_only_by_a_prompt_that_answers_it() -> None:
+    """Defect 7: "Where do we stand?" counted as the answer to Claude's open question."""
+    asked = [
+        _prompt("the dashboards want a totals line"),
+        _said("Two ways: (a) a `type` field on every line; (b) totals on stderr. Which one?"),
+    ]
+    status = [_prompt("Where do we stand?"), _said("JSON mode is done; totals wait on you.")]
+    state = Evidence().add_all([*asked, *status]).state
+    assert unanswered_question(state) == "Which one?"
+    text = next_session(state, budget=4_000)
+    assert "Claude asked at turn 1" in text.split(RECORD_HEADING)[0]
+    assert "Which one?" in text.split(RECORD_HEADING)[0]
+    answered = Evidence().add_all([*asked, _prompt("(b), keep stdout clean"), _said("OK.")])
+    assert unanswered_question(answered.state) == ""

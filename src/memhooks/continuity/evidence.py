@@ -340,15 +340,27 @@ class Evidence:
     def todo_write(self, todos: object) -> None:
         if not isinstance(todos, list):
             return
-        self.state["todos"] = [
-            {
-                "content": self.redacted(item["content"]),
-                "status": item.get("status") if item.get("status") in TODO_STATUSES else "pending",
-            }
-            for item in todos
-            if isinstance(item, dict) and isinstance(item.get("content"), str)
-        ]
+        self._set_todos(
+            [
+                {
+                    "content": self.redacted(item["content"]),
+                    "status": item.get("status")
+                    if item.get("status") in TODO_STATUSES
+                    else "pending",
+                }
+                for item in todos
+                if isinstance(item, dict) and isinstance(item.get("content"), str)
+            ]
+        )
         self.state["tasks"] = {}
+
+    def _set_todos(self, todos: list[dict[str, Any]]) -> None:
+        """The list as Claude last wrote it: in the state, and on the turn that wrote it (the
+        restore shows it there, as what Claude said then, never as a proof)."""
+        self.state["todos"] = todos
+        for turn in self.state["turns"]:
+            turn.pop("todos", None)
+        self._turn()["todos"] = [dict(item) for item in todos]
 
     def task_create(self, data: dict[str, object]) -> None:
         subject = data.get("subject") or data.get("description")
@@ -366,7 +378,7 @@ class Evidence:
             self._tasks_to_todos()
 
     def _tasks_to_todos(self) -> None:
-        self.state["todos"] = [dict(task) for task in self.state["tasks"].values()]
+        self._set_todos([dict(task) for task in self.state["tasks"].values()])
 
     # ---------------------------------------------------------------- compactions
 
@@ -385,16 +397,38 @@ class Evidence:
         }
 
 
-def unanswered_question(state: dict[str, Any]) -> str:
-    """Claude's questions in the last reply, when no prompt came after it ('' otherwise)."""
-    turns = state.get("turns") or []
-    if not turns:
-        return ""
-    last = turns[-1]["last"] or turns[-1]["first"]
+#: A prompt of greetings and questions only answers no question of Claude's.
+_GREETING = re.compile(
+    r"^(?:hi|hello|hey|morning|good (?:morning|afternoon|evening)|thanks|thank you)\W*$",
+    re.IGNORECASE,
+)
+
+
+def answers(prompt: str) -> bool:
+    """Whether `prompt` may answer a question: it says something that is neither a question
+    nor a greeting ("Where do we stand?" answers nothing; "(b)" and "ok" may)."""
     from memhooks.continuity.excerpt import sentences
 
-    asked = [s for s in sentences(last) if s.endswith("?")]
-    return " ".join(asked[-3:])
+    return any(not s.endswith("?") and not _GREETING.match(s) for s in sentences(prompt))
+
+
+def open_question(state: dict[str, Any]) -> tuple[int, str]:
+    """(turn, Claude's questions) of the newest reply that asked any, when no prompt since
+    answers them (see `answers`); (0, '') otherwise."""
+    from memhooks.continuity.excerpt import sentences
+
+    for turn in reversed(state.get("turns") or []):
+        asked = [s for s in sentences(turn["last"] or turn["first"]) if s.endswith("?")]
+        if asked:
+            return turn["n"], " ".join(asked[-3:])
+        if answers(turn["prompt"]):
+            break
+    return 0, ""
+
+
+def unanswered_question(state: dict[str, Any]) -> str:
+    """Claude's questions that no prompt has answered yet ('' when there are none)."""
+    return open_question(state)[1]
 
 
 def extra_prompts(evidence: Evidence, prompts: Sequence[str]) -> None:

@@ -15,8 +15,10 @@ is missing); `after_compaction` is the few lines that complement the host's own 
 
 from __future__ import annotations
 
+import itertools
+
 from memhooks import TYPE_CHECKING
-from memhooks.continuity.evidence import unanswered_question
+from memhooks.continuity.evidence import open_question
 from memhooks.continuity.excerpt import head_tail
 from memhooks.text import clip, one_line
 
@@ -163,24 +165,53 @@ def check_lines(state: dict[str, Any]) -> list[str]:
     return lines
 
 
-def todo_lines(state: dict[str, Any]) -> list[str]:
-    todos = state.get("todos") or []
+def todo_lines(todos: Sequence[dict[str, Any]]) -> list[str]:
+    """Claude's todo list, item by item: what it noted, not what the record proves."""
     return [
-        f"- todo {STATUS.get(item['status'], 'to do:')} "
-        + clip(one_line(item["content"]), TODO_LIMIT)
+        f"  - {STATUS.get(item['status'], 'to do:')} " + clip(one_line(item["content"]), TODO_LIMIT)
         for item in todos
     ]
 
 
+def _todo_turn(state: dict[str, Any]) -> int:
+    """The turn that wrote the todo list (the newest, for a state from before turns held it)."""
+    turns = state.get("turns") or []
+    found = next((turn["n"] for turn in turns if "todos" in turn), None)
+    return found if found is not None else (turns[-1]["n"] if turns else 0)
+
+
+def todo_section(state: dict[str, Any]) -> str:
+    """The todo list as a section of its own (after a compaction, where no turn is shown)."""
+    todos = state.get("todos") or []
+    if not todos:
+        return ""
+    heading = (
+        f"## Claude's todo list as it wrote it at turn {_todo_turn(state)} (its own note, "
+        "not a proof; later turns may have changed it)"
+    )
+    return "\n".join([heading, *todo_lines(todos)])
+
+
+def question_line(state: dict[str, Any]) -> str:
+    """Claude's questions no prompt has answered (prompts that only asked their own
+    questions answer none)."""
+    at, question = open_question(state)
+    if not question:
+        return ""
+    turns = state.get("turns") or []
+    if not turns or at == turns[-1]["n"]:
+        return f"- Claude asked, and no prompt has answered yet: {question}"
+    return (
+        f"- Claude asked at turn {at}, and the prompts since only asked questions of their "
+        f"own (no answer yet): {question}"
+    )
+
+
 def proven_section(state: dict[str, Any]) -> str:
     lines = file_lines(state)
-    todos = todo_lines(state)
-    if todos:
-        lines.append("- The todo list as Claude last wrote it:")
-        lines += ["  " + line for line in todos]
-    question = unanswered_question(state)
+    question = question_line(state)
     if question:
-        lines.append(f"- Claude asked, and no prompt has answered yet: {question}")
+        lines.append(question)
     parts = ["\n".join([PROVEN_HEADING, *lines])] if lines else []
     checks = check_lines(state)
     if checks:
@@ -219,6 +250,9 @@ def turn_lines(turn: dict[str, Any], level: int) -> list[str]:
     if final and last_cap:
         label = "Claude, ending the turn" if last else "Claude"
         lines.append(f"[{n}] {label}: {head_tail(final, last_cap, head_share=0.5)}")
+    if turn.get("todos"):
+        lines.append(f"[{n}] Claude's todo list (its own note, as it wrote it then):")
+        lines += todo_lines(turn["todos"])
     if with_runs:
         runs = _runs(turn)
         if runs:
@@ -237,49 +271,71 @@ def _top_level(i: int, count: int, goal: int = 0) -> int:
     return MAX_LEVEL_BY_AGE[age] if age < len(MAX_LEVEL_BY_AGE) else OLD_MAX_LEVEL
 
 
-def _fitting(turns: Sequence[dict[str, Any]], goal: int, budget: int) -> list[int]:
-    """The goal's and the newest turns' indexes that fit `budget` at their shortest: a long
-    session's older turns are left out before any detail is chosen (a flat cost)."""
-    keep = [goal]
-    used = _size(turn_lines(turns[goal], 0))
+def _pinned(turns: Sequence[dict[str, Any]], goal: int) -> set[int]:
+    """The turns shown however long the session: the goal's, the one that wrote the todo
+    list, and the one whose question no prompt has answered (its options are there)."""
+    at, _ = open_question({"turns": turns})
+    return {goal} | {i for i, turn in enumerate(turns) if "todos" in turn or turn["n"] == at}
+
+
+def _fitting(turns: Sequence[dict[str, Any]], pinned: set[int], budget: int) -> list[int]:
+    """The pinned and the newest turns' indexes that fit `budget` at their shortest, with a
+    line for each run of turns left out: a long session's older turns are left out before
+    any detail is chosen (a flat cost)."""
+    keep = set(pinned)
+    used = sum(_size(turn_lines(turns[i], 0)) for i in keep)
     for i in range(len(turns) - 1, -1, -1):
-        size = _size(turn_lines(turns[i], 0))
-        if i != goal:
-            if used + size > budget:
-                break
-            keep.append(i)
-            used += size
+        if i in keep:
+            continue
+        size = _size(turn_lines(turns[i], 0)) + len(_gap(len(turns))) + 1
+        if used + size > budget:
+            break
+        keep.add(i)
+        used += size - len(_gap(len(turns))) - 1
     return sorted(keep)
+
+
+def _gap(count: int) -> str:
+    return f"[… {count} more turns not shown]"
 
 
 def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
     """The turns, oldest first, as detailed as `budget` allows: the first prompt's turn (the
     goal) and the newest get the most; every turn shown keeps at least its prompt's head, and
-    one line counts those that do not fit even so."""
+    a line counts each run of turns that do not fit even so."""
     if not turns:
         return []
     goal = next((i for i, turn in enumerate(turns) if turn["prompt"]), 0)
-    kept = _fitting(turns, goal, budget)
-    gap = ""
-    if len(kept) < len(turns):
-        gap = f"[… {len(turns) - len(kept) + 1} more turns not shown]"  # counted below
-        kept = _fitting(turns, goal, budget - len(gap) - 1)
-        gap = f"[… {len(turns) - len(kept)} more turns not shown]"
-    room = budget - len(gap) - 1 if gap else budget
-    lines = _detailed([turns[i] for i in kept], kept.index(goal), room)
-    if gap:
-        prefix = f"[{turns[goal]['n']}] "
-        at = next((i for i, line in enumerate(lines) if not line.startswith(prefix)), len(lines))
-        lines.insert(at, gap)
-    return lines
+    pinned = _pinned(turns, goal)
+    kept = _fitting(turns, pinned, budget)
+    bounds = [-1, *kept, len(turns)]
+    room = budget - sum(
+        len(_gap(j - i - 1)) + 1 for i, j in itertools.pairwise(bounds) if j - i > 1
+    )
+    order = [kept.index(i) for i in sorted(pinned, key=lambda i: i != goal)]
+    out: list[str] = []
+    previous = -1
+    for at, lines in zip(kept, _detailed([turns[i] for i in kept], order, room), strict=True):
+        if at - previous > 1:
+            out.append(_gap(at - previous - 1))
+        out += lines
+        previous = at
+    while len(out) > 1 and _size(out) > budget:  # even the shortest did not fit
+        out.pop(1)
+    return out
 
 
-def _detailed(turns: Sequence[dict[str, Any]], goal: int, budget: int) -> list[str]:
+def _detailed(
+    turns: Sequence[dict[str, Any]], pinned: Sequence[int], budget: int
+) -> list[list[str]]:
+    """Each turn's lines, at the fullest level of detail `budget` allows: the newest first
+    (up to what their age allows), the goal and the other pinned turns before them."""
     levels = [0] * len(turns)
     rendered = [turn_lines(turn, 0) for turn in turns]
     used = sum(_size(lines) for lines in rendered)
     newest_first = [len(turns) - 1 - age for age in range(len(turns))]
-    order = [goal, *[i for i in newest_first if i != goal]]
+    goal = pinned[0] if pinned else 0
+    order = [*pinned, *[i for i in newest_first if i not in pinned]]
     passes = [(level, True) for level in range(1, len(LEVELS))]
     passes += [(level, False) for level in range(1, len(LEVELS))]  # what room is left
     for level, capped in passes:
@@ -290,10 +346,7 @@ def _detailed(turns: Sequence[dict[str, Any]], goal: int, budget: int) -> list[s
             if used - _size(rendered[i]) + _size(lines) <= budget:
                 used += _size(lines) - _size(rendered[i])
                 rendered[i], levels[i] = lines, level
-    out = [line for lines in rendered for line in lines]
-    while out and _size(out) > budget and len(out) > 1:  # even the shortest did not fit
-        out.pop(1)
-    return out
+    return rendered
 
 
 def said_section(turns: Sequence[dict[str, Any]], budget: int) -> str:
@@ -341,12 +394,9 @@ def _in_summary(prompt: str, summary: str) -> bool:
 
 
 def after_compaction(state: dict[str, Any], *, summary: str, budget: int) -> str:
-    """What the host's summary loses, in a few lines: the record's proofs and the user's own
-    words (those the summary does not quote already), oldest first."""
-    parts = []
-    proven = proven_section(state)
-    if proven:
-        parts.append(proven)
+    """What the host's summary loses, in a few lines: the record's proofs, Claude's todo list
+    and the user's own words (those the summary does not quote already), oldest first."""
+    parts = [part for part in (proven_section(state), todo_section(state)) if part]
     heading = "## The user's own words, oldest first (later ones supersede earlier ones)"
     prompted = [turn for turn in state.get("turns") or [] if turn["prompt"]]
     lines = [
