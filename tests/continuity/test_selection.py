@@ -6,7 +6,7 @@ from typing import Any
 
 from memhooks.continuity import checks
 from memhooks.continuity.evidence import Evidence, unanswered_question
-from memhooks.continuity.excerpt import trim_paste
+from memhooks.continuity.excerpt import select, sentences, trim_paste
 from memhooks.continuity.handover import RECORD_HEADING, next_session
 from memhooks.continuity.transcript_records import Record, TextBlock, ToolResult, ToolUse
 
@@ -190,3 +190,49 @@ def test_a_question_is_answered_only_by_a_prompt_that_answers_it() -> None:
     assert "Which one?" in text.split(RECORD_HEADING)[0]
     answered = Evidence().add_all([*asked, _prompt("(b), keep stdout clean"), _said("OK.")])
     assert unanswered_question(answered.state) == ""
+
+
+FILLER = "The parser reads the file line by line and keeps the current section in a buffer."
+
+
+def test_the_last_turn_keeps_the_options_claude_listed_and_its_question() -> None:
+    """Defect 1: the question survived and the options it asks about were cut."""
+    records: list[Record] = []
+    for n in range(20):
+        records += [_prompt(f"step {n}: carry on with the parser"), _said(f"{FILLER} " * 9)]
+    options = (
+        "Before I build that, one question, because it changes the contract.\n"
+        f"{FILLER} {FILLER} {FILLER} {FILLER} {FILLER}\n"
+        "(a) Add a `type` field: every row gets `type: row` and the last line is the totals.\n"
+        "(b) Write the totals to stderr, so stdout stays rows only and Vector sees no change.\n"
+        f"{FILLER} {FILLER} {FILLER} {FILLER} {FILLER} {FILLER}\n"
+        "Which one should I build? I'll hold off on the report code until you answer."
+    )
+    records += [_prompt("the dashboards want a totals line"), _said(options)]
+    text = next_session(Evidence().add_all(records).state, budget=9_000)
+    for wanted in ("(a) Add a `type` field", "(b) Write the totals to stderr", "Which one"):
+        assert wanted in text
+    assert "hold off on the report code until you answer" in text
+
+
+def test_a_decision_mid_reply_survives_in_an_old_turn() -> None:
+    """Defect 2: a decision stated mid-reply was cut to the reply's first and last sentences."""
+    reply = (
+        f"I read the writer and its tests. {FILLER * 5} "
+        "Let's use NDJSON instead: one compact object per line, no enclosing array. "
+        f"{FILLER * 5} The table output is unchanged."
+    )
+    records = [_prompt("add a --json mode"), _said("Looking."), _prompt("stream it"), _said(reply)]
+    for n in range(20):
+        records += [_prompt(f"next step {n} of the JSON work, please"), _said(f"{FILLER} " * 9)]
+    text = next_session(Evidence().add_all(records).state, budget=9_000)
+    assert "Let's use NDJSON instead: one compact object per line" in text
+
+
+def test_selection_marks_every_cut_and_keeps_whole_sentences() -> None:
+    text = "Intro here. " + "Filler words that say little. " * 10 + "We'll keep one decimal."
+    picked = select(text, 60)
+    assert picked == "Intro here. … We'll keep one decimal."
+    assert select("Short.", 80) == "Short."
+    # a code span and a list's marker end no sentence
+    assert sentences("1. Run `a: b` first. Then stop.") == ["1. Run `a: b` first.", "Then stop."]

@@ -119,12 +119,30 @@ def trim_paste(text: str) -> str:
     return "\n".join(out)
 
 
+#: What ends no sentence: a list's marker ("1.", "b)"), an abbreviation.
+_NO_END = LazyPattern(r"^(?:\d+[.)]|[-*•]|\(?[a-zA-Z]\)|e\.g\.|i\.e\.|vs\.|etc\.)$")
+
+
+def line_sentences(line: str) -> list[str]:
+    """One line's sentences: cut after ".", "!", "?" or ":" and a space, but never inside
+    a code span (`a: b`) or after a list's marker."""
+    out: list[str] = []
+    joined = False
+    for raw in _SENTENCE_END.compiled.split(line):
+        piece = raw.strip()
+        if not piece:
+            continue
+        if joined:
+            out[-1] += " " + piece
+        else:
+            out.append(piece)
+        joined = out[-1].count("`") % 2 == 1 or bool(_NO_END.compiled.match(out[-1]))
+    return out
+
+
 def sentences(text: str) -> list[str]:
     """`text` as sentences and lines, in order, white space folded."""
-    out: list[str] = []
-    for line in text.splitlines():
-        out.extend(piece.strip() for piece in _SENTENCE_END.compiled.split(line) if piece.strip())
-    return out
+    return [piece for line in text.splitlines() for piece in line_sentences(line)]
 
 
 def head_tail(text: str, limit: int, *, head_share: float = 0.5) -> str:
@@ -153,3 +171,82 @@ def head_tail(text: str, limit: int, *, head_share: float = 0.5) -> str:
     if not tail:
         return " ".join(head) + CUT.rstrip()
     return " ".join(head) + (CUT if head else "… ") + " ".join(tail)
+
+
+#: A sentence that states a choice, a cause, a constraint or what comes next (or in bold).
+_DECISION = LazyPattern(
+    r"\b(?:I'll|I will|I'd|we'll|let's|decided|instead|rather than|prefer\w*|going with|"
+    r"go with|chose|switch(?:ed|ing)? to|the fix|the cause|root cause|turns out|recommend\w*|"
+    r"next|still|must|never|don't|do not|leave)\b|\*\*",
+    re.IGNORECASE,
+)
+#: A list item: an option, a step, a finding.
+_ITEM = LazyPattern(r"^\s*(?:[-*•]|\d+[.)]|\(?[a-hA-H1-9]\))\s+\S")
+#: How much each kind of sentence counts when a text must be shortened.
+QUESTION, OPTION, DECISION, FIRST, LAST, ITEM = 4.0, 3.0, 2.0, 1.5, 2.5, 1.0
+
+
+def _units(text: str) -> list[tuple[str, bool]]:
+    """`text` as sentences, in order, each with whether it starts a list item."""
+    out: list[tuple[str, bool]] = []
+    for line in text.splitlines():
+        pieces = line_sentences(line)
+        item = bool(_ITEM.compiled.match(line))
+        out += [(piece, item and i == 0) for i, piece in enumerate(pieces)]
+    return out
+
+
+def _weights(units: Sequence[tuple[str, bool]]) -> list[float]:
+    """What each sentence is worth to a reader: Claude's questions, then the options listed
+    in a reply that asks and what it says after its question (what waits on the answer),
+    then its decisions and conclusions, then the text's ends and list items."""
+    asked = [i for i, (unit, _) in enumerate(units) if unit.endswith("?")]
+    weights = []
+    for i, (unit, item) in enumerate(units):
+        weight = 0.0
+        if unit.endswith("?"):
+            weight = QUESTION
+        elif asked and (item or i > asked[-1]):
+            weight = OPTION
+        elif _DECISION.compiled.search(unit):
+            weight = DECISION
+        elif item:
+            weight = ITEM
+        if i == 0:
+            weight = max(weight, FIRST)
+        if i == len(units) - 1:
+            weight = max(weight, LAST)
+        weights.append(weight)
+    return weights
+
+
+def select(text: str, limit: int) -> str:
+    """`text` whole when it fits in `limit`, else the sentences a reader needs most (see
+    `_weights`; among equals, the earlier), in their order, one line, each gap marked " … "."""
+    units = _units(text)
+    whole = " ".join(unit for unit, _ in units)
+    if len(whole) <= limit:
+        return whole
+    weights = _weights(units)
+    order = sorted(range(len(units)), key=lambda i: (-weights[i], i))
+    kept: set[int] = set()
+    used = 0
+    for i in order:
+        cost = len(units[i][0]) + len(CUT)
+        if used + cost <= limit:
+            kept.add(i)
+            used += cost
+    if not kept:  # one long sentence: the start of the one worth most
+        return clip_unit(units[order[0]][0], limit)
+    pieces: list[str] = []
+    for i in sorted(kept):
+        if pieces and i - 1 not in kept:
+            pieces.append("…")
+        pieces.append(units[i][0])
+    head = "" if 0 in kept else "… "
+    tail = "" if len(units) - 1 in kept else " …"
+    return head + " ".join(pieces) + tail
+
+
+def clip_unit(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "…"

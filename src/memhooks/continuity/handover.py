@@ -19,7 +19,7 @@ import itertools
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity.evidence import open_question
-from memhooks.continuity.excerpt import head_tail
+from memhooks.continuity.excerpt import head_tail, select
 from memhooks.text import clip, one_line
 
 if TYPE_CHECKING:
@@ -38,9 +38,14 @@ LEVELS = (
 )
 FIRST_HEAD = 0.7
 #: The fullest level a turn may get, by its age (0 = the latest turn).
-MAX_LEVEL_BY_AGE = (4, 4, 3, 3, 3)
+MAX_LEVEL_BY_AGE = (5, 4, 3, 3, 3)
 OLD_MAX_LEVEL = 2
 GOAL_LEVEL = 2
+#: The share of the record's room the turns shown may take at their shortest: the rest is
+#: for the detail of the newest (a long session's 100 one-line prompts tell a reader less).
+BREADTH_SHARE = 0.5
+#: The share of the record's room the newest turns get first, as whole as their age allows.
+RECENT_SHARE = 0.3
 RUNS_SHOWN = 6
 FILES_SHOWN = 25
 CHECKS_SHOWN = 8
@@ -241,15 +246,10 @@ def turn_lines(turn: dict[str, Any], level: int) -> list[str]:
     lines = []
     if turn["prompt"]:
         lines.append(f"[{n}] user: {head_tail(turn['prompt'], prompt_cap, head_share=0.6)}")
-    first, last = turn["first"], turn["last"]
-    if first and first_cap:
-        lines.append(f"[{n}] Claude: {head_tail(first, first_cap, head_share=FIRST_HEAD)}")
-    if mid_cap:
-        lines += [f"[{n}] Claude: {head_tail(text, mid_cap)}" for text in turn.get("mid", [])]
-    final = last or ("" if first_cap else first)
-    if final and last_cap:
-        label = "Claude, ending the turn" if last else "Claude"
-        lines.append(f"[{n}] {label}: {head_tail(final, last_cap, head_share=0.5)}")
+    said = "\n".join(text for text in (turn["first"], *turn.get("mid", []), turn["last"]) if text)
+    cap = first_cap + mid_cap + last_cap
+    if said and cap:  # the turn's texts as one reply: what matters most, wherever it sits
+        lines.append(f"[{n}] Claude: {select(said, cap)}")
     if turn.get("todos"):
         lines.append(f"[{n}] Claude's todo list (its own note, as it wrote it then):")
         lines += todo_lines(turn["todos"])
@@ -307,7 +307,7 @@ def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
         return []
     goal = next((i for i, turn in enumerate(turns) if turn["prompt"]), 0)
     pinned = _pinned(turns, goal)
-    kept = _fitting(turns, pinned, budget)
+    kept = _fitting(turns, pinned, int(budget * BREADTH_SHARE))
     bounds = [-1, *kept, len(turns)]
     room = budget - sum(
         len(_gap(j - i - 1)) + 1 for i, j in itertools.pairwise(bounds) if j - i > 1
@@ -330,11 +330,21 @@ def _detailed(
 ) -> list[list[str]]:
     """Each turn's lines, at the fullest level of detail `budget` allows: the newest first
     (up to what their age allows), the goal and the other pinned turns before them."""
+    goal = pinned[0] if pinned else 0
+    newest_first = [len(turns) - 1 - age for age in range(len(turns))]
     levels = [0] * len(turns)
     rendered = [turn_lines(turn, 0) for turn in turns]
     used = sum(_size(lines) for lines in rendered)
-    newest_first = [len(turns) - 1 - age for age in range(len(turns))]
-    goal = pinned[0] if pinned else 0
+    # the goal, then the newest turns as whole as their age allows, in RECENT_SHARE of the
+    # room (the last exchange whole), before any other detail
+    limit = min(budget, used + int(budget * RECENT_SHARE))
+    for i in [goal, *newest_first[: len(MAX_LEVEL_BY_AGE)]]:
+        for level in range(_top_level(i, len(turns), goal), levels[i], -1):
+            lines = turn_lines(turns[i], level)
+            if used - _size(rendered[i]) + _size(lines) <= limit:
+                used += _size(lines) - _size(rendered[i])
+                rendered[i], levels[i] = lines, level
+                break
     order = [*pinned, *[i for i in newest_first if i not in pinned]]
     passes = [(level, True) for level in range(1, len(LEVELS))]
     passes += [(level, False) for level in range(1, len(LEVELS))]  # what room is left
