@@ -236,3 +236,15 @@ def test_selection_marks_every_cut_and_keeps_whole_sentences() -> None:
     assert select("Short.", 80) == "Short."
     # a code span and a list's marker end no sentence
     assert sentences("1. Run `a: b` first. Then stop.") == ["1. Run `a: b` first.", "Then stop."]
+
+
+def test_a_decision_between_many_tool_calls_stays_in_the_state() -> None:
+    """Defect 2: the turn kept its 3 latest texts between first and last, so a decision stated
+    early among many tool calls was dropped from the evidence before any selection."""
+    texts = ["Looking at the writer.", "We'll keep one decimal like the table, so both agree."]
+    texts += [f"Checked file {n}: {FILLER}" for n in range(6)]
+    state = Evidence().add_all([_prompt("json numbers"), *map(_said, texts), _said("Done.")]).state
+    (turn,) = state["turns"]
+    assert len(turn["mid"]) <= 3
+    assert "We'll keep one decimal like the table" in " ".join(turn["mid"])
+    assert "We'll keep one decimal like the table" in next_session(state, budget=3_000)

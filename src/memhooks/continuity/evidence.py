@@ -6,8 +6,8 @@ proves: the files Claude's tools changed, the last outcome of each check target,
 list, Claude's question that no prompt has answered yet, and the compactions (with the host's
 summary when the transcript holds it).
 
-The state is a plain JSON-able dict, so the Stop hook can keep it between turns
-(`.cache/restore/<session-id>.json`) and add only each turn's new records to it; PreCompact
+The state is a plain JSON-able dict, so the Stop hook can keep it between turns (in the
+restore folder, `MemoryPaths.restore`) and add only each turn's new records to it; PreCompact
 builds the same state from the whole transcript. Everything kept is redacted first.
 """
 
@@ -17,7 +17,7 @@ import re
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity import checks
-from memhooks.continuity.excerpt import head_tail, trim_paste
+from memhooks.continuity.excerpt import head_tail, select, trim_paste
 from memhooks.continuity.prompts import assistant_text, clean_prompt, prompt_text
 from memhooks.continuity.transcript_records import Record, ToolResult, ToolUse
 from memhooks.text.redact import redact
@@ -37,8 +37,7 @@ MAX_MID = 3
 #: show of one so old, so the state Stop loads and saves every turn stays bounded (~1 KB a
 #: turn) however long the session runs, and well under checkpoints.EVIDENCE_READ_CAP.
 FULL_TURNS = 40
-OLD_CAPS = {"prompt": (1_000, 0.6), "first": (600, 0.7), "last": (900, 0.5)}
-OLD_MID = 400
+OLD_PROMPT, OLD_FIRST, OLD_LAST = 1_000, 600, 1_300
 MAX_RUNS = 20
 OLD_RUNS = 6
 MAX_CHECKS = 60
@@ -106,11 +105,22 @@ def _new_turn(n: int, at: str, prompt: str) -> dict[str, Any]:
 
 
 def _shorten(turn: dict[str, Any]) -> None:
-    """An old turn cut to what the restore shows of old turns at most (handover.LEVELS)."""
-    for key, (limit, head_share) in OLD_CAPS.items():
-        turn[key] = head_tail(turn[key], limit, head_share=head_share)
-    turn["mid"] = [head_tail(text, OLD_MID) for text in turn["mid"][-1:]]
+    """An old turn cut to what the restore shows of old turns at most (handover.LEVELS): the
+    user's words by their head and tail, Claude's by the sentences a reader needs most."""
+    turn["prompt"] = head_tail(turn["prompt"], OLD_PROMPT, head_share=0.6)
+    said = "\n".join([*turn["mid"], turn["last"]])
+    turn["first"] = select(turn["first"], OLD_FIRST)
+    turn["mid"] = []
+    turn["last"] = select(said.strip(), OLD_LAST)
     turn["ran"] = turn["ran"][-OLD_RUNS:]
+
+
+def _fold(mid: list[str]) -> list[str]:
+    """At most MAX_MID texts: the oldest two made one, by selection (a decision Claude
+    stated between two tool calls stays, whatever came after it)."""
+    if len(mid) <= MAX_MID:
+        return mid
+    return [select(f"{mid[0]}\n{mid[1]}", TEXT_CAP), *mid[2:]]
 
 
 def usable(state: object) -> bool:
@@ -218,7 +228,7 @@ class Evidence:
             turn["first"] = text
         elif text not in (turn["first"], turn["last"]):
             if turn["last"]:
-                turn["mid"] = [*turn["mid"], turn["last"]][-MAX_MID:]
+                turn["mid"] = _fold([*turn["mid"], turn["last"]])
             turn["last"] = text
 
     def reply(self, text: str) -> None:
