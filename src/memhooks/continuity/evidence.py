@@ -17,7 +17,7 @@ import re
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity import checks
-from memhooks.continuity.excerpt import head_tail, select, trim_paste
+from memhooks.continuity.excerpt import flat, head_tail, select, trim_paste
 from memhooks.continuity.prompts import assistant_text, clean_prompt, prompt_text
 from memhooks.continuity.transcript_records import Record, ToolResult, ToolUse
 from memhooks.text.redact import redact
@@ -274,7 +274,7 @@ class Evidence:
         elif "agent" in call and not block.is_error and block.text:
             at = block.text.find(_HAND_BACK)
             report = block.text[at + len(_HAND_BACK) :] if at >= 0 else block.text
-            self._ran({"agent": _cap(" ".join(self.redacted(report).split()), FINDING_CAP)})
+            self._ran({"agent": _cap(flat(self.redacted(report)), FINDING_CAP)})
 
     def _ran(self, entry: dict[str, Any]) -> None:
         ran = self._turn()["ran"]

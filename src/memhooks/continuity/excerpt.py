@@ -63,6 +63,12 @@ def _clip_line(line: str, limit: int = LINE_LIMIT) -> str:
     return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
+def flat(text: str) -> str:
+    """`text` on one line: each line break (with the line's leading and trailing white space)
+    one space, the spaces inside a line kept (a pasted `'hello  world'`, code)."""
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
 def next_line(lines: Sequence[str], i: int) -> int:
     """The next line with text after line `i` that is not a stack frame (or `i`)."""
     j = next((j for j in range(i + 1, min(len(lines), i + 3)) if lines[j].strip()), i)

@@ -19,7 +19,7 @@ import itertools
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity.evidence import open_question
-from memhooks.continuity.excerpt import head_tail, select
+from memhooks.continuity.excerpt import flat, head_tail, select
 from memhooks.text import clip, one_line
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ STATUS = {"completed": "done:", "in_progress": "in progress:", "pending": "to do
 
 
 def _code(text: str, limit: int = 160) -> str:
-    return "`" + clip(one_line(text).replace("`", "'"), limit) + "`"
+    return "`" + clip(flat(text).replace("`", "'"), limit) + "`"
 
 
 def _paths(items: Sequence[tuple[str, str]]) -> str:
@@ -173,7 +173,7 @@ def check_lines(state: dict[str, Any]) -> list[str]:
 def todo_lines(todos: Sequence[dict[str, Any]]) -> list[str]:
     """Claude's todo list, item by item: what it noted, not what the record proves."""
     return [
-        f"  - {STATUS.get(item['status'], 'to do:')} " + clip(one_line(item["content"]), TODO_LIMIT)
+        f"  - {STATUS.get(item['status'], 'to do:')} " + clip(flat(item["content"]), TODO_LIMIT)
         for item in todos
     ]
 
