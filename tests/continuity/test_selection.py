@@ -248,3 +248,20 @@ def test_a_decision_between_many_tool_calls_stays_in_the_state() -> None:
     assert len(turn["mid"]) <= 3
     assert "We'll keep one decimal like the table" in " ".join(turn["mid"])
     assert "We'll keep one decimal like the table" in next_session(state, budget=3_000)
+
+
+def test_a_tap_failure_shows_its_message_and_a_ci_paste_keeps_each_distinct_error() -> None:
+    tap = "not ok 1 - rounds half up\n  ---\n  error: |-\n    Expected 127 but got 126\n  ..."
+    assert checks.error_line(tap) == "error: |- Expected 127 but got 126"
+    failures = "\n".join(
+        f"not ok {n} - case {n}\n  error: 'toSorted is not a function'" for n in range(9)
+    )
+    ci = (
+        f"CI is red:\n{failures}\nError: Process completed with exit code 1.\n"
+        "GET /v1/lines F\n1. Response violates schema\n\n    '6.35' is not of type 'number'\n"
+        + "\n".join(f"    check {n} passed" for n in range(12))
+        + "\nnode 18 still has to work"
+    )
+    trimmed = trim_paste(ci)
+    assert "'6.35' is not of type 'number'" in trimmed
+    assert trimmed.count("toSorted is not a function") == 1

@@ -180,6 +180,6 @@ def error_line(output: str) -> str:
     at = next(iter(summary or messages or strong or found), len(lines) - 1)
     line = lines[at].strip()
     after = next_line(lines, at)
-    if line.endswith(":") and after != at:
-        line += " " + lines[after].strip()
+    if after != at and not any(c.isalnum() for c in line.rsplit(":", 1)[-1]):
+        line += " " + lines[after].strip()  # its message follows: a panic's, YAML's `|-`
     return _clipped(line)

@@ -39,6 +39,8 @@ MESSAGE = LazyPattern(
     r"\bassert\w*\b.*\bfailed\b",
     re.IGNORECASE,
 )
+#: A runner's closing word on its exit status: an error's line, not its message.
+_EXIT_STATUS = LazyPattern(r"exit (?:code|status) \d+\.?\s*$|\bError \d+\s*$", re.IGNORECASE)
 #: Where an error passed, not what it was: a stack frame, a traceback's header.
 FRAME = LazyPattern(
     r"^\s*(?:Traceback \(most recent call last\)|File \".*\", line \d+|"
@@ -79,7 +81,11 @@ def error_lines(lines: Sequence[str]) -> list[int]:
     """The indexes of the lines that say what went wrong, best first: those with an error's
     message (`MESSAGE`), then those that merely look like errors; stack frames never."""
     found = [i for i, line in enumerate(lines) if not FRAME.compiled.match(line)]
-    messages = [i for i in found if MESSAGE.compiled.search(lines[i])]
+    messages = [
+        i
+        for i in found
+        if MESSAGE.compiled.search(lines[i]) and not _EXIT_STATUS.compiled.search(lines[i])
+    ]
     others = [i for i in found if i not in messages and ERROR_LINE.compiled.search(lines[i])]
     return messages + others
 
@@ -90,7 +96,7 @@ def _kept_lines(lines: list[str]) -> set[int]:
     keep: set[int] = {0, *range(len(lines) - TAIL_LINES, len(lines))}
     seen: set[str] = set()
     for i in error_lines(lines):
-        shape = re.sub(r"\d+", "0", lines[i].strip())[:60]
+        shape = " ".join(re.sub(r"\d+", "0", lines[i]).split()[:3])  # `not ok 0 -` once
         if shape not in seen and len(seen) < ERROR_LINES:
             seen.add(shape)
             keep.update((i, next_line(lines, i)))  # the detail often follows
@@ -214,7 +220,7 @@ def _weights(units: Sequence[tuple[str, bool]]) -> list[float]:
             weight = QUESTION
         elif asked and (item or i > asked[-1]):
             weight = OPTION
-        elif _DECISION.compiled.search(unit):
+        elif _DECISION.compiled.search(unit) or MESSAGE.compiled.search(unit):
             weight = DECISION
         elif item:
             weight = ITEM
