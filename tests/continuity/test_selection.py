@@ -7,7 +7,7 @@ from typing import Any
 from memhooks.continuity import checks
 from memhooks.continuity.evidence import Evidence, unanswered_question
 from memhooks.continuity.excerpt import select, sentences, trim_paste
-from memhooks.continuity.handover import RECORD_HEADING, next_session
+from memhooks.continuity.handover import RECORD_HEADING, after_compaction, next_session
 from memhooks.continuity.transcript_records import Record, TextBlock, ToolResult, ToolUse
 
 PY_TRACE = """Traceback (most recent call last):
@@ -265,3 +265,16 @@ def test_a_tap_failure_shows_its_message_and_a_ci_paste_keeps_each_distinct_erro
     trimmed = trim_paste(ci)
     assert "'6.35' is not of type 'number'" in trimmed
     assert trimmed.count("toSorted is not a function") == 1
+
+
+def test_after_a_compaction_the_todo_list_sits_at_its_turn_before_later_words() -> None:
+    """Defect 6, after a compaction: the list was a section of its own, read as current."""
+    records = [
+        _prompt("add retries"),
+        _todos("1", ("blocked: merge waits for Priya", "pending")),
+        _prompt("Priya signed off, merge it"),
+    ]
+    text = after_compaction(Evidence().add_all(records).state, summary="", budget=3_000)
+    assert "What the record proves" not in text
+    blocked = text.index("to do: blocked: merge waits for Priya")
+    assert text.index("[1] Claude's todo list") < blocked < text.index("[2] Priya signed off")

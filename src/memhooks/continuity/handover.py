@@ -185,18 +185,6 @@ def _todo_turn(state: dict[str, Any]) -> int:
     return found if found is not None else (turns[-1]["n"] if turns else 0)
 
 
-def todo_section(state: dict[str, Any]) -> str:
-    """The todo list as a section of its own (after a compaction, where no turn is shown)."""
-    todos = state.get("todos") or []
-    if not todos:
-        return ""
-    heading = (
-        f"## Claude's todo list as it wrote it at turn {_todo_turn(state)} (its own note, "
-        "not a proof; later turns may have changed it)"
-    )
-    return "\n".join([heading, *todo_lines(todos)])
-
-
 def question_line(state: dict[str, Any]) -> str:
     """Claude's questions no prompt has answered (prompts that only asked their own
     questions answer none)."""
@@ -404,23 +392,30 @@ def _in_summary(prompt: str, summary: str) -> bool:
 
 
 def after_compaction(state: dict[str, Any], *, summary: str, budget: int) -> str:
-    """What the host's summary loses, in a few lines: the record's proofs, Claude's todo list
-    and the user's own words (those the summary does not quote already), oldest first."""
-    parts = [part for part in (proven_section(state), todo_section(state)) if part]
+    """What the host's summary loses, in a few lines: the record's proofs, and the user's own
+    words (those the summary does not quote already) with Claude's todo list at the turn that
+    wrote it, oldest first (what the user said after it supersedes it)."""
+    parts = [proven_section(state)] if proven_section(state) else []
     heading = "## The user's own words, oldest first (later ones supersede earlier ones)"
     prompted = [turn for turn in state.get("turns") or [] if turn["prompt"]]
     lines = [
-        f"[{turn['n']}] {head_tail(turn['prompt'], cap, head_share=0.6)}"
+        (turn["n"], f"[{turn['n']}] {head_tail(turn['prompt'], cap, head_share=0.6)}")
         for i, turn in enumerate(prompted)
         if not _in_summary(turn["prompt"], summary)
         # the first prompt states the goal, which several compactions in a row lose
         for cap in [LEVELS[GOAL_LEVEL][0] if i == 0 else PROMPT_WORDS_CAP]
     ]
+    todos = state.get("todos") or []
+    if todos:
+        at = _todo_turn(state)
+        note = f"[{at}] Claude's todo list (its own note, as it wrote it then):"
+        lines = sorted([*lines, (at + 0.5, "\n".join([note, *todo_lines(todos)]))])
     room = budget - _size(parts) - len(heading) - 3
-    while lines and _size(lines) > room:
-        lines.pop(1 if len(lines) > 1 else 0)  # the first (the goal) and the newest stay
+    while lines and _size([text for _, text in lines]) > room:
+        drop = next((i for i, (n, _) in enumerate(lines[1:], 1) if n % 1 == 0), 0)
+        lines.pop(drop)  # the first (the goal), the todo list and the newest stay longest
     if lines:
-        parts.append("\n".join([heading, *lines]))
+        parts.append("\n".join([heading, *(text for _, text in lines)]))
     return "\n\n".join(parts)
 
 
