@@ -199,12 +199,11 @@ QUESTION, OPTION, DECISION, FIRST, LAST, ITEM = 4.0, 3.0, 2.0, 1.5, 2.5, 1.0
 
 
 def _units(text: str) -> list[tuple[str, bool]]:
-    """`text` as sentences, in order, each with whether it starts a list item."""
+    """`text` as sentences, in order, each with whether it is part of a list item."""
     out: list[tuple[str, bool]] = []
     for line in text.splitlines():
-        pieces = line_sentences(line)
-        item = bool(_ITEM.compiled.match(line))
-        out += [(piece, item and i == 0) for i, piece in enumerate(pieces)]
+        item = bool(_ITEM.compiled.match(line))  # all of an item: an option is its words too
+        out += [(piece, item) for piece in line_sentences(line)]
     return out
 
 
