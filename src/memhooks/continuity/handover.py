@@ -46,6 +46,8 @@ GOAL_LEVEL = 2
 BREADTH_SHARE = 0.5
 #: The share of the record's room the newest turns get first, as whole as their age allows.
 RECENT_SHARE = 0.3
+#: The share the last turn may take first, whole (its options and its question).
+LAST_SHARE = 0.5
 RUNS_SHOWN = 6
 FILES_SHOWN = 25
 CHECKS_SHOWN = 8
@@ -325,14 +327,15 @@ def _detailed(
     used = sum(_size(lines) for lines in rendered)
     # the goal, then the newest turns as whole as their age allows, in RECENT_SHARE of the
     # room (the last exchange whole), before any other detail
-    limit = min(budget, used + int(budget * RECENT_SHARE))
-    for i in [goal, *newest_first[: len(MAX_LEVEL_BY_AGE)]]:
-        for level in range(_top_level(i, len(turns), goal), levels[i], -1):
-            lines = turn_lines(turns[i], level)
-            if used - _size(rendered[i]) + _size(lines) <= limit:
-                used += _size(lines) - _size(rendered[i])
-                rendered[i], levels[i] = lines, level
-                break
+    for share, first in ((LAST_SHARE, newest_first[:1]), (RECENT_SHARE, [goal, *newest_first])):
+        limit = min(budget, used + int(budget * share))
+        for i in first[: len(MAX_LEVEL_BY_AGE)]:
+            for level in range(_top_level(i, len(turns), goal), levels[i], -1):
+                lines = turn_lines(turns[i], level)
+                if used - _size(rendered[i]) + _size(lines) <= limit:
+                    used += _size(lines) - _size(rendered[i])
+                    rendered[i], levels[i] = lines, level
+                    break
     order = [*pinned, *[i for i in newest_first if i not in pinned]]
     passes = [(level, True) for level in range(1, len(LEVELS))]
     passes += [(level, False) for level in range(1, len(LEVELS))]  # what room is left
