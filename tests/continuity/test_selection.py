@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from records import bash as _bash
+from records import edit as _edit
+from records import prompt as _prompt
+from records import said as _said
+
 from memhooks.continuity import checks
 from memhooks.continuity.evidence import Evidence, unanswered_question
 from memhooks.continuity.excerpt import select, sentences, trim_paste
 from memhooks.continuity.handover import RECORD_HEADING, after_compaction, next_session
-from memhooks.continuity.transcript_records import Record, TextBlock, ToolResult, ToolUse
+from memhooks.continuity.transcript_records import Record, ToolUse
 
 PY_TRACE = """Traceback (most recent call last):
   File "/app/scripts/errors.py", line 40, in <module>
@@ -74,21 +79,6 @@ def test_a_pasted_log_keeps_the_error_lines_not_the_stack_frames() -> None:
         assert "Traceback (most recent call last)" not in trimmed
 
 
-def _prompt(text: str) -> Record:
-    return Record(type="user", text=text)
-
-
-def _said(text: str) -> Record:
-    return Record(type="assistant", blocks=(TextBlock(text),))
-
-
-def _bash(call_id: str, command: str, *, ok: bool, output: str = "") -> list[Record]:
-    return [
-        Record(type="assistant", blocks=(ToolUse(call_id, "Bash", {"command": command}),)),
-        Record(type="user", blocks=(ToolResult(call_id, is_error=not ok, text=output),)),
-    ]
-
-
 def _failing(state: dict[str, Any]) -> list[str]:
     return [c["cmd"] for c in state["checks"].values() if not c["ok"]]
 
@@ -123,23 +113,16 @@ def test_a_wider_run_whose_failures_no_longer_name_a_test_refreshes_it() -> None
         assert "pytest tests/test_m.py::test_merge" in _failing(state)
 
 
-def _write(call_id: str, path: str, tool: str = "Write") -> list[Record]:
-    return [
-        Record(type="assistant", cwd="/p", blocks=(ToolUse(call_id, tool, {"file_path": path}),)),
-        Record(type="user", blocks=(ToolResult(call_id, is_error=False),)),
-    ]
-
-
 def test_a_temporary_script_created_then_deleted_is_not_a_kept_file() -> None:
     """Defect 8: a deleted scratch script was read as a kept file."""
     records = [
         _prompt("check the parser on the odd inputs"),
-        *_write("1", "/p/scratch_check.py"),
-        *_write("2", "/p/src/parser.py", tool="Edit"),
-        *_write("3", "/p/old_notes.md", tool="Edit"),
+        *_edit("1", "/p/scratch_check.py", tool="Write"),
+        *_edit("2", "/p/src/parser.py"),
+        *_edit("3", "/p/old_notes.md"),
         *_bash("4", "python3 scratch_check.py && rm scratch_check.py", ok=True),
         *_bash("5", "git rm -q /p/old_notes.md", ok=True),
-        *_write("6", "/p/tmp/a.txt"),
+        *_edit("6", "/p/tmp/a.txt", tool="Write"),
         *_bash("7", "rm -rf tmp/", ok=True),
     ]
     state = Evidence().add_all(records).state
