@@ -12,7 +12,13 @@ from records import said as _said
 from memhooks.continuity import checks
 from memhooks.continuity.evidence import Evidence, unanswered_question
 from memhooks.continuity.excerpt import select, sentences, trim_paste
-from memhooks.continuity.handover import RECORD_HEADING, after_compaction, next_session
+from memhooks.continuity.handover import (
+    LEVELS,
+    RECORD_HEADING,
+    after_compaction,
+    next_session,
+    turn_lines,
+)
 from memhooks.continuity.transcript_records import Record, ToolUse
 
 PY_TRACE = """Traceback (most recent call last):
@@ -261,3 +267,16 @@ def test_after_a_compaction_the_todo_list_sits_at_its_turn_before_later_words() 
     assert "What the record proves" not in text
     blocked = text.index("to do: blocked: merge waits for Priya")
     assert text.index("[1] Claude's todo list") < blocked < text.index("[2] Priya signed off")
+
+
+def test_a_todo_turn_shown_short_keeps_the_items_not_done() -> None:
+    turn = {"n": 4, "prompt": "go", "first": "", "mid": [], "last": "", "ran": []}
+    turn["todos"] = [
+        {"content": "write the migration", "status": "completed"},
+        {"content": "blocked: merge waits for Priya", "status": "pending"},
+    ]
+    short = "\n".join(turn_lines(turn, 0))
+    assert "write the migration" not in short
+    assert "1 done items not shown" in short
+    assert "to do: blocked: merge waits for Priya" in short
+    assert "done: write the migration" in "\n".join(turn_lines(turn, len(LEVELS) - 1))

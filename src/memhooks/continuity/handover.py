@@ -54,6 +54,8 @@ CHECKS_SHOWN = 8
 COMMITS_SHOWN = 8
 EARLIER_ERROR = 80
 TODO_LIMIT = 160
+#: The level from which a turn shows its todo list's done items too.
+TODO_FULL_LEVEL = 3
 #: Characters of each prompt after a compaction (the user's own words, beside the summary).
 PROMPT_WORDS_CAP = 220
 
@@ -240,9 +242,16 @@ def turn_lines(turn: dict[str, Any], level: int) -> list[str]:
     cap = first_cap + mid_cap + last_cap
     if said and cap:  # the turn's texts as one reply: what matters most, wherever it sits
         lines.append(f"[{n}] Claude: {select(said, cap)}")
-    if turn.get("todos"):
-        lines.append(f"[{n}] Claude's todo list (its own note, as it wrote it then):")
-        lines += todo_lines(turn["todos"])
+    todos = turn.get("todos") or []
+    if todos:  # a turn shown short keeps the items not done
+        shown = (
+            todos if level >= TODO_FULL_LEVEL else [t for t in todos if t["status"] != "completed"]
+        )
+        done = (
+            f"; {len(todos) - len(shown)} done items not shown" if len(shown) < len(todos) else ""
+        )
+        lines.append(f"[{n}] Claude's todo list (its own note, as it wrote it then{done}):")
+        lines += todo_lines(shown)
     if with_runs:
         runs = _runs(turn)
         if runs:
