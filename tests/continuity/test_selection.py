@@ -10,7 +10,7 @@ from records import prompt as _prompt
 from records import said as _said
 
 from memhooks.continuity import checks
-from memhooks.continuity.evidence import Evidence, unanswered_question
+from memhooks.continuity.evidence import Evidence
 from memhooks.continuity.excerpt import select, sentences, trim_paste
 from memhooks.continuity.handover import (
     LEVELS,
@@ -19,6 +19,7 @@ from memhooks.continuity.handover import (
     next_session,
     turn_lines,
 )
+from memhooks.continuity.proofs import unanswered_question
 from memhooks.continuity.transcript_records import Record, ToolUse
 
 PY_TRACE = """Traceback (most recent call last):

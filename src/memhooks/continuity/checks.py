@@ -12,8 +12,13 @@ from __future__ import annotations
 
 import re
 
+from memhooks import TYPE_CHECKING
 from memhooks.continuity.excerpt import MESSAGE, error_lines, next_line
 from memhooks.text.lazy_re import LazyPattern
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 #: Programs whose failure says nothing about the code: they look at, fetch or move files.
 NOT_CHECKS = frozenset(
@@ -113,7 +118,7 @@ def _name(word: str) -> str:
     return base.split(".", 1)[0] if not base.startswith(".") else base
 
 
-def still_named(run: tuple[str, frozenset[str]], other: dict[str, object], output: str) -> bool:
+def still_named(run: tuple[str, frozenset[str]], other: dict[str, Any], output: str) -> bool:
     """Whether a failed wider `run` (one that `covers` `other`'s target) may still fail on
     `other`'s test: unless its output lists its failures, it runs them all (no `-x`), and
     none of those lines names `other`'s own words (its test, file or `-k` expression)."""
@@ -123,7 +128,7 @@ def still_named(run: tuple[str, frozenset[str]], other: dict[str, object], outpu
     named = [line for line in lines if _NAMED_FAILURE.compiled.search(line)]
     if not named:
         return True
-    args = [str(word) for word in other.get("args") or ()]  # type: ignore[attr-defined]
+    args = [str(word) for word in other.get("args") or ()]
     names = {_name(w) for w in args if not w.startswith("-") or "=" in w} - {""}
     said = " ".join(lines[i] for i in error_lines(lines)) + " " + " ".join(named)
     return not names or any(name in said for name in names)
@@ -155,6 +160,31 @@ def covers(run: tuple[str, frozenset[str]], other: tuple[str, frozenset[str]]) -
     return run[1] == other[1] or (
         run[1] < other[1] and all(word.startswith("-") for word in run[1])
     )
+
+
+def settled(
+    entries: Iterable[dict[str, Any]], command: str, *, ok: bool, output: str
+) -> list[dict[str, Any]]:
+    """The failing entries (the evidence's last outcome of each target) that a run of
+    `command` settles: a pass closes those it covers (each check of a `&&` chain too); a
+    wider run that failed only on other tests refreshes them (marked `refreshed`)."""
+    found = target(command)
+    proven = proven_by_passing(command) if ok else []
+    out = []
+    for other in [entry for entry in entries if not entry["ok"]]:
+        covered = (other["runner"], frozenset(other["args"]))
+        if any(covers(run, covered) for run in proven):
+            out.append(other)
+        elif (
+            not ok
+            and found is not None
+            and found != covered
+            and covers(found, covered)
+            and not still_named(found, other, output)
+        ):
+            other["refreshed"] = True
+            out.append(other)
+    return out
 
 
 def _clipped(line: str) -> str:

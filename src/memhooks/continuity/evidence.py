@@ -1,9 +1,10 @@
 """A session's evidence, gathered record by record. Pure, stdlib only.
 
 What was said, in order and with where it came from (each turn: the user's prompt, Claude's
-first and last text of the turn, the outcome of each check that ran), and what the record
-proves: the files Claude's tools changed, the last outcome of each check target, the todo
-list, Claude's question that no prompt has answered yet, and the compactions (with the host's
+texts of the turn, the todo list when the turn wrote it, the outcome of each check that ran),
+and what the record proves: the files Claude's tools changed (less those a later `rm` took
+away), the last outcome of each check target (closed by a later run that covers it),
+Claude's question that no prompt has answered yet, and the compactions (with the host's
 summary when the transcript holds it).
 
 The state is a plain JSON-able dict, so the Stop hook can keep it between turns (in the
@@ -13,11 +14,10 @@ builds the same state from the whole transcript. Everything kept is redacted fir
 
 from __future__ import annotations
 
-import re
-
 from memhooks import TYPE_CHECKING
 from memhooks.continuity import checks
 from memhooks.continuity.excerpt import flat, head_tail, select, trim_paste
+from memhooks.continuity.host_summary import summary_text
 from memhooks.continuity.prompts import assistant_text, clean_prompt, prompt_text
 from memhooks.continuity.transcript_records import Record, ToolResult, ToolUse
 from memhooks.text.redact import redact
@@ -25,6 +25,9 @@ from memhooks.text.redact import redact
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from typing import Any
+
+#: `summary_text` lives in `host_summary`; the hooks and the CLI take it from here.
+__all__ = ["Evidence", "extra_prompts", "new_state", "relative", "summary_text", "usable"]
 
 VERSION = 1
 #: What one turn keeps at most: the restore cuts further, newest turns fullest.
@@ -51,35 +54,6 @@ TODO_STATUSES = ("pending", "in_progress", "completed")
 _HAND_BACK = "The report follows:"
 
 
-_SUMMARY = re.compile(r"<summary>(.*?)(?:</summary>|$)", re.DOTALL)
-_ANALYSIS = re.compile(r"<analysis>.*?(?:</analysis>|$)", re.DOTALL)
-#: The host's wrapper around a summary as the transcript keeps it: its opening lines up to
-#: "Summary:", and its closing orders to the model ("Continue the conversation … without
-#: asking the user any further questions"), which must never reach another session.
-_WRAPPER_HEAD = re.compile(
-    r"\A\s*This session is being continued from a previous conversation.*?^Summary:[ \t]*\n",
-    re.DOTALL | re.MULTILINE,
-)
-_WRAPPER_TAIL = re.compile(
-    r"\n\s*(?:If you need specific details from before compaction|Continue the conversation "
-    r"from where it left off|The messages after this summary are)"
-)
-HOST_SUMMARY_CAP = 8_000
-
-
-def summary_text(raw: str) -> str:
-    """The host's summary without its `<analysis>` scratch (the `<summary>` body when there is
-    one) and without the host's wrapper, cut to HOST_SUMMARY_CAP with a note."""
-    match = _SUMMARY.search(raw)
-    text = match.group(1) if match else _ANALYSIS.sub("", _WRAPPER_HEAD.sub("", raw, count=1))
-    tail = _WRAPPER_TAIL.search(text)
-    text = (text[: tail.start()] if tail else text).strip()
-    if len(text) > HOST_SUMMARY_CAP:
-        cut = len(text) - HOST_SUMMARY_CAP
-        text = text[:HOST_SUMMARY_CAP].rstrip() + f"\n[… {cut} more chars cut]"
-    return text
-
-
 def new_state(session_id: str = "") -> dict[str, Any]:
     return {
         "version": VERSION,
@@ -99,8 +73,9 @@ def new_state(session_id: str = "") -> dict[str, Any]:
 
 
 def _new_turn(n: int, at: str, prompt: str) -> dict[str, Any]:
-    """`first` and `last`: Claude's first and last text of the turn; `mid`: the latest
-    texts between them; `ran`: the outcome of each command (or sub-agent) of the turn."""
+    """`first` and `last`: Claude's first and last text of the turn; `mid`: the texts
+    between them (the oldest folded by selection past MAX_MID); `ran`: the outcome of each
+    command (or sub-agent) of the turn; `todos`, on the turn that wrote the todo list."""
     return {"n": n, "at": at, "prompt": prompt, "first": "", "mid": [], "last": "", "ran": []}
 
 
@@ -319,19 +294,8 @@ class Evidence:
             return
         key = f"{found[0]}\x00{' '.join(sorted(found[1]))}"
         entries = self.state["checks"]
-        proven = checks.proven_by_passing(command) if ok else []
-        for other in [v for v in entries.values() if not v["ok"]]:
-            covered = (other["runner"], frozenset(other["args"]))
-            if any(checks.covers(run, covered) for run in proven):  # a pass closes it
-                other.update(ok=True, closed_by=_cap(command, 300), closed_turn=turn)
-            elif (  # a wider run that failed on other tests only refreshes it
-                not ok
-                and found != covered
-                and checks.covers(found, covered)
-                and not checks.still_named(found, other, output)
-            ):
-                other.update(ok=True, closed_by=_cap(command, 300), closed_turn=turn)
-                other["refreshed"] = True
+        for other in checks.settled(entries.values(), command, ok=ok, output=output):
+            other.update(ok=True, closed_by=_cap(command, 300), closed_turn=turn)
         entries.pop(key, None)
         entries[key] = {
             "cmd": _cap(command, 300),
@@ -405,40 +369,6 @@ class Evidence:
             "at": at,
             "after_turn": turns[-1]["n"] if turns else 0,
         }
-
-
-#: A prompt of greetings and questions only answers no question of Claude's.
-_GREETING = re.compile(
-    r"^(?:hi|hello|hey|morning|good (?:morning|afternoon|evening)|thanks|thank you)\W*$",
-    re.IGNORECASE,
-)
-
-
-def answers(prompt: str) -> bool:
-    """Whether `prompt` may answer a question: it says something that is neither a question
-    nor a greeting ("Where do we stand?" answers nothing; "(b)" and "ok" may)."""
-    from memhooks.continuity.excerpt import sentences
-
-    return any(not s.endswith("?") and not _GREETING.match(s) for s in sentences(prompt))
-
-
-def open_question(state: dict[str, Any]) -> tuple[int, str]:
-    """(turn, Claude's questions) of the newest reply that asked any, when no prompt since
-    answers them (see `answers`); (0, '') otherwise."""
-    from memhooks.continuity.excerpt import sentences
-
-    for turn in reversed(state.get("turns") or []):
-        asked = [s for s in sentences(turn["last"] or turn["first"]) if s.endswith("?")]
-        if asked:
-            return turn["n"], " ".join(asked[-3:])
-        if answers(turn["prompt"]):
-            break
-    return 0, ""
-
-
-def unanswered_question(state: dict[str, Any]) -> str:
-    """Claude's questions that no prompt has answered yet ('' when there are none)."""
-    return open_question(state)[1]
 
 
 def extra_prompts(evidence: Evidence, prompts: Sequence[str]) -> None:

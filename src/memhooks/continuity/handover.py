@@ -3,11 +3,13 @@
 Two parts, never mixed:
 
 - **What the record proves**, stated as current: the files Claude's tools changed, the last
-  outcome of each check, the todo list, and Claude's question no prompt has answered yet.
+  outcome of each check, and Claude's question no prompt has answered yet.
 - **What was said**, oldest first, each line with its turn and who said it: the user's prompts
-  verbatim (pastes trimmed), Claude's first and last words of each turn, what ran. Older turns
-  are shortened by selection, the newest kept fullest. Nothing in it is sorted into "in force"
-  on a guess: its heading says that later turns supersede earlier ones.
+  (pastes trimmed, cut by head and tail), Claude's texts of each turn as one reply cut by
+  selection (`excerpt.select`: its questions, options, decisions, wherever they sit), the todo
+  list at the turn that wrote it (Claude's note, not a proof), what ran. The last turn comes
+  whole first, then the goal and the newest turns. Nothing in it is sorted into "in force" on
+  a guess: its heading says that later turns supersede earlier ones.
 
 `next_session` is what a new session on the project gets (and a compaction whose host summary
 is missing); `after_compaction` is the few lines that complement the host's own summary.
@@ -18,13 +20,36 @@ from __future__ import annotations
 import itertools
 
 from memhooks import TYPE_CHECKING
-from memhooks.continuity.evidence import open_question
 from memhooks.continuity.excerpt import flat, head_tail, select
+from memhooks.continuity.proofs import (
+    CHECKS_HEADING,
+    PROVEN_HEADING,
+    code_span,
+    file_lines,
+    open_question,
+    proven_section,
+)
 from memhooks.text import clip, one_line
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any
+
+#: The record's proofs live in `proofs`; their headings and `file_lines` are part of the
+#: restore's interface too (the thread marks the headings, SessionStart shows git's view).
+__all__ = [
+    "CHECKS_HEADING",
+    "LEVELS",
+    "PROVEN_HEADING",
+    "RECORD_HEADING",
+    "after_compaction",
+    "file_lines",
+    "next_session",
+    "record_lines",
+    "renderer",
+    "said_section",
+    "turn_lines",
+]
 
 #: Per level of detail: characters of the prompt, of Claude's first, middle and last words
 #: of the turn, and whether what ran is listed. The newest turns get the fullest.
@@ -49,10 +74,6 @@ RECENT_SHARE = 0.3
 #: The share the last turn may take first, whole (its options and its question).
 LAST_SHARE = 0.5
 RUNS_SHOWN = 6
-FILES_SHOWN = 25
-CHECKS_SHOWN = 8
-COMMITS_SHOWN = 8
-EARLIER_ERROR = 80
 TODO_LIMIT = 160
 #: The level from which a turn shows its todo list's done items too.
 TODO_FULL_LEVEL = 3
@@ -62,116 +83,10 @@ PROMPT_WORDS_CAP = 220
 RECORD_HEADING = (
     "## What was said, oldest first ([turn] who: words; later turns supersede earlier ones)"
 )
-PROVEN_HEADING = "## What the record proves (tool calls and their results)"
-CHECKS_HEADING = (
-    "## Last outcome of each check Claude ran, newest first (a result from before later "
-    "edits may be superseded)"
-)
 STATUS = {"completed": "done:", "in_progress": "in progress:", "pending": "to do:"}
 
 
-# ---------------------------------------------------------------- what the record proves
-
-
-def _code(text: str, limit: int = 160) -> str:
-    return "`" + clip(flat(text).replace("`", "'"), limit) + "`"
-
-
-def _paths(items: Sequence[tuple[str, str]]) -> str:
-    """`path` (how), the latest FILES_SHOWN, with how many more there were."""
-    shown = ", ".join(
-        f"{_code(path, 160)}{'' if how == 'edited' else f' ({how})'}"
-        for path, how in items[-FILES_SHOWN:]
-    )
-    more = len(items) - FILES_SHOWN
-    return shown + (f" (+{more} more)" if more > 0 else "")
-
-
-def _tool_files(state: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(path, info.get("how") or "edited") for path, info in state.get("files", {}).items()]
-
-
-def git_lines(git: dict[str, Any], tool_files: list[tuple[str, str]]) -> list[str]:
-    """git's view (see continuity/git_changes.py): what changed since the session began (tool
-    files git shows unchanged left out), what is uncommitted, what was committed."""
-    at = f"git, {git.get('at') or 'at the restore'}"
-    changed = git.get("changed")
-    lines = []
-    if changed is None:  # no baseline: the tools' record is all there is
-        if tool_files:
-            lines.append(f"- Files changed by Claude's tools this session: {_paths(tool_files)}")
-    else:
-        items = list(changed.items())
-        lines.append(
-            f"- Changed since the session began ({at}): {_paths(items)}"
-            if items
-            else f"- Nothing differs from the session's start ({at})"
-        )
-        kept = set(git.get("tools_only") or ())
-        outside = [item for item in tool_files if item[0] in kept]
-        if outside:
-            lines.append(f"- Also changed by Claude's tools, not seen by git: {_paths(outside)}")
-    dirty = list((git.get("uncommitted") or {}).items())
-    if dirty and changed is not None and dict(dirty) == changed:
-        lines.append("- Uncommitted now: all of those")
-    elif dirty:
-        lines.append(f"- Uncommitted now ({at}): {_paths(dirty)}")
-    commits = git.get("commits") or []
-    if commits:
-        more = len(commits) - COMMITS_SHOWN
-        shown = "; ".join(_code(line, 120) for line in commits[:COMMITS_SHOWN])
-        more_note = f" (+{more} more)" if more > 0 else ""
-        lines.append(f"- Committed this session: {shown}{more_note}")
-    return lines
-
-
-def file_lines(state: dict[str, Any]) -> list[str]:
-    """The changed files: git's view when the restore had one, else those Claude's tools
-    changed, in the order they were last changed; "(new)" for those created."""
-    tool_files = _tool_files(state)
-    git = (state.get("git") or {}).get("now")
-    if isinstance(git, dict):
-        return git_lines(git, tool_files)
-    if not tool_files:
-        return []
-    return [f"- Files changed by Claude's tools this session: {_paths(tool_files)}"]
-
-
-def _changed_after(state: dict[str, Any], seq: int) -> bool:
-    return any(info.get("seq", 0) > seq for info in state.get("files", {}).values())
-
-
-def check_lines(state: dict[str, Any]) -> list[str]:
-    """The last outcome of each check, newest first; a failure followed by changes to the
-    files is "earlier" (not re-run since), never "failing now"."""
-    lines = []
-    entries = list(state.get("checks", {}).values())[::-1][:CHECKS_SHOWN]
-    for entry in entries:
-        cmd = _code(entry["cmd"], 160)
-        if entry.get("refreshed"):
-            lines.append(
-                f"- no longer among the failures of the later run "
-                f"{_code(entry['closed_by'], EARLIER_ERROR)} (turn {entry['closed_turn']}): {cmd}"
-            )
-            continue
-        if entry["ok"]:
-            closed = entry.get("closed_by")
-            lines.append(
-                f"- passed (turn {entry.get('closed_turn', entry['turn'])}): {cmd}"
-                if not closed
-                else f"- fixed, passes now (turn {entry['closed_turn']}): {cmd}"
-            )
-            continue
-        error = f": {clip(entry['error'], 140)}" if entry.get("error") else ""
-        if _changed_after(state, entry.get("seq", 0)):  # likely superseded: kept short
-            short = f": {clip(entry['error'], EARLIER_ERROR)}" if entry.get("error") else ""
-            lines.append(
-                f"- earlier failure, files changed since, not re-run (turn {entry['turn']}): "
-                f"{_code(entry['cmd'], EARLIER_ERROR)}{short}"
-            )
-        else:
-            lines.append(f"- FAILING at its last run (turn {entry['turn']}): {cmd}{error}")
-    return lines
+# ---------------------------------------------------------------- Claude's todo list
 
 
 def todo_lines(todos: Sequence[dict[str, Any]]) -> list[str]:
@@ -189,33 +104,6 @@ def _todo_turn(state: dict[str, Any]) -> int:
     return found if found is not None else (turns[-1]["n"] if turns else 0)
 
 
-def question_line(state: dict[str, Any]) -> str:
-    """Claude's questions no prompt has answered (prompts that only asked their own
-    questions answer none)."""
-    at, question = open_question(state)
-    if not question:
-        return ""
-    turns = state.get("turns") or []
-    if not turns or at == turns[-1]["n"]:
-        return f"- Claude asked, and no prompt has answered yet: {question}"
-    return (
-        f"- Claude asked at turn {at}, and the prompts since only asked questions of their "
-        f"own (no answer yet): {question}"
-    )
-
-
-def proven_section(state: dict[str, Any]) -> str:
-    lines = file_lines(state)
-    question = question_line(state)
-    if question:
-        lines.append(question)
-    parts = ["\n".join([PROVEN_HEADING, *lines])] if lines else []
-    checks = check_lines(state)
-    if checks:
-        parts.append("\n".join([CHECKS_HEADING, *checks]))
-    return "\n\n".join(parts)
-
-
 # ---------------------------------------------------------------- what was said
 
 
@@ -225,10 +113,10 @@ def _runs(turn: dict[str, Any]) -> str:
         if "agent" in run:
             parts.append(f"a sub-agent reported: {clip(run['agent'], 400)}")
         elif run["ok"]:
-            parts.append(f"{_code(run['cmd'], 100)} ok")
+            parts.append(f"{code_span(run['cmd'], 100)} ok")
         else:
             error = f" ({clip(run['error'], 160)})" if run.get("error") else ""
-            parts.append(f"{_code(run['cmd'], 100)} failed{error}")
+            parts.append(f"{code_span(run['cmd'], 100)} failed{error}")
     return "; ".join(parts)
 
 
