@@ -8,6 +8,7 @@ a long message keeps whole sentences from its head and its tail. Every cut says 
 
 from __future__ import annotations
 
+import functools
 import re
 
 from memhooks import TYPE_CHECKING
@@ -231,15 +232,22 @@ def _weights(units: Sequence[tuple[str, bool]]) -> list[float]:
     return weights
 
 
+@functools.lru_cache(maxsize=256)
+def _ranked(text: str) -> tuple[list[tuple[str, bool]], str, list[int]]:
+    """`text`'s sentences, the text on one line, and the sentences' indexes best first (a
+    restore tries several lengths of the same text)."""
+    units = _units(text)
+    weights = _weights(units)
+    order = sorted(range(len(units)), key=lambda i: (-weights[i], i))
+    return units, " ".join(unit for unit, _ in units), order
+
+
 def select(text: str, limit: int) -> str:
     """`text` whole when it fits in `limit`, else the sentences a reader needs most (see
     `_weights`; among equals, the earlier), in their order, one line, each gap marked " … "."""
-    units = _units(text)
-    whole = " ".join(unit for unit, _ in units)
+    units, whole, order = _ranked(text)
     if len(whole) <= limit:
         return whole
-    weights = _weights(units)
-    order = sorted(range(len(units)), key=lambda i: (-weights[i], i))
     kept: set[int] = set()
     used = 0
     for i in order:

@@ -32,7 +32,7 @@ from memhooks.continuity.proofs import (
 from memhooks.text import clip, one_line
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
     from typing import Any
 
 #: The record's proofs live in `proofs`; their headings and `file_lines` are part of the
@@ -215,35 +215,39 @@ def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
 def _detailed(
     turns: Sequence[dict[str, Any]], pinned: Sequence[int], budget: int
 ) -> list[list[str]]:
-    """Each turn's lines, at the fullest level of detail `budget` allows: the newest first
-    (up to what their age allows), the goal and the other pinned turns before them."""
+    """Each turn's lines, at the fullest level of detail `budget` allows: the last turn whole
+    first (in LAST_SHARE of the room), then the goal and the newest turns as whole as their
+    age allows (in RECENT_SHARE), then level by level, the pinned turns and the newest first
+    (capped by age, then with what room is left)."""
     goal = pinned[0] if pinned else 0
     newest_first = [len(turns) - 1 - age for age in range(len(turns))]
     levels = [0] * len(turns)
     rendered = [turn_lines(turn, 0) for turn in turns]
     used = sum(_size(lines) for lines in rendered)
-    # the goal, then the newest turns as whole as their age allows, in RECENT_SHARE of the
-    # room (the last exchange whole), before any other detail
+    tried: dict[tuple[int, int], list[str]] = {}
+
+    def grow(i: int, tops: Iterable[int], limit: int) -> None:
+        """Turn `i` at the first level of `tops` that fits in `limit` (a level tried twice is
+        rendered once)."""
+        nonlocal used
+        for level in tops:
+            lines = tried.get((i, level)) or tried.setdefault(
+                (i, level), turn_lines(turns[i], level)
+            )
+            if used - _size(rendered[i]) + _size(lines) <= limit:
+                used += _size(lines) - _size(rendered[i])
+                rendered[i], levels[i] = lines, level
+                return
+
     for share, first in ((LAST_SHARE, newest_first[:1]), (RECENT_SHARE, [goal, *newest_first])):
         limit = min(budget, used + int(budget * share))
         for i in first[: len(MAX_LEVEL_BY_AGE)]:
-            for level in range(_top_level(i, len(turns), goal), levels[i], -1):
-                lines = turn_lines(turns[i], level)
-                if used - _size(rendered[i]) + _size(lines) <= limit:
-                    used += _size(lines) - _size(rendered[i])
-                    rendered[i], levels[i] = lines, level
-                    break
+            grow(i, range(_top_level(i, len(turns), goal), levels[i], -1), limit)
     order = [*pinned, *[i for i in newest_first if i not in pinned]]
-    passes = [(level, True) for level in range(1, len(LEVELS))]
-    passes += [(level, False) for level in range(1, len(LEVELS))]  # what room is left
-    for level, capped in passes:
+    for level, capped in [(level, cap) for cap in (True, False) for level in range(1, len(LEVELS))]:
         for i in order:
-            if level <= levels[i] or (capped and level > _top_level(i, len(turns), goal)):
-                continue
-            lines = turn_lines(turns[i], level)
-            if used - _size(rendered[i]) + _size(lines) <= budget:
-                used += _size(lines) - _size(rendered[i])
-                rendered[i], levels[i] = lines, level
+            if level > levels[i] and not (capped and level > _top_level(i, len(turns), goal)):
+                grow(i, [level], budget)
     return rendered
 
 
