@@ -281,3 +281,15 @@ def test_a_todo_turn_shown_short_keeps_the_items_not_done() -> None:
     assert "1 done items not shown" in short
     assert "to do: blocked: merge waits for Priya" in short
     assert "done: write the migration" in "\n".join(turn_lines(turn, len(LEVELS) - 1))
+
+
+def test_a_wider_run_cut_short_refreshes_nothing() -> None:
+    """A collection error lists one error and runs no test: the earlier failure stands."""
+    first = [_prompt("fix merge"), *_bash("1", "pytest tests/test_m.py::test_merge", ok=False)]
+    for output in (
+        "ERROR tests/test_io.py - ImportError: no module x\n!!! Interrupted: 1 error during "
+        "collection !!!",
+        "FAILED tests/test_io.py::test_read",  # no count of the tests run
+    ):
+        state = Evidence().add_all([*first, *_bash("2", "pytest", ok=False, output=output)]).state
+        assert "pytest tests/test_m.py::test_merge" in _failing(state)

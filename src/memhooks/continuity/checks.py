@@ -103,6 +103,18 @@ def proven_by_passing(command: str) -> list[tuple[str, frozenset[str]]]:
 
 #: A run that stops at its first failure: the failures it names are not all there are.
 _STOPS_EARLY = frozenset({"-x", "--exitfirst", "--failfast", "-failfast", "--bail", "--fail-fast"})
+#: A count of the tests a run ran (pytest, unittest, JUnit, cargo, TAP, rspec, go).
+_TESTS_RAN = LazyPattern(
+    r"\b\d+ (?:passed|failed)\b|Tests run: \d+|test result:|^Ran \d+ tests?|# (?:pass|fail) \d+|"
+    r"\d+ examples?, \d+ failures?|^(?:ok|FAIL)\s+\S+\s+[\d.]+s",
+    re.MULTILINE,
+)
+#: A run cut short: a collection or compile error, an interruption.
+_ABORTED = LazyPattern(
+    r"Interrupted|errors? during collection|could not compile|error\[E\d+\]|"
+    r"COMPILATION ERROR|no tests ran",
+    re.IGNORECASE,
+)
 _NAMED_FAILURE = LazyPattern(
     r"^\s*(?:FAILED|FAIL:?|ERROR|--- FAIL:)\s+\S|\.\.\.\s+FAILED\b|<<< FAIL"
 )
@@ -124,6 +136,8 @@ def still_named(run: tuple[str, frozenset[str]], other: dict[str, Any], output: 
     none of those lines names `other`'s own words (its test, file or `-k` expression)."""
     if run[1] & _STOPS_EARLY or any(w.startswith("--maxfail") for w in run[1]):
         return True
+    if not _TESTS_RAN.compiled.search(output) or _ABORTED.compiled.search(output):
+        return True  # no count of tests run, or a run cut short: its list proves nothing
     lines = [line for line in output.splitlines() if line.strip()]
     named = [line for line in lines if _NAMED_FAILURE.compiled.search(line)]
     if not named:
