@@ -52,7 +52,8 @@ __all__ = [
 ]
 
 #: Per level of detail: characters of the prompt, of Claude's first, middle and last words
-#: of the turn, and whether what ran is listed. The newest turns get the fullest.
+#: of the turn (their sum is the room of its reply, read as one text and cut by selection),
+#: and whether what ran is listed. The newest turns get the fullest.
 LEVELS = (
     (120, 0, 0, 0, False),
     (240, 0, 0, 200, False),
@@ -61,7 +62,6 @@ LEVELS = (
     (1000, 600, 400, 900, True),
     (4000, 3000, 1500, 4000, True),
 )
-FIRST_HEAD = 0.7
 #: The fullest level a turn may get, by its age (0 = the latest turn).
 MAX_LEVEL_BY_AGE = (5, 4, 3, 3, 3)
 OLD_MAX_LEVEL = 2
