@@ -2,8 +2,10 @@
 
 A user's paste (a CI log, a stack trace) keeps its prose, its error lines (an exception with
 its message before a line that merely says "error"; never a stack frame) and its last lines;
-a long message keeps whole sentences from its head and its tail. Every cut says so in place
-("[… 40 lines of pasted output cut]", " … "), so a reader knows text is missing.
+a long message keeps whole sentences from its head and its tail (`head_tail`); a reply of
+Claude's keeps the sentences a reader needs most, wherever they sit (`select`: its questions,
+the options of a reply that asks, its decisions and conclusions, its ends). Every cut says so
+in place ("[… 40 lines of pasted output cut]", " … "), so a reader knows text is missing.
 """
 
 from __future__ import annotations
