@@ -293,3 +293,21 @@ def test_a_wider_run_cut_short_refreshes_nothing() -> None:
     ):
         state = Evidence().add_all([*first, *_bash("2", "pytest", ok=False, output=output)]).state
         assert "pytest tests/test_m.py::test_merge" in _failing(state)
+
+
+def test_a_prompt_with_a_paste_cut_short_keeps_what_the_user_asks_after_it() -> None:
+    """Defect 9: a short prompt line kept the paste's first lines and lost the user's words
+    after it ("leave the force unwrap")."""
+    log = "\n".join(f"2026-11-25 10:42:{n:02d} lint: file {n} ok" for n in range(40))
+    prompt = (
+        "CI lint is red again on the main branch. This is the log of the run from this morning, "
+        "cut a bit. The run took long.\nRun swiftlint --strict --reporter github-actions\n"
+        f"{log}\n"
+        "::error file=Store.swift,line=17::Force Unwrapping Violation\n"
+        "fix the line length. leave the force unwrap, force_unwrapping got switched on by "
+        "accident last week and Tomas is reverting it in #418, lint stays red until then"
+    )
+    state = Evidence().add_all([_prompt(prompt), _said("On it.")]).state
+    line = turn_lines(state["turns"][0], 1)[0]
+    assert "leave the force unwrap, force_unwrapping got switched on by accident" in line
+    assert len(line) < 300

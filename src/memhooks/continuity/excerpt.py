@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 CUT = " … "
+PASTE_MARK = " lines of pasted output cut]"
 #: A message longer than this, over more lines than PASTE_LINES, holds a paste.
 PASTE_CHARS = 700
 PASTE_LINES = 8
@@ -126,7 +127,7 @@ def trim_paste(text: str) -> str:
             skipped += 1
             continue
         if skipped:
-            out.append(f"[… {skipped} lines of pasted output cut]")
+            out.append(f"[… {skipped}{PASTE_MARK}")
             skipped = 0
         out.append(_clip_line(line.strip()))
     if skipped:
@@ -153,6 +154,15 @@ def line_sentences(line: str) -> list[str]:
             out.append(piece)
         joined = out[-1].count("`") % 2 == 1 or bool(_NO_END.compiled.match(out[-1]))
     return out
+
+
+def words_first(text: str, limit: int) -> str:
+    """A user's message in `limit`: by head and tail, or, when it holds a paste (trimmed: "[…
+    N lines of pasted output cut]"), by selection, so the words after the paste (what the
+    user asks of it) outweigh the log's first lines."""
+    if PASTE_MARK not in text:
+        return head_tail(text, limit, head_share=0.6)
+    return select(text, limit)
 
 
 def sentences(text: str) -> list[str]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 
 from memhooks import TYPE_CHECKING
-from memhooks.continuity.excerpt import flat, head_tail, select
+from memhooks.continuity.excerpt import flat, head_tail, select, words_first
 from memhooks.continuity.proofs import (
     CHECKS_HEADING,
     PROVEN_HEADING,
@@ -77,6 +77,7 @@ RUNS_SHOWN = 6
 TODO_LIMIT = 160
 #: The level from which a turn shows its todo list's done items too.
 TODO_FULL_LEVEL = 3
+PROMPT_CUT = words_first
 #: Characters of each prompt after a compaction (the user's own words, beside the summary).
 PROMPT_WORDS_CAP = 220
 
@@ -125,7 +126,7 @@ def turn_lines(turn: dict[str, Any], level: int) -> list[str]:
     n = turn["n"]
     lines = []
     if turn["prompt"]:
-        lines.append(f"[{n}] user: {head_tail(turn['prompt'], prompt_cap, head_share=0.6)}")
+        lines.append(f"[{n}] user: {PROMPT_CUT(turn['prompt'], prompt_cap)}")
     said = "\n".join(text for text in (turn["first"], *turn.get("mid", []), turn["last"]) if text)
     cap = first_cap + mid_cap + last_cap
     if said and cap:  # the turn's texts as one reply: what matters most, wherever it sits
