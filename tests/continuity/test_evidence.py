@@ -4,33 +4,16 @@ from __future__ import annotations
 
 import json
 
+from records import bash as _bash
+from records import edit as _edit
+from records import prompt as _prompt
+from records import said as _said
+
 from memhooks.continuity import checks
-from memhooks.continuity.evidence import Evidence, new_state, unanswered_question
+from memhooks.continuity.evidence import Evidence, new_state
 from memhooks.continuity.excerpt import head_tail, trim_paste
 from memhooks.continuity.handover import after_compaction, next_session
-from memhooks.continuity.transcript_records import Record, TextBlock, ToolResult, ToolUse
-
-
-def _prompt(text: str) -> Record:
-    return Record(type="user", text=text)
-
-
-def _said(text: str) -> Record:
-    return Record(type="assistant", blocks=(TextBlock(text),))
-
-
-def _bash(call_id: str, command: str, *, ok: bool, output: str = "") -> list[Record]:
-    return [
-        Record(type="assistant", blocks=(ToolUse(call_id, "Bash", {"command": command}),)),
-        Record(type="user", blocks=(ToolResult(call_id, is_error=not ok, text=output),)),
-    ]
-
-
-def _edit(call_id: str, path: str, tool: str = "Edit") -> list[Record]:
-    return [
-        Record(type="assistant", cwd="/p", blocks=(ToolUse(call_id, tool, {"file_path": path}),)),
-        Record(type="user", blocks=(ToolResult(call_id, is_error=False),)),
-    ]
+from memhooks.continuity.proofs import unanswered_question
 
 
 def test_a_superset_run_closes_a_failure_whatever_the_command_string() -> None:

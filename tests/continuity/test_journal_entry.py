@@ -69,3 +69,18 @@ def test_entry_is_short_redacted_and_uses_the_payload_reply() -> None:
     assert "- Failed: `make`: boom" in entry
     assert "- Replied: Done; key [REDACTED:anthropic-key]" in entry
     assert len(entry) < 1500
+
+
+def test_code_and_pasted_values_keep_their_spacing() -> None:
+    """Issue 33, item 9: a pasted 'hello  world' (the bug itself) lost a space in the journal,
+    and names like `__init__.py` and `line_count` must come through verbatim."""
+    prompt = "wc says 2 for 'hello  world'\nfix `line_count` in textstats/__init__.py"
+    records = [
+        Record(type="user", text=prompt),
+        Record(type="assistant", blocks=(ToolUse("1", "Bash", {"command": "printf 'a  b'"}),)),
+        Record(type="user", blocks=(ToolResult("1", is_error=True, text="Error: 'a  b' != 2"),)),
+    ]
+    entry = render_journal_entry(records, last_assistant_message="Fixed `line_count`.", when="t")
+    assert "'hello  world' fix `line_count` in textstats/__init__.py" in entry
+    assert "`printf 'a  b'`: Error: 'a  b' != 2" in entry
+    assert "- Replied: Fixed `line_count`." in entry

@@ -12,8 +12,13 @@ from __future__ import annotations
 
 import re
 
-from memhooks.continuity.excerpt import ERROR_LINE
+from memhooks import TYPE_CHECKING
+from memhooks.continuity.excerpt import MESSAGE, error_lines, next_line
 from memhooks.text.lazy_re import LazyPattern
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 #: Programs whose failure says nothing about the code: they look at, fetch or move files.
 NOT_CHECKS = frozenset(
@@ -32,7 +37,10 @@ _ENV = LazyPattern(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
 _WRAPPERS = frozenset({"timeout", "time", "nice", "sudo", "npx", "uv", "poetry", "pipenv"})
 _EXIT = LazyPattern(r"^\s*(?:Exit code|exit code|exit status)\s*:?\s*(\d+)\s*$", re.MULTILINE)
 
-_STRONG_ERROR = LazyPattern(r"\b(?:error|ERROR|FAIL\w*|Error|panicked|Traceback)\b")
+_PATH_LIKE = LazyPattern(r"/|::|\.\w{1,5}$")
+_STRONG_ERROR = LazyPattern(r"\b(?:error|ERROR|FAIL\w*|Error|panicked)\b")
+#: pytest's short summary: the test and its message on one line.
+_SUMMARY = LazyPattern(r"^(?:FAILED|ERROR)\s+\S+\s+-\s+\S")
 #: A compiler or tool invocation echoed into the output, not its verdict.
 _ECHO = LazyPattern(r"^\s*(?:\$ |\+ |cc |gcc |clang |g\+\+ |javac |make\[)")
 
@@ -49,26 +57,112 @@ def _segment_words(segment: str) -> list[str]:
     return [w for w in words if w and w not in _NOISE]
 
 
-def target(command: str) -> tuple[str, frozenset[str]] | None:
-    """(runner, other words) of the check `command` runs, or None when it runs no check."""
+def _check_segments(command: str) -> tuple[list[list[str]], bool]:
+    """The words of each segment of `command` that may run a check, and whether they are
+    joined by `&&` only (then the command passing proves each of them passed)."""
     text = _OUTPUT_PIPE.sub("", _REDIRECT.sub("", "; ".join(command.strip().splitlines())))
     segments = [
         words
         for words in (_segment_words(s) for s in _SEGMENTS.compiled.split(text))
         if words and words[0] not in ("cd", "export", "set", "source", ".")
     ]
-    if not segments:
-        return None
-    words = segments[-1]
+    separators = _SEGMENTS.compiled.findall(text)
+    return segments, all(sep.strip() == "&&" for sep in separators)
+
+
+def _own_target(words: list[str]) -> tuple[str, frozenset[str]] | None:
     program = words[0].rsplit("/", 1)[-1] if "/" not in words[0][:2] else words[0]
     if program in NOT_CHECKS:
         return None
     rest = words[1:]
     first = next((i for i, w in enumerate(rest) if not w.startswith("-")), None)
+    if first is not None and _PATH_LIKE.compiled.search(rest[first]):
+        first = None  # `pytest tests/x.py`, `python3 a.py`: what it runs, not a subcommand
     runner = program if first is None else f"{program} {rest[first]}"
-    args = [w for i, w in enumerate(rest) if i != first]
+    return runner, frozenset(w for i, w in enumerate(rest) if i != first)
+
+
+def target(command: str) -> tuple[str, frozenset[str]] | None:
+    """(runner, other words) of the check `command` runs, or None when it runs no check."""
+    segments, _ = _check_segments(command)
+    found = _own_target(segments[-1]) if segments else None
+    if found is None:
+        return None
     before = " && ".join(" ".join(s) for s in segments[:-1])
-    return (f"{before} && {runner}" if before else runner), frozenset(args)
+    return (f"{before} && {found[0]}" if before else found[0]), found[1]
+
+
+def proven_by_passing(command: str) -> list[tuple[str, frozenset[str]]]:
+    """The targets a passing `command` proves pass: its own, and in a `&&` chain each
+    check's (`python3 a.py && python3 b.py` passing proves `python3 a.py` passes)."""
+    whole = target(command)
+    segments, all_and = _check_segments(command)
+    parts = [_own_target(words) for words in segments] if all_and else []
+    return [t for t in (whole, *parts) if t is not None]
+
+
+#: A run that stops at its first failure: the failures it names are not all there are.
+_STOPS_EARLY = frozenset({"-x", "--exitfirst", "--failfast", "-failfast", "--bail", "--fail-fast"})
+#: A count of the tests a run ran (pytest, unittest, JUnit, cargo, TAP, rspec, go).
+_TESTS_RAN = LazyPattern(
+    r"\b\d+ (?:passed|failed)\b|Tests run: \d+|test result:|^Ran \d+ tests?|# (?:pass|fail) \d+|"
+    r"\d+ examples?, \d+ failures?|^(?:ok|FAIL)\s+\S+\s+[\d.]+s",
+    re.MULTILINE,
+)
+#: A run cut short: a collection or compile error, an interruption.
+_ABORTED = LazyPattern(
+    r"Interrupted|errors? during collection|could not compile|error\[E\d+\]|"
+    r"COMPILATION ERROR|no tests ran",
+    re.IGNORECASE,
+)
+_NAMED_FAILURE = LazyPattern(
+    r"^\s*(?:FAILED|FAIL:?|ERROR|--- FAIL:)\s+\S|\.\.\.\s+FAILED\b|<<< FAIL"
+)
+
+
+def _name(word: str) -> str:
+    """What a failure list calls the test `word` selects: `test_merge` for
+    `tests/test_m.py::test_merge`, `test_m` for `tests/test_m.py`, `X` for `-Dtest=X`."""
+    word = word.rsplit("=", 1)[-1].strip("/")
+    if "::" in word:
+        return word.rsplit("::", 1)[-1]
+    base = word.rsplit("/", 1)[-1]
+    return base.split(".", 1)[0] if not base.startswith(".") else base
+
+
+def still_named(run: tuple[str, frozenset[str]], other: dict[str, Any], output: str) -> bool:
+    """Whether a failed wider `run` (one that `covers` `other`'s target) may still fail on
+    `other`'s test: unless its output lists its failures, it runs them all (no `-x`), and
+    none of those lines names `other`'s own words (its test, file or `-k` expression)."""
+    if run[1] & _STOPS_EARLY or any(w.startswith("--maxfail") for w in run[1]):
+        return True
+    if not _TESTS_RAN.compiled.search(output) or _ABORTED.compiled.search(output):
+        return True  # no count of tests run, or a run cut short: its list proves nothing
+    lines = [line for line in output.splitlines() if line.strip()]
+    named = [line for line in lines if _NAMED_FAILURE.compiled.search(line)]
+    if not named:
+        return True
+    args = [str(word) for word in other.get("args") or ()]
+    names = {_name(w) for w in args if not w.startswith("-") or "=" in w} - {""}
+    said = " ".join(lines[i] for i in error_lines(lines)) + " " + " ".join(named)
+    return not names or any(name in said for name in names)
+
+
+def removed_paths(command: str) -> list[str]:
+    """The paths `command` removes: the operands of `rm` and `git rm`, the sources of `mv`
+    and `git mv` (no glob: a pattern names no file for sure)."""
+    out: list[str] = []
+    for segment in _SEGMENTS.compiled.split(command.strip()):
+        words = [word.strip("'\"") for word in segment.split()]
+        if words[:1] == ["git"]:
+            words = words[1:]
+        operands = [w for w in words[1:] if w and not w.startswith("-")]
+        if words[:1] == ["mv"] and len(operands) > 1:
+            operands = operands[:-1]
+        elif words[:1] != ["rm"]:
+            continue
+        out += [w for w in operands if not any(c in w for c in "*?[$`")]
+    return out
 
 
 def covers(run: tuple[str, frozenset[str]], other: tuple[str, frozenset[str]]) -> bool:
@@ -82,6 +176,31 @@ def covers(run: tuple[str, frozenset[str]], other: tuple[str, frozenset[str]]) -
     )
 
 
+def settled(
+    entries: Iterable[dict[str, Any]], command: str, *, ok: bool, output: str
+) -> list[dict[str, Any]]:
+    """The failing entries (the evidence's last outcome of each target) that a run of
+    `command` settles: a pass closes those it covers (each check of a `&&` chain too); a
+    wider run that failed only on other tests refreshes them (marked `refreshed`)."""
+    found = target(command)
+    proven = proven_by_passing(command) if ok else []
+    out = []
+    for other in [entry for entry in entries if not entry["ok"]]:
+        covered = (other["runner"], frozenset(other["args"]))
+        if any(covers(run, covered) for run in proven):
+            out.append(other)
+        elif (
+            not ok
+            and found is not None
+            and found != covered
+            and covers(found, covered)
+            and not still_named(found, other, output)
+        ):
+            other["refreshed"] = True
+            out.append(other)
+    return out
+
+
 def _clipped(line: str) -> str:
     line = line.strip()
     return line if len(line) <= ERROR_LIMIT else line[:ERROR_LIMIT] + "…"
@@ -89,12 +208,22 @@ def _clipped(line: str) -> str:
 
 def error_line(output: str) -> str:
     """The line of a failed run's output that says what went wrong ('' when none does): the
-    first that says "error" (or fail, assert…), not a command echo, else the last line."""
+    first with an error's message (pytest's `FAILED test - message`, `ValueError: …`), else
+    the first that says "error" (or fail, assert…), never a stack frame, a traceback's header
+    or a command echo; else the last line. A line that ends in ":" brings the next one (a
+    panic's message)."""
     lines = [
         line for line in output.splitlines() if line.strip() and not _EXIT.compiled.match(line)
     ]
-    for pattern in (_STRONG_ERROR, ERROR_LINE):
-        for line in lines:
-            if pattern.compiled.search(line) and not _ECHO.compiled.match(line):
-                return _clipped(line)
-    return _clipped(lines[-1]) if lines else ""
+    if not lines:
+        return ""
+    found = [i for i in error_lines(lines) if not _ECHO.compiled.match(lines[i])]
+    summary = [i for i in found if _SUMMARY.compiled.match(lines[i])]
+    strong = [i for i in found if _STRONG_ERROR.compiled.search(lines[i])]
+    messages = [i for i in found if MESSAGE.compiled.search(lines[i])]
+    at = next(iter(summary or messages or strong or found), len(lines) - 1)
+    line = lines[at].strip()
+    after = next_line(lines, at)
+    if after != at and not any(c.isalnum() for c in line.rsplit(":", 1)[-1]):
+        line += " " + lines[after].strip()  # its message follows: a panic's, YAML's `|-`
+    return _clipped(line)

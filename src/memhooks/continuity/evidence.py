@@ -1,23 +1,23 @@
 """A session's evidence, gathered record by record. Pure, stdlib only.
 
 What was said, in order and with where it came from (each turn: the user's prompt, Claude's
-first and last text of the turn, the outcome of each check that ran), and what the record
-proves: the files Claude's tools changed, the last outcome of each check target, the todo
-list, Claude's question that no prompt has answered yet, and the compactions (with the host's
+texts of the turn, the todo list when the turn wrote it, the outcome of each check that ran),
+and what the record proves: the files Claude's tools changed (less those a later `rm` took
+away), the last outcome of each check target (closed by a later run that covers it),
+Claude's question that no prompt has answered yet, and the compactions (with the host's
 summary when the transcript holds it).
 
-The state is a plain JSON-able dict, so the Stop hook can keep it between turns
-(`.cache/restore/<session-id>.json`) and add only each turn's new records to it; PreCompact
+The state is a plain JSON-able dict, so the Stop hook can keep it between turns (in the
+restore folder, `MemoryPaths.restore`) and add only each turn's new records to it; PreCompact
 builds the same state from the whole transcript. Everything kept is redacted first.
 """
 
 from __future__ import annotations
 
-import re
-
 from memhooks import TYPE_CHECKING
 from memhooks.continuity import checks
-from memhooks.continuity.excerpt import head_tail, trim_paste
+from memhooks.continuity.excerpt import flat, head_tail, select, trim_paste
+from memhooks.continuity.host_summary import summary_text
 from memhooks.continuity.prompts import assistant_text, clean_prompt, prompt_text
 from memhooks.continuity.transcript_records import Record, ToolResult, ToolUse
 from memhooks.text.redact import redact
@@ -25,6 +25,9 @@ from memhooks.text.redact import redact
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
     from typing import Any
+
+#: `summary_text` lives in `host_summary`; the hooks and the CLI take it from here.
+__all__ = ["Evidence", "extra_prompts", "new_state", "relative", "summary_text", "usable"]
 
 VERSION = 1
 #: What one turn keeps at most: the restore cuts further, newest turns fullest.
@@ -37,8 +40,7 @@ MAX_MID = 3
 #: show of one so old, so the state Stop loads and saves every turn stays bounded (~1 KB a
 #: turn) however long the session runs, and well under checkpoints.EVIDENCE_READ_CAP.
 FULL_TURNS = 40
-OLD_CAPS = {"prompt": (1_000, 0.6), "first": (600, 0.7), "last": (900, 0.5)}
-OLD_MID = 400
+OLD_PROMPT, OLD_FIRST, OLD_LAST = 1_000, 600, 1_300
 MAX_RUNS = 20
 OLD_RUNS = 6
 MAX_CHECKS = 60
@@ -50,35 +52,6 @@ FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 TODO_STATUSES = ("pending", "in_progress", "completed")
 _HAND_BACK = "The report follows:"
-
-
-_SUMMARY = re.compile(r"<summary>(.*?)(?:</summary>|$)", re.DOTALL)
-_ANALYSIS = re.compile(r"<analysis>.*?(?:</analysis>|$)", re.DOTALL)
-#: The host's wrapper around a summary as the transcript keeps it: its opening lines up to
-#: "Summary:", and its closing orders to the model ("Continue the conversation … without
-#: asking the user any further questions"), which must never reach another session.
-_WRAPPER_HEAD = re.compile(
-    r"\A\s*This session is being continued from a previous conversation.*?^Summary:[ \t]*\n",
-    re.DOTALL | re.MULTILINE,
-)
-_WRAPPER_TAIL = re.compile(
-    r"\n\s*(?:If you need specific details from before compaction|Continue the conversation "
-    r"from where it left off|The messages after this summary are)"
-)
-HOST_SUMMARY_CAP = 8_000
-
-
-def summary_text(raw: str) -> str:
-    """The host's summary without its `<analysis>` scratch (the `<summary>` body when there is
-    one) and without the host's wrapper, cut to HOST_SUMMARY_CAP with a note."""
-    match = _SUMMARY.search(raw)
-    text = match.group(1) if match else _ANALYSIS.sub("", _WRAPPER_HEAD.sub("", raw, count=1))
-    tail = _WRAPPER_TAIL.search(text)
-    text = (text[: tail.start()] if tail else text).strip()
-    if len(text) > HOST_SUMMARY_CAP:
-        cut = len(text) - HOST_SUMMARY_CAP
-        text = text[:HOST_SUMMARY_CAP].rstrip() + f"\n[… {cut} more chars cut]"
-    return text
 
 
 def new_state(session_id: str = "") -> dict[str, Any]:
@@ -100,17 +73,29 @@ def new_state(session_id: str = "") -> dict[str, Any]:
 
 
 def _new_turn(n: int, at: str, prompt: str) -> dict[str, Any]:
-    """`first` and `last`: Claude's first and last text of the turn; `mid`: the latest
-    texts between them; `ran`: the outcome of each command (or sub-agent) of the turn."""
+    """`first` and `last`: Claude's first and last text of the turn; `mid`: the texts
+    between them (the oldest folded by selection past MAX_MID); `ran`: the outcome of each
+    command (or sub-agent) of the turn; `todos`, on the turn that wrote the todo list."""
     return {"n": n, "at": at, "prompt": prompt, "first": "", "mid": [], "last": "", "ran": []}
 
 
 def _shorten(turn: dict[str, Any]) -> None:
-    """An old turn cut to what the restore shows of old turns at most (handover.LEVELS)."""
-    for key, (limit, head_share) in OLD_CAPS.items():
-        turn[key] = head_tail(turn[key], limit, head_share=head_share)
-    turn["mid"] = [head_tail(text, OLD_MID) for text in turn["mid"][-1:]]
+    """An old turn cut to what the restore shows of old turns at most (handover.LEVELS): the
+    user's words by their head and tail, Claude's by the sentences a reader needs most."""
+    turn["prompt"] = head_tail(turn["prompt"], OLD_PROMPT, head_share=0.6)
+    said = "\n".join([*turn["mid"], turn["last"]])
+    turn["first"] = select(turn["first"], OLD_FIRST)
+    turn["mid"] = []
+    turn["last"] = select(said.strip(), OLD_LAST)
     turn["ran"] = turn["ran"][-OLD_RUNS:]
+
+
+def _fold(mid: list[str]) -> list[str]:
+    """At most MAX_MID texts: the oldest two made one, by selection (a decision Claude
+    stated between two tool calls stays, whatever came after it)."""
+    if len(mid) <= MAX_MID:
+        return mid
+    return [select(f"{mid[0]}\n{mid[1]}", TEXT_CAP), *mid[2:]]
 
 
 def usable(state: object) -> bool:
@@ -218,7 +203,7 @@ class Evidence:
             turn["first"] = text
         elif text not in (turn["first"], turn["last"]):
             if turn["last"]:
-                turn["mid"] = [*turn["mid"], turn["last"]][-MAX_MID:]
+                turn["mid"] = _fold([*turn["mid"], turn["last"]])
             turn["last"] = text
 
     def reply(self, text: str) -> None:
@@ -264,7 +249,7 @@ class Evidence:
         elif "agent" in call and not block.is_error and block.text:
             at = block.text.find(_HAND_BACK)
             report = block.text[at + len(_HAND_BACK) :] if at >= 0 else block.text
-            self._ran({"agent": _cap(" ".join(self.redacted(report).split()), FINDING_CAP)})
+            self._ran({"agent": _cap(flat(self.redacted(report)), FINDING_CAP)})
 
     def _ran(self, entry: dict[str, Any]) -> None:
         ran = self._turn()["ran"]
@@ -280,25 +265,37 @@ class Evidence:
         files = self.state["files"]
         path = relative(path, self.state["cwd"])
         how = "new" if tool == "Write" and path not in files else files.get(path, {}).get("how")
+        how = "edited" if how == "deleted" else how  # written again after its removal
         files.pop(path, None)
         files[path] = {"turn": turn, "how": how or "edited", "seq": self._next_seq()}
         while len(files) > MAX_FILES:
             del files[next(iter(files))]
 
+    def removed(self, command: str) -> None:
+        """Files a successful `rm` / `git rm` / `mv` took away: one this session created is
+        no kept file (a scratch script), another is marked deleted."""
+        files = self.state["files"]
+        for path in checks.removed_paths(command):
+            gone = relative(path, self.state["cwd"]).rstrip("/")
+            for name in [f for f in files if f == gone or f.startswith(gone + "/")]:
+                if files[name].get("how") == "new":
+                    del files[name]
+                else:
+                    files[name].update(how="deleted", seq=self._next_seq())
+
     def ran(self, command: str, *, ok: bool, output: str, turn: int) -> None:
         """One Bash call's outcome: kept in its turn, and as its target's last outcome."""
         error = "" if ok else checks.error_line(self.redacted(output))
         self._ran({"cmd": _cap(command, 300), "ok": ok, "error": error})
+        if ok:
+            self.removed(command)
         found = checks.target(command)
         if found is None:
             return
         key = f"{found[0]}\x00{' '.join(sorted(found[1]))}"
         entries = self.state["checks"]
-        if ok:  # a passing run closes the failures it covers
-            for other_key in [k for k, v in entries.items() if not v["ok"]]:
-                other = entries[other_key]
-                if checks.covers(found, (other["runner"], frozenset(other["args"]))):
-                    other.update(ok=True, closed_by=_cap(command, 300), closed_turn=turn)
+        for other in checks.settled(entries.values(), command, ok=ok, output=output):
+            other.update(ok=True, closed_by=_cap(command, 300), closed_turn=turn)
         entries.pop(key, None)
         entries[key] = {
             "cmd": _cap(command, 300),
@@ -317,15 +314,27 @@ class Evidence:
     def todo_write(self, todos: object) -> None:
         if not isinstance(todos, list):
             return
-        self.state["todos"] = [
-            {
-                "content": self.redacted(item["content"]),
-                "status": item.get("status") if item.get("status") in TODO_STATUSES else "pending",
-            }
-            for item in todos
-            if isinstance(item, dict) and isinstance(item.get("content"), str)
-        ]
+        self._set_todos(
+            [
+                {
+                    "content": self.redacted(item["content"]),
+                    "status": item.get("status")
+                    if item.get("status") in TODO_STATUSES
+                    else "pending",
+                }
+                for item in todos
+                if isinstance(item, dict) and isinstance(item.get("content"), str)
+            ]
+        )
         self.state["tasks"] = {}
+
+    def _set_todos(self, todos: list[dict[str, Any]]) -> None:
+        """The list as Claude last wrote it: in the state, and on the turn that wrote it (the
+        restore shows it there, as what Claude said then, never as a proof)."""
+        self.state["todos"] = todos
+        for turn in self.state["turns"]:
+            turn.pop("todos", None)
+        self._turn()["todos"] = [dict(item) for item in todos]
 
     def task_create(self, data: dict[str, object]) -> None:
         subject = data.get("subject") or data.get("description")
@@ -343,7 +352,7 @@ class Evidence:
             self._tasks_to_todos()
 
     def _tasks_to_todos(self) -> None:
-        self.state["todos"] = [dict(task) for task in self.state["tasks"].values()]
+        self._set_todos([dict(task) for task in self.state["tasks"].values()])
 
     # ---------------------------------------------------------------- compactions
 
@@ -360,18 +369,6 @@ class Evidence:
             "at": at,
             "after_turn": turns[-1]["n"] if turns else 0,
         }
-
-
-def unanswered_question(state: dict[str, Any]) -> str:
-    """Claude's questions in the last reply, when no prompt came after it ('' otherwise)."""
-    turns = state.get("turns") or []
-    if not turns:
-        return ""
-    last = turns[-1]["last"] or turns[-1]["first"]
-    from memhooks.continuity.excerpt import sentences
-
-    asked = [s for s in sentences(last) if s.endswith("?")]
-    return " ".join(asked[-3:])
 
 
 def extra_prompts(evidence: Evidence, prompts: Sequence[str]) -> None:

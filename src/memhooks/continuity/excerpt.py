@@ -1,17 +1,26 @@
 """Shorten what was said by selection, never by paraphrase. Pure, stdlib only.
 
-A user's paste (a CI log, a stack trace) keeps its prose, its error-looking lines and its
-last lines; a long message keeps whole sentences from its head and its tail. Every cut says
-so in place ("[… 40 lines of pasted output cut]", " … "), so a reader knows text is missing.
+A user's paste (a CI log, a stack trace) keeps its prose, its error lines (an exception with
+its message before a line that merely says "error"; never a stack frame) and its last lines;
+a long message keeps whole sentences from its head and its tail (`head_tail`); a reply of
+Claude's keeps the sentences a reader needs most, wherever they sit (`select`: its questions,
+the options of a reply that asks, its decisions and conclusions, its ends). Every cut says so
+in place ("[… 40 lines of pasted output cut]", " … "), so a reader knows text is missing.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
+from memhooks import TYPE_CHECKING
 from memhooks.text.lazy_re import LazyPattern
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 CUT = " … "
+PASTE_MARK = " lines of pasted output cut]"
 #: A message longer than this, over more lines than PASTE_LINES, holds a paste.
 PASTE_CHARS = 700
 PASTE_LINES = 8
@@ -25,6 +34,22 @@ ERROR_LINE = LazyPattern(
     r"\b(?:error|errors|fail|failed|failure|fatal|exception|traceback|panic|assert\w*|"
     r"violat\w*|denied|not ok|cannot|undefined|expected)\b|✗|^E\s",
     re.IGNORECASE,
+)
+#: An error's own line with its message: pytest's summary, `ValueError: …`, `error[E0308]: …`,
+#: `E   assert …`, `panicked at …` (shared with `checks`).
+MESSAGE = LazyPattern(
+    r"^(?:FAILED|ERROR)\s+\S+\s+-\s+\S|\b[\w.$]*(?:Error|Exception|Failure|Fault)\b:\s*\S|"
+    r"\b(?:error|fatal)(?:\[\w+\]|\s+TS\d+)?:\s*\S|^\s*E\s{2,}\S|\bpanicked at\b|"
+    r"\bassert\w*\b.*\bfailed\b",
+    re.IGNORECASE,
+)
+#: A runner's closing word on its exit status: an error's line, not its message.
+_EXIT_STATUS = LazyPattern(r"exit (?:code|status) \d+\.?\s*$|\bError \d+\s*$", re.IGNORECASE)
+#: Where an error passed, not what it was: a stack frame, a traceback's header.
+FRAME = LazyPattern(
+    r"^\s*(?:Traceback \(most recent call last\)|File \".*\", line \d+|"
+    r"at\s+\S.*(?:\(.*:\d+(?::\d+)?\)|:\d+(?::\d+)?)\s*$|\d+:\s+0x[0-9a-f]+|#\d+\s+0x|"
+    r"\.\.\. \d+ more\b|During handling of the above exception)"
 )
 _SENTENCE_END = LazyPattern(r"(?<=[.!?:])\s+(?=\S)")
 #: A log line rather than prose: a timestamp, a prompt, indentation, few letters.
@@ -44,9 +69,29 @@ def _clip_line(line: str, limit: int = LINE_LIMIT) -> str:
     return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
-def _next_line(lines: list[str], i: int) -> int:
-    """The next line with text after line `i` (or `i`)."""
-    return next((j for j in range(i + 1, min(len(lines), i + 3)) if lines[j].strip()), i)
+def flat(text: str) -> str:
+    """`text` on one line: each line break (with the line's leading and trailing white space)
+    one space, the spaces inside a line kept (a pasted `'hello  world'`, code)."""
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def next_line(lines: Sequence[str], i: int) -> int:
+    """The next line with text after line `i` that is not a stack frame (or `i`)."""
+    j = next((j for j in range(i + 1, min(len(lines), i + 3)) if lines[j].strip()), i)
+    return i if FRAME.compiled.match(lines[j]) else j
+
+
+def error_lines(lines: Sequence[str]) -> list[int]:
+    """The indexes of the lines that say what went wrong, best first: those with an error's
+    message (`MESSAGE`), then those that merely look like errors; stack frames never."""
+    found = [i for i, line in enumerate(lines) if not FRAME.compiled.match(line)]
+    messages = [
+        i
+        for i in found
+        if MESSAGE.compiled.search(lines[i]) and not _EXIT_STATUS.compiled.search(lines[i])
+    ]
+    others = [i for i in found if i not in messages and ERROR_LINE.compiled.search(lines[i])]
+    return messages + others
 
 
 def _kept_lines(lines: list[str]) -> set[int]:
@@ -54,14 +99,16 @@ def _kept_lines(lines: list[str]) -> set[int]:
     and the last lines."""
     keep: set[int] = {0, *range(len(lines) - TAIL_LINES, len(lines))}
     seen: set[str] = set()
-    for i, line in enumerate(lines):
-        if ERROR_LINE.compiled.search(line) and len(seen) < ERROR_LINES:
-            shape = re.sub(r"\d+", "0", line.strip())[:60]
-            if shape not in seen:
-                seen.add(shape)
-                keep.update((i, _next_line(lines, i)))  # the detail often follows
-        elif _prose(line) and len(line) > 1:
-            keep.add(i)
+    for i in error_lines(lines):
+        shape = " ".join(re.sub(r"\d+", "0", lines[i]).split()[:3])  # `not ok 0 -` once
+        if shape not in seen and len(seen) < ERROR_LINES:
+            seen.add(shape)
+            keep.update((i, next_line(lines, i)))  # the detail often follows
+    keep.update(
+        i
+        for i, line in enumerate(lines)
+        if _prose(line) and len(line) > 1 and not FRAME.compiled.match(line)
+    )
     return keep
 
 
@@ -80,7 +127,7 @@ def trim_paste(text: str) -> str:
             skipped += 1
             continue
         if skipped:
-            out.append(f"[… {skipped} lines of pasted output cut]")
+            out.append(f"[… {skipped}{PASTE_MARK}")
             skipped = 0
         out.append(_clip_line(line.strip()))
     if skipped:
@@ -88,12 +135,39 @@ def trim_paste(text: str) -> str:
     return "\n".join(out)
 
 
+#: What ends no sentence: a list's marker ("1.", "b)"), an abbreviation.
+_NO_END = LazyPattern(r"^(?:\d+[.)]|[-*•]|\(?[a-zA-Z]\)|e\.g\.|i\.e\.|vs\.|etc\.)$")
+
+
+def line_sentences(line: str) -> list[str]:
+    """One line's sentences: cut after ".", "!", "?" or ":" and a space, but never inside
+    a code span (`a: b`) or after a list's marker."""
+    out: list[str] = []
+    joined = False
+    for raw in _SENTENCE_END.compiled.split(line):
+        piece = raw.strip()
+        if not piece:
+            continue
+        if joined:
+            out[-1] += " " + piece
+        else:
+            out.append(piece)
+        joined = out[-1].count("`") % 2 == 1 or bool(_NO_END.compiled.match(out[-1]))
+    return out
+
+
+def words_first(text: str, limit: int) -> str:
+    """A user's message in `limit`: by head and tail, or, when it holds a paste (trimmed: "[…
+    N lines of pasted output cut]"), by selection, so the words after the paste (what the
+    user asks of it) outweigh the log's first lines."""
+    if PASTE_MARK not in text:
+        return head_tail(text, limit, head_share=0.6)
+    return select(text, limit)
+
+
 def sentences(text: str) -> list[str]:
     """`text` as sentences and lines, in order, white space folded."""
-    out: list[str] = []
-    for line in text.splitlines():
-        out.extend(piece.strip() for piece in _SENTENCE_END.compiled.split(line) if piece.strip())
-    return out
+    return [piece for line in text.splitlines() for piece in line_sentences(line)]
 
 
 def head_tail(text: str, limit: int, *, head_share: float = 0.5) -> str:
@@ -122,3 +196,88 @@ def head_tail(text: str, limit: int, *, head_share: float = 0.5) -> str:
     if not tail:
         return " ".join(head) + CUT.rstrip()
     return " ".join(head) + (CUT if head else "… ") + " ".join(tail)
+
+
+#: A sentence that states a choice, a cause, a constraint or what comes next (or in bold).
+_DECISION = LazyPattern(
+    r"\b(?:I'll|I will|I'd|we'll|let's|decided|instead|rather than|prefer\w*|going with|"
+    r"go with|chose|switch(?:ed|ing)? to|the fix|the cause|root cause|turns out|recommend\w*|"
+    r"next|still|must|never|don't|do not|leave)\b|\*\*",
+    re.IGNORECASE,
+)
+#: A list item: an option, a step, a finding.
+_ITEM = LazyPattern(r"^\s*(?:[-*•]|\d+[.)]|\(?[a-hA-H1-9]\))\s+\S")
+#: How much each kind of sentence counts when a text must be shortened.
+QUESTION, OPTION, DECISION, FIRST, LAST, ITEM = 4.0, 3.0, 2.0, 1.5, 2.5, 1.0
+
+
+def _units(text: str) -> list[tuple[str, bool]]:
+    """`text` as sentences, in order, each with whether it is part of a list item."""
+    out: list[tuple[str, bool]] = []
+    for line in text.splitlines():
+        item = bool(_ITEM.compiled.match(line))  # all of an item: an option is its words too
+        out += [(piece, item) for piece in line_sentences(line)]
+    return out
+
+
+def _weights(units: Sequence[tuple[str, bool]]) -> list[float]:
+    """What each sentence is worth to a reader: Claude's questions, then the options listed
+    in a reply that asks and what it says after its question (what waits on the answer),
+    then its decisions and conclusions, then the text's ends and list items."""
+    asked = [i for i, (unit, _) in enumerate(units) if unit.endswith("?")]
+    weights = []
+    for i, (unit, item) in enumerate(units):
+        weight = 0.0
+        if unit.endswith("?"):
+            weight = QUESTION
+        elif asked and (item or i > asked[-1]):
+            weight = OPTION
+        elif _DECISION.compiled.search(unit) or MESSAGE.compiled.search(unit):
+            weight = DECISION
+        elif item:
+            weight = ITEM
+        if i == 0:
+            weight = max(weight, FIRST)
+        if i == len(units) - 1:
+            weight = max(weight, LAST)
+        weights.append(weight)
+    return weights
+
+
+@functools.lru_cache(maxsize=256)
+def _ranked(text: str) -> tuple[list[tuple[str, bool]], str, list[int]]:
+    """`text`'s sentences, the text on one line, and the sentences' indexes best first (a
+    restore tries several lengths of the same text)."""
+    units = _units(text)
+    weights = _weights(units)
+    order = sorted(range(len(units)), key=lambda i: (-weights[i], i))
+    return units, " ".join(unit for unit, _ in units), order
+
+
+def select(text: str, limit: int) -> str:
+    """`text` whole when it fits in `limit`, else the sentences a reader needs most (see
+    `_weights`; among equals, the earlier), in their order, one line, each gap marked " … "."""
+    units, whole, order = _ranked(text)
+    if len(whole) <= limit:
+        return whole
+    kept: set[int] = set()
+    used = 0
+    for i in order:
+        cost = len(units[i][0]) + len(CUT)
+        if used + cost <= limit:
+            kept.add(i)
+            used += cost
+    if not kept:  # one long sentence: the start of the one worth most
+        return clip_unit(units[order[0]][0], limit)
+    pieces: list[str] = []
+    for i in sorted(kept):
+        if pieces and i - 1 not in kept:
+            pieces.append("…")
+        pieces.append(units[i][0])
+    head = "" if 0 in kept else "… "
+    tail = "" if len(units) - 1 in kept else " …"
+    return head + " ".join(pieces) + tail
+
+
+def clip_unit(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "…"

@@ -3,11 +3,13 @@
 Two parts, never mixed:
 
 - **What the record proves**, stated as current: the files Claude's tools changed, the last
-  outcome of each check, the todo list, and Claude's question no prompt has answered yet.
+  outcome of each check, and Claude's question no prompt has answered yet.
 - **What was said**, oldest first, each line with its turn and who said it: the user's prompts
-  verbatim (pastes trimmed), Claude's first and last words of each turn, what ran. Older turns
-  are shortened by selection, the newest kept fullest. Nothing in it is sorted into "in force"
-  on a guess: its heading says that later turns supersede earlier ones.
+  (pastes trimmed, cut by head and tail), Claude's texts of each turn as one reply cut by
+  selection (`excerpt.select`: its questions, options, decisions, wherever they sit), the todo
+  list at the turn that wrote it (Claude's note, not a proof), what ran. The last turn comes
+  whole first, then the goal and the newest turns. Nothing in it is sorted into "in force" on
+  a guess: its heading says that later turns supersede earlier ones.
 
 `next_session` is what a new session on the project gets (and a compaction whose host summary
 is missing); `after_compaction` is the few lines that complement the host's own summary.
@@ -15,17 +17,43 @@ is missing); `after_compaction` is the few lines that complement the host's own 
 
 from __future__ import annotations
 
+import itertools
+
 from memhooks import TYPE_CHECKING
-from memhooks.continuity.evidence import unanswered_question
-from memhooks.continuity.excerpt import head_tail
+from memhooks.continuity.excerpt import flat, head_tail, select, words_first
+from memhooks.continuity.proofs import (
+    CHECKS_HEADING,
+    PROVEN_HEADING,
+    code_span,
+    file_lines,
+    open_question,
+    proven_section,
+)
 from memhooks.text import clip, one_line
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
     from typing import Any
 
+#: The record's proofs live in `proofs`; their headings and `file_lines` are part of the
+#: restore's interface too (the thread marks the headings, SessionStart shows git's view).
+__all__ = [
+    "CHECKS_HEADING",
+    "LEVELS",
+    "PROVEN_HEADING",
+    "RECORD_HEADING",
+    "after_compaction",
+    "file_lines",
+    "next_session",
+    "record_lines",
+    "renderer",
+    "said_section",
+    "turn_lines",
+]
+
 #: Per level of detail: characters of the prompt, of Claude's first, middle and last words
-#: of the turn, and whether what ran is listed. The newest turns get the fullest.
+#: of the turn (their sum is the room of its reply, read as one text and cut by selection),
+#: and whether what ran is listed. The newest turns get the fullest.
 LEVELS = (
     (120, 0, 0, 0, False),
     (240, 0, 0, 200, False),
@@ -34,152 +62,47 @@ LEVELS = (
     (1000, 600, 400, 900, True),
     (4000, 3000, 1500, 4000, True),
 )
-FIRST_HEAD = 0.7
 #: The fullest level a turn may get, by its age (0 = the latest turn).
-MAX_LEVEL_BY_AGE = (4, 4, 3, 3, 3)
+MAX_LEVEL_BY_AGE = (5, 4, 3, 3, 3)
 OLD_MAX_LEVEL = 2
 GOAL_LEVEL = 2
+#: The share of the record's room the turns shown may take at their shortest: the rest is
+#: for the detail of the newest (a long session's 100 one-line prompts tell a reader less).
+BREADTH_SHARE = 0.5
+#: The share of the record's room the newest turns get first, as whole as their age allows.
+RECENT_SHARE = 0.3
+#: The share the last turn may take first, whole (its options and its question).
+LAST_SHARE = 0.5
 RUNS_SHOWN = 6
-FILES_SHOWN = 25
-CHECKS_SHOWN = 8
-COMMITS_SHOWN = 8
-EARLIER_ERROR = 80
 TODO_LIMIT = 160
+#: The level from which a turn shows its todo list's done items too.
+TODO_FULL_LEVEL = 3
+PROMPT_CUT = words_first
 #: Characters of each prompt after a compaction (the user's own words, beside the summary).
 PROMPT_WORDS_CAP = 220
 
 RECORD_HEADING = (
     "## What was said, oldest first ([turn] who: words; later turns supersede earlier ones)"
 )
-PROVEN_HEADING = "## What the record proves (tool calls and their results)"
-CHECKS_HEADING = (
-    "## Last outcome of each check Claude ran, newest first (a result from before later "
-    "edits may be superseded)"
-)
 STATUS = {"completed": "done:", "in_progress": "in progress:", "pending": "to do:"}
 
 
-# ---------------------------------------------------------------- what the record proves
+# ---------------------------------------------------------------- Claude's todo list
 
 
-def _code(text: str, limit: int = 160) -> str:
-    return "`" + clip(one_line(text).replace("`", "'"), limit) + "`"
-
-
-def _paths(items: Sequence[tuple[str, str]]) -> str:
-    """`path` (how), the latest FILES_SHOWN, with how many more there were."""
-    shown = ", ".join(
-        f"{_code(path, 160)}{'' if how == 'edited' else f' ({how})'}"
-        for path, how in items[-FILES_SHOWN:]
-    )
-    more = len(items) - FILES_SHOWN
-    return shown + (f" (+{more} more)" if more > 0 else "")
-
-
-def _tool_files(state: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(path, info.get("how") or "edited") for path, info in state.get("files", {}).items()]
-
-
-def git_lines(git: dict[str, Any], tool_files: list[tuple[str, str]]) -> list[str]:
-    """git's view (see continuity/git_changes.py): what changed since the session began (tool
-    files git shows unchanged left out), what is uncommitted, what was committed."""
-    at = f"git, {git.get('at') or 'at the restore'}"
-    changed = git.get("changed")
-    lines = []
-    if changed is None:  # no baseline: the tools' record is all there is
-        if tool_files:
-            lines.append(f"- Files changed by Claude's tools this session: {_paths(tool_files)}")
-    else:
-        items = list(changed.items())
-        lines.append(
-            f"- Changed since the session began ({at}): {_paths(items)}"
-            if items
-            else f"- Nothing differs from the session's start ({at})"
-        )
-        kept = set(git.get("tools_only") or ())
-        outside = [item for item in tool_files if item[0] in kept]
-        if outside:
-            lines.append(f"- Also changed by Claude's tools, not seen by git: {_paths(outside)}")
-    dirty = list((git.get("uncommitted") or {}).items())
-    if dirty and changed is not None and dict(dirty) == changed:
-        lines.append("- Uncommitted now: all of those")
-    elif dirty:
-        lines.append(f"- Uncommitted now ({at}): {_paths(dirty)}")
-    commits = git.get("commits") or []
-    if commits:
-        more = len(commits) - COMMITS_SHOWN
-        shown = "; ".join(_code(line, 120) for line in commits[:COMMITS_SHOWN])
-        more_note = f" (+{more} more)" if more > 0 else ""
-        lines.append(f"- Committed this session: {shown}{more_note}")
-    return lines
-
-
-def file_lines(state: dict[str, Any]) -> list[str]:
-    """The changed files: git's view when the restore had one, else those Claude's tools
-    changed, in the order they were last changed; "(new)" for those created."""
-    tool_files = _tool_files(state)
-    git = (state.get("git") or {}).get("now")
-    if isinstance(git, dict):
-        return git_lines(git, tool_files)
-    if not tool_files:
-        return []
-    return [f"- Files changed by Claude's tools this session: {_paths(tool_files)}"]
-
-
-def _changed_after(state: dict[str, Any], seq: int) -> bool:
-    return any(info.get("seq", 0) > seq for info in state.get("files", {}).values())
-
-
-def check_lines(state: dict[str, Any]) -> list[str]:
-    """The last outcome of each check, newest first; a failure followed by changes to the
-    files is "earlier" (not re-run since), never "failing now"."""
-    lines = []
-    entries = list(state.get("checks", {}).values())[::-1][:CHECKS_SHOWN]
-    for entry in entries:
-        cmd = _code(entry["cmd"], 160)
-        if entry["ok"]:
-            closed = entry.get("closed_by")
-            lines.append(
-                f"- passed (turn {entry.get('closed_turn', entry['turn'])}): {cmd}"
-                if not closed
-                else f"- fixed, passes now (turn {entry['closed_turn']}): {cmd}"
-            )
-            continue
-        error = f": {clip(entry['error'], 140)}" if entry.get("error") else ""
-        if _changed_after(state, entry.get("seq", 0)):  # likely superseded: kept short
-            short = f": {clip(entry['error'], EARLIER_ERROR)}" if entry.get("error") else ""
-            lines.append(
-                f"- earlier failure, files changed since, not re-run (turn {entry['turn']}): "
-                f"{_code(entry['cmd'], EARLIER_ERROR)}{short}"
-            )
-        else:
-            lines.append(f"- FAILING at its last run (turn {entry['turn']}): {cmd}{error}")
-    return lines
-
-
-def todo_lines(state: dict[str, Any]) -> list[str]:
-    todos = state.get("todos") or []
+def todo_lines(todos: Sequence[dict[str, Any]]) -> list[str]:
+    """Claude's todo list, item by item: what it noted, not what the record proves."""
     return [
-        f"- todo {STATUS.get(item['status'], 'to do:')} "
-        + clip(one_line(item["content"]), TODO_LIMIT)
+        f"  - {STATUS.get(item['status'], 'to do:')} " + clip(flat(item["content"]), TODO_LIMIT)
         for item in todos
     ]
 
 
-def proven_section(state: dict[str, Any]) -> str:
-    lines = file_lines(state)
-    todos = todo_lines(state)
-    if todos:
-        lines.append("- The todo list as Claude last wrote it:")
-        lines += ["  " + line for line in todos]
-    question = unanswered_question(state)
-    if question:
-        lines.append(f"- Claude asked, and no prompt has answered yet: {question}")
-    parts = ["\n".join([PROVEN_HEADING, *lines])] if lines else []
-    checks = check_lines(state)
-    if checks:
-        parts.append("\n".join([CHECKS_HEADING, *checks]))
-    return "\n\n".join(parts)
+def _todo_turn(state: dict[str, Any]) -> int:
+    """The turn that wrote the todo list (the newest, for a state from before turns held it)."""
+    turns = state.get("turns") or []
+    found = next((turn["n"] for turn in turns if "todos" in turn), None)
+    return found if found is not None else (turns[-1]["n"] if turns else 0)
 
 
 # ---------------------------------------------------------------- what was said
@@ -191,10 +114,10 @@ def _runs(turn: dict[str, Any]) -> str:
         if "agent" in run:
             parts.append(f"a sub-agent reported: {clip(run['agent'], 400)}")
         elif run["ok"]:
-            parts.append(f"{_code(run['cmd'], 100)} ok")
+            parts.append(f"{code_span(run['cmd'], 100)} ok")
         else:
             error = f" ({clip(run['error'], 160)})" if run.get("error") else ""
-            parts.append(f"{_code(run['cmd'], 100)} failed{error}")
+            parts.append(f"{code_span(run['cmd'], 100)} failed{error}")
     return "; ".join(parts)
 
 
@@ -203,16 +126,21 @@ def turn_lines(turn: dict[str, Any], level: int) -> list[str]:
     n = turn["n"]
     lines = []
     if turn["prompt"]:
-        lines.append(f"[{n}] user: {head_tail(turn['prompt'], prompt_cap, head_share=0.6)}")
-    first, last = turn["first"], turn["last"]
-    if first and first_cap:
-        lines.append(f"[{n}] Claude: {head_tail(first, first_cap, head_share=FIRST_HEAD)}")
-    if mid_cap:
-        lines += [f"[{n}] Claude: {head_tail(text, mid_cap)}" for text in turn.get("mid", [])]
-    final = last or ("" if first_cap else first)
-    if final and last_cap:
-        label = "Claude, ending the turn" if last else "Claude"
-        lines.append(f"[{n}] {label}: {head_tail(final, last_cap, head_share=0.5)}")
+        lines.append(f"[{n}] user: {PROMPT_CUT(turn['prompt'], prompt_cap)}")
+    said = "\n".join(text for text in (turn["first"], *turn.get("mid", []), turn["last"]) if text)
+    cap = first_cap + mid_cap + last_cap
+    if said and cap:  # the turn's texts as one reply: what matters most, wherever it sits
+        lines.append(f"[{n}] Claude: {select(said, cap)}")
+    todos = turn.get("todos") or []
+    if todos:  # a turn shown short keeps the items not done
+        shown = (
+            todos if level >= TODO_FULL_LEVEL else [t for t in todos if t["status"] != "completed"]
+        )
+        done = (
+            f"; {len(todos) - len(shown)} done items not shown" if len(shown) < len(todos) else ""
+        )
+        lines.append(f"[{n}] Claude's todo list (its own note, as it wrote it then{done}):")
+        lines += todo_lines(shown)
     if with_runs:
         runs = _runs(turn)
         if runs:
@@ -231,63 +159,97 @@ def _top_level(i: int, count: int, goal: int = 0) -> int:
     return MAX_LEVEL_BY_AGE[age] if age < len(MAX_LEVEL_BY_AGE) else OLD_MAX_LEVEL
 
 
-def _fitting(turns: Sequence[dict[str, Any]], goal: int, budget: int) -> list[int]:
-    """The goal's and the newest turns' indexes that fit `budget` at their shortest: a long
-    session's older turns are left out before any detail is chosen (a flat cost)."""
-    keep = [goal]
-    used = _size(turn_lines(turns[goal], 0))
+def _pinned(turns: Sequence[dict[str, Any]], goal: int) -> set[int]:
+    """The turns shown however long the session: the goal's, the one that wrote the todo
+    list, and the one whose question no prompt has answered (its options are there)."""
+    at, _ = open_question({"turns": turns})
+    return {goal} | {i for i, turn in enumerate(turns) if "todos" in turn or turn["n"] == at}
+
+
+def _fitting(turns: Sequence[dict[str, Any]], pinned: set[int], budget: int) -> list[int]:
+    """The pinned and the newest turns' indexes that fit `budget` at their shortest, with a
+    line for each run of turns left out: a long session's older turns are left out before
+    any detail is chosen (a flat cost)."""
+    keep = set(pinned)
+    used = sum(_size(turn_lines(turns[i], 0)) for i in keep)
     for i in range(len(turns) - 1, -1, -1):
-        size = _size(turn_lines(turns[i], 0))
-        if i != goal:
-            if used + size > budget:
-                break
-            keep.append(i)
-            used += size
+        if i in keep:
+            continue
+        size = _size(turn_lines(turns[i], 0)) + len(_gap(len(turns))) + 1
+        if used + size > budget:
+            break
+        keep.add(i)
+        used += size - len(_gap(len(turns))) - 1
     return sorted(keep)
+
+
+def _gap(count: int) -> str:
+    return f"[… {count} more turns not shown]"
 
 
 def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
     """The turns, oldest first, as detailed as `budget` allows: the first prompt's turn (the
     goal) and the newest get the most; every turn shown keeps at least its prompt's head, and
-    one line counts those that do not fit even so."""
+    a line counts each run of turns that do not fit even so."""
     if not turns:
         return []
     goal = next((i for i, turn in enumerate(turns) if turn["prompt"]), 0)
-    kept = _fitting(turns, goal, budget)
-    gap = ""
-    if len(kept) < len(turns):
-        gap = f"[… {len(turns) - len(kept) + 1} more turns not shown]"  # counted below
-        kept = _fitting(turns, goal, budget - len(gap) - 1)
-        gap = f"[… {len(turns) - len(kept)} more turns not shown]"
-    room = budget - len(gap) - 1 if gap else budget
-    lines = _detailed([turns[i] for i in kept], kept.index(goal), room)
-    if gap:
-        prefix = f"[{turns[goal]['n']}] "
-        at = next((i for i, line in enumerate(lines) if not line.startswith(prefix)), len(lines))
-        lines.insert(at, gap)
-    return lines
+    pinned = _pinned(turns, goal)
+    kept = _fitting(turns, pinned, int(budget * BREADTH_SHARE))
+    bounds = [-1, *kept, len(turns)]
+    room = budget - sum(
+        len(_gap(j - i - 1)) + 1 for i, j in itertools.pairwise(bounds) if j - i > 1
+    )
+    order = [kept.index(i) for i in sorted(pinned, key=lambda i: i != goal)]
+    out: list[str] = []
+    previous = -1
+    for at, lines in zip(kept, _detailed([turns[i] for i in kept], order, room), strict=True):
+        if at - previous > 1:
+            out.append(_gap(at - previous - 1))
+        out += lines
+        previous = at
+    while len(out) > 1 and _size(out) > budget:  # even the shortest did not fit
+        out.pop(1)
+    return out
 
 
-def _detailed(turns: Sequence[dict[str, Any]], goal: int, budget: int) -> list[str]:
+def _detailed(
+    turns: Sequence[dict[str, Any]], pinned: Sequence[int], budget: int
+) -> list[list[str]]:
+    """Each turn's lines, at the fullest level of detail `budget` allows: the last turn whole
+    first (in LAST_SHARE of the room), then the goal and the newest turns as whole as their
+    age allows (in RECENT_SHARE), then level by level, the pinned turns and the newest first
+    (capped by age, then with what room is left)."""
+    goal = pinned[0] if pinned else 0
+    newest_first = [len(turns) - 1 - age for age in range(len(turns))]
     levels = [0] * len(turns)
     rendered = [turn_lines(turn, 0) for turn in turns]
     used = sum(_size(lines) for lines in rendered)
-    newest_first = [len(turns) - 1 - age for age in range(len(turns))]
-    order = [goal, *[i for i in newest_first if i != goal]]
-    passes = [(level, True) for level in range(1, len(LEVELS))]
-    passes += [(level, False) for level in range(1, len(LEVELS))]  # what room is left
-    for level, capped in passes:
-        for i in order:
-            if level <= levels[i] or (capped and level > _top_level(i, len(turns), goal)):
-                continue
-            lines = turn_lines(turns[i], level)
-            if used - _size(rendered[i]) + _size(lines) <= budget:
+    tried: dict[tuple[int, int], list[str]] = {}
+
+    def grow(i: int, tops: Iterable[int], limit: int) -> None:
+        """Turn `i` at the first level of `tops` that fits in `limit` (a level tried twice is
+        rendered once)."""
+        nonlocal used
+        for level in tops:
+            lines = tried.get((i, level)) or tried.setdefault(
+                (i, level), turn_lines(turns[i], level)
+            )
+            if used - _size(rendered[i]) + _size(lines) <= limit:
                 used += _size(lines) - _size(rendered[i])
                 rendered[i], levels[i] = lines, level
-    out = [line for lines in rendered for line in lines]
-    while out and _size(out) > budget and len(out) > 1:  # even the shortest did not fit
-        out.pop(1)
-    return out
+                return
+
+    for share, first in ((LAST_SHARE, newest_first[:1]), (RECENT_SHARE, [goal, *newest_first])):
+        limit = min(budget, used + int(budget * share))
+        for i in first[: len(MAX_LEVEL_BY_AGE)]:
+            grow(i, range(_top_level(i, len(turns), goal), levels[i], -1), limit)
+    order = [*pinned, *[i for i in newest_first if i not in pinned]]
+    for level, capped in [(level, cap) for cap in (True, False) for level in range(1, len(LEVELS))]:
+        for i in order:
+            if level > levels[i] and not (capped and level > _top_level(i, len(turns), goal)):
+                grow(i, [level], budget)
+    return rendered
 
 
 def said_section(turns: Sequence[dict[str, Any]], budget: int) -> str:
@@ -335,26 +297,30 @@ def _in_summary(prompt: str, summary: str) -> bool:
 
 
 def after_compaction(state: dict[str, Any], *, summary: str, budget: int) -> str:
-    """What the host's summary loses, in a few lines: the record's proofs and the user's own
-    words (those the summary does not quote already), oldest first."""
-    parts = []
-    proven = proven_section(state)
-    if proven:
-        parts.append(proven)
+    """What the host's summary loses, in a few lines: the record's proofs, and the user's own
+    words (those the summary does not quote already) with Claude's todo list at the turn that
+    wrote it, oldest first (what the user said after it supersedes it)."""
+    parts = [proven_section(state)] if proven_section(state) else []
     heading = "## The user's own words, oldest first (later ones supersede earlier ones)"
     prompted = [turn for turn in state.get("turns") or [] if turn["prompt"]]
     lines = [
-        f"[{turn['n']}] {head_tail(turn['prompt'], cap, head_share=0.6)}"
+        (turn["n"], f"[{turn['n']}] {head_tail(turn['prompt'], cap, head_share=0.6)}")
         for i, turn in enumerate(prompted)
         if not _in_summary(turn["prompt"], summary)
         # the first prompt states the goal, which several compactions in a row lose
         for cap in [LEVELS[GOAL_LEVEL][0] if i == 0 else PROMPT_WORDS_CAP]
     ]
+    todos = state.get("todos") or []
+    if todos:
+        at = _todo_turn(state)
+        note = f"[{at}] Claude's todo list (its own note, as it wrote it then):"
+        lines = sorted([*lines, (at + 0.5, "\n".join([note, *todo_lines(todos)]))])
     room = budget - _size(parts) - len(heading) - 3
-    while lines and _size(lines) > room:
-        lines.pop(1 if len(lines) > 1 else 0)  # the first (the goal) and the newest stay
+    while lines and _size([text for _, text in lines]) > room:
+        drop = next((i for i, (n, _) in enumerate(lines[1:], 1) if n % 1 == 0), 0)
+        lines.pop(drop)  # the first (the goal), the todo list and the newest stay longest
     if lines:
-        parts.append("\n".join([heading, *lines]))
+        parts.append("\n".join([heading, *(text for _, text in lines)]))
     return "\n\n".join(parts)
 
 

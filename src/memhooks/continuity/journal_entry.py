@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity.evidence import Evidence, relative
+from memhooks.continuity.excerpt import flat
 from memhooks.text import clip_counted
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def render_journal_entry(
     state = evidence.state
     turns = state["turns"]
     lines = [
-        f"- Asked: {clip_counted(turn['prompt'], _PROMPT_LIMIT, fold=True)}"
+        f"- Asked: {clip_counted(flat(turn['prompt']), _PROMPT_LIMIT)}"
         for turn in turns
         if turn["prompt"]
     ]
@@ -50,8 +51,8 @@ def render_journal_entry(
         lines.append(f"- Changed: {shown}{more}")
     failed = [run for turn in turns for run in turn["ran"] if "cmd" in run and not run["ok"]]
     lines += [
-        f"- Failed: `{clip_counted(run['cmd'], _ITEM_LIMIT, fold=True)}`"
-        + (f": {clip_counted(run['error'], _ITEM_LIMIT, fold=True)}" if run["error"] else "")
+        f"- Failed: `{clip_counted(flat(run['cmd']), _ITEM_LIMIT)}`"
+        + (f": {clip_counted(flat(run['error']), _ITEM_LIMIT)}" if run["error"] else "")
         for run in failed[-_MAX_ITEMS:]
     ]
     if not lines:
@@ -60,5 +61,5 @@ def render_journal_entry(
         evidence.reply(last_assistant_message)
     reply = (turns[-1]["last"] or turns[-1]["first"]) if turns else ""
     if reply:
-        lines.append(f"- Replied: {clip_counted(reply, _REPLY_LIMIT, fold=True)}")
+        lines.append(f"- Replied: {clip_counted(flat(reply), _REPLY_LIMIT)}")
     return "\n".join([f"### {when}", "", *lines]) + "\n"
