@@ -125,6 +125,7 @@ class MemoryPaths:
         self.prompts = j(base, ".cache", "prompts.json")  # the latest prompts, for PreCompact
         self.offsets = j(base, ".cache", "offsets.json")  # transcript byte offsets per session
         self.restore = j(base, ".cache", "restore")  # <session-id>.json: each session's evidence
+        self.thread = j(base, ".cache", "thread.json")  # the next session's restore, rendered
         self.reminder = j(base, ".cache", "reminder.json")  # the status reminder last shown
         self.injected = j(base, ".cache", "injected.json")  # characters injected, per session
         self.handoff = j(base, ".cache", "subagent-pointers.json")  # PreToolUse(Agent) -> start
