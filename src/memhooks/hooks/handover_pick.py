@@ -17,11 +17,7 @@ import time
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity import thread
-from memhooks.continuity.git_changes import git_entry
-from memhooks.continuity.handover import file_lines, renderer
-from memhooks.continuity.transcript import read_new
 from memhooks.hooks import thread_build
-from memhooks.hooks.evidence_update import load
 from memhooks.store import (
     MEMORY_DIR,
     MemoryPaths,
@@ -58,6 +54,8 @@ class Pick:
 
 def host_summary(hook: HookInput, state: dict[str, Any]) -> str:
     """The host's summary of the compaction that just happened, or ''."""
+    from memhooks.continuity.transcript import read_new
+
     text = ""
     offset = state.get("offset")
     if hook.transcript_path and isinstance(offset, int):
@@ -81,6 +79,9 @@ def pick(
     the last session changed to a new session's restore."""
     source = hook.source or "startup"
     if source == "compact":
+        from memhooks.continuity.handover import renderer
+        from memhooks.hooks.evidence_update import load
+
         state = load(paths, hook.session_id)
         if state is None:
             return None
@@ -137,9 +138,13 @@ def _with_git(
     files its tools changed."""
     if part.get("role") != "last":
         return part
+    from memhooks.continuity import thread_parts
+    from memhooks.continuity.git_changes import git_entry
+    from memhooks.continuity.handover import file_lines
+
     before = file_lines(kept)
     after = file_lines({**kept, "git": git_entry(kept, git, patterns)})
-    return {**part, "text": thread.replace_files(str(part["text"]), before, after)}
+    return {**part, "text": thread_parts.replace_files(str(part["text"]), before, after)}
 
 
 def _keep(paths: MemoryPaths, doc: dict[str, Any]) -> None:

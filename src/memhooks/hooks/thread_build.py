@@ -15,7 +15,6 @@ import time
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity import thread
-from memhooks.hooks.evidence_update import load
 from memhooks.store import (
     StateUnreadableError,
     log_line,
@@ -59,6 +58,8 @@ class _Build:
         if self.current is not None and self.current[0] == session_id:
             return self.current[1]
         if session_id not in self.states:
+            from memhooks.hooks.evidence_update import load
+
             self.states[session_id] = load(self.paths, session_id)
         return self.states[session_id]
 
@@ -91,6 +92,8 @@ def _entries(
     build: _Build, cached: dict[str, dict[str, Any]], found: list[tuple[str, float]]
 ) -> list[dict[str, Any]]:
     """Each session found with turns, newest first, as its cached entry or a new one."""
+    from memhooks.continuity import thread_parts as tp
+
     entries = []
     for session_id, sig in found:
         entry = cached.get(session_id)
@@ -101,7 +104,7 @@ def _entries(
             state = build.state(session_id)
             entry = {"id": session_id, "sig": sig, "empty": not (state and state.get("turns"))}
             if state and not entry["empty"]:
-                entry.update(thread.meta(state))
+                entry.update(tp.meta(state))
         entries.append(entry)
     return entries
 
@@ -145,6 +148,8 @@ def build(
 
 def _allot(work: _Build, sessions: list[dict[str, Any]], room: int, doc: dict[str, Any]) -> None:
     """Roles, shares and texts of the sessions (oldest first), into `doc`."""
+    from memhooks.continuity import thread_parts as tp
+
     real = [i for i, e in enumerate(sessions) if not e.get("trivial")]
     last_at = real[-1] if real else len(sessions) - 1
     for i, entry in enumerate(sessions):
@@ -152,7 +157,7 @@ def _allot(work: _Build, sessions: list[dict[str, Any]], room: int, doc: dict[st
         entry["text"] = ""
     after = sessions[last_at + 1 :]
     for entry in after:
-        entry["text"] = work.render(entry, 0, lambda s, _b: thread.trivial_part(s))
+        entry["text"] = work.render(entry, 0, lambda s, _b: tp.trivial_part(s))
     earlier = sessions[:last_at][::-1]  # newest first
     avail = room - sum(len(e["text"]) + thread.HEADER_CHARS for e in after)
     if earlier or after:  # one session alone has no header
@@ -160,11 +165,11 @@ def _allot(work: _Build, sessions: list[dict[str, Any]], room: int, doc: dict[st
     needs = [_need(work, entry) + thread.HEADER_CHARS for entry in earlier]
     last = sessions[last_at]
     state = work.state(last["id"]) or {}
-    need = min(avail, thread.rough_size(state))
+    need = min(avail, tp.rough_size(state))
     if need < avail:
-        need = len(work.render(last, avail, thread.last_part))
+        need = len(work.render(last, avail, tp.last_part))
     budget, budgets = thread.allot(avail, need, needs)
-    last["text"] = work.render(last, avail if budget >= need else budget, thread.last_part)
+    last["text"] = work.render(last, avail if budget >= need else budget, tp.last_part)
     last["renders"] = {k: v for k, v in last["renders"].items() if v == last["text"]}
     hidden = 0
     for entry, share in zip(earlier, budgets, strict=True):
@@ -174,11 +179,11 @@ def _allot(work: _Build, sessions: list[dict[str, Any]], room: int, doc: dict[st
             continue
         top = str(thread.EARLIER_TOP)
         if entry.get("trivial"):
-            entry["text"] = work.render(entry, 0, lambda s, _b: thread.trivial_part(s))
+            entry["text"] = work.render(entry, 0, lambda s, _b: tp.trivial_part(s))
         elif share - thread.HEADER_CHARS >= entry["need"]:
-            entry["text"] = work.render(entry, thread.EARLIER_TOP, thread.earlier_part)
+            entry["text"] = work.render(entry, thread.EARLIER_TOP, tp.earlier_part)
         else:
-            entry["text"] = work.render(entry, share - thread.HEADER_CHARS, thread.earlier_part)
+            entry["text"] = work.render(entry, share - thread.HEADER_CHARS, tp.earlier_part)
         used = {top, str(share - thread.HEADER_CHARS), "0"}
         entry["renders"] = {k: v for k, v in entry["renders"].items() if k in used}
     doc["hidden"] = hidden
@@ -187,10 +192,12 @@ def _allot(work: _Build, sessions: list[dict[str, Any]], room: int, doc: dict[st
 
 def _need(work: _Build, entry: dict[str, Any]) -> int:
     """What an earlier session fills at most (its part at EARLIER_TOP), found once."""
+    from memhooks.continuity import thread_parts as tp
+
     if entry.get("trivial"):
-        return len(work.render(entry, 0, lambda s, _b: thread.trivial_part(s)))
+        return len(work.render(entry, 0, lambda s, _b: tp.trivial_part(s)))
     if "need" not in entry:
-        entry["need"] = len(work.render(entry, thread.EARLIER_TOP, thread.earlier_part))
+        entry["need"] = len(work.render(entry, thread.EARLIER_TOP, tp.earlier_part))
     return int(entry["need"])
 
 
