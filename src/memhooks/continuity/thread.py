@@ -30,7 +30,10 @@ EARLIER_TOP = 3_000
 #: Shares are rounded down to this step, so a finished session's part is rendered again
 #: only when its share moves by a step (hooks/thread_build.py keeps the renders).
 STEP = 300
-HEADER_CHARS = 130
+#: Room kept for a session's header beyond its length now (its age may grow a digit), and the
+#: step it is rounded up to (a finished session's share stays the same while its age grows).
+HEADER_SLACK = 8
+HEADER_STEP = 20
 
 
 # ---------------------------------------------------------------- the room
@@ -43,19 +46,19 @@ def _down(value: float) -> int:
 def allot(avail: int, last_need: int, needs: Sequence[int]) -> tuple[int, list[int]]:
     """(the last session's budget, each earlier session's, newest first; 0: left out).
 
-    `needs`: what each earlier session would fill at most. The last gets what it needs up
-    to LAST_SHARE of `avail`, more when the earlier ones need less; the earlier ones share
+    `needs`: what each earlier session would fill at most (its part at EARLIER_TOP). The
+    last gets what it needs up to LAST_SHARE of `avail`, more when the earlier ones need less; the earlier ones share
     the rest equally (water-filling), each at least EARLIER_MIN (the oldest left out first);
     what is left over goes back to the last session."""
     shown = len(needs)
     while True:
-        wanted = sum(min(need, EARLIER_TOP) for need in needs[:shown])
+        wanted = sum(needs[:shown])
         last = min(last_need, max(int(avail * LAST_SHARE), avail - wanted))
         rest = avail - last
         if not shown or rest // shown >= min(EARLIER_MIN, *needs[:shown]):
             break
         shown -= 1
-    budgets = _fill(rest, [min(need, EARLIER_TOP) for need in needs[:shown]])
+    budgets = _fill(rest, list(needs[:shown]))
     last = min(last_need, avail - sum(budgets))
     return last, budgets + [0] * (len(needs) - shown)
 
@@ -120,6 +123,12 @@ def header(entry: dict[str, Any], k: int, n: int, now: float) -> str:
     )
 
 
+def header_room(entry: dict[str, Any], now: float) -> int:
+    """The room a session's header (and the blank line before it) takes."""
+    size = len(header(entry, 99, 99, now)) + 2 + HEADER_SLACK
+    return -(-size // HEADER_STEP) * HEADER_STEP
+
+
 def single_title(entry: dict[str, Any], now: float) -> str:
     at = epoch(str(entry.get("end") or ""))
     when = f"last written {age(now - at)} ago" if at is not None else "date unknown"
@@ -148,34 +157,45 @@ def hidden_line(count: int) -> str:
     )
 
 
+def _joined(parts: Sequence[dict[str, Any]], hidden: int, now: float) -> str:
+    if len(parts) == 1 and not hidden:  # one session alone reads as before: no header
+        return str(parts[0]["text"])
+    blocks = [hidden_line(hidden)] if hidden else []
+    n = len(parts)
+    blocks += [f"{header(p, k, n, now)}\n{p['text']}" for k, p in enumerate(parts, 1)]
+    return "\n\n".join(blocks)
+
+
 def compose(parts: Sequence[dict[str, Any]], hidden: int, now: float, room: int) -> str:
     """The thread's text in `room` characters: each part under its header, oldest first;
     the oldest earlier parts left out (counted in one line) while it does not fit, then the
     last part's older lines."""
-    if len(parts) == 1 and not hidden:
-        return _trimmed(str(parts[0]["text"]), room)
     parts = list(parts)
-    while True:
-        n = len(parts)
-        blocks = [hidden_line(hidden)] if hidden else []
-        blocks += [f"{header(p, k, n, now)}\n{p['text']}" for k, p in enumerate(parts, 1)]
-        text = "\n\n".join(blocks)
+    text = _joined(parts, hidden, now)
+    while len(text) > room:
         droppable = [i for i, p in enumerate(parts) if p.get("role") == "earlier"]
-        if len(text) <= room or not droppable:
+        if not droppable:
             break
         del parts[droppable[0]]
         hidden += 1
-    return _trimmed(text, room)
+        text = _joined(parts, hidden, now)
+    if len(text) > room:
+        at = next((i for i, p in enumerate(parts) if p.get("role") == "last"), len(parts) - 1)
+        own = str(parts[at]["text"])
+        parts[at] = {**parts[at], "text": _trimmed(own, len(own) - (len(text) - room))}
+        text = _joined(parts, hidden, now)
+    while len(text) > room and "\n" in text:  # what no trimming could fit
+        text = text[: text.rfind("\n")]
+    return text if len(text) <= room else ""
 
 
 def _trimmed(text: str, room: int) -> str:
-    """`text` in `room`: the said lines of its last section dropped from the oldest (the
-    first turn shown, the goal, stays), one line counting them; then cut at a line."""
+    """A part in `room`: its said lines dropped from the oldest (the first turn shown, the
+    goal, and the newest stay), one line counting them."""
     if len(text) <= room:
         return text
     lines = text.splitlines()
-    start = max((i for i, line in enumerate(lines) if line.startswith("# ")), default=0)
-    said = [i for i in range(start, len(lines)) if lines[i].startswith("[")]
+    said = [i for i, line in enumerate(lines) if line.startswith("[")]
     first = lines[said[0]].split("]", 1)[0] if said else ""
     drop = [i for i in said if not lines[i].startswith(first + "]")][:-1]
     excess = len(text) - room + 40
@@ -189,7 +209,4 @@ def _trimmed(text: str, room: int) -> str:
         at = min(gone)
         lines = [line for i, line in enumerate(lines) if i not in gone]
         lines.insert(at, f"[… {len(gone)} more lines not shown]")
-    out = "\n".join(lines)
-    while len(out) > room and "\n" in out:
-        out = out[: out.rfind("\n")]
-    return out if len(out) <= room else ""
+    return "\n".join(lines)

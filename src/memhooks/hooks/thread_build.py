@@ -159,11 +159,13 @@ def _allot(work: _Build, sessions: list[dict[str, Any]], room: int, doc: dict[st
     for entry in after:
         entry["text"] = work.render(entry, 0, lambda s, _b: tp.trivial_part(s))
     earlier = sessions[:last_at][::-1]  # newest first
-    avail = room - sum(len(e["text"]) + thread.HEADER_CHARS for e in after)
-    if earlier or after:  # one session alone has no header
-        avail -= thread.HEADER_CHARS + (len(thread.hidden_line(99)) if earlier else 0)
-    needs = [_need(work, entry) + thread.HEADER_CHARS for entry in earlier]
+    now = time.time()
     last = sessions[last_at]
+    avail = room - sum(len(e["text"]) + thread.header_room(e, now) for e in after)
+    if earlier or after:  # one session alone has no header
+        avail -= thread.header_room(last, now) + (len(thread.hidden_line(99)) if earlier else 0)
+    heads = [thread.header_room(entry, now) for entry in earlier]
+    needs = [_need(work, entry) + head for entry, head in zip(earlier, heads, strict=True)]
     state = work.state(last["id"]) or {}
     need = min(avail, tp.rough_size(state))
     if need < avail:
@@ -172,19 +174,18 @@ def _allot(work: _Build, sessions: list[dict[str, Any]], room: int, doc: dict[st
     last["text"] = work.render(last, avail if budget >= need else budget, tp.last_part)
     last["renders"] = {k: v for k, v in last["renders"].items() if v == last["text"]}
     hidden = 0
-    for entry, share in zip(earlier, budgets, strict=True):
+    for entry, share, head in zip(earlier, budgets, heads, strict=True):
         if share <= 0:
             hidden += 1
             entry["renders"] = {}
             continue
-        top = str(thread.EARLIER_TOP)
         if entry.get("trivial"):
             entry["text"] = work.render(entry, 0, lambda s, _b: tp.trivial_part(s))
-        elif share - thread.HEADER_CHARS >= entry["need"]:
+        elif share - head >= entry["need"]:
             entry["text"] = work.render(entry, thread.EARLIER_TOP, tp.earlier_part)
         else:
-            entry["text"] = work.render(entry, share - thread.HEADER_CHARS, tp.earlier_part)
-        used = {top, str(share - thread.HEADER_CHARS), "0"}
+            entry["text"] = work.render(entry, share - head, tp.earlier_part)
+        used = {str(thread.EARLIER_TOP), str(share - head), "0"}
         entry["renders"] = {k: v for k, v in entry["renders"].items() if k in used}
     doc["hidden"] = hidden
     doc["git"] = {key: state.get(key) for key in ("files", "git", "cwd")}
