@@ -47,9 +47,9 @@ def allot(avail: int, last_need: int, needs: Sequence[int]) -> tuple[int, list[i
     """(the last session's budget, each earlier session's, newest first; 0: left out).
 
     `needs`: what each earlier session would fill at most (its part at EARLIER_TOP). The
-    last gets what it needs up to LAST_SHARE of `avail`, more when the earlier ones need less; the earlier ones share
-    the rest equally (water-filling), each at least EARLIER_MIN (the oldest left out first);
-    what is left over goes back to the last session."""
+    last gets what it needs up to LAST_SHARE of `avail`, more when the earlier ones need
+    less; the earlier ones share the rest equally (water-filling), each at least EARLIER_MIN
+    (the oldest left out first); what is left over goes back to the last session."""
     shown = len(needs)
     while True:
         wanted = sum(needs[:shown])
