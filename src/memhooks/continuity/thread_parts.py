@@ -135,13 +135,12 @@ def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
         if lines and grown <= room - GAP_LINE:
             chosen[i], used = lines, grown
     out: list[str] = []
-    for i, turn in enumerate(turns):
+    for i in range(len(turns)):
         if i in chosen:
             out += chosen[i]
         elif i - 1 in chosen or i == 0:
             gap = next((j for j in range(i, len(turns)) if j in chosen), len(turns)) - i
             out.append(f"[… {gap} more turn{'s' if gap != 1 else ''} not shown]")
-        del turn
     return "\n".join([handover.RECORD_HEADING, *out])
 
 
