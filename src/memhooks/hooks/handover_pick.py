@@ -109,9 +109,8 @@ def thread_pick(
     """The thread as rendered at the last session's end (again here when it is stale)."""
     doc = read_thread(paths)
     if not thread_build.fresh(doc, others_newest_first(paths, hook.session_id)):
-        doc = thread_build.build(
-            paths, thread_build.estimate_room(paths, settings), exclude=hook.session_id
-        )
+        room = thread_build.kept_room(doc) or thread_build.estimate_room(paths, settings)
+        doc = thread_build.build(paths, room, exclude=hook.session_id, old=doc or {})
         _keep(paths, doc)
     assert doc is not None  # noqa: S101 - built just above when it was not fresh
     shown = thread_build.parts(doc)
@@ -121,11 +120,12 @@ def thread_pick(
         shown = [_with_git(p, doc["git"], git, settings.redact_patterns) for p in shown]
     now = time.time()
     hidden = int(doc.get("hidden") or 0)
-    return Pick(
-        lambda room: thread.compose(shown, hidden, now, room),
-        thread.title(shown, now),
-        thread_build.source(paths),
-    )
+
+    def render(room: int) -> str:
+        thread_build.note_room(paths, doc, room)
+        return thread.compose(shown, hidden, now, room)
+
+    return Pick(render, thread.title(shown, now), thread_build.source(paths))
 
 
 def _with_git(

@@ -17,8 +17,10 @@ from memhooks import TYPE_CHECKING
 from memhooks.continuity import thread
 from memhooks.store import (
     StateUnreadableError,
+    UnsafePathError,
     log_line,
     others_newest_first,
+    quick_lock,
     read_state,
     read_thread,
     save_thread,
@@ -38,6 +40,10 @@ MAX_SESSIONS = 40
 #: older sessions are left out (a thread file lost with 40 long sessions behind it).
 BUILD_SECONDS = 1.0
 INDEX_READ = 60_000  # as SessionStart reads MEMORY.md
+#: SessionStart keeps its room in the thread when it differs from the one it was built for by
+#: more than this; and how long it waits for the lock to do it.
+ROOM_SLACK = 100
+LOCK_TIMEOUT = 0.3
 
 
 class _Build:
@@ -116,10 +122,12 @@ def build(
     current: tuple[str, dict[str, Any]] | None = None,
     exclude: str = "",
     seconds: float = BUILD_SECONDS,
+    old: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The thread for a new session, in `room` characters: `current` is the session whose
-    state the caller holds (its evidence just saved), `exclude` a session left out."""
-    old = read_thread(paths) or {}
+    state the caller holds (its evidence just saved), `exclude` a session left out; `old`
+    the thread as last kept (read when not given), whose parts are used again."""
+    old = (read_thread(paths) or {}) if old is None else old
     cached = {
         str(e.get("id")): e
         for e in (old.get("sessions") or [] if old.get("version") == VERSION else [])
@@ -224,8 +232,31 @@ def parts(doc: dict[str, Any]) -> list[dict[str, Any]]:
 _SAMPLE_ID = "00000000-0000-4000-8000-000000000000"
 
 
+def kept_room(doc: dict[str, Any] | None) -> int:
+    """The room the last SessionStart gave the restore (`note_room`), or the one the thread
+    was last built for; 0 when there is none (a first build estimates it)."""
+    room = (doc or {}).get("room")
+    return room if isinstance(room, int) and room > 0 else 0
+
+
+def note_room(paths: MemoryPaths, doc: dict[str, Any], room: int) -> None:
+    """SessionStart's room, kept in the thread when it differs from what the thread was built
+    for: the next builds use it (the index, the status or the user tier changed), which
+    costs them nothing; best effort, a read-only tree keeps the estimate."""
+    if abs(kept_room(doc) - room) <= ROOM_SLACK:
+        return
+    try:
+        with quick_lock(paths.lock, LOCK_TIMEOUT):
+            current = read_thread(paths)
+            if current is not None and current.get("written") == doc.get("written"):
+                save_thread(paths, {**current, "room": room})
+    except (OSError, UnsafePathError) as exc:
+        log_line(paths.log, f"SessionStart: the restore's room not kept: {exc}")
+
+
 def estimate_room(paths: MemoryPaths, settings: Settings) -> int:
-    """The room the next SessionStart will give the restore, as far as it can be known now:
+    """The room the next SessionStart will give the restore, as far as it can be known now
+    (used until a SessionStart says: `note_room`):
     the briefing made with this tree's index, status and user tier, a multi-session title
     and no restore (what changes at each start, a note on the tree, is left out)."""
     from memhooks.continuity import briefing
@@ -275,6 +306,8 @@ def render_thread(
     caller holds the hooks' lock. A restore not rendered costs no more than a line in the
     log: the next SessionStart renders it."""
     try:
-        save_thread(paths, build(paths, estimate_room(paths, settings), current=current))
+        old = read_thread(paths) or {}
+        room = kept_room(old) or estimate_room(paths, settings)
+        save_thread(paths, build(paths, room, current=current, old=old))
     except Exception as exc:  # never worth the turn's own record
         log_line(paths.log, f"{event}: the next session's restore not rendered: {exc!r}")
