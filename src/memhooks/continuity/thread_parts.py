@@ -23,9 +23,9 @@ if TYPE_CHECKING:
 TRIVIAL_CHARS = 420
 TRIVIAL_PROMPTS = 200
 TRIVIAL_TURNS = 3
-#: Files and checks an earlier session shows at most (the last session shows all it has).
+#: Files, failed checks and todos an earlier session shows at most (the last one: all).
 EARLIER_FILES = 4
-EARLIER_CHECKS = 4
+EARLIER_CHECKS = 2
 EARLIER_TODOS = 6
 #: Detail of an earlier session's last turn, and its most of the session's share.
 LAST_TURN_LEVEL = 3
@@ -33,6 +33,8 @@ LAST_TURN_SHARE = 0.4
 #: Characters of an earlier session's first prompt (its goal), its other prompts, and Claude's
 #: conclusion of a turn (its last words), when there is room.
 GOAL_WORDS = 900
+GOAL_CUTS = (200, 450, GOAL_WORDS)
+SHORT_WORDS = 160
 PROMPT_WORDS = 320
 CONCLUSION_WORDS = 260
 GAP_LINE = 40
@@ -79,17 +81,17 @@ def last_part(state: dict[str, Any], budget: int) -> str:
 
 def brief_state(state: dict[str, Any]) -> dict[str, Any]:
     """An earlier session's state with its proofs cut to what a later session may need: its
-    last files, its failures before its passes, its unfinished todos."""
-    files = dict(list((state.get("files") or {}).items())[-EARLIER_FILES:])
-    checks = list((state.get("checks") or {}).items())
-    failing = [(k, v) for k, v in checks if not v.get("ok")][-EARLIER_CHECKS:]
-    passing = [(k, v) for k, v in checks if v.get("ok")][-max(0, EARLIER_CHECKS - len(failing)) :]
-    kept = {k for k, _ in failing + passing}
+    last files, the checks that failed at their last run with no change to the files since
+    (a later session may have fixed them: its own record says so), its unfinished todos."""
+    files = state.get("files") or {}
+    changed = max((int(info.get("seq") or 0) for info in files.values()), default=0)
+    checks = state.get("checks") or {}
+    failing = [k for k, v in checks.items() if not v.get("ok") and v.get("seq", 0) > changed]
     todos = [t for t in state.get("todos") or [] if t.get("status") != "completed"]
     return {
         **with_summaries(state),
-        "files": files,
-        "checks": {k: v for k, v in checks if k in kept},
+        "files": dict(list(files.items())[-EARLIER_FILES:]),
+        "checks": {k: checks[k] for k in failing[-EARLIER_CHECKS:]},
         "todos": todos[:EARLIER_TODOS],
     }
 
@@ -111,9 +113,9 @@ def _variant(turn: dict[str, Any], prompt: int, conclusion: int) -> list[str]:
 
 def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
     """What was said in an earlier session, by selection: its last turn (Claude's conclusion
-    and question) first in the room, then its goal (the first prompt), the user's other
-    words newest first, then Claude's conclusions of those turns, newest first; oldest first
-    on the page, a line counting the turns left out."""
+    and question) first in the room, then its goal (the first prompt) and the user's other
+    words newest first, each longer at each pass, then Claude's conclusions of those turns,
+    newest first; oldest first on the page, a line counting the turns left out."""
     if not turns:
         return ""
     room = budget - len(handover.RECORD_HEADING) - 1
@@ -123,17 +125,24 @@ def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
         if _size(last) <= room * LAST_TURN_SHARE:
             break
     chosen: dict[int, list[str]] = {len(turns) - 1: last}
+    words: dict[int, int] = {}  # the prompt's cap each chosen turn has
     used = _size(last)
     before = range(len(turns) - 2, -1, -1)
     goal = next((i for i in range(len(turns) - 1) if turns[i].get("prompt")), None)
-    passes = [(i, GOAL_WORDS, 0) for i in ([goal] if goal is not None else [])]
-    passes += [(i, PROMPT_WORDS, 0) for i in before if i != goal and turns[i].get("prompt")]
-    passes += [(i, GOAL_WORDS if i == goal else PROMPT_WORDS, CONCLUSION_WORDS) for i in before]
-    for i, prompt, conclusion in passes:
-        lines = _variant(turns[i], prompt, conclusion)
+    prompts = [i for i in before if i != goal and turns[i].get("prompt")]
+    steps = zip(GOAL_CUTS, (SHORT_WORDS, PROMPT_WORDS, PROMPT_WORDS), strict=True)
+    passes = [
+        (i, goal_cap if i == goal else cap)
+        for goal_cap, cap in steps
+        for i in ([goal] if goal is not None else []) + prompts
+    ]
+    passes += [(i, -1) for i in before]  # -1: its conclusion too
+    for i, cap in passes:
+        prompt = words.get(i, SHORT_WORDS) if cap < 0 else cap
+        lines = _variant(turns[i], prompt, CONCLUSION_WORDS if cap < 0 else 0)
         grown = used - _size(chosen.get(i, [])) + _size(lines)
-        if lines and grown <= room - GAP_LINE:
-            chosen[i], used = lines, grown
+        if lines and _size(lines) > _size(chosen.get(i, [])) and grown <= room - GAP_LINE:
+            chosen[i], used, words[i] = lines, grown, prompt
     out: list[str] = []
     for i in range(len(turns)):
         if i in chosen:
