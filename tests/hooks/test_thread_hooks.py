@@ -130,3 +130,49 @@ def test_a_summarize_summary_is_shown_for_its_session_as_a_summary(
     # The compaction's complement is as before: the thread is for new sessions only.
     compact = _context(run_hook("SessionStart", _payload(project, REAL, source="compact")))
     assert "The recent work on this project" not in compact
+
+
+def test_a_build_renders_only_what_changed(memory: Path, monkeypatch: Any) -> None:
+    """Finished sessions' parts are kept by their evidence and share: the next Stop renders
+    its own session's part only."""
+    import os
+    import time
+
+    from memhooks.continuity import thread_parts
+    from memhooks.continuity.evidence import Evidence, new_state
+    from memhooks.hooks import thread_build
+    from memhooks.store import save_evidence
+
+    paths = MemoryPaths(memory)
+    states = {}
+    for k, name in enumerate(("a", "b", "c")):
+        evidence = Evidence(new_state(name))
+        for n in range(8):
+            evidence.prompt(f"session {name} step {n}: " + "keep the API stable. " * 10)
+            evidence.said("Done. " + "The parser reads the header first. " * 12)
+        session = f"{name * 8}-0000-4000-8000-00000000000{k}"
+        save_evidence(paths, session, evidence.state)
+        os.utime(paths.restore + f"/{session}.json", (time.time() - 100 + k, time.time() - 100 + k))
+        states[session] = evidence.state
+    calls: list[str] = []
+    earlier = thread_parts.earlier_part
+
+    def counted(state: dict[str, Any], budget: int) -> str:
+        calls.append(str(state["session_id"]))
+        return earlier(state, budget)
+
+    monkeypatch.setattr(thread_parts, "earlier_part", counted)
+    current = (
+        "c" * 8 + "-0000-4000-8000-000000000002",
+        states["c" * 8 + "-0000-4000-8000-000000000002"],
+    )
+    doc = thread_build.build(paths, 7_000, current=current)
+    assert {p["role"] for p in thread_build.parts(doc)} == {"earlier", "last"}
+    assert calls  # the earlier sessions were rendered once
+    Path(paths.thread).write_text(json.dumps(doc), encoding="utf-8")
+    calls.clear()
+    again = thread_build.build(paths, 7_000, current=current)
+    assert calls == []  # nothing of theirs changed: their parts are used again
+    assert [p["text"] for p in thread_build.parts(again)] == [
+        p["text"] for p in thread_build.parts(doc)
+    ]

@@ -174,29 +174,50 @@ def _allot(work: _Build, sessions: list[dict[str, Any]], room: int, doc: dict[st
         avail -= thread.header_room(last, now) + (len(thread.hidden_line(99)) if earlier else 0)
     heads = [thread.header_room(entry, now) for entry in earlier]
     needs = [_need(work, entry) + head for entry, head in zip(earlier, heads, strict=True)]
-    state = work.state(last["id"]) or {}
-    need = min(avail, tp.rough_size(state))
+    budgets = _last_text(work, last, avail, needs)
+    for entry, share, head in zip(earlier, budgets, heads, strict=True):
+        _earlier_text(work, entry, share - head if share > 0 else 0)
+    doc["hidden"] = sum(1 for share in budgets if share <= 0)
+    doc["git"] = last["git"]
+    for entry in sessions:  # only the last session's files are shown with git's view
+        if entry is not last:
+            entry.pop("git", None)
+
+
+def _last_text(work: _Build, last: dict[str, Any], avail: int, needs: list[int]) -> list[int]:
+    """The last session's text in its share; the earlier sessions' shares (newest first)."""
+    from memhooks.continuity import thread_parts as tp
+
+    if "rough" not in last or "git" not in last:  # once per version of its evidence
+        state = work.state(last["id"]) or {}
+        last["rough"] = tp.rough_size(state)
+        last["git"] = {key: state.get(key) for key in ("files", "git", "cwd")}
+    need = min(avail, int(last["rough"]))
     if need < avail:
         need = len(work.render(last, avail, tp.last_part))
     budget, budgets = thread.allot(avail, need, needs)
-    last["text"] = work.render(last, avail if budget >= need else budget, tp.last_part)
-    last["renders"] = {k: v for k, v in last["renders"].items() if v == last["text"]}
-    hidden = 0
-    for entry, share, head in zip(earlier, budgets, heads, strict=True):
-        if share <= 0:
-            hidden += 1
-            entry["renders"] = {}
-            continue
-        if entry.get("trivial"):
-            entry["text"] = work.render(entry, 0, lambda s, _b: tp.trivial_part(s))
-        elif share - head >= entry["need"]:
-            entry["text"] = work.render(entry, thread.EARLIER_TOP, tp.earlier_part)
-        else:
-            entry["text"] = work.render(entry, share - head, tp.earlier_part)
-        used = {str(thread.EARLIER_TOP), str(share - head), "0"}
-        entry["renders"] = {k: v for k, v in entry["renders"].items() if k in used}
-    doc["hidden"] = hidden
-    doc["git"] = {key: state.get(key) for key in ("files", "git", "cwd")}
+    shown = avail if budget >= need else budget
+    last["text"] = work.render(last, shown, tp.last_part)
+    last["renders"] = {k: v for k, v in last["renders"].items() if k in (str(avail), str(shown))}
+    return budgets
+
+
+def _earlier_text(work: _Build, entry: dict[str, Any], budget: int) -> None:
+    """An earlier session's text in `budget` (0: left out); the renders kept are those this
+    share and its whole part need."""
+    from memhooks.continuity import thread_parts as tp
+
+    if budget <= 0:
+        entry["renders"] = {}
+        return
+    if entry.get("trivial"):
+        entry["text"] = work.render(entry, 0, lambda s, _b: tp.trivial_part(s))
+    elif budget >= entry["need"]:
+        entry["text"] = work.render(entry, thread.EARLIER_TOP, tp.earlier_part)
+    else:
+        entry["text"] = work.render(entry, budget, tp.earlier_part)
+    used = {str(thread.EARLIER_TOP), str(budget), "0"}
+    entry["renders"] = {k: v for k, v in entry["renders"].items() if k in used}
 
 
 def _need(work: _Build, entry: dict[str, Any]) -> int:
