@@ -4,12 +4,11 @@ SessionEnd, a trivial session, then a new session's SessionStart(startup)."""
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from memhooks.store import MemoryPaths
-from support import FIXTURES, run_cli, run_hook
+from support import FIXTURES, injected, run_cli, run_hook
 
 REAL = "aaaaaaaa-0000-4000-8000-00000000000a"
 GREETING = "bbbbbbbb-0000-4000-8000-00000000000b"
@@ -28,13 +27,6 @@ hitcount gets a --json mode for the dashboards team.
 
 def _payload(project: Path, session: str, **extra: Any) -> dict[str, Any]:
     return {"session_id": session, "cwd": str(project), **extra}
-
-
-def _context(done: subprocess.CompletedProcess[bytes]) -> str:
-    assert done.returncode == 0, done.stderr
-    if not done.stdout.strip():
-        return ""
-    return str(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
 
 
 def _turns(lines: list[bytes]) -> list[list[bytes]]:
@@ -87,7 +79,7 @@ def test_a_trivial_session_never_hides_the_real_one_before_it(
     started: Path, tmp_path: Path
 ) -> None:
     project = _week(started, tmp_path)
-    text = _context(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
     assert "The recent work on this project" in text
     real = text.index("# Session 1 of 2, the last one (the fullest): aaaaaaaa")
     assert real < text.index("# Session 2 of 2, a short one after it")
@@ -108,11 +100,11 @@ def test_session_start_reads_the_thread_rendered_at_the_end(started: Path, tmp_p
     # What SessionStart shows is the file as the last hook rendered it (no render of its own).
     last["text"] = "## What was said\n[1] user: rendered at the end, read at the start"
     Path(paths.thread).write_text(json.dumps(kept), encoding="utf-8")
-    text = _context(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
     assert "rendered at the end, read at the start" in text
     # Missing (a crash before any Stop wrote it): rendered at the start, and kept.
     Path(paths.thread).unlink()
-    text = _context(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
     assert "I want a --json output mode" in text
     assert Path(paths.thread).is_file()
 
@@ -123,12 +115,12 @@ def test_a_summarize_summary_is_shown_for_its_session_as_a_summary(
     project = _week(started, tmp_path)
     saved = run_cli("summarize", "--save", "--session", REAL, stdin=SUMMARY)
     assert saved.returncode == 0, saved.stderr
-    text = _context(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
     assert "summary Claude wrote with `/memory summarize`" in text
     assert "not the record's proof" in text
     assert "one object per line, keys path, hits" in text
     # The compaction's complement is as before: the thread is for new sessions only.
-    compact = _context(run_hook("SessionStart", _payload(project, REAL, source="compact")))
+    compact = injected(run_hook("SessionStart", _payload(project, REAL, source="compact")))
     assert "The recent work on this project" not in compact
 
 
