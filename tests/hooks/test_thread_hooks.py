@@ -168,3 +168,18 @@ def test_a_build_renders_only_what_changed(memory: Path, monkeypatch: Any) -> No
     assert [p["text"] for p in thread_build.parts(again)] == [
         p["text"] for p in thread_build.parts(doc)
     ]
+
+
+def test_session_end_adds_the_turn_stop_never_saw(started: Path, tmp_path: Path) -> None:
+    """The user interrupted the last turn (no Stop): SessionEnd reads it and renders the
+    thread with it."""
+    project = started.parent.parent
+    turns = _turns(MESSY.read_bytes().splitlines(keepends=True))
+    transcript = tmp_path / "cut.jsonl"
+    _session(project, REAL, transcript, turns[:-1])
+    with transcript.open("ab") as out:
+        out.writelines(turns[-1])
+    end = _payload(project, REAL, transcript_path=str(transcript), reason="other")
+    assert run_hook("SessionEnd", end).returncode == 0
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    assert "also want a totals line at the end" in text  # the last turn's prompt
