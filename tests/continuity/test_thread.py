@@ -6,7 +6,18 @@ from typing import Any
 
 from memhooks.continuity import thread, thread_parts
 from memhooks.continuity.evidence import Evidence, new_state
-from memhooks.store.checkpoints import DISK_CAP, MAX_KEPT, MIN_KEPT, kept
+from memhooks.store import (
+    EVIDENCE_DISK_CAP as DISK_CAP,
+)
+from memhooks.store import (
+    EVIDENCE_MAX_KEPT as MAX_KEPT,
+)
+from memhooks.store import (
+    EVIDENCE_MIN_KEPT as MIN_KEPT,
+)
+from memhooks.store import (
+    evidence_kept as kept,
+)
 from memhooks.text.clock import epoch
 
 NOW = epoch("2026-11-29T12:00:00Z") or 0.0

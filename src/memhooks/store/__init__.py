@@ -30,7 +30,9 @@ if TYPE_CHECKING:
     from memhooks.store.catalog import (Entry as Entry, entry_for as entry_for,
         SearchDoc as SearchDoc, load_catalog as load_catalog, ordered as ordered)
     from memhooks.store.checkpoints import (checkpoint_document as checkpoint_document,
-        checkpoint_path as checkpoint_path, open_job_log as open_job_log,
+        checkpoint_path as checkpoint_path, EVIDENCE_DISK_CAP as EVIDENCE_DISK_CAP,
+        EVIDENCE_MAX_KEPT as EVIDENCE_MAX_KEPT, EVIDENCE_MIN_KEPT as EVIDENCE_MIN_KEPT,
+        evidence_kept as evidence_kept, open_job_log as open_job_log,
         others_newest_first as others_newest_first, read_baseline as read_baseline,
         read_evidence as read_evidence, read_thread as read_thread,
         rebuild_job as rebuild_job, rebuilding as rebuilding, rebuilt as rebuilt,
@@ -124,7 +126,8 @@ TREE = {
         " LOG_HEADER read_prompts read_summary record_injected save_verdicts session_counts"
         " SUMMARY take_pointers without_native write_marks write_summary",
     "catalog": "Entry entry_for SearchDoc load_catalog ordered",
-    "checkpoints": "checkpoint_document checkpoint_path open_job_log others_newest_first"
+    "checkpoints": "checkpoint_document checkpoint_path EVIDENCE_DISK_CAP EVIDENCE_MAX_KEPT"
+        " EVIDENCE_MIN_KEPT evidence_kept open_job_log others_newest_first"
         " read_baseline read_evidence read_thread rebuild_job rebuilding rebuilt record_job"
         " save_baseline save_evidence save_thread VectorMarks write_checkpoint",
     "config": "CONFIG_CAP DIRECT_EDITS FIELDS HOST_CONTEXT_CAP load_settings NUDGES"

@@ -119,13 +119,14 @@ def prune_sessions(folder: str, keep: int) -> None:
 #
 # Machine-local and derived from the transcript (which is machine-local too): it is what the next
 # session on this project is restored from (the thread of its recent sessions). The newest files
-# are kept while they fit DISK_CAP bytes together, at most MAX_KEPT of them, and the newest
-# MIN_KEPT whatever their size: short sessions stay for as long as the thread can show them.
+# are kept while they fit EVIDENCE_DISK_CAP bytes together, at most EVIDENCE_MAX_KEPT of them,
+# and the newest EVIDENCE_MIN_KEPT whatever their size: short sessions stay for as long as the
+# thread can show them.
 
 
-MAX_KEPT = 200
-MIN_KEPT = 10
-DISK_CAP = 24_000_000
+EVIDENCE_MAX_KEPT = 200
+EVIDENCE_MIN_KEPT = 10
+EVIDENCE_DISK_CAP = 24_000_000
 
 
 EVIDENCE_READ_CAP = 4_000_000
@@ -198,19 +199,19 @@ def _entries(folder: str) -> list[tuple[float, str, int]]:
     return sorted(found, reverse=True)
 
 
-def kept(sizes: list[int]) -> int:
+def evidence_kept(sizes: list[int]) -> int:
     """How many of the newest files (their `sizes`, newest first) are kept."""
     total = 0
     for count, size in enumerate(sizes):
         total += size
-        if count >= MAX_KEPT or (count >= MIN_KEPT and total > DISK_CAP):
+        if count >= EVIDENCE_MAX_KEPT or (count >= EVIDENCE_MIN_KEPT and total > EVIDENCE_DISK_CAP):
             return count
     return len(sizes)
 
 
 def _prune(folder: str) -> None:
     found = _entries(folder)
-    for _, name, _ in found[kept([size for _, _, size in found]) :]:
+    for _, name, _ in found[evidence_kept([size for _, _, size in found]) :]:
         discard(os.path.join(folder, name))
 
 
