@@ -24,11 +24,12 @@ TRIVIAL_CHARS = 420
 TRIVIAL_PROMPTS = 200
 TRIVIAL_TURNS = 3
 #: Files, failed checks and todos an earlier session shows at most (the last one: all).
-EARLIER_FILES = 4
+EARLIER_FILES = 3
 EARLIER_CHECKS = 2
 EARLIER_TODOS = 6
-#: Detail of an earlier session's last turn, and its most of the session's share.
-LAST_TURN_LEVEL = 3
+#: An earlier session's last turn: the user's words and Claude's conclusion (with its
+#: question), the longest of these cuts that takes at most LAST_TURN_SHARE of its room.
+LAST_TURN_CUTS = ((320, 700), (200, 400), (120, 200), (120, 0))
 LAST_TURN_SHARE = 0.4
 #: Characters of an earlier session's first prompt (its goal), its other prompts, and Claude's
 #: conclusion of a turn (its last words), when there is room.
@@ -120,8 +121,8 @@ def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
         return ""
     room = budget - len(handover.RECORD_HEADING) - 1
     last: list[str] = []
-    for level in range(LAST_TURN_LEVEL, -1, -1):
-        last = handover.turn_lines(turns[-1], level)
+    for prompt, conclusion in LAST_TURN_CUTS:
+        last = _variant(turns[-1], prompt, conclusion)
         if _size(last) <= room * LAST_TURN_SHARE:
             break
     chosen: dict[int, list[str]] = {len(turns) - 1: last}
