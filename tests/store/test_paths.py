@@ -35,7 +35,8 @@ def test_every_entry_is_a_string_of_the_tree(tmp_path: Path) -> None:
     """One API: each well-known path is a `str` (the hooks never import pathlib)."""
     paths = MemoryPaths.for_project(tmp_path)
     assert paths.base == str(tmp_path / ".claude" / "memory")
-    assert len(LAYOUT) == 28  # 25 + .cache/restore (the evidence), rebuild.pid and rebuild.log
+    # 25 + .cache/restore (the evidence), rebuild.pid, rebuild.log and thread.json (the restore)
+    assert len(LAYOUT) == 29
     for name, relative in LAYOUT.items():
         value = getattr(paths, name)
         assert isinstance(value, str)
