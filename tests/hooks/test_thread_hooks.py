@@ -183,3 +183,19 @@ def test_session_end_adds_the_turn_stop_never_saw(started: Path, tmp_path: Path)
     assert run_hook("SessionEnd", end).returncode == 0
     text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
     assert "also want a totals line at the end" in text  # the last turn's prompt
+
+
+def test_a_thread_file_of_the_wrong_shape_costs_only_the_restore(
+    started: Path, tmp_path: Path
+) -> None:
+    project = _week(started, tmp_path)
+    paths = MemoryPaths(started)
+    kept = json.loads(Path(paths.thread).read_text(encoding="utf-8"))
+    kept["hidden"] = "many"
+    kept["sessions"] = [{"id": 7, "text": ["x"], "role": "last", "turns": "two"}, "junk"]
+    Path(paths.thread).write_text(json.dumps(kept), encoding="utf-8")
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    assert "Session id: " + NEW in text  # the briefing comes, without a restore
+    Path(paths.thread).write_text("{not json", encoding="utf-8")
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    assert "I want a --json output mode" in text  # unreadable: rendered again

@@ -109,17 +109,17 @@ def thread_pick(
     """The thread as rendered at the last session's end (again here when it is stale)."""
     doc = read_thread(paths)
     if not thread_build.fresh(doc, others_newest_first(paths, hook.session_id)):
-        room = thread_build.kept_room(doc) or thread_build.estimate_room(paths, settings)
-        doc = thread_build.build(paths, room, exclude=hook.session_id, old=doc or {})
-        _keep(paths, doc)
-    assert doc is not None  # noqa: S101 - built just above when it was not fresh
+        doc = _rebuilt(hook, paths, settings, doc)
+        if doc is None:
+            return None
+    assert doc is not None  # noqa: S101 - fresh, or built just above
     shown = thread_build.parts(doc)
     if not shown:
         return None
     if git is not None and isinstance(doc.get("git"), dict):
-        shown = [_with_git(p, doc["git"], git, settings.redact_patterns) for p in shown]
+        shown = [_with_git(paths, p, doc["git"], git, settings.redact_patterns) for p in shown]
     now = time.time()
-    hidden = int(doc.get("hidden") or 0)
+    hidden = thread_build.hidden(doc)
 
     def render(room: int) -> str:
         thread_build.note_room(paths, doc, room)
@@ -128,7 +128,23 @@ def thread_pick(
     return Pick(render, thread.title(shown, now), thread_build.source(paths))
 
 
+def _rebuilt(
+    hook: HookInput, paths: MemoryPaths, settings: Settings, doc: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """The thread rendered here (its file was missing or stale), and kept; None when that
+    failed (logged): the briefing comes without a restore rather than not at all."""
+    try:
+        room = thread_build.kept_room(doc) or thread_build.estimate_room(paths, settings)
+        built = thread_build.build(paths, room, exclude=hook.session_id, old=doc or {})
+    except Exception as exc:  # the rest of the briefing matters more
+        log_line(paths.log, f"SessionStart: the thread not rendered: {exc!r}")
+        return None
+    _keep(paths, built)
+    return built
+
+
 def _with_git(
+    paths: MemoryPaths,
     part: dict[str, Any],
     kept: dict[str, Any],
     git: tuple[Git, dict[str, Any]],
@@ -142,8 +158,12 @@ def _with_git(
     from memhooks.continuity.git_changes import git_entry
     from memhooks.continuity.handover import file_lines
 
-    before = file_lines(kept)
-    after = file_lines({**kept, "git": git_entry(kept, git, patterns)})
+    try:
+        before = file_lines(kept)
+        after = file_lines({**kept, "git": git_entry(kept, git, patterns)})
+    except (TypeError, ValueError, AttributeError, KeyError, OSError) as exc:  # a stored shape
+        log_line(paths.log, f"SessionStart: git's view not added: {exc!r}")
+        return part
     return {**part, "text": thread_parts.replace_files(str(part["text"]), before, after)}
 
 

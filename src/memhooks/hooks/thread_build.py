@@ -240,13 +240,28 @@ def fresh(doc: dict[str, Any] | None, found: list[tuple[str, float]]) -> bool:
     )
 
 
+ROLES = ("earlier", "last", "after")
+
+
 def parts(doc: dict[str, Any]) -> list[dict[str, Any]]:
-    """The sessions shown, oldest first."""
+    """The sessions shown, oldest first (an entry of the wrong shape is passed over)."""
+    sessions = doc.get("sessions")
     return [
         e
-        for e in doc.get("sessions") or []
-        if isinstance(e, dict) and e.get("text") and e.get("role")
+        for e in (sessions if isinstance(sessions, list) else [])
+        if isinstance(e, dict)
+        and isinstance(e.get("text"), str)
+        and e["text"]
+        and e.get("role") in ROLES
+        and isinstance(e.get("id"), str)
+        and isinstance(e.get("turns", 0), int)
     ]
+
+
+def hidden(doc: dict[str, Any]) -> int:
+    """How many earlier sessions the thread leaves out."""
+    count = doc.get("hidden")
+    return count if isinstance(count, int) and count > 0 else 0
 
 
 #: A host session id's length, for the estimate of the room (the briefing names the session).
