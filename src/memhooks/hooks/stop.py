@@ -1,4 +1,5 @@
-"""Stop: record activity, keep the session's evidence, append to its journal, maybe nudge.
+"""Stop: record activity, keep the session's evidence, append to its journal, render the next
+session's restore (the thread, hooks/thread_build.py), maybe nudge.
 
 The evidence (`.cache/restore/<session-id>.json`, what the next session is restored from) and
 the journal grow incrementally, each from the transcript offset it saved last time, in one
@@ -130,9 +131,12 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         # Read the offsets again under the lock: parallel sessions' Stop hooks share the
         # file, and a stale copy would move another session back (and journal it twice).
         current = read_offsets(paths)
-        mine = update is not None and current.get(hook.session_id, journal_at) == journal_at
-        saved = mine and update is not None and _save(paths, hook.session_id, update, current)
-        if saved and update is not None and update.state is not None:
+        if (
+            update is not None
+            and current.get(hook.session_id, journal_at) == journal_at
+            and _save(paths, hook.session_id, update, current)
+            and update.state is not None
+        ):
             render_thread(paths, settings, (hook.session_id, update.state), "Stop")
 
         def change(state: dict[str, Any]) -> dict[str, Any] | None:
