@@ -235,7 +235,7 @@ THREAD_READ_CAP = 2_000_000
 def read_thread(paths: MemoryPaths) -> dict[str, Any] | None:
     """The rendered thread, or None (missing, unreadable, resolving outside the tree)."""
     path = paths.thread
-    if not inside(paths.base, path) and os.path.lexists(os.path.dirname(path)):
+    if not inside(paths.cache, path) and os.path.lexists(os.path.dirname(path)):
         return None
     try:
         data = json.loads(read_text(path, THREAD_READ_CAP) or "null")
@@ -246,8 +246,8 @@ def read_thread(paths: MemoryPaths) -> dict[str, Any] | None:
 
 def save_thread(paths: MemoryPaths, thread: dict[str, Any]) -> None:
     """Replace the rendered thread (the caller holds the hooks' lock)."""
-    if not inside(paths.base, paths.thread) and os.path.lexists(os.path.dirname(paths.thread)):
-        raise UnsafePathError(".cache resolves outside .claude/memory/")
+    if not inside(paths.cache, paths.thread) and os.path.lexists(os.path.dirname(paths.thread)):
+        raise UnsafePathError("thread.json resolves outside the machine-local folder")
     write_atomic(paths.thread, json.dumps(thread, ensure_ascii=False), durable=False)
 
 
