@@ -8,8 +8,8 @@ store recorded when it last wrote (`store.watch`); only on a difference is the t
 listed and, when a memory file or a derived file changed, settled under the store lock:
 
 - a new or changed memory file that `rebuild` would index is redacted in place and indexed;
-- one that is not valid is put aside in `.cache/quarantine/` (never rewritten, never read
-  by a hook), and the last known version comes back if there was one. At SessionStart
+- one that is not valid is put aside in `paths.quarantine` (machine-local, never rewritten,
+  never read by a hook), and the last known version comes back if there was one. At SessionStart
   (changes made outside Claude: an editor, a `git pull`) it is reported and left in place,
   out of the index, as `rebuild` leaves it;
 - a deleted memory file is reported; its last known copy is kept outside the tree and
@@ -27,6 +27,8 @@ from memhooks.store import (
     LOST_REPORTED,
     TREE_PREFIX,
     LockTimeoutError,
+    changed_since,
+    keep_trusted,
     kept_copies,
     kept_copy,
     log_line,
@@ -39,6 +41,7 @@ from memhooks.store import (
     record_tree,
     recorded_listing,
     recorded_quick,
+    settle_trusted,
     watched_changed,
 )
 
@@ -67,17 +70,34 @@ def look(
 def _look_deeper(
     paths: MemoryPaths, settings: Settings, cli: str, *, from_claude: bool
 ) -> list[str]:
-    old = recorded_listing(paths)
-    if old is None or (old == memory_listing(paths) and not _derived(paths, from_claude)):
-        # Never recorded on this machine (this is the baseline), or only a folder's mtime
-        # moved (a hook's own journal entry): remember the tree as it is.
-        with quick_lock(paths.lock, LOCK_TIMEOUT):
-            if old is None:
-                record_tree(paths)
-            else:
-                record_quick(paths)
-        return []
-    return _settle(paths, settings, cli, from_claude=from_claude)
+    with quick_lock(paths.lock, LOCK_TIMEOUT):
+        # Under the lock: every write step of memhooks records what it wrote before it
+        # lets go of it (store.trusted), so what still differs was written by another hand.
+        recorded = recorded_quick(paths)
+        if recorded == quick_line(paths):
+            return []
+        old = recorded_listing(paths)
+        if old is None:  # never recorded on this machine: this is the baseline
+            record_tree(paths)
+            return []
+        messages = settle_trusted(paths, changed_since(paths, recorded), from_claude=from_claude)
+        if old == memory_listing(paths) and not _derived(paths, from_claude):
+            keep_trusted(paths)
+            record_quick(paths)
+            return _told(paths, messages, cli, from_claude=from_claude)
+    messages += _settle(paths, settings, cli, from_claude=from_claude)
+    return _told(paths, messages, cli, from_claude=from_claude)
+
+
+def _told(paths: MemoryPaths, messages: list[str], cli: str, *, from_claude: bool) -> list[str]:
+    for message in messages:
+        log_line(paths.log, message.removeprefix("memhooks: "))
+    if from_claude and messages:
+        messages.append(
+            f"Write memories with `{cli} save <category>` (or `remember`, `retire`) and the "
+            f"task with `{cli} task`: they validate, redact and index under the store lock."
+        )
+    return messages
 
 
 def _derived(paths: MemoryPaths, from_claude: bool) -> list[str]:
@@ -113,13 +133,6 @@ def _settle(paths: MemoryPaths, settings: Settings, cli: str, *, from_claude: bo
         # Reconciles the catalog with the files (what is valid is indexed, redacted
         # already), makes MEMORY.md again and records the tree as it now stands.
         store.reindex_locked([], {})
-    for message in messages:
-        log_line(paths.log, message.removeprefix("memhooks: "))
-    if from_claude and messages:
-        messages.append(
-            f"Write memories with `{cli} save <category>` (or `remember`, `retire`): it "
-            "validates, redacts and indexes them under the store lock."
-        )
     return messages
 
 
@@ -145,7 +158,7 @@ def _settle_file(
         back = not new and put_back(paths, relative)
         return [
             f"memhooks: {where} was written behind the store's back and is not a valid "
-            f"memory ({why}); it was put aside in {TREE_PREFIX}{aside}"
+            f"memory ({why}); it was put aside in {aside}"
             + (", and its last known version is back." if back else ".")
         ]
     if scrub(path, settings.redact_patterns):

@@ -19,7 +19,6 @@ from memhooks import TYPE_CHECKING
 from memhooks.continuity import thread
 from memhooks.hooks import thread_build
 from memhooks.store import (
-    MEMORY_DIR,
     MemoryPaths,
     UnsafePathError,
     log_line,
@@ -40,7 +39,7 @@ if TYPE_CHECKING:
 #: Bytes of the transcript read past the evidence's offset to find the host's summary.
 SUMMARY_READ = 4_000_000
 LOCK_TIMEOUT = 0.3
-_SOURCE = f"{MEMORY_DIR}/.cache/restore/"
+_SOURCE = "the record this machine kept of session "
 
 
 class Pick:
@@ -93,7 +92,7 @@ def pick(
             renderer(state, summary=summary),
             "What the compaction summary may not keep, from this session's record (files "
             "and checks as the record proves them; the user's exact words):",
-            _SOURCE + f"{hook.session_id}.json",
+            _SOURCE + hook.session_id,
         )
     if source in ("startup", "clear"):
         return thread_pick(hook, paths, settings, git)

@@ -300,7 +300,7 @@ def estimate_room(paths: MemoryPaths, settings: Settings) -> int:
     from memhooks.install.invocation import cli_command
     from memhooks.store import read_status, read_text, without_native
 
-    index = without_native(paths.base, read_text(paths.index, INDEX_READ))[0]
+    index = without_native(paths, read_text(paths.index, INDEX_READ))[0]
     budget = settings.session_start_chars
     user = user_block(paths, share(budget))
     rooms: list[int] = []

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
         HANDOFF_KEPT as HANDOFF_KEPT, keep_prompt as keep_prompt, leave_pointers as leave_pointers,
         load_verdicts as load_verdicts, LOG_HEADER as LOG_HEADER, read_prompts as read_prompts,
         read_summary as read_summary, record_injected as record_injected,
-        save_verdicts as save_verdicts, session_counts as session_counts, SUMMARY as SUMMARY,
+        save_verdicts as save_verdicts, session_counts as session_counts,
         take_pointers as take_pointers, without_native as without_native,
         write_marks as write_marks, write_summary as write_summary)
     from memhooks.store.catalog import (Entry as Entry, entry_for as entry_for,
@@ -59,11 +59,16 @@ if TYPE_CHECKING:
         UnsafeFileError as UnsafeFileError, write_atomic as write_atomic)
     from memhooks.store.locking import (command_lock as command_lock,
         LockTimeoutError as LockTimeoutError, quick_lock as quick_lock)
-    from memhooks.store.machine import (checkout_of as checkout_of,
-        consent_decision as consent_decision,
+    from memhooks.store.local import (checkout_id as checkout_id, checkout_of as checkout_of,
+        common_dir_id as common_dir_id, ensure_id as ensure_id, LEGACY_CACHE as LEGACY_CACHE,
+        LEGACY_SESSION as LEGACY_SESSION, local_dir as local_dir, make_id as make_id,
+        move_out as move_out, STATE_ENV as STATE_ENV, state_dir as state_dir)
+    from memhooks.store.machine import (carry_over as carry_over,
+        consent_decision as consent_decision, folder_identity as folder_identity,
         consent_file as consent_file, CONSENT_OFF as CONSENT_OFF, CONSENT_ON as CONSENT_ON,
-        is_on as is_on, mark_slow as mark_slow, NOTICE as NOTICE, record_consent as record_consent,
-        STATE_ENV as STATE_ENV, usable_patterns as usable_patterns)
+        is_on as is_on, mark_slow as mark_slow, NOTICE as NOTICE, read_record as read_record,
+        record_consent as record_consent, record_file as record_file, recorded_id as recorded_id,
+        repository_file as repository_file, usable_patterns as usable_patterns)
     from memhooks.store.memory_file import (content_hash as content_hash,
         first_heading as first_heading, parse_bytes as parse_bytes, parse_text as parse_text,
         render_document as render_document, UnparsableMemoryError as UnparsableMemoryError)
@@ -81,7 +86,7 @@ if TYPE_CHECKING:
         pointer_line as pointer_line, render_archive as render_archive,
         render_index as render_index, write_page as write_page)
     from memhooks.store.paths import (command_project_root as command_project_root,
-        discover_project as discover_project, inside as inside, LAYOUT as LAYOUT,
+        discover_project as discover_project, inside as inside, LAYOUT as LAYOUT, LOCAL as LOCAL,
         MEMORY_DIR as MEMORY_DIR, MemoryPaths as MemoryPaths, project_root as project_root,
         resolves_inside as resolves_inside, session_file_stem as session_file_stem,
         TREE_PREFIX as TREE_PREFIX, UnsafePathError as UnsafePathError)
@@ -100,15 +105,19 @@ if TYPE_CHECKING:
         LOCK_TIMEOUT as LOCK_TIMEOUT, mark_filed as mark_filed, marker_path as marker_path)
     from memhooks.store.upkeep import (memory_files as memory_files, read_entry as read_entry,
         scan_tree as scan_tree, scrub as scrub)
-    from memhooks.store.watch import (edited_file as edited_file, forget_backup as forget_backup,
-        keep_backup as keep_backup, kept_copies as kept_copies, kept_copy as kept_copy,
+    from memhooks.store.edit_backup import (edited_file as edited_file,
+        forget_backup as forget_backup, keep_backup as keep_backup,
+        restore_backup as restore_backup, was_absent as was_absent)
+    from memhooks.store.trusted import settle_trusted as settle_trusted, tree_turn as tree_turn
+    from memhooks.store.watch import (changed_since as changed_since,
+        keep_trusted as keep_trusted, kept_copies as kept_copies, kept_copy as kept_copy,
         LOST_REPORTED as LOST_REPORTED, mark_lost_reported as mark_lost_reported,
-        memory_listing as memory_listing, mirror_dir as mirror_dir, put_aside as put_aside,
-        put_back as put_back, quarantined as quarantined, quick_line as quick_line,
-        record_quick as record_quick, record_tree as record_tree,
+        memory_listing as memory_listing, mirror_dir as mirror_dir, note_own as note_own,
+        put_aside as put_aside, put_back as put_back, quarantined as quarantined,
+        quick_line as quick_line, record_quick as record_quick, record_tree as record_tree,
         recorded_listing as recorded_listing, recorded_quick as recorded_quick,
-        recover_missing as recover_missing, restore_backup as restore_backup,
-        was_absent as was_absent, watched_changed as watched_changed)
+        recover_missing as recover_missing, user_cache as user_cache,
+        watched_changed as watched_changed)
     from memhooks.store.tier_move import (move_between as move_between, MOVABLE as MOVABLE,
         MOVES_KEPT as MOVES_KEPT)
     from memhooks.store.user_tier import (checked_user_paths as checked_user_paths,
@@ -124,7 +133,7 @@ if TYPE_CHECKING:
 TREE = {
     "caches": "all_sessions append_log HANDOFF_KEPT keep_prompt leave_pointers load_verdicts"
         " LOG_HEADER read_prompts read_summary record_injected save_verdicts session_counts"
-        " SUMMARY take_pointers without_native write_marks write_summary",
+        " take_pointers without_native write_marks write_summary",
     "catalog": "Entry entry_for SearchDoc load_catalog ordered",
     "checkpoints": "checkpoint_document checkpoint_path EVIDENCE_DISK_CAP EVIDENCE_MAX_KEPT"
         " EVIDENCE_MIN_KEPT evidence_kept open_job_log others_newest_first"
@@ -139,23 +148,27 @@ TREE = {
         " open_created read_bytes READ_CAP_BYTES read_memory read_text replace_with_built"
         " split_frontmatter tree_problem UnsafeFileError write_atomic",
     "locking": "LockTimeoutError quick_lock",
-    "machine": "checkout_of"
-        " consent_decision consent_file CONSENT_OFF CONSENT_ON is_on mark_slow NOTICE"
-        " record_consent STATE_ENV usable_patterns",
+    "local": "checkout_id checkout_of common_dir_id ensure_id LEGACY_CACHE LEGACY_SESSION"
+        " local_dir make_id move_out STATE_ENV state_dir",
+    "machine": "carry_over consent_decision consent_file folder_identity CONSENT_OFF CONSENT_ON"
+        " is_on mark_slow NOTICE read_record record_consent record_file recorded_id"
+        " repository_file usable_patterns",
     "memory_file": "content_hash first_heading render_document UnparsableMemoryError",
     "names": "BY_FOLDER BY_NAME CATEGORIES contained DuplicateError Naming resolve_category"
         " slugify StoreError",
     "pages": "default_page IndexCaps pointer_line render_archive render_index write_page",
-    "paths": "command_project_root discover_project inside LAYOUT MEMORY_DIR MemoryPaths"
+    "paths": "command_project_root discover_project inside LAYOUT LOCAL MEMORY_DIR MemoryPaths"
         " project_root resolves_inside session_file_stem TREE_PREFIX UnsafePathError",
     "session": "append_journal change_state is_active JOURNAL_HEADING journal_part KEYS"
         " read_offsets read_state record_activity RECORD_KEYS record_shown repair_state"
         " reset_reminder save_offset shown_statuses StateUnreadableError",
     "tree": "HookWriter is_marked LOCK_TIMEOUT mark_filed marker_path project_of",
-    "watch": "edited_file forget_backup keep_backup kept_copies kept_copy LOST_REPORTED"
-        " mark_lost_reported memory_listing mirror_dir put_aside put_back quarantined"
+    "edit_backup": "edited_file forget_backup keep_backup restore_backup was_absent",
+    "trusted": "settle_trusted tree_turn",
+    "watch": "changed_since keep_trusted kept_copies kept_copy LOST_REPORTED"
+        " mark_lost_reported memory_listing mirror_dir note_own put_aside put_back quarantined"
         " quick_line record_quick record_tree recorded_listing recorded_quick"
-        " recover_missing restore_backup was_absent watched_changed",
+        " recover_missing user_cache watched_changed",
     "user_tier": "checked_user_paths DATA_ENV display inside_project InsideProjectError made"
         " PROJECT USER user_dir user_paths",
     "worktree": "git_dirs is_linked_worktree join_worktree",
