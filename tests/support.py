@@ -71,6 +71,14 @@ def run_hook(
     )
 
 
+def injected(done: subprocess.CompletedProcess[bytes]) -> str:
+    """The additionalContext a hook run printed ('' when it printed nothing)."""
+    assert done.returncode == 0, done.stderr
+    if not done.stdout.strip():
+        return ""
+    return str(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
+
+
 def wait_for(check: Callable[[], bool], seconds: float = 90) -> bool:
     """Poll `check` until it holds (a background job's result), for at most `seconds`."""
     deadline = time.monotonic() + seconds

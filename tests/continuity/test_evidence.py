@@ -235,7 +235,7 @@ def test_a_restore_after_a_compaction_keeps_the_users_earlier_words() -> None:
     evidence.add(_prompt("What is left to do?"))
     evidence.add(_said("Wire format_price into report.py."))
     text = next_session(evidence.state, budget=5_000)
-    assert text.index("## Claude Code's own summary") < text.index("## What was said")
+    assert text.index("## What Claude Code's own summary said") < text.index("## What was said")
     assert "[2] user: Add format_price to money.py" in text
     assert "[3] user: I'm blocked on the EUR price feed until Friday." in text
     assert "ROUND_HALF_UP" not in text  # Claude's words before it: the summary has them

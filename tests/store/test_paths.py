@@ -39,7 +39,8 @@ def test_every_entry_is_a_string_of_the_tree(tmp_path: Path) -> None:
     paths = MemoryPaths.for_project(tmp_path)
     assert paths.base == str(tmp_path / ".claude" / "memory")
     assert len(LAYOUT) == 14  # the tree: what a repository may share
-    assert len(LOCAL) == 21  # machine-local: the session record, caches, evidence, log
+    # machine-local: the session record, caches, evidence, the next session's restore, log
+    assert len(LOCAL) == 22
     for name, relative in LAYOUT.items():
         value = getattr(paths, name)
         assert isinstance(value, str)

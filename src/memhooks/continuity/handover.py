@@ -261,9 +261,31 @@ def said_section(turns: Sequence[dict[str, Any]], budget: int) -> str:
 # ---------------------------------------------------------------- the two restores
 
 
-def next_session(state: dict[str, Any], *, budget: int, intro: str = "") -> str:
+def summary_heading(summary: dict[str, Any]) -> str:
+    """A model-written summary's heading: whose it is, and that it is no proof."""
+    after = summary.get("after_turn", 0)
+    if summary.get("kind") == "summarize":
+        return (
+            f"## What the session summary Claude wrote with `/memory summarize` after turn "
+            f"{after} said (a model's summary, not the record's proof; later turns below "
+            "supersede it)"
+        )
+    return (
+        f"## What Claude Code's own summary said, written earlier at the compaction after turn "
+        f"{after} (a model's summary, not the record's proof; later turns below supersede it)"
+    )
+
+
+def next_session(
+    state: dict[str, Any],
+    *,
+    budget: int,
+    intro: str = "",
+    said: Callable[[Sequence[dict[str, Any]], int], str] | None = None,
+) -> str:
     """Where a session stood: the record's proofs, then what was said (or, after a
-    compaction, the host's summary and what was said since)."""
+    compaction, the host's summary and what was said since). `said` renders what was said
+    (default: `said_section`)."""
     parts = [intro] if intro else []
     proven = proven_section(state)
     if proven:
@@ -273,16 +295,13 @@ def next_session(state: dict[str, Any], *, budget: int, intro: str = "") -> str:
     if summary and summary.get("text"):
         after = summary.get("after_turn", 0)
         room = budget - _size(parts) - 2
-        head = (
-            f"## Claude Code's own summary, written earlier at the compaction after turn "
-            f"{after} (later turns below supersede it)"
-        )
+        head = summary_heading(summary)
         body = clip(summary["text"], max(0, room // 2 - len(head)))
         parts.append(f"{head}\n{body}")
         turns = [turn if turn["n"] > after else _words_only(turn) for turn in turns]
-    said = said_section(turns, budget - _size(parts) - 2)
-    if said:
-        parts.append(said)
+    record = (said or said_section)(turns, budget - _size(parts) - 2)
+    if record:
+        parts.append(record)
     return "\n\n".join(parts)
 
 

@@ -4,8 +4,10 @@
   record's proofs and the user's own words, less those the summary quotes when it can be read
   (the transcript past the evidence's offset, or what PostCompact kept; seen on 2.1.332:
   SessionStart(compact) runs before PostCompact and before the summary reaches the file).
-- startup, clear: the last other session's on this project, with its age and whether it
-  ended cleanly (SessionEnd marks that in `_session.json`).
+- startup, clear: the thread of the project's recent sessions (continuity/thread.py), as the
+  last Stop or SessionEnd rendered it (hooks/thread_build.py), with their ages as of now and
+  git's view of what the last one changed; rendered here (bounded) when the file is missing
+  or no longer matches the evidence.
 - resume: none; the host restores the conversation itself.
 """
 
@@ -14,15 +16,16 @@ from __future__ import annotations
 import time
 
 from memhooks import TYPE_CHECKING
-from memhooks.continuity.git_changes import git_entry
-from memhooks.continuity.handover import renderer
-from memhooks.continuity.transcript import read_new
-from memhooks.hooks.evidence_update import load
+from memhooks.continuity import thread
+from memhooks.hooks import thread_build
 from memhooks.store import (
     MemoryPaths,
-    StateUnreadableError,
+    UnsafePathError,
+    log_line,
     others_newest_first,
-    read_state,
+    quick_lock,
+    read_thread,
+    save_thread,
 )
 
 if TYPE_CHECKING:
@@ -31,11 +34,11 @@ if TYPE_CHECKING:
 
     from memhooks.continuity.git_run import Git
     from memhooks.hooks.event import HookInput
+    from memhooks.store import Settings
 
 #: Bytes of the transcript read past the evidence's offset to find the host's summary.
 SUMMARY_READ = 4_000_000
-#: Newest evidence files tried for the last session (one without a turn is passed over).
-CANDIDATES = 5
+LOCK_TIMEOUT = 0.3
 _SOURCE = "the record this machine kept of session "
 
 
@@ -50,6 +53,8 @@ class Pick:
 
 def host_summary(hook: HookInput, state: dict[str, Any]) -> str:
     """The host's summary of the compaction that just happened, or ''."""
+    from memhooks.continuity.transcript import read_new
+
     text = ""
     offset = state.get("offset")
     if hook.transcript_path and isinstance(offset, int):
@@ -63,37 +68,19 @@ def host_summary(hook: HookInput, state: dict[str, Any]) -> str:
     return text
 
 
-def _age(seconds: float) -> str:
-    minutes = int(seconds // 60)
-    if minutes < 90:  # noqa: PLR2004
-        return f"{minutes} min"
-    hours = minutes // 60
-    return f"{hours} h" if hours < 48 else f"{hours // 24} days"  # noqa: PLR2004
-
-
-def _ended(paths: MemoryPaths, session_id: str) -> str:
-    try:
-        state = read_state(paths.session) or {}
-    except StateUnreadableError:
-        return ""
-    sessions = state.get("sessions")
-    records = sessions if isinstance(sessions, list) else []
-    record = next((r for r in records if isinstance(r, dict) and r.get("id") == session_id), None)
-    if record is not None and record.get("ended"):
-        return f"it ended cleanly at {record['ended']}"
-    return "no clean end was recorded (it may have been cut off)"
-
-
 def pick(
     hook: HookInput,
     paths: MemoryPaths,
+    settings: Settings,
     git: tuple[Git, dict[str, Any]] | None = None,
-    patterns: tuple[str, ...] = (),
 ) -> Pick | None:
     """The restore for `hook.source`; `git` (a snapshot taken now) adds git's view of what
     the last session changed to a new session's restore."""
     source = hook.source or "startup"
     if source == "compact":
+        from memhooks.continuity.handover import renderer
+        from memhooks.hooks.evidence_update import load
+
         state = load(paths, hook.session_id)
         if state is None:
             return None
@@ -108,26 +95,81 @@ def pick(
             _SOURCE + hook.session_id,
         )
     if source in ("startup", "clear"):
-        found = last_session(paths, hook.session_id)
-        if found is None:
+        return thread_pick(hook, paths, settings, git)
+    return None
+
+
+def thread_pick(
+    hook: HookInput,
+    paths: MemoryPaths,
+    settings: Settings,
+    git: tuple[Git, dict[str, Any]] | None,
+) -> Pick | None:
+    """The thread as rendered at the last session's end (again here when it is stale)."""
+    doc = read_thread(paths)
+    if not thread_build.fresh(doc, others_newest_first(paths, hook.session_id)):
+        doc = _rebuilt(hook, paths, settings, doc)
+        if doc is None:
             return None
-        other_id, written, other = found
-        if git is not None:
-            other = {**other, "git": git_entry(other, git, patterns)}
-        age = _age(max(0.0, time.time() - written))
-        title = (
-            f"Where the last session on this project stood (session {other_id[:8]}, last "
-            f"written {age} ago; {_ended(paths, other_id)}). Continue from it only if the "
-            "user's request is about the same work:"
-        )
-        return Pick(renderer(other), title, _SOURCE + other_id)
-    return None
+    assert doc is not None  # noqa: S101 - fresh, or built just above
+    shown = thread_build.parts(doc)
+    if not shown:
+        return None
+    if git is not None and isinstance(doc.get("git"), dict):
+        shown = [_with_git(paths, p, doc["git"], git, settings.redact_patterns) for p in shown]
+    now = time.time()
+    hidden = thread_build.hidden(doc)
+
+    def render(room: int) -> str:
+        thread_build.note_room(paths, doc, room)
+        return thread.compose(shown, hidden, now, room)
+
+    return Pick(render, thread.title(shown, now), thread_build.source(paths))
 
 
-def last_session(paths: MemoryPaths, session_id: str) -> tuple[str, float, dict[str, Any]] | None:
-    """(id, last written, evidence) of the newest other session with a turn, or None."""
-    for other_id, written in others_newest_first(paths, session_id)[:CANDIDATES]:
-        other = load(paths, other_id)
-        if other is not None and other.get("turns"):
-            return other_id, written, other
-    return None
+def _rebuilt(
+    hook: HookInput, paths: MemoryPaths, settings: Settings, doc: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """The thread rendered here (its file was missing or stale), and kept; None when that
+    failed (logged): the briefing comes without a restore rather than not at all."""
+    try:
+        room = thread_build.kept_room(doc) or thread_build.estimate_room(paths, settings)
+        built = thread_build.build(paths, room, exclude=hook.session_id, old=doc or {})
+    except Exception as exc:  # the rest of the briefing matters more
+        log_line(paths.log, f"SessionStart: the thread not rendered: {exc!r}")
+        return None
+    _keep(paths, built)
+    return built
+
+
+def _with_git(
+    paths: MemoryPaths,
+    part: dict[str, Any],
+    kept: dict[str, Any],
+    git: tuple[Git, dict[str, Any]],
+    patterns: tuple[str, ...],
+) -> dict[str, Any]:
+    """The last session's part with git's view now of what it changed, in place of the
+    files its tools changed."""
+    if part.get("role") != "last":
+        return part
+    from memhooks.continuity import thread_parts
+    from memhooks.continuity.git_changes import git_entry
+    from memhooks.continuity.handover import file_lines
+
+    try:
+        before = file_lines(kept)
+        after = file_lines({**kept, "git": git_entry(kept, git, patterns)})
+    except (TypeError, ValueError, AttributeError, KeyError, OSError) as exc:  # a stored shape
+        log_line(paths.log, f"SessionStart: git's view not added: {exc!r}")
+        return part
+    return {**part, "text": thread_parts.replace_files(str(part["text"]), before, after)}
+
+
+def _keep(paths: MemoryPaths, doc: dict[str, Any]) -> None:
+    """The thread rendered here, for the next start; skipped rather than wait."""
+    try:
+        with quick_lock(paths.lock, LOCK_TIMEOUT):
+            save_thread(paths, doc)
+    except (OSError, UnsafePathError) as exc:
+        log_line(paths.log, f"SessionStart: thread not kept: {exc}")

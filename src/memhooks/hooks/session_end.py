@@ -1,4 +1,6 @@
-"""SessionEnd: close the session record. The host gives all SessionEnd hooks 1.5 s in total.
+"""SessionEnd: close the session record and render the next session's restore (the thread,
+hooks/thread_build.py) with this session's clean end. The host gives all SessionEnd hooks
+1.5 s in total.
 
 In a linked worktree, one line for the user when memories saved here are not on the main
 branch yet (continuity.unmerged): a worktree removed unmerged would lose them. git gets a small
@@ -21,11 +23,16 @@ if TYPE_CHECKING:
 
 #: Seconds git may take at SessionEnd (all SessionEnd hooks share 1.5 s).
 GIT_SECONDS = 0.5
+#: Bytes of the transcript SessionEnd reads past the evidence's offset at most (a turn Stop
+#: did not see), and how long it waits for the hooks' lock.
+CATCH_UP_BYTES = 4_000_000
+LOCK_TIMEOUT = 0.3
 
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
-    del settings
     touch_session(paths, hook.session_id, ended_reason=hook.reason or "other")
+    if settings.capture_journal and hook.session_id:
+        _close_thread(hook, paths, settings)
     line = unmerged_line(paths)
     if not line:
         return None
@@ -47,3 +54,33 @@ def unmerged_line(paths: MemoryPaths) -> str:
     except Exception as exc:  # a notice is never worth a failed hook
         log_line(paths.log, f"SessionEnd: unmerged memories not checked: {exc}")
         return ""
+
+
+def _close_thread(hook: HookInput, paths: MemoryPaths, settings: Settings) -> None:
+    """The session's evidence caught up with what Stop did not see (a turn the user
+    interrupted: no Stop), then the next session's thread rendered with its clean end."""
+    from memhooks.hooks.evidence_update import evidence_for, load, read_from
+    from memhooks.hooks.thread_build import render_thread
+    from memhooks.store import UnsafePathError, quick_lock, save_evidence
+
+    state = load(paths, hook.session_id)
+    at = state.get("offset") if state else None
+    transcript = hook.transcript_path
+    try:
+        behind = (
+            state is not None
+            and isinstance(at, int)
+            and os.path.isfile(transcript)
+            and os.path.getsize(transcript) > at
+        )
+        if behind and state is not None:
+            records, _, end = read_from(transcript, at, CATCH_UP_BYTES)
+            state = evidence_for(hook, paths, settings, state, records).state
+            state["offset"] = end
+        with quick_lock(paths.lock, LOCK_TIMEOUT):
+            if behind and state is not None:
+                save_evidence(paths, hook.session_id, state)
+            current = (hook.session_id, state) if state is not None else None
+            render_thread(paths, settings, current, "SessionEnd")
+    except (OSError, UnsafePathError) as exc:  # LockTimeoutError is an OSError
+        log_line(paths.log, f"SessionEnd: the next session's restore not rendered: {exc}")

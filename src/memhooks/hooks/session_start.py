@@ -110,7 +110,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     settled = _settle_tree(paths, settings)
     # Read, then brief.
     git = start_snapshot(hook, settings)
-    chosen = pick(hook, paths, git, settings.redact_patterns) if settings.capture_journal else None
+    chosen = pick(hook, paths, settings, git) if settings.capture_journal else None
     conflicted: list[str] = []
     index = unconflicted(paths, "index", conflicted)
     # The host injects its own auto memory index: memories imported from it stay out here.

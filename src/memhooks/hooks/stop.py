@@ -1,4 +1,5 @@
-"""Stop: record activity, keep the session's evidence, append to its journal, maybe nudge.
+"""Stop: record activity, keep the session's evidence, append to its journal, render the next
+session's restore (the thread, hooks/thread_build.py), maybe nudge.
 
 The evidence (`.cache/restore/<session-id>.json`, what the next session is restored from) and
 the journal grow incrementally, each from the transcript offset it saved last time, in one
@@ -15,6 +16,7 @@ import time
 from memhooks import TYPE_CHECKING
 from memhooks.continuity.journal_entry import render_journal_entry
 from memhooks.hooks.evidence_update import READ_MAX, evidence_for, load, read_from
+from memhooks.hooks.thread_build import render_thread
 from memhooks.store import (
     MemoryPaths,
     Settings,
@@ -129,8 +131,13 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         # Read the offsets again under the lock: parallel sessions' Stop hooks share the
         # file, and a stale copy would move another session back (and journal it twice).
         current = read_offsets(paths)
-        if update is not None and current.get(hook.session_id, journal_at) == journal_at:
-            _save(paths, hook.session_id, update, current)
+        if (
+            update is not None
+            and current.get(hook.session_id, journal_at) == journal_at
+            and _save(paths, hook.session_id, update, current)
+            and update.state is not None
+        ):
+            render_thread(paths, settings, (hook.session_id, update.state), "Stop")
 
         def change(state: dict[str, Any]) -> dict[str, Any] | None:
             output = nudge(state, hook, settings, now)
@@ -140,10 +147,10 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         return change_state(paths.session, change, durable=False)
 
 
-def _save(paths: MemoryPaths, session_id: str, update: _Update, offsets: dict[str, int]) -> None:
+def _save(paths: MemoryPaths, session_id: str, update: _Update, offsets: dict[str, int]) -> bool:
     """The journal entry, the offsets and the evidence; another Stop of this session that got
     here first (the offsets moved) wins, and this one writes nothing. An id that is no file
-    name keeps none of them (one line in the log)."""
+    name keeps none of them (one line in the log, and False)."""
     try:
         if update.entry:
             append_journal(paths, session_id, update.entry)
@@ -153,3 +160,5 @@ def _save(paths: MemoryPaths, session_id: str, update: _Update, offsets: dict[st
             save_evidence(paths, session_id, update.state)
     except UnsafePathError as exc:  # not contextlib.suppress: ~0.7 ms of imports
         log_line(paths.log, f"Stop: journal and evidence not kept: {exc}")
+        return False
+    return True

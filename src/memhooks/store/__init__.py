@@ -30,11 +30,14 @@ if TYPE_CHECKING:
     from memhooks.store.catalog import (Entry as Entry, entry_for as entry_for,
         SearchDoc as SearchDoc, load_catalog as load_catalog, ordered as ordered)
     from memhooks.store.checkpoints import (checkpoint_document as checkpoint_document,
-        checkpoint_path as checkpoint_path, open_job_log as open_job_log,
+        checkpoint_path as checkpoint_path, EVIDENCE_DISK_CAP as EVIDENCE_DISK_CAP,
+        EVIDENCE_MAX_KEPT as EVIDENCE_MAX_KEPT, EVIDENCE_MIN_KEPT as EVIDENCE_MIN_KEPT,
+        evidence_kept as evidence_kept, open_job_log as open_job_log,
         others_newest_first as others_newest_first, read_baseline as read_baseline,
-        read_evidence as read_evidence, rebuild_job as rebuild_job, rebuilding as rebuilding,
-        rebuilt as rebuilt, record_job as record_job, save_baseline as save_baseline,
-        save_evidence as save_evidence, VectorMarks as VectorMarks,
+        read_evidence as read_evidence, read_thread as read_thread,
+        rebuild_job as rebuild_job, rebuilding as rebuilding, rebuilt as rebuilt,
+        record_job as record_job, save_baseline as save_baseline,
+        save_evidence as save_evidence, save_thread as save_thread, VectorMarks as VectorMarks,
         write_checkpoint as write_checkpoint)
     from memhooks.store.config import (CONFIG_CAP as CONFIG_CAP, DIRECT_EDITS as DIRECT_EDITS,
         FIELDS as FIELDS, HOST_CONTEXT_CAP as HOST_CONTEXT_CAP, load_settings as load_settings,
@@ -132,9 +135,10 @@ TREE = {
         " LOG_HEADER read_prompts read_summary record_injected save_verdicts session_counts"
         " take_pointers without_native write_marks write_summary",
     "catalog": "Entry entry_for SearchDoc load_catalog ordered",
-    "checkpoints": "checkpoint_document checkpoint_path open_job_log others_newest_first"
-        " read_baseline read_evidence rebuild_job rebuilding rebuilt record_job"
-        " save_baseline save_evidence VectorMarks write_checkpoint",
+    "checkpoints": "checkpoint_document checkpoint_path EVIDENCE_DISK_CAP EVIDENCE_MAX_KEPT"
+        " EVIDENCE_MIN_KEPT evidence_kept open_job_log others_newest_first"
+        " read_baseline read_evidence read_thread rebuild_job rebuilding rebuilt record_job"
+        " save_baseline save_evidence save_thread VectorMarks write_checkpoint",
     "config": "CONFIG_CAP DIRECT_EDITS FIELDS HOST_CONTEXT_CAP load_settings NUDGES"
         " SEMANTIC_MODES Settings settings_from_dict untrusted",
     "context": "conflicted_files has_markers is_placeholder PREVIOUS read_status replace_master"

@@ -118,10 +118,15 @@ def prune_sessions(folder: str, keep: int) -> None:
 # Standard library only: Stop and SessionStart use it.
 #
 # Machine-local and derived from the transcript (which is machine-local too): it is what the next
-# session on this project is restored from. The newest `KEEP` files are kept.
+# session on this project is restored from (the thread of its recent sessions). The newest files
+# are kept while they fit EVIDENCE_DISK_CAP bytes together, at most EVIDENCE_MAX_KEPT of them,
+# and the newest EVIDENCE_MIN_KEPT whatever their size: short sessions stay for as long as the
+# thread can show them.
 
 
-KEEP = 20
+EVIDENCE_MAX_KEPT = 200
+EVIDENCE_MIN_KEPT = 10
+EVIDENCE_DISK_CAP = 24_000_000
 
 
 EVIDENCE_READ_CAP = 4_000_000
@@ -180,21 +185,33 @@ def save_evidence(paths: MemoryPaths, session_id: str, state: dict[str, Any]) ->
     _save(state_path(paths, session_id), state)
 
 
-def _entries(folder: str) -> list[tuple[float, str]]:
+def _entries(folder: str) -> list[tuple[float, str, int]]:
+    """(last written, name, bytes) of each `.json` file in `folder`, newest first."""
     try:
         with os.scandir(folder) as entries:
-            found = [
-                (entry.stat(follow_symlinks=False).st_mtime, entry.name)
-                for entry in entries
-                if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False)
-            ]
+            found = []
+            for entry in entries:
+                if entry.name.endswith(".json") and entry.is_file(follow_symlinks=False):
+                    info = entry.stat(follow_symlinks=False)
+                    found.append((info.st_mtime, entry.name, info.st_size))
     except OSError:
         return []
     return sorted(found, reverse=True)
 
 
+def evidence_kept(sizes: list[int]) -> int:
+    """How many of the newest files (their `sizes`, newest first) are kept."""
+    total = 0
+    for count, size in enumerate(sizes):
+        total += size
+        if count >= EVIDENCE_MAX_KEPT or (count >= EVIDENCE_MIN_KEPT and total > EVIDENCE_DISK_CAP):
+            return count
+    return len(sizes)
+
+
 def _prune(folder: str) -> None:
-    for _, name in _entries(folder)[KEEP:]:
+    found = _entries(folder)
+    for _, name, _ in found[evidence_kept([size for _, _, size in found]) :]:
         discard(os.path.join(folder, name))
 
 
@@ -204,8 +221,34 @@ def others_newest_first(paths: MemoryPaths, session_id: str) -> list[tuple[str, 
     folder = paths.restore
     if not inside(paths.cache, os.path.join(folder, "x")):
         return []
-    found = [(name[: -len(".json")], mtime) for mtime, name in _entries(folder)]
+    found = [(name[: -len(".json")], mtime) for mtime, name, _ in _entries(folder)]
     return [(other, mtime) for other, mtime in found if other != session_id]
+
+
+# ------------------------------------------------------------------ thread
+# The next session's restore as the last Stop or SessionEnd rendered it, with the parts it was
+# made of (hooks/thread_build.py), `.cache/thread.json`. Machine-local, like the evidence.
+
+THREAD_READ_CAP = 2_000_000
+
+
+def read_thread(paths: MemoryPaths) -> dict[str, Any] | None:
+    """The rendered thread, or None (missing, unreadable, resolving outside the tree)."""
+    path = paths.thread
+    if not inside(paths.cache, path) and os.path.lexists(os.path.dirname(path)):
+        return None
+    try:
+        data = json.loads(read_text(path, THREAD_READ_CAP) or "null")
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def save_thread(paths: MemoryPaths, thread: dict[str, Any]) -> None:
+    """Replace the rendered thread (the caller holds the hooks' lock)."""
+    if not inside(paths.cache, paths.thread) and os.path.lexists(os.path.dirname(paths.thread)):
+        raise UnsafePathError("thread.json resolves outside the machine-local folder")
+    write_atomic(paths.thread, json.dumps(thread, ensure_ascii=False), durable=False)
 
 
 # ------------------------------------------------------------------ heal

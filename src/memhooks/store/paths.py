@@ -132,6 +132,7 @@ class MemoryPaths:
         self.prompts = j(cache, "prompts.json")  # the latest prompts, for PreCompact
         self.offsets = j(cache, "offsets.json")  # transcript byte offsets per session
         self.restore = j(cache, "restore")  # <session-id>.json: each session's evidence
+        self.thread = j(cache, "thread.json")  # the next session's restore, rendered
         self.reminder = j(cache, "reminder.json")  # the status reminder last shown
         self.injected = j(cache, "injected.json")  # characters injected, per session
         self.handoff = j(cache, "subagent-pointers.json")  # PreToolUse(Agent) -> start

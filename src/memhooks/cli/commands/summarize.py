@@ -42,6 +42,7 @@ from memhooks.text import clip
 from memhooks.text.redact import redact, redact_field
 
 DESCRIPTION_MAX = 200
+EVIDENCE_LOCK_SECONDS = 2.0
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -208,6 +209,7 @@ def _save(paths: MemoryPaths, session_id: str, *, as_json: bool) -> int:
     meta = {k: redact_field(k, v, patterns) for k, v in meta.items()}
     meta = _validated(meta)
     saved = store.write_session_file(session_id, meta, body)
+    _keep_in_evidence(paths, session_id, body)
     entry = saved.entry
     verb = "Saved" if saved.created else "Updated"
     text_out = f"{verb} the session summary: {PREFIX}{entry.path} — {entry.title}"
@@ -229,6 +231,30 @@ def _save(paths: MemoryPaths, session_id: str, *, as_json: bool) -> int:
         as_json=as_json,
     )
     return Exit.OK
+
+
+def _keep_in_evidence(paths: MemoryPaths, session_id: str, body: str) -> None:
+    """The summary (redacted) kept in the session's evidence as well, where the thread of the
+    next sessions finds it (continuity/thread.py: framed as a model's summary, never as
+    proof). A session without evidence (capture off, another machine's) keeps none."""
+    from memhooks.continuity.evidence import summary_text
+    from memhooks.store import UnsafePathError, quick_lock, read_evidence, save_evidence
+    from memhooks.text.clock import iso
+
+    try:
+        with quick_lock(paths.lock, EVIDENCE_LOCK_SECONDS):
+            state = read_evidence(paths, session_id)
+            if state is None or not isinstance(state.get("turns"), list):
+                return
+            turns = state["turns"]
+            state["summarized"] = {
+                "text": summary_text(body),
+                "at": iso(),
+                "after_turn": turns[-1].get("n", 0) if turns else 0,
+            }
+            save_evidence(paths, session_id, state)
+    except (OSError, UnsafePathError):  # the summary file is what was asked for: it is saved
+        return
 
 
 def _validated(meta: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,349 @@
+"""Render the thread at the end (Stop, SessionEnd), read it at the next start (SessionStart).
+
+`build` makes `.cache/thread.json` (`paths.thread`) from the evidence of the newest sessions
+(continuity/thread.py chooses and shares the room): per session its header facts, the room
+it was given and its part rendered in it. A finished session's part is kept and used again
+while its evidence and its share stay the same, so a Stop renders only its own session's
+part (and another's when the shares move by a step). `fresh` says whether the file still
+matches the evidence; SessionStart renders again (the same `build`, bounded) when it does not,
+e.g. after a crash between a compaction and the next Stop.
+"""
+
+from __future__ import annotations
+
+import time
+
+from memhooks import TYPE_CHECKING
+from memhooks.continuity import thread
+from memhooks.store import (
+    StateUnreadableError,
+    UnsafePathError,
+    log_line,
+    others_newest_first,
+    quick_lock,
+    read_state,
+    read_thread,
+    save_thread,
+)
+from memhooks.text.clock import iso
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from memhooks.store import MemoryPaths, Settings
+
+VERSION = 1
+#: Evidence files looked at, newest first: more than a thread ever shows in 9,000 characters.
+MAX_SESSIONS = 40
+#: Seconds a build may spend loading and rendering sessions it has no part for; past them the
+#: older sessions are left out (a thread file lost with 40 long sessions behind it).
+BUILD_SECONDS = 1.0
+INDEX_READ = 60_000  # as SessionStart reads MEMORY.md
+#: SessionStart keeps its room in the thread when it differs from the one it was built for by
+#: more than this; and how long it waits for the lock to do it.
+ROOM_SLACK = 100
+LOCK_TIMEOUT = 0.3
+
+
+class _Build:
+    """One build: the sessions found, their states loaded on demand, their renders."""
+
+    def __init__(
+        self,
+        paths: MemoryPaths,
+        current: tuple[str, dict[str, Any]] | None,
+        deadline: float,
+    ) -> None:
+        self.paths = paths
+        self.current = current
+        self.deadline = deadline
+        self.states: dict[str, dict[str, Any] | None] = {}
+
+    def state(self, session_id: str) -> dict[str, Any] | None:
+        if self.current is not None and self.current[0] == session_id:
+            return self.current[1]
+        if session_id not in self.states:
+            from memhooks.hooks.evidence_update import load
+
+            self.states[session_id] = load(self.paths, session_id)
+        return self.states[session_id]
+
+    def render(
+        self, entry: dict[str, Any], budget: int, how: Callable[[dict[str, Any], int], str]
+    ) -> str:
+        """`how(state, budget)` for the entry's session, kept in the entry by budget."""
+        renders = entry.setdefault("renders", {})
+        key = str(budget)
+        if key not in renders:
+            state = self.state(entry["id"])
+            renders[key] = how(state, budget) if state else ""
+        return str(renders[key])
+
+
+def _ended(paths: MemoryPaths) -> dict[str, str]:
+    try:
+        state = read_state(paths.session) or {}
+    except StateUnreadableError:
+        return {}
+    records = state.get("sessions")
+    return {
+        str(r.get("id")): str(r["ended"])
+        for r in (records if isinstance(records, list) else [])
+        if isinstance(r, dict) and r.get("ended")
+    }
+
+
+def _entries(
+    build: _Build, cached: dict[str, dict[str, Any]], found: list[tuple[str, float]]
+) -> list[dict[str, Any]]:
+    """Each session found with turns, newest first, as its cached entry or a new one."""
+    from memhooks.continuity import thread_parts as tp
+
+    entries = []
+    for session_id, sig in found:
+        entry = cached.get(session_id)
+        mine = build.current is not None and build.current[0] == session_id
+        if entry is None or entry.get("sig") != sig or mine:
+            if not mine and time.monotonic() > build.deadline:
+                break
+            state = build.state(session_id)
+            entry = {"id": session_id, "sig": sig, "empty": not (state and state.get("turns"))}
+            if state and not entry["empty"]:
+                entry.update(tp.meta(state))
+        entries.append(entry)
+    return entries
+
+
+def build(
+    paths: MemoryPaths,
+    room: int,
+    *,
+    current: tuple[str, dict[str, Any]] | None = None,
+    exclude: str = "",
+    seconds: float = BUILD_SECONDS,
+    old: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The thread for a new session, in `room` characters: `current` is the session whose
+    state the caller holds (its evidence just saved), `exclude` a session left out; `old`
+    the thread as last kept (read when not given), whose parts are used again."""
+    old = (read_thread(paths) or {}) if old is None else old
+    cached = {
+        str(e.get("id")): e
+        for e in (old.get("sessions") or [] if old.get("version") == VERSION else [])
+        if isinstance(e, dict)
+    }
+    found = others_newest_first(paths, exclude)[:MAX_SESSIONS]
+    work = _Build(paths, current, time.monotonic() + seconds)
+    entries = _entries(work, cached, found)
+    ended = _ended(paths)
+    shown = [e for e in entries if not e.get("empty")][::-1]  # oldest first
+    for entry in shown:
+        entry["ended"] = ended.get(entry["id"], "")
+    doc: dict[str, Any] = {
+        "version": VERSION,
+        "room": room,
+        "written": iso(),
+        "basis": dict(found),
+        "sessions": entries[::-1],
+        "hidden": 0,
+        "git": None,
+    }
+    if shown:
+        _allot(work, shown, room, doc)
+    return doc
+
+
+def _allot(work: _Build, sessions: list[dict[str, Any]], room: int, doc: dict[str, Any]) -> None:
+    """Roles, shares and texts of the sessions (oldest first), into `doc`."""
+    from memhooks.continuity import thread_parts as tp
+
+    real = [i for i, e in enumerate(sessions) if not e.get("trivial")]
+    last_at = real[-1] if real else len(sessions) - 1
+    for i, entry in enumerate(sessions):
+        entry["role"] = "last" if i == last_at else ("after" if i > last_at else "earlier")
+        entry["text"] = ""
+    after = sessions[last_at + 1 :]
+    for entry in after:
+        entry["text"] = work.render(entry, 0, lambda s, _b: tp.trivial_part(s))
+    earlier = sessions[:last_at][::-1]  # newest first
+    now = time.time()
+    last = sessions[last_at]
+    avail = room - sum(len(e["text"]) + thread.header_room(e, now) for e in after)
+    if earlier or after:  # one session alone has no header
+        avail -= thread.header_room(last, now) + (len(thread.hidden_line(99)) if earlier else 0)
+    heads = [thread.header_room(entry, now) for entry in earlier]
+    needs = [_need(work, entry) + head for entry, head in zip(earlier, heads, strict=True)]
+    budgets = _last_text(work, last, avail, needs)
+    for entry, share, head in zip(earlier, budgets, heads, strict=True):
+        _earlier_text(work, entry, share - head if share > 0 else 0)
+    doc["hidden"] = sum(1 for share in budgets if share <= 0)
+    doc["git"] = last["git"]
+    for entry in sessions:  # only the last session's files are shown with git's view
+        if entry is not last:
+            entry.pop("git", None)
+
+
+def _last_text(work: _Build, last: dict[str, Any], avail: int, needs: list[int]) -> list[int]:
+    """The last session's text in its share; the earlier sessions' shares (newest first)."""
+    from memhooks.continuity import thread_parts as tp
+
+    if "rough" not in last or "git" not in last:  # once per version of its evidence
+        state = work.state(last["id"]) or {}
+        last["rough"] = tp.rough_size(state)
+        last["git"] = {key: state.get(key) for key in ("files", "git", "cwd")}
+    need = min(avail, int(last["rough"]))
+    if need < avail:
+        need = len(work.render(last, avail, tp.last_part))
+    budget, budgets = thread.allot(avail, need, needs)
+    shown = avail if budget >= need else budget
+    last["text"] = work.render(last, shown, tp.last_part)
+    last["renders"] = {k: v for k, v in last["renders"].items() if k in (str(avail), str(shown))}
+    return budgets
+
+
+def _earlier_text(work: _Build, entry: dict[str, Any], budget: int) -> None:
+    """An earlier session's text in `budget` (0: left out); the renders kept are those this
+    share and its whole part need."""
+    from memhooks.continuity import thread_parts as tp
+
+    if budget <= 0:
+        entry["renders"] = {}
+        return
+    if entry.get("trivial"):
+        entry["text"] = work.render(entry, 0, lambda s, _b: tp.trivial_part(s))
+    elif budget >= entry["need"]:
+        entry["text"] = work.render(entry, thread.EARLIER_TOP, tp.earlier_part)
+    else:
+        entry["text"] = work.render(entry, budget, tp.earlier_part)
+    used = {str(thread.EARLIER_TOP), str(budget), "0"}
+    entry["renders"] = {k: v for k, v in entry["renders"].items() if k in used}
+
+
+def _need(work: _Build, entry: dict[str, Any]) -> int:
+    """What an earlier session fills at most (its part at EARLIER_TOP), found once."""
+    from memhooks.continuity import thread_parts as tp
+
+    if entry.get("trivial"):
+        return len(work.render(entry, 0, lambda s, _b: tp.trivial_part(s)))
+    if "need" not in entry:
+        entry["need"] = len(work.render(entry, thread.EARLIER_TOP, tp.earlier_part))
+    return int(entry["need"])
+
+
+def fresh(doc: dict[str, Any] | None, found: list[tuple[str, float]]) -> bool:
+    """The thread was rendered from the evidence as it is now (the same files, unchanged)."""
+    return (
+        doc is not None
+        and doc.get("version") == VERSION
+        and doc.get("basis") == dict(found[:MAX_SESSIONS])
+    )
+
+
+ROLES = ("earlier", "last", "after")
+
+
+def parts(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The sessions shown, oldest first (an entry of the wrong shape is passed over)."""
+    sessions = doc.get("sessions")
+    return [
+        e
+        for e in (sessions if isinstance(sessions, list) else [])
+        if isinstance(e, dict)
+        and isinstance(e.get("text"), str)
+        and e["text"]
+        and e.get("role") in ROLES
+        and isinstance(e.get("id"), str)
+        and isinstance(e.get("turns", 0), int)
+    ]
+
+
+def hidden(doc: dict[str, Any]) -> int:
+    """How many earlier sessions the thread leaves out."""
+    count = doc.get("hidden")
+    return count if isinstance(count, int) and count > 0 else 0
+
+
+#: A host session id's length, for the estimate of the room (the briefing names the session).
+_SAMPLE_ID = "00000000-0000-4000-8000-000000000000"
+
+
+def kept_room(doc: dict[str, Any] | None) -> int:
+    """The room the last SessionStart gave the restore (`note_room`), or the one the thread
+    was last built for; 0 when there is none (a first build estimates it)."""
+    room = (doc or {}).get("room")
+    return room if isinstance(room, int) and room > 0 else 0
+
+
+def note_room(paths: MemoryPaths, doc: dict[str, Any], room: int) -> None:
+    """SessionStart's room, kept in the thread when it differs from what the thread was built
+    for: the next builds use it (the index, the status or the user tier changed), which
+    costs them nothing; best effort, a read-only tree keeps the estimate."""
+    if abs(kept_room(doc) - room) <= ROOM_SLACK:
+        return
+    try:
+        with quick_lock(paths.lock, LOCK_TIMEOUT):
+            current = read_thread(paths)
+            if current is not None and current.get("written") == doc.get("written"):
+                save_thread(paths, {**current, "room": room})
+    except (OSError, UnsafePathError) as exc:
+        log_line(paths.log, f"SessionStart: the restore's room not kept: {exc}")
+
+
+def estimate_room(paths: MemoryPaths, settings: Settings) -> int:
+    """The room the next SessionStart will give the restore, as far as it can be known now
+    (used until a SessionStart says: `note_room`):
+    the briefing made with this tree's index, status and user tier, a multi-session title
+    and no restore (what changes at each start, a note on the tree, is left out)."""
+    from memhooks.continuity import briefing
+    from memhooks.hooks.user_memory import share, user_block
+    from memhooks.install.invocation import cli_command
+    from memhooks.store import read_status, read_text, without_native
+
+    index = without_native(paths, read_text(paths.index, INDEX_READ))[0]
+    budget = settings.session_start_chars
+    user = user_block(paths, share(budget))
+    rooms: list[int] = []
+
+    def restore(room: int) -> str:
+        rooms.append(room)
+        return ""
+
+    briefing.session_start(
+        session_id=_SAMPLE_ID,
+        status=read_status(paths),
+        index=index,
+        budget=budget - (len(user) + 2 if user else 0),
+        handover=restore,
+        handover_title=thread.title([{}, {}], 0.0),
+        handover_source=source(paths),
+        cli=cli_command(),
+    )
+    return rooms[0] if rooms else 0
+
+
+def source(paths: MemoryPaths) -> str:
+    """How the briefing names the thread's file."""
+    from memhooks.store import MEMORY_DIR
+
+    relative = paths.relative(paths.thread)
+    if relative.startswith(".."):  # kept outside the checkout: no path to show
+        return "the thread of recent sessions (machine-local)"
+    return f"{MEMORY_DIR}/{relative}"
+
+
+def render_thread(
+    paths: MemoryPaths,
+    settings: Settings,
+    current: tuple[str, dict[str, Any]] | None,
+    event: str,
+) -> None:
+    """Build and keep the next session's thread, `current` (id, state) just saved; the
+    caller holds the hooks' lock. A restore not rendered costs no more than a line in the
+    log: the next SessionStart renders it."""
+    try:
+        old = read_thread(paths) or {}
+        room = kept_room(old) or estimate_room(paths, settings)
+        save_thread(paths, build(paths, room, current=current, old=old))
+    except Exception as exc:  # never worth the turn's own record
+        log_line(paths.log, f"{event}: the next session's restore not rendered: {exc!r}")

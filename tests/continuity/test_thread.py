@@ -1,0 +1,220 @@
+"""The thread of recent sessions: who gets the room, in what order, marked how."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memhooks.continuity import thread, thread_parts
+from memhooks.continuity.evidence import Evidence, new_state
+from memhooks.store import (
+    EVIDENCE_DISK_CAP as DISK_CAP,
+)
+from memhooks.store import (
+    EVIDENCE_MAX_KEPT as MAX_KEPT,
+)
+from memhooks.store import (
+    EVIDENCE_MIN_KEPT as MIN_KEPT,
+)
+from memhooks.store import (
+    evidence_kept as kept,
+)
+from memhooks.text.clock import epoch
+
+NOW = epoch("2026-11-29T12:00:00Z") or 0.0
+
+
+def _session(words: str, turns: int = 6, *, day: str = "2026-11-27") -> dict[str, Any]:
+    """A session with `turns` turns of real work: prompts, replies, a check that ran."""
+    evidence = Evidence(new_state("s"))
+    for n in range(1, turns + 1):
+        evidence.prompt(f"{words} step {n}: " + "please keep the public API as it is. " * 4)
+        evidence.said(f"Looking at step {n}. " + "The parser reads the header first. " * 8)
+        evidence.said(f"Done with step {n}: {words} works now. Shall I go on with step {n + 1}?")
+        evidence.state["turns"][-1]["at"] = f"{day}T09:{n:02d}:00Z"
+    evidence.ran("pytest -q", ok=True, output="3 passed", turn=turns)
+    evidence.state["updated"] = f"{day}T10:00:00Z"
+    return evidence.state
+
+
+def _trivial(day: str = "2026-11-28") -> dict[str, Any]:
+    evidence = Evidence(new_state("t"))
+    evidence.prompt("Good morning")
+    evidence.said("Good morning! What would you like to work on today?")
+    evidence.prompt("ok")
+    evidence.state["updated"] = f"{day}T08:00:00Z"
+    return evidence.state
+
+
+def _entry(state: dict[str, Any], role: str, text: str, name: str) -> dict[str, Any]:
+    return {"id": name * 8, **thread_parts.meta(state), "role": role, "text": text, "ended": ""}
+
+
+# ---------------------------------------------------------------- one session's part
+
+
+def test_a_greeting_is_trivial_and_work_is_not() -> None:
+    assert thread_parts.trivial(_trivial())
+    assert not thread_parts.trivial(_session("json output", turns=2))
+    talk = _trivial()
+    talk["turns"][0]["ran"] = [{"cmd": "ls", "ok": True, "error": ""}]
+    assert not thread_parts.trivial(talk)  # a tool ran: not trivial
+
+
+def test_an_earlier_session_keeps_its_goal_last_words_and_question_in_a_small_share() -> None:
+    state = _session("json output", turns=12)
+    text = thread_parts.earlier_part(state, 1_400)
+    assert len(text) <= 1_400
+    assert "[1] user: json output step 1" in text  # the goal
+    assert "[12] user: json output step 12" in text  # the last words
+    assert "Shall I go on with step 13?" in text  # Claude's conclusion and question
+    assert "more turns not shown" in text
+    # Its headings say whose they are: a later session supersedes them.
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert headings
+    assert all("earlier" in line for line in headings)
+
+
+def test_summaries_are_framed_as_summaries_never_as_proofs() -> None:
+    state = _session("json output", turns=4)
+    evidence = Evidence(state)
+    evidence.summary("The user wants NDJSON; the table stays as it is.")
+    host = thread_parts.earlier_part(evidence.state, 2_500)
+    assert "Claude Code's own summary said" in host
+    assert "not the record's proof" in host
+    assert "The user wants NDJSON" in host
+    # A `/memory summarize` summary written after the compaction is the newer one.
+    evidence.state["summarized"] = {"text": "Context: NDJSON shipped.", "after_turn": 4}
+    own = thread_parts.last_part(evidence.state, 4_000)
+    assert "/memory summarize` after turn 4 said (a model's summary" in own
+    assert "NDJSON shipped" in own
+    assert "The user wants NDJSON" not in own
+
+
+# ---------------------------------------------------------------- the room
+
+
+def test_the_last_session_gets_what_it_needs_and_the_rest_goes_earlier() -> None:
+    last, earlier = thread.allot(8_000, 2_000, [3_000, 3_000, 3_000])
+    assert last == 2_000
+    assert all(b >= thread.EARLIER_MIN for b in earlier)
+    assert last + sum(earlier) <= 8_000
+    assert last + sum(earlier) >= 8_000 - thread.STEP * 3  # the room is used
+
+
+def test_a_long_last_session_gets_its_share_and_short_earlier_ones_all_they_need() -> None:
+    last, earlier = thread.allot(8_000, 8_000, [900, 800])
+    assert earlier == [900, 800]
+    assert last == 8_000 - 1_700  # what the earlier ones leave goes to the last
+    last, earlier = thread.allot(8_000, 8_000, [5_000, 5_000])
+    assert last >= int(8_000 * thread.LAST_SHARE)  # its share, and what the steps leave
+    assert 8_000 - 2 * thread.STEP <= last + sum(earlier) <= 8_000
+
+
+def test_the_oldest_sessions_are_left_out_when_the_room_runs_out() -> None:
+    last, earlier = thread.allot(6_000, 6_000, [3_000] * 10)
+    shown = [b for b in earlier if b]
+    assert earlier[: len(shown)] == shown  # newest first: the oldest go
+    assert 0 < len(shown) < 10
+    assert all(b >= thread.EARLIER_MIN for b in shown)
+    assert last + sum(shown) <= 6_000
+
+
+def test_no_earlier_session_leaves_the_whole_room_to_the_last() -> None:
+    assert thread.allot(7_000, 9_999, []) == (7_000, [])
+    assert thread.allot(7_000, 3_000, []) == (3_000, [])
+
+
+# ---------------------------------------------------------------- at the next start
+
+
+def test_the_thread_is_oldest_first_with_dates_ages_and_roles() -> None:
+    first, real, greeting = _session("json output"), _session("totals"), _trivial()
+    parts = [
+        _entry(first, "earlier", thread_parts.earlier_part(first, 1_500), "a"),
+        _entry(real, "last", thread_parts.last_part(real, 4_000), "b"),
+        _entry(greeting, "after", thread_parts.trivial_part(greeting), "c"),
+    ]
+    text = thread.compose(parts, 2, NOW, 9_000)
+    assert len(text) <= 9_000
+    assert text.index("2 earlier sessions not shown") < text.index("# Session 1 of 3")
+    assert text.index("# Session 1 of 3") < text.index("# Session 2 of 3, the last one")
+    assert text.index("# Session 2 of 3") < text.index("# Session 3 of 3, a short one after it")
+    assert "last written 2026-11-27 10:00 UTC, 2 days ago" in text
+    assert "last written 2026-11-28 08:00 UTC, 28 h ago" in text
+    # The trivial session after it hides nothing of the real one.
+    assert "Shall I go on with step 7?" in text
+    assert "[1] user: Good morning" in text
+    assert thread.title(parts, NOW).startswith("The recent work on this project")
+
+
+def test_one_session_reads_as_before() -> None:
+    state = _session("json output")
+    part = _entry(state, "last", thread_parts.last_part(state, 5_000), "a")
+    assert thread.compose([part], 0, NOW, 9_000) == part["text"]
+    assert thread.title([part], NOW).startswith(
+        "Where the last session on this project stood (session aaaaaaaa, last written 2 days"
+    )
+
+
+def test_a_smaller_room_drops_the_oldest_sessions_then_the_last_ones_older_lines() -> None:
+    states = [_session(f"task {k}", turns=10) for k in range(3)]
+    parts = [
+        _entry(states[0], "earlier", thread_parts.earlier_part(states[0], 2_000), "a"),
+        _entry(states[1], "earlier", thread_parts.earlier_part(states[1], 2_000), "b"),
+        _entry(states[2], "last", thread_parts.last_part(states[2], 5_000), "c"),
+    ]
+    full = thread.compose(parts, 0, NOW, 20_000)
+    text = thread.compose(parts, 0, NOW, len(full) - 500)
+    assert len(text) <= len(full) - 500
+    assert "1 earlier session not shown" in text
+    assert "task 0 step 1" not in text
+    assert "task 1 step 1" in text
+    tight = thread.compose(parts, 0, NOW, 3_000)
+    assert len(tight) <= 3_000
+    assert "task 2 step 10" in tight  # the newest words stay
+    assert "more lines not shown" in tight
+
+
+def test_the_room_is_used_when_earlier_sessions_have_content() -> None:
+    """Built as the hooks build it: what the content allows fills the room."""
+    states = [_session(f"task {k}", turns=14) for k in range(4)]
+    room = 8_000
+    entries = [_entry(s, "earlier", "", "abcd"[i]) for i, s in enumerate(states)]
+    entries[-1]["role"] = "last"
+    heads = [thread.header_room(e, NOW) for e in entries]
+    avail = room - heads[-1] - len(thread.hidden_line(99))
+    needs = [
+        len(thread_parts.earlier_part(s, thread.EARLIER_TOP)) + head
+        for s, head in zip(states[:-1], heads, strict=False)
+    ][::-1]
+    last, budgets = thread.allot(avail, avail, needs)
+    parts = [
+        {**e, "text": thread_parts.earlier_part(s, b - head)}
+        for e, s, b, head in zip(entries, states[:-1], budgets[::-1], heads, strict=False)
+    ]
+    parts.append({**entries[-1], "text": thread_parts.last_part(states[-1], last)})
+    text = thread.compose(parts, 0, NOW, room)
+    assert room * 0.9 <= len(text) <= room
+
+
+def test_git_s_view_replaces_the_tools_files_in_the_last_part() -> None:
+    text = "## What the record proves (tool calls and their results)\n- Files: a\n- todo"
+    assert thread_parts.replace_files(text, ["- Files: a"], ["- git: a, b"]).splitlines()[1] == (
+        "- git: a, b"
+    )
+    plain = "## What was said\n[1] user: hi"
+    assert thread_parts.replace_files(plain, [], ["- git: a"]).startswith(
+        "## What the record proves (tool calls and their results)\n- git: a\n\n## What was said"
+    )
+
+
+# ---------------------------------------------------------------- on disk
+
+
+def test_short_sessions_are_kept_past_twenty_and_the_disk_cap_holds() -> None:
+    assert kept([5_000] * 150) == 150  # short sessions: all kept
+    assert kept([5_000] * 500) == MAX_KEPT
+    huge = [DISK_CAP // 4] * 30
+    assert kept(huge) == MIN_KEPT  # the newest few whatever their size
+    mixed = [1_000_000] * 40
+    assert kept(mixed) == DISK_CAP // 1_000_000

@@ -1,0 +1,201 @@
+"""The thread as the host drives it: Stop after each turn (the transcript as it stood then),
+SessionEnd, a trivial session, then a new session's SessionStart(startup)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from memhooks.store import MemoryPaths
+from support import FIXTURES, injected, run_cli, run_hook
+
+REAL = "aaaaaaaa-0000-4000-8000-00000000000a"
+GREETING = "bbbbbbbb-0000-4000-8000-00000000000b"
+NEW = "cccccccc-0000-4000-8000-00000000000c"
+MESSY = FIXTURES / "transcripts2" / "c1-rust-json-output" / "transcript_at_precompact.jsonl"
+SUMMARY = """# JSON output for hitcount
+
+## Context
+hitcount gets a --json mode for the dashboards team.
+
+## Tracking Points
+- Decision: NDJSON, one object per line, keys path, hits, error_count, avg_ms
+- Status: waiting for the user's choice between a type field and a --totals flag
+"""
+
+
+def _payload(project: Path, session: str, **extra: Any) -> dict[str, Any]:
+    return {"session_id": session, "cwd": str(project), **extra}
+
+
+def _turns(lines: list[bytes]) -> list[list[bytes]]:
+    """The transcript's lines, one chunk per turn (a user's typed prompt starts one)."""
+    chunks: list[list[bytes]] = [[]]
+    for line in lines:
+        record = json.loads(line)
+        content = (record.get("message") or {}).get("content")
+        typed = record.get("type") == "user" and isinstance(content, str) and content[:1] != "<"
+        if typed and not record.get("isMeta") and any(chunks[-1]):
+            chunks.append([])
+        chunks[-1].append(line)
+    return chunks
+
+
+def _session(project: Path, session: str, transcript: Path, turns: list[list[bytes]]) -> None:
+    """A session as the host runs it: SessionStart, Stop after each turn, SessionEnd."""
+    run_hook("SessionStart", _payload(project, session, source="startup"))
+    transcript.write_bytes(b"")
+    for turn in turns:
+        with transcript.open("ab") as out:
+            out.writelines(turn)
+        stop = _payload(project, session, transcript_path=str(transcript))
+        assert run_hook("Stop", stop).returncode == 0
+    end = _payload(project, session, transcript_path=str(transcript), reason="prompt_input_exit")
+    assert run_hook("SessionEnd", end).returncode == 0
+
+
+def _greeting(project: Path, tmp_path: Path) -> None:
+    def record(kind: str, content: object) -> bytes:
+        message = {"role": kind, "content": content}
+        line = {"type": kind, "message": message, "timestamp": "2026-11-27T08:00:00Z"}
+        return json.dumps(line).encode() + b"\n"
+
+    reply = [{"type": "text", "text": "Good morning! What would you like to work on today?"}]
+    turns = [[record("user", "Good morning"), record("assistant", reply)], [record("user", "ok")]]
+    _session(project, GREETING, tmp_path / "greeting.jsonl", turns)
+
+
+def _week(started: Path, tmp_path: Path) -> Path:
+    """A real session, then a trivial one; returns the project."""
+    project = started.parent.parent
+    lines = MESSY.read_bytes().splitlines(keepends=True)
+    _session(project, REAL, tmp_path / "real.jsonl", _turns(lines))
+    _greeting(project, tmp_path)
+    return project
+
+
+def test_a_trivial_session_never_hides_the_real_one_before_it(
+    started: Path, tmp_path: Path
+) -> None:
+    project = _week(started, tmp_path)
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    assert "The recent work on this project" in text
+    real = text.index("# Session 1 of 2, the last one (the fullest): aaaaaaaa")
+    assert real < text.index("# Session 2 of 2, a short one after it")
+    assert "it ended cleanly at" in text
+    assert "I want a --json output mode" in text  # the real session's goal
+    assert "also want a totals line at the end" in text  # its last request
+    assert "Which one should I build?" in text  # its open question
+    assert "[1] user: Good morning" in text
+    assert 6_000 < len(text) <= 9_000  # the budget is used
+
+
+def test_session_start_reads_the_thread_rendered_at_the_end(started: Path, tmp_path: Path) -> None:
+    project = _week(started, tmp_path)
+    paths = MemoryPaths(started)
+    kept = json.loads(Path(paths.thread).read_text(encoding="utf-8"))
+    last = next(e for e in kept["sessions"] if e.get("role") == "last")
+    assert last["id"] == REAL
+    # What SessionStart shows is the file as the last hook rendered it (no render of its own).
+    last["text"] = "## What was said\n[1] user: rendered at the end, read at the start"
+    Path(paths.thread).write_text(json.dumps(kept), encoding="utf-8")
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    assert "rendered at the end, read at the start" in text
+    # Missing (a crash before any Stop wrote it): rendered at the start, and kept.
+    Path(paths.thread).unlink()
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    assert "I want a --json output mode" in text
+    assert Path(paths.thread).is_file()
+
+
+def test_a_summarize_summary_is_shown_for_its_session_as_a_summary(
+    started: Path, tmp_path: Path
+) -> None:
+    project = _week(started, tmp_path)
+    saved = run_cli("summarize", "--save", "--session", REAL, stdin=SUMMARY)
+    assert saved.returncode == 0, saved.stderr
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    assert "summary Claude wrote with `/memory summarize`" in text
+    assert "not the record's proof" in text
+    assert "one object per line, keys path, hits" in text
+    # The compaction's complement is as before: the thread is for new sessions only.
+    compact = injected(run_hook("SessionStart", _payload(project, REAL, source="compact")))
+    assert "The recent work on this project" not in compact
+
+
+def test_a_build_renders_only_what_changed(memory: Path, monkeypatch: Any) -> None:
+    """Finished sessions' parts are kept by their evidence and share: the next Stop renders
+    its own session's part only."""
+    import os
+    import time
+
+    from memhooks.continuity import thread_parts
+    from memhooks.continuity.evidence import Evidence, new_state
+    from memhooks.hooks import thread_build
+    from memhooks.store import save_evidence
+
+    paths = MemoryPaths(memory)
+    states = {}
+    for k, name in enumerate(("a", "b", "c")):
+        evidence = Evidence(new_state(name))
+        for n in range(8):
+            evidence.prompt(f"session {name} step {n}: " + "keep the API stable. " * 10)
+            evidence.said("Done. " + "The parser reads the header first. " * 12)
+        session = f"{name * 8}-0000-4000-8000-00000000000{k}"
+        save_evidence(paths, session, evidence.state)
+        os.utime(paths.restore + f"/{session}.json", (time.time() - 100 + k, time.time() - 100 + k))
+        states[session] = evidence.state
+    calls: list[str] = []
+    earlier = thread_parts.earlier_part
+
+    def counted(state: dict[str, Any], budget: int) -> str:
+        calls.append(str(state["session_id"]))
+        return earlier(state, budget)
+
+    monkeypatch.setattr(thread_parts, "earlier_part", counted)
+    current = (
+        "c" * 8 + "-0000-4000-8000-000000000002",
+        states["c" * 8 + "-0000-4000-8000-000000000002"],
+    )
+    doc = thread_build.build(paths, 7_000, current=current)
+    assert {p["role"] for p in thread_build.parts(doc)} == {"earlier", "last"}
+    assert calls  # the earlier sessions were rendered once
+    Path(paths.thread).write_text(json.dumps(doc), encoding="utf-8")
+    calls.clear()
+    again = thread_build.build(paths, 7_000, current=current)
+    assert calls == []  # nothing of theirs changed: their parts are used again
+    assert [p["text"] for p in thread_build.parts(again)] == [
+        p["text"] for p in thread_build.parts(doc)
+    ]
+
+
+def test_session_end_adds_the_turn_stop_never_saw(started: Path, tmp_path: Path) -> None:
+    """The user interrupted the last turn (no Stop): SessionEnd reads it and renders the
+    thread with it."""
+    project = started.parent.parent
+    turns = _turns(MESSY.read_bytes().splitlines(keepends=True))
+    transcript = tmp_path / "cut.jsonl"
+    _session(project, REAL, transcript, turns[:-1])
+    with transcript.open("ab") as out:
+        out.writelines(turns[-1])
+    end = _payload(project, REAL, transcript_path=str(transcript), reason="other")
+    assert run_hook("SessionEnd", end).returncode == 0
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    assert "also want a totals line at the end" in text  # the last turn's prompt
+
+
+def test_a_thread_file_of_the_wrong_shape_costs_only_the_restore(
+    started: Path, tmp_path: Path
+) -> None:
+    project = _week(started, tmp_path)
+    paths = MemoryPaths(started)
+    kept = json.loads(Path(paths.thread).read_text(encoding="utf-8"))
+    kept["hidden"] = "many"
+    kept["sessions"] = [{"id": 7, "text": ["x"], "role": "last", "turns": "two"}, "junk"]
+    Path(paths.thread).write_text(json.dumps(kept), encoding="utf-8")
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    assert "Session id: " + NEW in text  # the briefing comes, without a restore
+    Path(paths.thread).write_text("{not json", encoding="utf-8")
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    assert "I want a --json output mode" in text  # unreadable: rendered again
