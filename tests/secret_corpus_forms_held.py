@@ -14,10 +14,28 @@ import random
 import string
 
 _RNG = random.Random(20261129)  # noqa: S311 - fake values, reproducible on purpose
-_WORDS = (
-    "harbor falcon copper lantern meadow orbit maple cobalt willow ember quartz saffron "
-    "juniper tundra marble violet canyon pepper thistle walnut"
-).split()
+_WORDS = [
+    "harbor",
+    "falcon",
+    "copper",
+    "lantern",
+    "meadow",
+    "orbit",
+    "maple",
+    "cobalt",
+    "willow",
+    "ember",
+    "quartz",
+    "saffron",
+    "juniper",
+    "tundra",
+    "marble",
+    "violet",
+    "canyon",
+    "pepper",
+    "thistle",
+    "walnut",
+]
 
 
 def human(rng: random.Random = _RNG) -> str:
@@ -29,11 +47,11 @@ def human(rng: random.Random = _RNG) -> str:
     if style == 1:
         leet = word.translate(str.maketrans("aeio", "4310"))
         return f"{leet.capitalize()}{rng.choice('!@#$')}{rng.randint(10, 99)}"
-    if style == 2:  # noqa: PLR2004
+    if style == 2:
         return f"{word}-{rng.choice(_WORDS)}-{rng.randint(10, 99)}"
-    if style == 3:  # noqa: PLR2004
+    if style == 3:
         return f"{word}{rng.randint(1, 999)}"
-    if style == 4:  # noqa: PLR2004
+    if style == 4:
         alphabet = string.ascii_letters + string.digits + "!#%^*_-"
         return "".join(rng.choice(alphabet) for _ in range(rng.randint(10, 16)))
     return f"{word.capitalize()}{rng.choice(_WORDS).capitalize()}{rng.randint(1, 9)}"
@@ -46,7 +64,9 @@ HELD_OUT: list[Case] = []
 def add(family: str, template: str) -> None:
     values = {"p": human(), "q": human()}
     text = template.replace("{p}", values["p"]).replace("{q}", values["q"])
-    HELD_OUT.append((family, text, tuple(v for k, v in values.items() if "{" + k + "}" in template)))
+    HELD_OUT.append(
+        (family, text, tuple(v for k, v in values.items() if "{" + k + "}" in template))
+    )
 
 
 # --- Passwords given to commands as flags or arguments -------------------------------------
@@ -70,7 +90,7 @@ add(
 )
 add("cli-arg", 'aws ssm put-parameter --name "/app/smtp" --value {p} --overwrite')
 add("cli-arg", 'spawn ssh admin@10.0.0.9\nexpect "password:"\nsend "{p}\\r"\ninteract')
-add("cli-arg", "expect -c 'spawn sudo -k true; expect \"assword\"; send \"{p}\\r\"; interact'")
+add("cli-arg", 'expect -c \'spawn sudo -k true; expect "assword"; send "{p}\\r"; interact\'')
 add("cli-arg", "./deploy.sh --db-password {p} --env prod")
 add("cli-arg", 'vault-migrate --admin-pass="{p}" --dry-run')
 add("cli-arg", "sshpass -p '{p}' ssh -o StrictHostKeyChecking=no root@10.0.0.7")
@@ -141,7 +161,7 @@ add("prose", "Le mot de passe est {p} pour le compte admin.")
 add("prose", "contraseña: {p}")
 add("prose", "a senha do banco é {p}")
 add("prose", "пароль от сервера: {p}")
-add("prose", "数据库密码：{p}")
+add("prose", "数据库密码\uff1a{p}")  # a full-width colon
 add("prose", "ok so pass is {p} for now, I'll rotate it tomorrow")
 add("prose", "user: deploy pass: {p}")
 add("prose", "the api secret is {p}")

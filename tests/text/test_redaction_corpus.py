@@ -150,7 +150,8 @@ def test_shell_default_placeholder_survives() -> None:
 
 
 def test_extra_pattern_catches_what_the_rules_do_not() -> None:
-    text = "internal ticket token is ACME-7781-XYZ and the build id is 42"
+    text = "internal ticket badge ACME-7781-XYZ and the build id is 42"
+    assert redact(text) == text
     assert redact(text, [r"ACME-\d{4}-[A-Z]{3}"]) == (
-        "internal ticket token is [REDACTED:custom] and the build id is 42"
+        "internal ticket badge [REDACTED:custom] and the build id is 42"
     )

@@ -53,10 +53,10 @@ _AFTER = (
 #: a keyword's literal stands: exactly one alternative can match at a given position.
 _KEYWORD = LazyBytes(
     rb"(?:(?P<plain>password|secret|token|credentials?|key)"
-    rb"|(?P<word>pass(?:wd|phrase|code)?|pwd|auth|creds|sig(?:nature)?))" + _TAIL + _AFTER
+    rb"|(?P<word>pass(?:wd|phrase|code)?|pwd|psk|auth|creds|sig(?:nature)?))" + _TAIL + _AFTER
 )
 #: Where a keyword can start (`pass` finds `password` too).
-_KEYWORD_LITERALS = (b"pass", b"secret", b"token", b"cred", b"key", b"pwd", b"auth", b"sig")
+_KEYWORD_LITERALS = (b"pass", b"secret", b"token", b"cred", b"key", b"pwd", b"psk", b"auth", b"sig")
 #: What a CSV column naming a secret holds (`_CSV_CELL`), and a flag (`_FLAG`): each pattern is
 #: built from its words, which also tell, by a plain `in`, whether a text can need it.
 _CSV_WORDS = (b"pass", b"pwd", b"secret", b"token", b"key", b"credential")

@@ -7,10 +7,13 @@ from __future__ import annotations
 import re
 
 from memhooks.text.lazy_re import LazyBytes
+from memhooks.text.redact_commands import command_spans
 from memhooks.text.redact_contexts import CONTEXT_RULES
 from memhooks.text.redact_engine import Rule, Scan, lit, text
+from memhooks.text.redact_files import FILE_RULES
 from memhooks.text.redact_formats import NOT_TOKEN, NOT_WORD, prefixed_rules
 from memhooks.text.redact_pairs import csv_secret_spans, named_secret_spans
+from memhooks.text.redact_prose import PROSE_RULES
 from memhooks.text.redact_shapes import KIND as RANDOM_TOKEN
 from memhooks.text.redact_shapes import random_token_spans
 from memhooks.text.redact_values import can_be_secret, is_placeholder, looks_random
@@ -21,21 +24,6 @@ _ARG = (
     rb"""|'(?P<sq>[^'\r\n]*)(?:'|(?=[\r\n])|$)|(?P<bare>[^\s"'`|;&<>]+))"""
 )
 _ARG_GROUPS = ("dq", "sq", "bare")
-_STOPWORDS = frozenset(
-    b"a an the not now still too very in on at to of for from with by stored saved set "
-    b"required optional incorrect correct wrong invalid valid missing empty blank expired "
-    b"hashed encrypted salted changed reset rotated managed kept read passed sent shown "
-    b"hidden masked redacted needed used same different long short weak strong never "
-    b"always only also just being no none null and or but then there here this that it "
-    b"what ok fine good bad unknown known visible printed logged leaked given generated "
-    b"random case-sensitive protected secure insecure".split()
-)
-
-
-def _prose_value(value: bytes) -> bool:
-    return can_be_secret(value) and value.lower().rstrip(b".,;:!?") not in _STOPWORDS
-
-
 # Priority order: when two matches overlap, the earlier rule wins, so that
 # ``API_KEY=sk-ant-…`` is labelled an Anthropic key rather than a generic secret.
 RULES: tuple[Rule | Scan, ...] = (
@@ -280,39 +268,6 @@ RULES: tuple[Rule | Scan, ...] = (
         can_be_secret,
     ),
     Rule(
-        # The password glued to -p: `mysql -pSECRET`, `7z x -pSECRET` (`mkdir -p` is not).
-        "cli-credential",
-        lit(b"mysql", b"mariadb", b"7z", b"7za", b"sshpass"),
-        LazyBytes(
-            rb"(?i:\b(?:mysql|mysqldump|mysqladmin|mariadb|7za?|sshpass)\b)[^\n|;&]{0,200}?\s-p"
-            + _ARG
-        ),
-        _ARG_GROUPS,
-        can_be_secret,
-    ),
-    Rule(
-        # -p VALUE where the command's -p is a password (it is a port or a path elsewhere).
-        "cli-credential",
-        lit(
-            b"login",
-            b"sshpass",
-            b"zip",
-            b"sqlcmd",
-            b"mongo",
-            b"redis-cli",
-            b"ldap",
-            b"smbclient",
-            b"htpasswd",
-        ),
-        LazyBytes(
-            rb"(?i:\b(?:login|sshpass|zip|unzip|sqlcmd|mongo|mongosh|mongodump|mongorestore"
-            rb"|redis-cli|ldapsearch|ldapadd|ldapmodify|ldapdelete|ldapwhoami|smbclient)\b)"
-            rb"[^\n|;&]{0,200}?[ \t](?:-p|-P|-a|-w|--pass|--password)(?:[ \t]+|=)(?!-)" + _ARG
-        ),
-        _ARG_GROUPS,
-        can_be_secret,
-    ),
-    Rule(
         "cli-credential",
         lit(b" -u"),
         LazyBytes(rb"[ \t]-U[ \t]+[\"']?[^\s%\"']+%(?P<value>[^\s\"']+)"),
@@ -356,16 +311,9 @@ RULES: tuple[Rule | Scan, ...] = (
         _ARG_GROUPS,
         can_be_secret,
     ),
-    Rule(
-        "secret",
-        lit(b"password", b"passphrase", b"passwd", b"passcode"),
-        LazyBytes(
-            rb"(?i)pass(?:word|phrase|wd|code)s?[ \t]+(?:is|was|will[ \t]+be|becomes"
-            rb"|set[ \t]+to|changed[ \t]+to|of)[ \t]*:?[ \t]*[\"'`]?(?P<value>[^\s\"'`]+)"
-        ),
-        ("value",),
-        _prose_value,
-    ),
+    Scan("cli-credential", command_spans),
+    *FILE_RULES,
+    *PROSE_RULES,
     *prefixed_rules(),
     *CONTEXT_RULES,
     # Last: what no rule above names, known by its shape alone.

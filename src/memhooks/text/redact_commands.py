@@ -1,0 +1,372 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""Passwords given to commands: a table of tools and where each takes a password.
+
+``command_spans`` finds a tool's name at the start of a word, reads its command line as a
+shell would split it into words (quotes, ``\\`` line continuations; ``|``, ``;``, ``&``, a
+redirection or the end of the line ends it) and marks the words its table entry names:
+
+- ``Opt(flag)``: the word after ``flag``, or after ``flag=``; ``glued``: also ``-pVALUE``;
+  ``split``: only what follows that character (``lftp -u user,PW``, ``smbclient -U user%PW``);
+  ``when``: only if the line holds that word (``aws ssm put-parameter --value``);
+- ``Pos(word, n)``: the n-th positional word after ``word`` (``rabbitmqctl add_user NAME PW``;
+  ``word`` empty: after the tool's name, ``wpa_passphrase SSID PW``);
+- ``After(word)``: the word after a keyword (``nmcli … password PW``), the last one for
+  ``last`` (``AUTH [user] PW``);
+- ``Prefix(text)``: the rest of a word that starts with ``text`` (``xfreerdp /p:PW``);
+- ``Share()``: ``net use \\\\host\\share PW``; ``Stdin()``: ``vncpasswd -f <<< PW``;
+- ``UserAt()``: ``DOMAIN/user:PW@host`` (impacket).
+
+A value ``pass:PW`` (openssl) loses its ``pass:``; ``env:``/``file:`` values, ``*``, ``-`` and
+placeholders are no secret. Standard library only; works on UTF-8 bytes.
+"""
+
+from __future__ import annotations
+
+from memhooks.text.lazy_re import LazyBytes
+from memhooks.text.redact_values import can_be_secret
+
+
+class Opt:
+    __slots__ = ("flag", "glued", "spaced", "split", "when")
+
+    def __init__(
+        self, flag: bytes, *, glued: bool = False, split: bytes = b"", when: bytes = b""
+    ) -> None:
+        self.flag, self.glued, self.split, self.when = flag, glued, split, when
+        #: `mysql -p db` prompts for the password: a glued flag alone takes no value
+        self.spaced = not glued
+
+
+class Pos:
+    __slots__ = ("index", "word")
+
+    def __init__(self, word: bytes, index: int) -> None:
+        self.word, self.index = word, index
+
+
+class After:
+    __slots__ = ("last", "word")
+
+    def __init__(self, word: bytes, *, last: bool = False) -> None:
+        self.word, self.last = word, last
+
+
+class Prefix:
+    __slots__ = ("text",)
+
+    def __init__(self, text: bytes) -> None:
+        self.text = text
+
+
+class Share:
+    __slots__ = ()
+
+
+class Stdin:
+    __slots__ = ()
+
+
+class UserAt:
+    __slots__ = ()
+
+
+Spec = Opt | Pos | After | Prefix | Share | Stdin | UserAt
+
+_P = (Opt(b"-p"),)
+_MYSQL = (Opt(b"-p", glued=True), Opt(b"--password"))
+_SSHPASS = (Opt(b"-p"), Opt(b"-p", glued=True))
+_LOGIN = (Opt(b"-p", when=b"login"), Opt(b"--password", when=b"login"))
+_SNMP = (Opt(b"-A"), Opt(b"-X"))
+_MONGO = (Opt(b"-p"), Opt(b"--password"))
+_LDAP = (Opt(b"-w"), Opt(b"-s", when=b"ldappasswd"))
+_REDIS = (Opt(b"-a"), Opt(b"--pass"), After(b"requirepass"), After(b"masterauth"))
+_STDIN = (Stdin(),)
+
+#: Each tool (its name lowercased, without `.exe`/`.py`) and where it takes a password.
+TOOLS: dict[bytes, tuple[Spec, ...]] = {
+    b"lftp": (Opt(b"-u", split=b","),),
+    b"open": (Opt(b"-u", split=b","),),  # lftp's own command, in `lftp -c '…'` too
+    b"rabbitmqctl": (Pos(b"add_user", 2), Pos(b"change_password", 2), Pos(b"authenticate_user", 2)),
+    b"openssl": (Opt(b"-k"), Opt(b"-pass"), Opt(b"-passin"), Opt(b"-passout"), Opt(b"-password")),
+    b"ssh-keygen": (Opt(b"-N"), Opt(b"-P")),
+    b"psexec": (*_P, UserAt()),
+    b"psexec64": _P,
+    b"paexec": _P,
+    b"net": (Share(), Pos(b"user", 2)),
+    b"mosquitto_pub": (Opt(b"-P"), Opt(b"--pw")),
+    b"mosquitto_sub": (Opt(b"-P"), Opt(b"--pw")),
+    b"mosquitto_rr": (Opt(b"-P"), Opt(b"--pw")),
+    b"aws": (Opt(b"--value", when=b"put-parameter"),),
+    b"sshpass": _SSHPASS,
+    b"mysql": _MYSQL,
+    b"mysqldump": _MYSQL,
+    b"mysqladmin": _MYSQL,
+    b"mysqlimport": _MYSQL,
+    b"mysqlsh": _MYSQL,
+    b"mariadb": _MYSQL,
+    b"mariadb-dump": _MYSQL,
+    b"curl": (Opt(b"-u", split=b":"), Opt(b"--user", split=b":"), Opt(b"--proxy-user", split=b":")),
+    b"htpasswd": (Pos(b"-b", 0),),
+    b"smbclient": (Opt(b"-U", split=b"%"), Opt(b"--user", split=b"%"), Opt(b"--password")),
+    b"docker": _LOGIN,
+    b"podman": _LOGIN,
+    b"nerdctl": _LOGIN,
+    b"helm": _LOGIN,
+    b"buildah": _LOGIN,
+    b"skopeo": _LOGIN,
+    b"oras": _LOGIN,
+    b"ipmitool": (Opt(b"-P"),),
+    b"xfreerdp": (Prefix(b"/p:"), Prefix(b"/password:")),
+    b"xfreerdp3": (Prefix(b"/p:"), Prefix(b"/password:")),
+    b"wlfreerdp": (Prefix(b"/p:"), Prefix(b"/password:")),
+    b"rdesktop": _P,
+    b"nmcli": (After(b"password"), After(b"wifi-sec.psk"), After(b"802-11-wireless-security.psk")),
+    b"wpa_passphrase": (Pos(b"", 2),),
+    b"wpa_cli": (After(b"psk"), After(b"password")),
+    b"snmpwalk": _SNMP,
+    b"snmpget": _SNMP,
+    b"snmpset": _SNMP,
+    b"snmpbulkwalk": _SNMP,
+    b"snmpgetnext": _SNMP,
+    b"snmptrap": _SNMP,
+    b"snmptable": _SNMP,
+    b"crackmapexec": _P,
+    b"netexec": _P,
+    b"nxc": _P,
+    b"evil-winrm": _P,
+    b"smbmap": _P,
+    b"hydra": _P,
+    b"unzip": (Opt(b"-P"),),
+    b"zip": (Opt(b"-P"), Opt(b"--password")),
+    b"7z": (Opt(b"-p", glued=True),),
+    b"7za": (Opt(b"-p", glued=True),),
+    b"rar": (Opt(b"-p", glued=True),),
+    b"unrar": (Opt(b"-p", glued=True),),
+    b"redis-cli": (*_REDIS, After(b"auth", last=True)),
+    b"config": (After(b"requirepass"), After(b"masterauth")),
+    b"auth": (After(b"auth", last=True),),
+    b"login": (Opt(b"-p"), Opt(b"-P"), Opt(b"--password"), Opt(b"--pass")),
+    b"sqlcmd": (Opt(b"-P"),),
+    b"bcp": (Opt(b"-P"),),
+    b"osql": (Opt(b"-P"),),
+    b"ldapsearch": _LDAP,
+    b"ldapadd": _LDAP,
+    b"ldapmodify": _LDAP,
+    b"ldapdelete": _LDAP,
+    b"ldapwhoami": _LDAP,
+    b"ldappasswd": _LDAP,
+    b"mongo": _MONGO,
+    b"mongosh": _MONGO,
+    b"mongodump": _MONGO,
+    b"mongorestore": _MONGO,
+    b"mongoexport": _MONGO,
+    b"mongoimport": _MONGO,
+    b"ncftp": _P,
+    b"ncftpput": _P,
+    b"ncftpget": _P,
+    b"ncftpls": _P,
+    b"vncpasswd": _STDIN,
+    b"chpasswd": _STDIN,
+    b"impacket": (UserAt(),),
+}
+#: What is searched for (bytes.find on the lowercased text): a name, or the head of several.
+_LITERALS = (
+    *(
+        name
+        for name in TOOLS
+        if name != b"open" and not name.startswith((b"mosquitto", b"snmp", b"ldap", b"mongo"))
+    ),
+    b"open -u",
+    b"mosquitto_",
+    b"snmp",
+    b"ldap",
+    b"mongo",
+)
+_WORD_BEFORE = frozenset(b" \t\n\r\"'`(;|&/\\>$")
+_NAME = LazyBytes(rb"[a-z0-9_.+-]+")
+#: One shell word: quoted parts and plain characters, glued (each alternative starts
+#: differently, so matching is linear).
+_WORD = LazyBytes(rb"""(?:"(?:[^"\\\r\n]|\\.)*"?|'[^'\r\n]*'?|[^\s"'|;&<>(){}`])+""")
+_GAP = LazyBytes(rb"(?:[ \t]|\\\r?\n)*")
+_HERE_STRING = b"<<<"
+_QUOTES = b"\"'"
+_NOT_SECRET = frozenset((b"*", b"-", b"''", b'""'))
+_INDIRECT = (b"env:", b"file:", b"fd:", b"stdin")
+#: impacket's target: [domain/]user:password@host
+_USER_AT = LazyBytes(rb"(?:[\w.-]+/)?[\w.$-]+:(?P<value>[^\s@]+)@[\w.-]+$")
+
+
+def _unquoted(data: bytes, start: int, end: int) -> tuple[int, int]:
+    """The span inside one pair of quotes around a value (or after an unclosed one)."""
+    if end > start and data[start] in _QUOTES:
+        quote = data[start]
+        if end - start >= 2 and data[end - 1] == quote:  # noqa: PLR2004
+            return start + 1, end - 1
+        if data.find(bytes((quote,)), start + 1, end) == -1:
+            return start + 1, end
+    return start, end
+
+
+def _words(data: bytes, position: int) -> list[tuple[int, int, bool]]:
+    """The words of the command line at ``position``: (start, end, after ``<<<``)."""
+    words: list[tuple[int, int, bool]] = []
+    here = False
+    word, gap = _WORD.compiled, _GAP.compiled
+    while True:
+        position = gap.match(data, position).end()  # type: ignore[union-attr]  # always matches
+        if data.startswith(_HERE_STRING, position):
+            here = True
+            position += len(_HERE_STRING)
+            continue
+        found = word.match(data, position)
+        if found is None:
+            return words
+        words.append((found.start(), found.end(), here))
+        here = False
+        position = found.end()
+
+
+def _value(data: bytes, start: int, end: int) -> tuple[int, int] | None:
+    start, end = _unquoted(data, start, end)
+    value = data[start:end]
+    lowered = value.lower()
+    if lowered.startswith(b"pass:"):
+        return _value(data, start + 5, end)
+    if lowered.startswith(_INDIRECT) or value in _NOT_SECRET or not can_be_secret(value):
+        return None
+    return start, end
+
+
+def _is_option(data: bytes, start: int) -> bool:
+    return data[start : start + 1] in (b"-", b"/") and data[start : start + 2] != b"\\\\"
+
+
+def _positional(data: bytes, words: list[tuple[int, int, bool]], after: int) -> list[int]:
+    return [i for i in range(after + 1, len(words)) if not _is_option(data, words[i][0])]
+
+
+def _find(spec: Spec, data: bytes, words: list[tuple[int, int, bool]]) -> list[int]:  # noqa: C901, PLR0911, PLR0912 - one branch per kind of spec
+    """Indexes of the words ``spec`` says hold a password (negative: the word is `flag=…`
+    or glued, its value after the flag; see ``_glued``)."""
+    texts = [data[start:end] for start, end, _ in words]
+    lowered = [text.lower() for text in texts]
+    if isinstance(spec, Opt):
+        if spec.when and spec.when not in lowered:
+            return []
+        found = []
+        for i, text in enumerate(texts):
+            if text == spec.flag and spec.spaced and i + 1 < len(words):
+                found.append(i + 1)
+            elif text.startswith(spec.flag + b"=") or (
+                spec.glued and text.startswith(spec.flag) and len(text) > len(spec.flag)
+            ):
+                found.append(-1 - i)
+        return found
+    if isinstance(spec, Pos):
+        for i, text in enumerate(lowered):
+            anchor = (
+                i == 0
+                if not spec.word
+                else text == spec.word
+                or (spec.word == b"-b" and text.startswith(b"-") and b"b" in text)
+            )
+            if anchor:
+                positional = _positional(data, words, i)
+                if spec.word == b"-b":  # htpasswd -b[c…] [file] user password: the last one
+                    return positional[-1:]
+                return positional[spec.index - 1 : spec.index]
+        return []
+    if isinstance(spec, After):
+        hits = [i + 1 for i, text in enumerate(lowered) if text == spec.word and i + 1 < len(words)]
+        if spec.last and hits:
+            return [len(words) - 1]
+        return hits
+    if isinstance(spec, Prefix):
+        return [-1 - i for i, text in enumerate(lowered) if text.startswith(spec.text)]
+    if isinstance(spec, Share):
+        if b"use" not in lowered:
+            return []
+        positional = _positional(data, words, lowered.index(b"use"))
+        shares = [n for n, i in enumerate(positional) if texts[i].startswith(b"\\\\")]
+        return positional[shares[0] + 1 : shares[0] + 2] if shares else []
+    if isinstance(spec, Stdin):
+        return [i for i, (_, _, here) in enumerate(words) if here]
+    return [i for i, text in enumerate(texts) if _USER_AT.compiled.match(text) and i]
+
+
+def _glued(spec: Spec, text: bytes) -> int:
+    """Where the value starts in a word that holds its flag too."""
+    if isinstance(spec, Opt):
+        flag = spec.flag
+        return len(flag) + 1 if text.startswith(flag + b"=") else len(flag)
+    if isinstance(spec, Prefix):
+        return len(spec.text)
+    return 0
+
+
+def _spans(spec: Spec, data: bytes, words: list[tuple[int, int, bool]]) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    for index in _find(spec, data, words):
+        start, end, _ = words[index if index >= 0 else -1 - index]
+        if index < 0:
+            start += _glued(spec, data[start:end])
+        if isinstance(spec, UserAt):
+            match = _USER_AT.compiled.match(data, *_unquoted(data, start, end))
+            if match is None:
+                continue
+            start, end = match.span("value")
+        elif isinstance(spec, Opt) and spec.split:
+            start, end = _unquoted(data, start, end)
+            cut = data.find(spec.split, start, end)
+            if cut == -1:
+                continue
+            start = cut + 1
+        span = _value(data, start, end)
+        if span is not None:
+            spans.append(span)
+    return spans
+
+
+def _tool(lowered: bytes, start: int) -> tuple[bytes, int] | None:
+    """The tool named at ``start`` and where its name ends, when it starts a word."""
+    if start and lowered[start - 1] not in _WORD_BEFORE:
+        return None
+    name = _NAME.compiled.match(lowered, start)
+    if name is None:
+        return None
+    word = name.group()
+    for suffix in (b".exe", b".py", b".sh"):
+        word = word.removesuffix(suffix)
+    if word.startswith(b"impacket-"):
+        word = b"impacket"
+    return (word, name.end()) if word in TOOLS else None
+
+
+def _redis_auth(data: bytes, position: int) -> bool:
+    """Redis' `AUTH [user] password`: upper case, at the start of its line or after a prompt
+    (`127.0.0.1:6379> AUTH …`), one or two words after it."""
+    line_start = data.rfind(b"\n", 0, position) + 1
+    before = data[line_start:position].strip()
+    if data[position : position + 4] != b"AUTH" or (before and not before.endswith(b">")):
+        return False
+    line_end = data.find(b"\n", position)
+    rest = data[position + 4 : len(data) if line_end == -1 else line_end].split()
+    return 1 <= len(rest) <= 2  # noqa: PLR2004
+
+
+def command_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
+    """Passwords in the command lines of the tools ``TOOLS`` lists."""
+    spans: list[tuple[int, int]] = []
+    seen: set[int] = set()
+    for literal in _LITERALS:
+        position = lowered.find(literal)
+        while position != -1:
+            if position not in seen:
+                seen.add(position)
+                tool = _tool(lowered, position)
+                if tool is not None and (tool[0] != b"auth" or _redis_auth(data, position)):
+                    words = [(position, tool[1], False), *_words(data, tool[1])]
+                    for spec in TOOLS[tool[0]]:
+                        spans.extend(_spans(spec, data, words))
+            position = lowered.find(literal, position + 1)
+    return sorted(set(spans))

@@ -1,0 +1,161 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""Passwords in the files that hold them by position, not by name: ``.pgpass`` lines, an
+OpenVPN ``auth-user-pass`` file (a user line, then the password), Postfix's ``sasl_passwd``,
+PHP's ``define('DB_PASSWORD', …)``, Oracle's ``thin:user/password@``, Redis'
+``requirepass``, and the password an ``expect`` script sends at a password prompt.
+Standard library only; works on UTF-8 bytes.
+"""
+
+from __future__ import annotations
+
+from memhooks.text.lazy_re import LazyBytes
+from memhooks.text.redact_engine import Rule, Scan, lit
+from memhooks.text.redact_values import can_be_secret
+
+#: Words in a file's name that say it holds a login (`auth.txt`, `creds`, `vpn-pass`).
+_LOGIN_FILE = rb"[^\s\"'<>|;&]*(?:pass|cred|auth|login|secret)[^\s\"'<>|;&]*"
+_HEREDOC = LazyBytes(rb"<<-?[ \t]*[\"']?(?P<tag>[A-Za-z_]\w*)[\"']?")
+_HEREDOC_FILE = LazyBytes(rb"(?i)(?:>|\btee[ \t]+(?:-a[ \t]+)?)[ \t]*[\"']?" + _LOGIN_FILE)
+_AUTH_USER_PASS = LazyBytes(rb"auth-user-pass[ \t]+[\"']?(?P<file>[^\s\"'#;]+)")
+
+
+def _lines(data: bytes, position: int, count: int) -> list[tuple[int, int]]:
+    """The next ``count`` lines from ``position`` (a line start), as spans."""
+    spans: list[tuple[int, int]] = []
+    while len(spans) < count and position < len(data):
+        end = data.find(b"\n", position)
+        end = len(data) if end == -1 else end
+        spans.append((position, end - (data[end - 1 : end] == b"\r")))
+        position = end + 1
+    return spans
+
+
+def _second_line(data: bytes, position: int, tag: bytes = b"") -> tuple[int, int] | None:
+    """The password of a user-then-password file whose first line starts at ``position``."""
+    lines = _lines(data, position, 2)
+    if len(lines) < 2:  # noqa: PLR2004
+        return None
+    (user_start, user_end), (start, end) = lines
+    value = data[start:end].strip()
+    if not data[user_start:user_end].strip() or value == tag or not can_be_secret(value):
+        return None
+    start += len(data[start:end]) - len(data[start:end].lstrip())
+    return start, start + len(value)
+
+
+def login_file_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int]]:
+    """`cat > auth.txt <<EOF` (user, password, EOF) and, after `auth-user-pass FILE`, the
+    two lines shown under that file's name (`cat FILE` or `FILE:`)."""
+    spans: list[tuple[int, int]] = []
+    position = data.find(b"<<")
+    while position != -1:
+        heredoc = _HEREDOC.compiled.match(data, position)
+        line_start = data.rfind(b"\n", 0, position) + 1
+        line_end = data.find(b"\n", position)
+        if heredoc is not None and line_end != -1:
+            line = data[line_start:line_end]
+            if _HEREDOC_FILE.compiled.search(line) is not None:
+                span = _second_line(data, line_end + 1, heredoc.group("tag"))
+                if span is not None:
+                    spans.append(span)
+        position = data.find(b"<<", position + 2)
+    for match in _AUTH_USER_PASS.compiled.finditer(data):
+        name = match.group("file").rsplit(b"/", 1)[-1]
+        shown = data.find(name, match.end())
+        while shown != -1:
+            line_end = data.find(b"\n", shown)
+            if line_end != -1 and data[shown + len(name) : line_end].strip() in (b"", b":"):
+                span = _second_line(data, line_end + 1)
+                if span is not None:
+                    spans.append(span)
+            shown = data.find(name, shown + len(name))
+    return spans
+
+
+_PGPASS = LazyBytes(
+    rb"(?<![\w.:*/-])[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:(?P<value>[^\s:\"']+)(?=[\s\"']|$)"
+)
+_PGPASS_NEEDS = (b":*:", b":5432:", b"pgpass")
+_SASL = LazyBytes(rb"\[[\w.-]{1,80}\]:\d{1,5}[ \t]+[^\s:]+:(?P<value>\S+)")
+
+
+def pgpass_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
+    """.pgpass lines: host:port:database:user:password."""
+    if not any(need in lowered for need in _PGPASS_NEEDS):
+        return []
+    return [
+        match.span("value")
+        for match in _PGPASS.compiled.finditer(data)
+        if can_be_secret(match.group("value"))
+    ]
+
+
+def sasl_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int]]:
+    """Postfix's sasl_passwd: `[smtp.example.com]:587 user@example.com:password`."""
+    spans: list[tuple[int, int]] = []
+    position = data.find(b"]:")
+    while position != -1:
+        opener = data.rfind(b"[", max(0, position - 81), position)
+        match = _SASL.compiled.match(data, opener) if opener != -1 else None
+        if match is not None and can_be_secret(match.group("value")):
+            spans.append(match.span("value"))
+        position = data.find(b"]:", position + 2)
+    return spans
+
+
+#: An expect script's password prompt and the `send` that answers it.
+_SEND = (
+    rb"(?i)expect[ \t]+(?:-\w+[ \t]+)*[\"{]?[^\n\"}]{0,60}?(?:assword|assphrase|passcode|pin\b)"
+    rb"[^\n]{0,40}?(?:\r?\n[ \t]*|;[ \t]*|\{[ \t]*)send[ \t]+(?:--[ \t]+)?"
+    rb"\"(?P<value>(?:[^\"\\\r\n]|\\[^rn\r\n])+)(?:\\[rn])*\""
+)
+
+FILE_RULES: tuple[Rule | Scan, ...] = (
+    Scan("secret", login_file_spans),
+    Rule(
+        "secret",
+        lit(b"expect"),
+        LazyBytes(_SEND),
+        ("value",),
+        lambda value: can_be_secret(value) and not value.startswith(b"$"),  # a Tcl variable
+    ),
+    Rule(
+        # `printf 'user\npassword\n' > vpn-auth.txt`
+        "secret",
+        lit(b"printf", b"echo"),
+        LazyBytes(
+            rb"(?:printf|echo[ \t]+-e)[ \t]+[\"'][^\n\"'\\]+\\n(?P<value>[^\n\"'\\]+)(?:\\n)?[\"']"
+            rb"[ \t]*>>?[ \t]*[\"']?" + _LOGIN_FILE
+        ),
+        ("value",),
+        can_be_secret,
+    ),
+    Scan("secret", pgpass_spans),
+    Scan("secret", sasl_spans),
+    Rule(
+        "secret",
+        lit(b"define"),
+        LazyBytes(
+            rb"(?i)define[ \t]*\([ \t]*[\"'][\w-]*(?:pass|pwd|secret|token|key|salt|auth)[\w-]*"
+            rb"[\"'][ \t]*,[ \t]*(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)')"
+        ),
+        ("dq", "sq"),
+        can_be_secret,
+    ),
+    Rule(
+        # jdbc:oracle:thin:scott/tiger@host, oci:user/password@
+        "url-password",
+        lit(b"thin:", b"oci:", b"oci8:"),
+        LazyBytes(rb"(?i)(?:thin|oci8?):[^\s/@:\"']+/(?P<value>[^\s@\"']+)@"),
+        ("value",),
+        can_be_secret,
+    ),
+    Rule(
+        # Redis: `requirepass X` wherever it stands (`CONFIG SET`, `echo "…" >> redis.conf`)
+        "secret",
+        lit(b"requirepass", b"masterauth"),
+        LazyBytes(rb"(?i)(?<![\w-])(?:requirepass|masterauth)[ \t]+[\"']?(?P<value>[^\s\"']+)"),
+        ("value",),
+        can_be_secret,
+    ),
+)

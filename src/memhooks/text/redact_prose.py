@@ -1,0 +1,220 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""Passwords told in prose: "the db pass is …", "password for the admin is …", "pw: …",
+"Das Passwort lautet …", "密码是…", "admin / …", "use … as the password".
+
+A keyword (``_STRONG``: it names a password; ``_WEAK``: it may, as "key" or "token" do), an
+optional ``'s`` and a few qualifying words ("for the grafana admin"), a verb or a colon
+("is", "was", "should be", "lautet", "est", "é", "是", a full-width colon), then the value.
+After a strong keyword and a verb, any value that can be a secret and is no common word
+counts; after a weak one, a colon, or no verb at all ("PW Glacier2020%"), only a value that
+looks like a password (a letter, and a digit or a symbol). ``name: value`` and ``name=value``
+with an English name are left to ``redact_pairs``, which knows code. Standard library only; works on UTF-8 bytes.
+"""
+
+from __future__ import annotations
+
+from memhooks.text.lazy_re import LazyBytes
+from memhooks.text.redact_engine import Rule, Scan, lit
+from memhooks.text.redact_values import can_be_secret
+
+#: Keywords that name a password, lowercased (ASCII) or as written (other scripts).
+_STRONG = tuple(
+    word.encode()
+    for word in (
+        "password",
+        "passwd",
+        "passphrase",
+        "passcode",
+        "passwort",
+        "kennwort",
+        "mdp",
+        "contraseña",
+        "contrasena",
+        "clave",
+        "senha",
+        "palavra-passe",
+        "wachtwoord",
+        "hasło",
+        "haslo",
+        "lösenord",
+        "losenord",
+        "adgangskode",
+        "passord",
+        "salasana",
+        "heslo",
+        "jelszó",
+        "parola",
+        "şifre",
+        "sifre",
+        "пароль",
+        "Пароль",
+        "ПАРОЛЬ",
+        "パスワード",
+        "密码",
+        "密碼",
+        "비밀번호",
+        "pw",
+        "pwd",
+        "mot de passe",
+    )
+)
+#: Keywords that may name a secret: the value must look like one.
+_WEAK = (b"pass", b"key", b"token", b"secret", b"pin")
+#: English names `redact_pairs` reads with `:` and `=` (it knows code: `password: str`).
+_PAIRED = frozenset((b"password", b"passwd", b"passphrase", b"passcode", b"pass", b"pwd"))
+_KEYWORDS = tuple(sorted({*_STRONG, *_WEAK}, key=len, reverse=True))
+_QUALIFIER = LazyBytes(
+    rb"(?:'s|\xe2\x80\x99s)?(?:[ \t]+(?:for|of|to|on|at|from|f\xc3\xbcr|pour|para|do|da|de|del|du"
+    rb"|\xd0\xbe\xd1\x82|\xd0\xb4\xd0\xbb\xd1\x8f)(?:[ \t]+[^\s:=\xef]{1,30}){1,4}?(?=[ \t]*[:=]"
+    rb"|[ \t]+(?:is|was|are|ist|lautet|est|es|\xc3\xa9|\xc3\xa8)[ \t]))?"
+)
+_SEPARATOR = LazyBytes(
+    rb"[ \t]*(?P<colon>[:=]|\xef\xbc\x9a)[ \t]*"
+    rb"|[ \t]+(?P<verb>is|was|are|will[ \t]+be|should[ \t]+be|becomes|is[ \t]+now|set[ \t]+to"
+    rb"|changed[ \t]+to|ist|lautet|est|es|\xc3\xa9|\xc3\xa8|\xc3\xa4r|er|jest|je|to)"
+    rb"(?![\w\x80-\xff])[ \t]*:?[ \t]*"
+    rb"|[ \t]*(?P<cjk>\xe6\x98\xaf|\xe4\xb8\xba|\xe7\x82\xba|\xe3\x81\xaf)[ \t]*"
+    rb"|(?P<bare>[ \t]+)"
+)
+_VALUE = LazyBytes(rb"[\"'`]?(?:\xe2\x80\x9c|\xc2\xab)?(?P<value>[^\s\"'`<>\xe2\xc2]+)")
+_STOPWORDS = frozenset(
+    b"a an the not now still too very in on at to of for from with by stored saved set "
+    b"required optional incorrect correct wrong invalid valid missing empty blank expired "
+    b"hashed encrypted salted changed reset rotated managed kept read passed sent shown "
+    b"hidden masked redacted needed used same different long short weak strong never "
+    b"always only also just being no none null and or but then there here this that it "
+    b"what ok fine good bad unknown known visible printed logged leaked given generated "
+    b"random case-sensitive protected secure insecure your my his her their our its is "
+    b"was be should must can will would could one two ready done see ask check".split()
+)
+_SYMBOLS = frozenset(b"!@#$%^&*+=~?")
+_DIGITS = frozenset(b"0123456789")
+_FILE = LazyBytes(rb".*\.(?:py|js|ts|md|txt|json|ya?ml|toml|sh|go|rs|html|css|[ch]|cfg|ini)")
+_VERSION = LazyBytes(rb"v?\d+(?:\.\d+)+\w*")
+_NON_ASCII = 0x80
+_LETTER_BEFORE = frozenset(b"abcdefghijklmnopqrstuvwxyz_-")
+
+
+def looks_like_password(value: bytes) -> bool:
+    """A letter, and a digit or a symbol; no path, file name, URL or version."""
+    if len(value) < 6 or not any(byte in _LETTER_BEFORE or byte >= 0x80 for byte in value.lower()):  # noqa: PLR2004
+        return False
+    if not any(byte in _DIGITS or byte in _SYMBOLS for byte in value):
+        return False
+    if b"/" in value or b"(" in value or value.startswith((b"-", b"$", b"%")):
+        return False
+    return _FILE.compiled.fullmatch(value.lower()) is None and (
+        _VERSION.compiled.fullmatch(value) is None
+    )
+
+
+def _value(data: bytes, position: int, *, strict: bool) -> tuple[int, int] | None:
+    match = _VALUE.compiled.match(data, position)
+    if match is None:
+        return None
+    start, end = match.span("value")
+    while end > start and data[end - 1] in b".,;:!?)":
+        end -= 1
+    value = data[start:end]
+    if end <= start or value.lower() in _STOPWORDS or value.lower() in _KEYWORDS:
+        return None
+    if not can_be_secret(value) or (strict and not looks_like_password(value)):
+        return None
+    return start, end
+
+
+def _at(data: bytes, lowered: bytes, start: int, keyword: bytes) -> tuple[int, int] | None:
+    end = start + len(keyword)
+    if keyword[0] < _NON_ASCII and (
+        (start and lowered[start - 1] in _LETTER_BEFORE) or lowered[end : end + 1].isalpha()
+    ):
+        return None
+    qualifier = _QUALIFIER.compiled.match(lowered, end)
+    position = end if qualifier is None else qualifier.end()
+    separator = _SEPARATOR.compiled.match(lowered, position)
+    if separator is None:
+        return None
+    weak = keyword in _WEAK
+    if separator.group("colon") is not None:
+        # redact_pairs reads English names with separators, and knows code (`token: str`)
+        usable = keyword not in _PAIRED and keyword not in {b"key", b"token"}
+    else:
+        usable = separator.group("bare") is None or (not weak and position == end)
+    strict = weak or separator.group("verb") is None
+    return _value(data, separator.end(), strict=strict) if usable else None
+
+
+def prose_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    seen: set[int] = set()
+    for keyword in _KEYWORDS:
+        position = lowered.find(keyword)
+        while position != -1:
+            if position not in seen:
+                seen.add(position)
+                span = _at(data, lowered, position, keyword)
+                if span is not None:
+                    spans.append(span)
+            position = lowered.find(keyword, position + 1)
+    return sorted(set(spans))
+
+
+_LOGINS = (
+    rb"admin|administrator|root|user|guest|sa|postgres|ubuntu|pi|ec2-user|deploy|test|demo"
+    rb"|operator|superuser|elastic|grafana|jenkins|oracle|system|sys|ftp|manager|tomcat|sysadmin"
+)
+
+_LOGIN_WORDS = (
+    b"admin",
+    b"administrator",
+    b"root",
+    b"user",
+    b"guest",
+    b"postgres",
+    b"ubuntu",
+    b"ec2-user",
+    b"deploy",
+    b"demo",
+    b"operator",
+    b"superuser",
+    b"elastic",
+    b"jenkins",
+    b"oracle",
+    b"tomcat",
+)
+_AFTER_LOGIN = LazyBytes(rb"[ \t]*/[ \t]*[\"'`]?(?P<value>[^\s/,;\"'`<>()]{6,80})(?![/\w])")
+
+
+def login_pair_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
+    """ "admin / S3cret!", "use admin/hunter2x to log in": a common login, a slash, a value
+    that looks like a password."""
+    spans: list[tuple[int, int]] = []
+    for word in _LOGIN_WORDS:
+        for literal in (word + b"/", word + b" /"):
+            position = lowered.find(literal)
+            while position != -1:
+                if not position or lowered[position - 1] not in _LETTER_BEFORE:
+                    match = _AFTER_LOGIN.compiled.match(lowered, position + len(word))
+                    if match is not None:
+                        value = data[match.start("value") : match.end("value")]
+                        if looks_like_password(value.rstrip(b".,;:!?")):
+                            spans.append(match.span("value"))
+                position = lowered.find(literal, position + 1)
+    return spans
+
+
+PROSE_RULES = (
+    Scan("secret", prose_spans),
+    Scan("secret", login_pair_spans),
+    Rule(
+        "secret",
+        lit(b"use "),
+        LazyBytes(
+            rb"(?i)use[ \t]+[\"'`]?(?P<value>[^\s\"'`]{6,80})[\"'`]?[ \t]+as[ \t]+"
+            rb"(?:the|your|a|my)?[ \t]*(?:new[ \t]+)?"
+            rb"(?:password|passphrase|passwd|pw|pass|key|token|secret)"
+        ),
+        ("value",),
+        looks_like_password,
+    ),
+)
