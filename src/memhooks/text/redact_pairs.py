@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from memhooks.text.lazy_re import LazyBytes
-from memhooks.text.redact_values import value_span
+from memhooks.text.redact_values import COMMON_WORDS, value_span
 
 #: The last part of a name that says the value is not the secret itself.
 _NOT_THE_SECRET = frozenset(
@@ -69,7 +69,19 @@ _ANNOTATION = LazyBytes(
     rb"(?:str|bytes|int|SecretStr|Optional\[[^\]\r\n]*\]|[A-Z]\w*(?:\[[^\]\r\n]*\])?)"
     rb"(?:[ \t]*\|[ \t]*None)?[ \t]*=(?!=)[ \t]*"
 )
+#: A type annotation with no value: `def f(token: bytes, …)`, `token: str` in a class body.
+_TYPE_ONLY = LazyBytes(
+    rb"(?:(?:str|bytes|bytearray|int|float|bool|object|Any|SecretStr|memoryview)(?![\w.])"
+    rb"(?:\[[^\]\r\n]*\])?(?:[ \t]*\|[ \t]*None)?[ \t]*(?:[,)\]]|\r?$|\r?\n|[ \t]+\#)"
+    rb"|[A-Z][A-Za-z_]*(?:\[[^\]\r\n]*\])?(?:[ \t]*\|[ \t]*None)?[ \t]*[,)])",
+    re.MULTILINE,
+)
 _LAST_PART = LazyBytes(rb"([a-z0-9]+)[^a-z0-9]*$")
+#: The first part of a name that says it holds a flag or a function: `is_secret`, `has_token`.
+_PREDICATE = LazyBytes(
+    rb"[^a-z0-9]*(?:self\.|this\.)?_*(?:is|has|needs|use|uses|allow|require|requires|should"
+    rb"|can|must|enable|disable|show|hide|skip|check|no|get|validate|verify|parse|make)[_.-]"
+)
 _NAME_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_.-")
 _UPPER_NAME_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _LETTERS = frozenset(b"abcdefghijklmnopqrstuvwxyz")
@@ -93,6 +105,8 @@ def _keyword_hits(lowered: bytes) -> list[re.Match[bytes]]:
 
 
 def denied_name(name: bytes) -> bool:
+    if _PREDICATE.compiled.match(name) is not None:
+        return True
     last = _LAST_PART.compiled.search(name)
     return last is not None and last.group(1) in _NOT_THE_SECRET
 
@@ -105,12 +119,28 @@ def _name_start(text: bytes, position: int, allowed: frozenset[int]) -> int:
 
 def _value(data: bytes, name_start: int, position: int, separator: bytes) -> tuple[int, int] | None:
     if separator == b":":
+        if _TYPE_ONLY.compiled.match(data, position) is not None:
+            return None
         annotation = _ANNOTATION.compiled.match(data, position)
         if annotation is not None:
             position = annotation.end()
+        elif _bare_word(data, position):
+            return None  # `token: the model's own vector`: a sentence
     before = data[name_start - 1 : name_start]
     delimited = bool(before) and before in _DELIMITERS
     return value_span(data, position, name_start, delimited=delimited)
+
+
+def _bare_word(data: bytes, position: int) -> bool:
+    """A common word after `name:` (`token: the …`, `password: a glued flag`)."""
+    end = position
+    while end < len(data) and data[end : end + 1].isalpha():
+        end += 1
+    return (
+        end > position
+        and data[position:end].lower() in COMMON_WORDS
+        and (data[end : end + 1] in (b" ", b"\t", b"\n", b""))
+    )
 
 
 def _lower_spans(data: bytes, lowered: bytes, names: set[int]) -> list[tuple[int, int]]:
@@ -195,12 +225,24 @@ def _upper_spans(data: bytes, names: set[int]) -> list[tuple[int, int]]:
         name_start = _name_start(data, hit_start, _UPPER_NAME_BYTES)
         if name_start and data[name_start - 1] in _LETTERS:
             continue  # myTOKEN: not an environment-style name
+        if data.startswith(b"KEY", hit_start) and _keyboard_key(data, name_start, hit_start):
+            continue
         if denied_name(data[name_start:name_end].lower()):
             continue
         span = _value(data, name_start, separator.end(), separator.group("sep"))
         if span is not None:
             spans.append(span)
     return spans
+
+
+def _keyboard_key(data: bytes, name_start: int, hit_start: int) -> bool:
+    """`KEY_LEFT`, `KEYWORD_ONLY`: KEY opens the name, or goes on as a word; `API_KEY`,
+    `KEY`, `SSH_KEYS` and `MY_KEY_2` name a secret."""
+    after = data[hit_start + 3 : hit_start + 4]
+    if after.isalpha() and after != b"S":
+        return True
+    opens = data[name_start:hit_start].strip(b"_") == b""
+    return opens and after == b"_" and not data[hit_start + 4 : hit_start + 5].isdigit()
 
 
 def named_secret_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
@@ -221,7 +263,13 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 _CSV_CELL = LazyBytes(b"|".join(_CSV_WORDS))
-_HEADER_CELL = LazyBytes(rb"[ \t]*\"?[a-z][a-z0-9 _./()-]{0,40}\"?[ \t]*")
+#: A column naming a secret: its last word is one (`Secret access key`, `password`, not
+#: `pass_none` or `tokeneater`).
+_CSV_COLUMN = LazyBytes(
+    rb"(?:pass(?:word|wd|phrase)?|pwd|secret|token|key|credential)s?(?![a-z0-9_])"
+)
+#: A header cell: a name of up to four words (a sentence, a call or an import is no header).
+_HEADER_CELL = LazyBytes(rb"[ \t]*\"?[a-z][a-z0-9_/-]{0,30}(?: [a-z0-9_/-]{1,30}){0,3}\"?[ \t]*")
 
 
 def csv_secret_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
@@ -247,7 +295,7 @@ def csv_secret_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
             continue
         if not all(_HEADER_CELL.compiled.fullmatch(cell) for cell in cells):
             continue
-        columns = [i for i, cell in enumerate(cells) if _CSV_CELL.compiled.search(cell)]
+        columns = [i for i, cell in enumerate(cells) if _CSV_COLUMN.compiled.search(cell)]
         spans.extend(_csv_rows(data, line_end, separator, len(cells), columns))
     return spans
 

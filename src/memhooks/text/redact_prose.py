@@ -6,9 +6,10 @@ A keyword (``_STRONG``: it names a password; ``_WEAK``: it may, as "key" or "tok
 optional ``'s`` and a few qualifying words ("for the grafana admin"), a verb or a colon
 ("is", "was", "should be", "lautet", "est", "é", "是", a full-width colon), then the value.
 After a strong keyword and a verb, any value that can be a secret and is no common word
-counts; after a weak one, a colon, or no verb at all ("PW Glacier2020%"), only a value that
+counts; after a weak one, a colon, or no verb at all ("PW …"), only a value that
 looks like a password (a letter, and a digit or a symbol). ``name: value`` and ``name=value``
-with an English name are left to ``redact_pairs``, which knows code. Standard library only; works on UTF-8 bytes.
+with an English name are left to ``redact_pairs``, which knows code. Standard library only;
+works on UTF-8 bytes.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ _QUALIFIER = LazyBytes(
 _SEPARATOR = LazyBytes(
     rb"[ \t]*(?P<colon>[:=]|\xef\xbc\x9a)[ \t]*"
     rb"|[ \t]+(?P<verb>is|was|are|will[ \t]+be|should[ \t]+be|becomes|is[ \t]+now|set[ \t]+to"
-    rb"|changed[ \t]+to|ist|lautet|est|es|\xc3\xa9|\xc3\xa8|\xc3\xa4r|er|jest|je|to)"
+    rb"|changed[ \t]+to|ist|lautet|est|es|\xc3\xa9|\xc3\xa8|\xc3\xa4r|jest)"
     rb"(?![\w\x80-\xff])[ \t]*:?[ \t]*"
     rb"|[ \t]*(?P<cjk>\xe6\x98\xaf|\xe4\xb8\xba|\xe7\x82\xba|\xe3\x81\xaf)[ \t]*"
     rb"|(?P<bare>[ \t]+)"
@@ -91,6 +92,7 @@ _SYMBOLS = frozenset(b"!@#$%^&*+=~?")
 _DIGITS = frozenset(b"0123456789")
 _FILE = LazyBytes(rb".*\.(?:py|js|ts|md|txt|json|ya?ml|toml|sh|go|rs|html|css|[ch]|cfg|ini)")
 _VERSION = LazyBytes(rb"v?\d+(?:\.\d+)+\w*")
+_SENTENCE = LazyBytes(rb"[ \t]+[a-z]")
 _NON_ASCII = 0x80
 _LETTER_BEFORE = frozenset(b"abcdefghijklmnopqrstuvwxyz_-")
 
@@ -120,6 +122,8 @@ def _value(data: bytes, position: int, *, strict: bool) -> tuple[int, int] | Non
         return None
     if not can_be_secret(value) or (strict and not looks_like_password(value)):
         return None
+    if value.isalpha() and value.islower() and _SENTENCE.compiled.match(data, end) is not None:
+        return None  # "a password is technically needed": the sentence goes on
     return start, end
 
 

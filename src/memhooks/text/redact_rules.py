@@ -16,7 +16,7 @@ from memhooks.text.redact_pairs import csv_secret_spans, named_secret_spans
 from memhooks.text.redact_prose import PROSE_RULES
 from memhooks.text.redact_shapes import KIND as RANDOM_TOKEN
 from memhooks.text.redact_shapes import random_token_spans
-from memhooks.text.redact_values import can_be_secret, is_placeholder, looks_random
+from memhooks.text.redact_values import can_be_secret, code_like, is_placeholder, looks_random
 
 #: A value after a flag or a keyword: quoted (escapes allowed, may be cut short) or bare.
 _ARG = (
@@ -153,7 +153,7 @@ RULES: tuple[Rule | Scan, ...] = (
             rb"[ \t]+[^\r\n\"']+)|(?P<other>[^\s\"',;{]+))"
         ),
         ("value", "rest", "other"),
-        lambda value: not is_placeholder(value),
+        lambda value: not is_placeholder(value) and not code_like(value),
     ),
     Rule(
         "cookie",
