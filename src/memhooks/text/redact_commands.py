@@ -23,6 +23,7 @@ placeholders are no secret. Standard library only; works on UTF-8 bytes.
 from __future__ import annotations
 
 from memhooks.text.lazy_re import LazyBytes
+from memhooks.text.redact_engine import first_hits
 from memhooks.text.redact_values import can_be_secret
 
 
@@ -358,16 +359,10 @@ def _redis_auth(data: bytes, position: int) -> bool:
 def command_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     """Passwords in the command lines of the tools ``TOOLS`` lists."""
     spans: list[tuple[int, int]] = []
-    seen: set[int] = set()
-    for literal in _LITERALS:
-        position = lowered.find(literal)
-        while position != -1:
-            if position not in seen:
-                seen.add(position)
-                tool = _tool(lowered, position)
-                if tool is not None and (tool[0] != b"auth" or _redis_auth(data, position)):
-                    words = [(position, tool[1], False), *_words(data, tool[1])]
-                    for spec in TOOLS[tool[0]]:
-                        spans.extend(_spans(spec, data, words))
-            position = lowered.find(literal, position + 1)
+    for position, _ in first_hits(lowered, _LITERALS):
+        tool = _tool(lowered, position)
+        if tool is not None and (tool[0] != b"auth" or _redis_auth(data, position)):
+            words = [(position, tool[1], False), *_words(data, tool[1])]
+            for spec in TOOLS[tool[0]]:
+                spans.extend(_spans(spec, data, words))
     return sorted(set(spans))

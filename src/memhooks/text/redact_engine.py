@@ -11,7 +11,7 @@ from memhooks.text.lazy_re import LazyBytes
 from memhooks.text.redact_values import looks_random
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
 MARKER_PREFIX = "[REDACTED:"
 
@@ -115,6 +115,19 @@ def secret_span(rule: Rule, match: re.Match[bytes]) -> tuple[int, int] | None:
         if value is not None:
             return match.span(group) if rule.is_secret(value) else None
     return None
+
+
+def first_hits(haystack: bytes, literals: tuple[bytes, ...]) -> Iterator[tuple[int, bytes]]:
+    """Each position where one of ``literals`` is found, once, with the first literal (in the
+    order given) found there."""
+    seen: set[int] = set()
+    for literal in literals:
+        position = haystack.find(literal)
+        while position != -1:
+            if position not in seen:
+                seen.add(position)
+                yield position, literal
+            position = haystack.find(literal, position + 1)
 
 
 def candidates(rule: Rule, data: bytes, lowered: bytes) -> list[int]:

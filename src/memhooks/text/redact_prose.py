@@ -15,8 +15,8 @@ works on UTF-8 bytes.
 from __future__ import annotations
 
 from memhooks.text.lazy_re import LazyBytes
-from memhooks.text.redact_engine import Rule, Scan, lit
-from memhooks.text.redact_values import can_be_secret
+from memhooks.text.redact_engine import Rule, Scan, first_hits, lit
+from memhooks.text.redact_values import COMMON_WORDS, can_be_secret
 
 #: Keywords that name a password, lowercased (ASCII) or as written (other scripts).
 _STRONG = tuple(
@@ -78,16 +78,6 @@ _SEPARATOR = LazyBytes(
     rb"|(?P<bare>[ \t]+)"
 )
 _VALUE = LazyBytes(rb"[\"'`]?(?:\xe2\x80\x9c|\xc2\xab)?(?P<value>[^\s\"'`<>\xe2\xc2]+)")
-_STOPWORDS = frozenset(
-    b"a an the not now still too very in on at to of for from with by stored saved set "
-    b"required optional incorrect correct wrong invalid valid missing empty blank expired "
-    b"hashed encrypted salted changed reset rotated managed kept read passed sent shown "
-    b"hidden masked redacted needed used same different long short weak strong never "
-    b"always only also just being no none null and or but then there here this that it "
-    b"what ok fine good bad unknown known visible printed logged leaked given generated "
-    b"random case-sensitive protected secure insecure your my his her their our its is "
-    b"was be should must can will would could one two ready done see ask check".split()
-)
 _SYMBOLS = frozenset(b"!@#$%^&*+=~?")
 _DIGITS = frozenset(b"0123456789")
 _FILE = LazyBytes(rb".*\.(?:py|js|ts|md|txt|json|ya?ml|toml|sh|go|rs|html|css|[ch]|cfg|ini)")
@@ -118,7 +108,7 @@ def _value(data: bytes, position: int, *, strict: bool) -> tuple[int, int] | Non
     while end > start and data[end - 1] in b".,;:!?)":
         end -= 1
     value = data[start:end]
-    if end <= start or value.lower() in _STOPWORDS or value.lower() in _KEYWORDS:
+    if end <= start or value.lower() in COMMON_WORDS or value.lower() in _KEYWORDS:
         return None
     if not can_be_secret(value) or (strict and not looks_like_password(value)):
         return None
@@ -150,16 +140,10 @@ def _at(data: bytes, lowered: bytes, start: int, keyword: bytes) -> tuple[int, i
 
 def prose_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
-    seen: set[int] = set()
-    for keyword in _KEYWORDS:
-        position = lowered.find(keyword)
-        while position != -1:
-            if position not in seen:
-                seen.add(position)
-                span = _at(data, lowered, position, keyword)
-                if span is not None:
-                    spans.append(span)
-            position = lowered.find(keyword, position + 1)
+    for position, keyword in first_hits(lowered, _KEYWORDS):
+        span = _at(data, lowered, position, keyword)
+        if span is not None:
+            spans.append(span)
     return sorted(set(spans))
 
 
