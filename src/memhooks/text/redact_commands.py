@@ -23,7 +23,7 @@ placeholders are no secret. Standard library only; works on UTF-8 bytes.
 from __future__ import annotations
 
 from memhooks.text.lazy_re import LazyBytes
-from memhooks.text.redact_engine import first_hits
+from memhooks.text.redact_engine import first_hits, words
 from memhooks.text.redact_values import can_be_secret
 
 
@@ -74,115 +74,71 @@ class UserAt:
 Spec = Opt | Pos | After | Prefix | Share | Stdin | UserAt
 
 _P = (Opt(b"-p"),)
-_MYSQL = (Opt(b"-p", glued=True), Opt(b"--password"))
-_SSHPASS = (Opt(b"-p"), Opt(b"-p", glued=True))
-_LOGIN = (Opt(b"-p", when=b"login"), Opt(b"--password", when=b"login"))
-_SNMP = (Opt(b"-A"), Opt(b"-X"))
-_MONGO = (Opt(b"-p"), Opt(b"--password"))
-_LDAP = (Opt(b"-w"), Opt(b"-s", when=b"ldappasswd"))
-_REDIS = (Opt(b"-a"), Opt(b"--pass"), After(b"requirepass"), After(b"masterauth"))
-_STDIN = (Stdin(),)
+_FREERDP = (Prefix(b"/p:"), Prefix(b"/password:"))
 
-#: Each tool (its name lowercased, without `.exe`/`.py`) and where it takes a password.
-TOOLS: dict[bytes, tuple[Spec, ...]] = {
-    b"lftp": (Opt(b"-u", split=b","),),
-    b"open": (Opt(b"-u", split=b","),),  # lftp's own command, in `lftp -c '…'` too
-    b"rabbitmqctl": (Pos(b"add_user", 2), Pos(b"change_password", 2), Pos(b"authenticate_user", 2)),
-    b"openssl": (Opt(b"-k"), Opt(b"-pass"), Opt(b"-passin"), Opt(b"-passout"), Opt(b"-password")),
-    b"ssh-keygen": (Opt(b"-N"), Opt(b"-P")),
-    b"psexec": (*_P, UserAt()),
-    b"psexec64": _P,
-    b"paexec": _P,
-    b"net": (Share(), Pos(b"user", 2)),
-    b"mosquitto_pub": (Opt(b"-P"), Opt(b"--pw")),
-    b"mosquitto_sub": (Opt(b"-P"), Opt(b"--pw")),
-    b"mosquitto_rr": (Opt(b"-P"), Opt(b"--pw")),
-    b"aws": (Opt(b"--value", when=b"put-parameter"),),
-    b"sshpass": _SSHPASS,
-    b"mysql": _MYSQL,
-    b"mysqldump": _MYSQL,
-    b"mysqladmin": _MYSQL,
-    b"mysqlimport": _MYSQL,
-    b"mysqlsh": _MYSQL,
-    b"mariadb": _MYSQL,
-    b"mariadb-dump": _MYSQL,
-    b"curl": (Opt(b"-u", split=b":"), Opt(b"--user", split=b":"), Opt(b"--proxy-user", split=b":")),
-    b"htpasswd": (Pos(b"-b", 0),),
-    b"smbclient": (Opt(b"-U", split=b"%"), Opt(b"--user", split=b"%"), Opt(b"--password")),
-    b"docker": _LOGIN,
-    b"podman": _LOGIN,
-    b"nerdctl": _LOGIN,
-    b"helm": _LOGIN,
-    b"buildah": _LOGIN,
-    b"skopeo": _LOGIN,
-    b"oras": _LOGIN,
-    b"ipmitool": (Opt(b"-P"),),
-    b"xfreerdp": (Prefix(b"/p:"), Prefix(b"/password:")),
-    b"xfreerdp3": (Prefix(b"/p:"), Prefix(b"/password:")),
-    b"wlfreerdp": (Prefix(b"/p:"), Prefix(b"/password:")),
-    b"rdesktop": _P,
-    b"nmcli": (After(b"password"), After(b"wifi-sec.psk"), After(b"802-11-wireless-security.psk")),
-    b"wpa_passphrase": (Pos(b"", 2),),
-    b"wpa_cli": (After(b"psk"), After(b"password")),
-    b"snmpwalk": _SNMP,
-    b"snmpget": _SNMP,
-    b"snmpset": _SNMP,
-    b"snmpbulkwalk": _SNMP,
-    b"snmpgetnext": _SNMP,
-    b"snmptrap": _SNMP,
-    b"snmptable": _SNMP,
-    b"crackmapexec": _P,
-    b"netexec": _P,
-    b"nxc": _P,
-    b"evil-winrm": _P,
-    b"smbmap": _P,
-    b"hydra": _P,
-    b"unzip": (Opt(b"-P"),),
-    b"zip": (Opt(b"-P"), Opt(b"--password")),
-    b"7z": (Opt(b"-p", glued=True),),
-    b"7za": (Opt(b"-p", glued=True),),
-    b"rar": (Opt(b"-p", glued=True),),
-    b"unrar": (Opt(b"-p", glued=True),),
-    b"redis-cli": (*_REDIS, After(b"auth", last=True)),
-    b"config": (After(b"requirepass"), After(b"masterauth")),
-    b"auth": (After(b"auth", last=True),),
-    b"login": (Opt(b"-p"), Opt(b"-P"), Opt(b"--password"), Opt(b"--pass")),
-    b"sqlcmd": (Opt(b"-P"),),
-    b"bcp": (Opt(b"-P"),),
-    b"osql": (Opt(b"-P"),),
-    b"ldapsearch": _LDAP,
-    b"ldapadd": _LDAP,
-    b"ldapmodify": _LDAP,
-    b"ldapdelete": _LDAP,
-    b"ldapwhoami": _LDAP,
-    b"ldappasswd": _LDAP,
-    b"mongo": _MONGO,
-    b"mongosh": _MONGO,
-    b"mongodump": _MONGO,
-    b"mongorestore": _MONGO,
-    b"mongoexport": _MONGO,
-    b"mongoimport": _MONGO,
-    b"ncftp": _P,
-    b"ncftpput": _P,
-    b"ncftpget": _P,
-    b"ncftpls": _P,
-    b"vncpasswd": _STDIN,
-    b"chpasswd": _STDIN,
-    b"impacket": (UserAt(),),
-}
-#: What is searched for (bytes.find on the lowercased text): a name, or the head of several.
-_LITERALS = (
-    *(
-        name
-        for name in TOOLS
-        if name != b"open" and not name.startswith((b"mosquitto", b"snmp", b"ldap", b"mongo"))
+#: Tools (names lowercased, without `.exe`/`.py`) and where each takes a password.
+_TABLE: tuple[tuple[str, tuple[Spec, ...]], ...] = (
+    ("lftp open", (Opt(b"-u", split=b","),)),  # `open`: lftp's own command (`lftp -c '…'`)
+    (
+        "rabbitmqctl",
+        tuple(Pos(w, 2) for w in (b"add_user", b"change_password", b"authenticate_user")),
     ),
-    b"open -u",
-    b"mosquitto_",
-    b"snmp",
-    b"ldap",
-    b"mongo",
+    ("openssl", tuple(Opt(f) for f in (b"-k", b"-pass", b"-passin", b"-passout", b"-password"))),
+    ("ssh-keygen", (Opt(b"-N"), Opt(b"-P"))),
+    ("psexec", (*_P, UserAt())),
+    (
+        "psexec64 paexec rdesktop crackmapexec netexec nxc evil-winrm smbmap hydra ncftp ncftpput "
+        "ncftpget ncftpls",
+        _P,
+    ),
+    ("net", (Share(), Pos(b"user", 2))),
+    ("mosquitto_pub mosquitto_sub mosquitto_rr", (Opt(b"-P"), Opt(b"--pw"))),
+    ("aws", (Opt(b"--value", when=b"put-parameter"),)),
+    ("sshpass", (Opt(b"-p"), Opt(b"-p", glued=True))),
+    (
+        "mysql mysqldump mysqladmin mysqlimport mysqlsh mariadb mariadb-dump",
+        (Opt(b"-p", glued=True), Opt(b"--password")),
+    ),
+    ("curl", tuple(Opt(f, split=b":") for f in (b"-u", b"--user", b"--proxy-user"))),
+    ("htpasswd", (Pos(b"-b", 0),)),
+    ("smbclient", (Opt(b"-U", split=b"%"), Opt(b"--user", split=b"%"), Opt(b"--password"))),
+    (
+        "docker podman nerdctl helm buildah skopeo oras",
+        (Opt(b"-p", when=b"login"), Opt(b"--password", when=b"login")),
+    ),
+    ("login", tuple(Opt(f) for f in (b"-p", b"-P", b"--password", b"--pass"))),
+    ("ipmitool unzip sqlcmd bcp osql", (Opt(b"-P"),)),
+    ("xfreerdp xfreerdp3 wlfreerdp", _FREERDP),
+    (
+        "nmcli",
+        tuple(After(w) for w in (b"password", b"wifi-sec.psk", b"802-11-wireless-security.psk")),
+    ),
+    ("wpa_passphrase", (Pos(b"", 2),)),
+    ("wpa_cli", (After(b"psk"), After(b"password"))),
+    (
+        "snmpwalk snmpget snmpset snmpbulkwalk snmpgetnext snmptrap snmptable",
+        (Opt(b"-A"), Opt(b"-X")),
+    ),
+    ("zip", (Opt(b"-P"), Opt(b"--password"))),
+    ("7z 7za rar unrar", (Opt(b"-p", glued=True),)),
+    ("redis-cli", (Opt(b"-a"), Opt(b"--pass"), After(b"auth", last=True))),
+    ("auth", (After(b"auth", last=True),)),
+    (
+        "ldapsearch ldapadd ldapmodify ldapdelete ldapwhoami ldappasswd",
+        (Opt(b"-w"), Opt(b"-s", when=b"ldappasswd")),
+    ),
+    (
+        "mongo mongosh mongodump mongorestore mongoexport mongoimport",
+        (Opt(b"-p"), Opt(b"--password")),
+    ),
+    ("vncpasswd chpasswd", (Stdin(),)),
+    ("impacket", (UserAt(),)),
 )
+TOOLS: dict[bytes, tuple[Spec, ...]] = {
+    name.encode(): specs for names, specs in _TABLE for name in names.split()
+}
+#: Each tool's name as a word may be written (`psexec64.exe`, `psexec.py`), and the tool.
+_SPELLINGS = {name + suffix: name for name in TOOLS for suffix in (b"", b".exe", b".py", b".sh")}
 _WORD_BEFORE = frozenset(b" \t\n\r\"'`(;|&/\\>$")
 _NAME = LazyBytes(rb"[a-z0-9_.+-]+")
 #: One shell word: quoted parts and plain characters, glued (each alternative starts
@@ -359,10 +315,17 @@ def _redis_auth(data: bytes, position: int) -> bool:
 def command_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     """Passwords in the command lines of the tools ``TOOLS`` lists."""
     spans: list[tuple[int, int]] = []
-    for position, _ in first_hits(lowered, _LITERALS):
+    # A tool that takes a password is followed by a space: found with it, `configure` is not.
+    present = set(words(lowered) & _SPELLINGS.keys())
+    if b"auth" in present and b"AUTH " not in data:
+        present.discard(b"auth")  # Redis' command is written in upper case
+    if not present and b"impacket-" not in lowered:
+        return spans
+    literals = tuple(b"open -u" if name == b"open" else name + b" " for name in sorted(present))
+    for position, _ in first_hits(lowered, (*literals, b"impacket-")):
         tool = _tool(lowered, position)
         if tool is not None and (tool[0] != b"auth" or _redis_auth(data, position)):
-            words = [(position, tool[1], False), *_words(data, tool[1])]
+            line = [(position, tool[1], False), *_words(data, tool[1])]
             for spec in TOOLS[tool[0]]:
-                spans.extend(_spans(spec, data, words))
+                spans.extend(_spans(spec, data, line))
     return sorted(set(spans))

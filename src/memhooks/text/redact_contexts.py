@@ -7,7 +7,7 @@ a Kubernetes Secret, a password quoted after a SQL or PowerShell keyword, a conf
 from __future__ import annotations
 
 from memhooks.text.lazy_re import LazyBytes
-from memhooks.text.redact_engine import Rule, Scan, lit
+from memhooks.text.redact_engine import Rule, Scan, first_hits, lit
 from memhooks.text.redact_pairs import denied_name
 from memhooks.text.redact_values import can_be_secret, value_span
 
@@ -112,16 +112,13 @@ def config_line_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     ends in a secret's keyword and one value (a plain word is prose: `Password changed.`)."""
     spans: list[tuple[int, int]] = []
     seen: set[int] = set()
-    for literal in (b"pass", b"pwd", b"secret", b"token", b"auth"):
-        position = lowered.find(literal)
-        while position != -1:
-            line_start = lowered.rfind(b"\n", 0, position) + 1
-            if line_start not in seen:
-                seen.add(line_start)
-                span = _config_value(data, lowered, line_start)
-                if span is not None:
-                    spans.append(span)
-            position = lowered.find(literal, position + 1)
+    for position, _ in first_hits(lowered, (b"pass", b"pwd", b"secret", b"token", b"auth")):
+        line_start = lowered.rfind(b"\n", 0, position) + 1
+        if line_start not in seen:
+            seen.add(line_start)
+            span = _config_value(data, lowered, line_start)
+            if span is not None:
+                spans.append(span)
     return sorted(spans)
 
 

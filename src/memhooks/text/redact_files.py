@@ -9,13 +9,16 @@ Standard library only; works on UTF-8 bytes.
 from __future__ import annotations
 
 from memhooks.text.lazy_re import LazyBytes
-from memhooks.text.redact_engine import Rule, Scan, lit
+from memhooks.text.redact_engine import Rule, Scan, lit, words
 from memhooks.text.redact_values import can_be_secret
 
 #: Words in a file's name that say it holds a login (`auth.txt`, `creds`, `vpn-pass`).
 _LOGIN_FILE = rb"[^\s\"'<>|;&]*(?:pass|cred|auth|login|secret)[^\s\"'<>|;&]*"
 _HEREDOC = LazyBytes(rb"<<-?[ \t]*[\"']?(?P<tag>[A-Za-z_]\w*)[\"']?")
 _HEREDOC_FILE = LazyBytes(rb"(?i)(?:>|\btee[ \t]+(?:-a[ \t]+)?)[ \t]*[\"']?" + _LOGIN_FILE)
+_LOGIN_WORD = LazyBytes(rb"(?i)pass|cred|auth|login|secret")
+#: How far from `<<` its command line is read (a heredoc's command is one short line).
+_NEAR = 300
 _AUTH_USER_PASS = LazyBytes(rb"auth-user-pass[ \t]+[\"']?(?P<file>[^\s\"'#;]+)")
 
 
@@ -43,22 +46,28 @@ def _second_line(data: bytes, position: int, tag: bytes = b"") -> tuple[int, int
     return start, start + len(value)
 
 
-def login_file_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int]]:
-    """`cat > auth.txt <<EOF` (user, password, EOF) and, after `auth-user-pass FILE`, the
-    two lines shown under that file's name (`cat FILE` or `FILE:`)."""
+def heredoc_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int]]:
+    """`cat > auth.txt <<EOF`: user, password, EOF."""
     spans: list[tuple[int, int]] = []
     position = data.find(b"<<")
     while position != -1:
         heredoc = _HEREDOC.compiled.match(data, position)
-        line_start = data.rfind(b"\n", 0, position) + 1
         line_end = data.find(b"\n", position)
-        if heredoc is not None and line_end != -1:
+        if heredoc is not None and line_end != -1 and line_end - position < _NEAR:
+            line_start = max(data.rfind(b"\n", 0, position) + 1, position - _NEAR)
             line = data[line_start:line_end]
-            if _HEREDOC_FILE.compiled.search(line) is not None:
+            if _LOGIN_WORD.compiled.search(line) and _HEREDOC_FILE.compiled.search(line):
                 span = _second_line(data, line_end + 1, heredoc.group("tag"))
                 if span is not None:
                     spans.append(span)
         position = data.find(b"<<", position + 2)
+    return spans
+
+
+def auth_user_pass_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int]]:
+    """After `auth-user-pass FILE`, the two lines shown under that file's name (`cat FILE`
+    or `FILE:`)."""
+    spans: list[tuple[int, int]] = []
     for match in _AUTH_USER_PASS.compiled.finditer(data):
         name = match.group("file").rsplit(b"/", 1)[-1]
         shown = data.find(name, match.end())
@@ -110,52 +119,71 @@ _SEND = (
     rb"\"(?P<value>(?:[^\"\\\r\n]|\\[^rn\r\n])+)(?:\\[rn])*\""
 )
 
-FILE_RULES: tuple[Rule | Scan, ...] = (
-    Scan("secret", login_file_spans),
-    Rule(
-        "secret",
-        lit(b"expect"),
-        LazyBytes(_SEND),
-        ("value",),
-        lambda value: can_be_secret(value) and not value.startswith(b"$"),  # a Tcl variable
-    ),
-    Rule(
-        # `printf 'user\npassword\n' > vpn-auth.txt`
-        "secret",
-        lit(b"printf", b"echo"),
-        LazyBytes(
-            rb"(?:printf|echo[ \t]+-e)[ \t]+[\"'][^\n\"'\\]+\\n(?P<value>[^\n\"'\\]+)(?:\\n)?[\"']"
-            rb"[ \t]*>>?[ \t]*[\"']?" + _LOGIN_FILE
-        ),
-        ("value",),
-        can_be_secret,
-    ),
-    Scan("secret", pgpass_spans),
-    Scan("secret", sasl_spans),
-    Rule(
-        "secret",
-        lit(b"define"),
-        LazyBytes(
-            rb"(?i)define[ \t]*\([ \t]*[\"'][\w-]*(?:pass|pwd|secret|token|key|salt|auth)[\w-]*"
-            rb"[\"'][ \t]*,[ \t]*(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)')"
-        ),
-        ("dq", "sq"),
-        can_be_secret,
-    ),
-    Rule(
-        # jdbc:oracle:thin:scott/tiger@host, oci:user/password@
-        "url-password",
-        lit(b"thin:", b"oci:", b"oci8:"),
-        LazyBytes(rb"(?i)(?:thin|oci8?):[^\s/@:\"']+/(?P<value>[^\s@\"']+)@"),
-        ("value",),
-        can_be_secret,
-    ),
-    Rule(
-        # Redis: `requirepass X` wherever it stands (`CONFIG SET`, `echo "…" >> redis.conf`)
-        "secret",
-        lit(b"requirepass", b"masterauth"),
-        LazyBytes(rb"(?i)(?<![\w-])(?:requirepass|masterauth)[ \t]+[\"']?(?P<value>[^\s\"']+)"),
-        ("value",),
-        can_be_secret,
-    ),
+_SEND_RULE = Rule(
+    "secret",
+    lit(b"expect"),
+    LazyBytes(_SEND),
+    ("value",),
+    lambda value: can_be_secret(value) and not value.startswith(b"$"),  # a Tcl variable
 )
+_PRINTF_RULE = Rule(
+    # `printf 'user\npassword\n' > vpn-auth.txt`
+    "secret",
+    lit(b"printf", b"echo"),
+    LazyBytes(
+        rb"(?:printf|echo[ \t]+-e)[ \t]+[\"'][^\n\"'\\]+\\n(?P<value>[^\n\"'\\]+)(?:\\n)?[\"']"
+        rb"[ \t]*>>?[ \t]*[\"']?" + _LOGIN_FILE
+    ),
+    ("value",),
+    can_be_secret,
+)
+_DEFINE_RULE = Rule(
+    "secret",
+    lit(b"define"),
+    LazyBytes(
+        rb"(?i)define[ \t]*\([ \t]*[\"'][\w-]*(?:pass|pwd|secret|token|key|salt|auth)[\w-]*"
+        rb"[\"'][ \t]*,[ \t]*(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)')"
+    ),
+    ("dq", "sq"),
+    can_be_secret,
+)
+_THIN_RULE = Rule(
+    # jdbc:oracle:thin:scott/tiger@host, oci:user/password@
+    "secret",
+    lit(b"thin:", b"oci:", b"oci8:"),
+    LazyBytes(rb"(?i)(?:thin|oci8?):[^\s/@:\"']+/(?P<value>[^\s@\"']+)@"),
+    ("value",),
+    can_be_secret,
+)
+_REQUIREPASS_RULE = Rule(
+    # Redis: `requirepass X` wherever it stands (`CONFIG SET`, `echo "…" >> redis.conf`)
+    "secret",
+    lit(b"requirepass", b"masterauth"),
+    LazyBytes(rb"(?i)(?<![\w-])(?:requirepass|masterauth)[ \t]+[\"']?(?P<value>[^\s\"']+)"),
+    ("value",),
+    can_be_secret,
+)
+#: Each form, and the words one of which a text must hold for it to be looked for (one set
+#: lookup each: a search per form and per text cost the hooks a quarter of redaction's time).
+_GATED: tuple[tuple[tuple[bytes, ...], Rule | Scan], ...] = (
+    ((b"auth-user-pass",), Scan("secret", auth_user_pass_spans)),
+    ((b"expect",), _SEND_RULE),
+    ((b"printf", b"echo"), _PRINTF_RULE),
+    ((b"define",), _DEFINE_RULE),
+    ((b"thin", b"oci", b"oci8"), _THIN_RULE),
+    ((b"requirepass", b"masterauth"), _REQUIREPASS_RULE),
+)
+
+
+def file_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
+    """Every form this module knows, each looked for only where its words stand."""
+    present = words(lowered)
+    spans: list[tuple[int, int]] = []
+    for gate, rule in _GATED:
+        if any(word in present for word in gate):
+            spans.extend(rule.spans(data, lowered))
+    if b"<<" in data:
+        spans.extend(heredoc_spans(data, lowered))
+    if b"]:" in data:
+        spans.extend(sasl_spans(data, lowered))
+    return [*spans, *pgpass_spans(data, lowered)]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from memhooks.text.lazy_re import LazyBytes
+from memhooks.text.redact_engine import first_hits
 from memhooks.text.redact_values import COMMON_WORDS, value_span
 
 #: The last part of a name that says the value is not the secret itself.
@@ -92,12 +93,7 @@ _SHORT = frozenset((b"pass", b"pwd", b"auth", b"sig", b"signature"))
 
 def _keyword_hits(lowered: bytes) -> list[re.Match[bytes]]:
     """Every secret name's keyword with its separator, in order (overlaps included)."""
-    starts: set[int] = set()
-    for literal in _KEYWORD_LITERALS:
-        position = lowered.find(literal)
-        while position != -1:
-            starts.add(position)
-            position = lowered.find(literal, position + 1)
+    starts = {position for position, _ in first_hits(lowered, _KEYWORD_LITERALS)}
     if not starts:
         return []
     pattern = _KEYWORD.compiled
@@ -262,7 +258,6 @@ def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-_CSV_CELL = LazyBytes(b"|".join(_CSV_WORDS))
 #: A column naming a secret: its last word is one (`Secret access key`, `password`, not
 #: `pass_none` or `tokeneater`).
 _CSV_COLUMN = LazyBytes(
@@ -279,8 +274,8 @@ def csv_secret_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     # A header line, then rows: no newline, no CSV.
     if b"\n" not in lowered or not any(word in lowered for word in _CSV_WORDS):
         return spans
-    for hit in _CSV_CELL.compiled.finditer(lowered):
-        line_start = lowered.rfind(b"\n", 0, hit.start()) + 1
+    for position, _ in first_hits(lowered, _CSV_WORDS):
+        line_start = lowered.rfind(b"\n", 0, position) + 1
         if line_start in seen:
             continue
         seen.add(line_start)

@@ -15,7 +15,7 @@ works on UTF-8 bytes.
 from __future__ import annotations
 
 from memhooks.text.lazy_re import LazyBytes
-from memhooks.text.redact_engine import Rule, Scan, first_hits, lit
+from memhooks.text.redact_engine import Rule, first_hits, lit, words
 from memhooks.text.redact_values import COMMON_WORDS, can_be_secret
 
 #: Keywords that name a password, lowercased (ASCII) or as written (other scripts).
@@ -77,7 +77,7 @@ _SEPARATOR = LazyBytes(
     rb"|[ \t]*(?P<cjk>\xe6\x98\xaf|\xe4\xb8\xba|\xe7\x82\xba|\xe3\x81\xaf)[ \t]*"
     rb"|(?P<bare>[ \t]+)"
 )
-_VALUE = LazyBytes(rb"[\"'`]?(?:\xe2\x80\x9c|\xc2\xab)?(?P<value>[^\s\"'`<>\xe2\xc2]+)")
+_VALUE = LazyBytes(rb"[\"'`]?(?:\xe2\x80\x9c|\xc2\xab)?(?P<value>[^\s\"'`<>\\\xe2\xc2]+)")
 _SYMBOLS = frozenset(b"!@#$%^&*+=~?")
 _DIGITS = frozenset(b"0123456789")
 _FILE = LazyBytes(rb".*\.(?:py|js|ts|md|txt|json|ya?ml|toml|sh|go|rs|html|css|[ch]|cfg|ini)")
@@ -140,7 +140,16 @@ def _at(data: bytes, lowered: bytes, start: int, keyword: bytes) -> tuple[int, i
 
 def prose_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
-    for position, keyword in first_hits(lowered, _KEYWORDS):
+    present = words(lowered)
+    glued = not lowered.isascii()  # 密码是…: no space ends a word in Chinese
+    keywords = tuple(
+        keyword
+        for keyword in _KEYWORDS
+        if keyword in present or (glued and keyword[0] >= _NON_ASCII and keyword in lowered)
+    )
+    if b"mot" in present:
+        keywords += (b"mot de passe",)
+    for position, keyword in first_hits(lowered, keywords):
         span = _at(data, lowered, position, keyword)
         if span is not None:
             spans.append(span)
@@ -177,7 +186,10 @@ def login_pair_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     """ "admin / S3cret!", "use admin/hunter2x to log in": a common login, a slash, a value
     that looks like a password."""
     spans: list[tuple[int, int]] = []
+    present = words(lowered)
     for word in _LOGIN_WORDS:
+        if word not in present:
+            continue
         for literal in (word + b"/", word + b" /"):
             position = lowered.find(literal)
             while position != -1:
@@ -191,18 +203,23 @@ def login_pair_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     return spans
 
 
-PROSE_RULES = (
-    Scan("secret", prose_spans),
-    Scan("secret", login_pair_spans),
-    Rule(
-        "secret",
-        lit(b"use "),
-        LazyBytes(
-            rb"(?i)use[ \t]+[\"'`]?(?P<value>[^\s\"'`]{6,80})[\"'`]?[ \t]+as[ \t]+"
-            rb"(?:the|your|a|my)?[ \t]*(?:new[ \t]+)?"
-            rb"(?:password|passphrase|passwd|pw|pass|key|token|secret)"
-        ),
-        ("value",),
-        looks_like_password,
+_USE_AS = Rule(
+    "secret",
+    lit(b"use "),
+    LazyBytes(
+        rb"(?i)use[ \t]+[\"'`]?(?P<value>[^\s\"'`]{6,80})[\"'`]?[ \t]+as[ \t]+"
+        rb"(?:the|your|a|my)?[ \t]*(?:new[ \t]+)?"
+        rb"(?:password|passphrase|passwd|pw|pass|key|token|secret)"
     ),
+    ("value",),
+    looks_like_password,
 )
+
+
+def told_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
+    """Passwords told in prose: after a keyword, beside a login, or "use … as the password"."""
+    spans = [*prose_spans(data, lowered), *login_pair_spans(data, lowered)]
+    present = words(lowered)
+    if b"use" in present and b"as" in present:
+        spans.extend(_USE_AS.spans(data, lowered))
+    return spans

@@ -10,10 +10,10 @@ from memhooks.text.lazy_re import LazyBytes
 from memhooks.text.redact_commands import command_spans
 from memhooks.text.redact_contexts import CONTEXT_RULES
 from memhooks.text.redact_engine import Rule, Scan, lit, text
-from memhooks.text.redact_files import FILE_RULES
+from memhooks.text.redact_files import file_spans
 from memhooks.text.redact_formats import NOT_TOKEN, NOT_WORD, prefixed_rules
 from memhooks.text.redact_pairs import csv_secret_spans, named_secret_spans
-from memhooks.text.redact_prose import PROSE_RULES
+from memhooks.text.redact_prose import told_spans
 from memhooks.text.redact_shapes import KIND as RANDOM_TOKEN
 from memhooks.text.redact_shapes import random_token_spans
 from memhooks.text.redact_values import can_be_secret, code_like, is_placeholder, looks_random
@@ -312,8 +312,8 @@ RULES: tuple[Rule | Scan, ...] = (
         can_be_secret,
     ),
     Scan("cli-credential", command_spans),
-    *FILE_RULES,
-    *PROSE_RULES,
+    Scan("secret", file_spans),
+    Scan("secret", told_spans),
     *prefixed_rules(),
     *CONTEXT_RULES,
     # Last: what no rule above names, known by its shape alone.

@@ -255,6 +255,7 @@ def _runs(data: bytes) -> Iterator[tuple[int, int]]:
 #: How base64 of a binary file starts: PNG, JPEG, GIF, WebP/RIFF, PDF, ZIP, gzip, ICO, MP4/HEIC.
 _FILE_MAGICS = (b"iVBORw0KGgo", b"/9j/", b"R0lGOD", b"UklGR", b"JVBERi0", b"UEsDB", b"H4sI")
 _FILE_MAGICS_AT_4 = (b"AAABAA", b"AAAAGGZ0eXA", b"AAAAIGZ0eXA", b"AAAAHGZ0eXA")
+_MAGIC_STARTS = frozenset(magic[0] for magic in (*_FILE_MAGICS, *_FILE_MAGICS_AT_4))
 #: The rest of such a blob: base64, line breaks (also escaped, as in a notebook's JSON) and the
 #: `",\n "` between the strings of a JSON list of lines.
 _BLOB = LazyBytes(rb"(?:[A-Za-z0-9+/=]|\\[nr]|\r?\n[ \t]*|\",[ \t\r\n]*\")*")
@@ -290,10 +291,11 @@ def _token_spans(data: bytes, decodes: list[int]) -> list[tuple[int, int]]:
         if start < blob_end:
             continue  # inside an image's base64
         token = data[start:end]
-        blob = _file_blob_end(data, start, token)
-        if blob is not None:
-            blob_end = blob
-            continue
+        if data[start] in _MAGIC_STARTS:
+            blob = _file_blob_end(data, start, token)
+            if blob is not None:
+                blob_end = blob
+                continue
         if len(token.translate(None, _DIGITS)) == len(token):
             continue  # no digit: a name or a path (every generated token here has one)
         pieces = judged.get(token)
