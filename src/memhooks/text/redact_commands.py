@@ -229,7 +229,7 @@ def _find(spec: Spec, data: bytes, words: list[tuple[int, int, bool]]) -> list[i
             )
             if anchor:
                 positional = _positional(data, words, i)
-                if spec.word == b"-b":  # htpasswd -b[c…] file user password, -nb user password
+                if spec.word == b"-b":  # the third word after -b, the second with -n (htpasswd)
                     index = 2 if b"n" in text else 3
                     return positional[index - 1 : index]
                 return positional[spec.index - 1 : spec.index]

@@ -47,7 +47,8 @@ def _second_line(data: bytes, position: int, tag: bytes = b"") -> tuple[int, int
 
 
 def heredoc_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int]]:
-    """`cat > auth.txt <<EOF`: user, password, EOF."""
+    """A here-document written to a login file (`cat > auth.txt` and `<<` a tag): user,
+    password, the tag."""
     spans: list[tuple[int, int]] = []
     position = data.find(b"<<")
     while position != -1:
@@ -85,7 +86,7 @@ _PGPASS = LazyBytes(
     rb"(?<![\w.:*/-])[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:(?P<value>[^\s:\"']+)(?=[\s\"']|$)"
 )
 _PGPASS_NEEDS = (b":*:", b":5432:", b"pgpass")
-_SASL = LazyBytes(rb"\[[\w.-]{1,80}\]:\d{1,5}[ \t]+[^\s:]+:(?P<value>\S+)")
+_SASL = LazyBytes(rb"\[[\w.-]{1,80}\]:\d{1,5}[ \t]+[^\s:]+:(?P<value>[^\s`]+)")
 
 
 def pgpass_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
@@ -148,10 +149,10 @@ _DEFINE_RULE = Rule(
     can_be_secret,
 )
 _THIN_RULE = Rule(
-    # jdbc:oracle:thin:scott/tiger@host, oci:user/password@
+    # jdbc:oracle:thin:<user>/<password>@host, and oci:
     "secret",
     lit(b"thin:", b"oci:", b"oci8:"),
-    LazyBytes(rb"(?i)(?:thin|oci8?):[^\s/@:\"']+/(?P<value>[^\s@\"']+)@"),
+    LazyBytes(rb"(?i)(?:thin|oci8?):[^\s/@:\"']+/(?P<value>[^\s@\"'`]+)@"),
     ("value",),
     can_be_secret,
 )
@@ -159,7 +160,7 @@ _REQUIREPASS_RULE = Rule(
     # Redis: `requirepass X` wherever it stands (`CONFIG SET`, `echo "…" >> redis.conf`)
     "secret",
     lit(b"requirepass", b"masterauth"),
-    LazyBytes(rb"(?i)(?<![\w-])(?:requirepass|masterauth)[ \t]+[\"']?(?P<value>[^\s\"']+)"),
+    LazyBytes(rb"(?i)(?<![\w-])(?:requirepass|masterauth)[ \t]+[\"']?(?P<value>[^\s\"'`]+)"),
     ("value",),
     can_be_secret,
 )

@@ -73,7 +73,7 @@ _ANNOTATION = LazyBytes(
 #: A type annotation with no value: `def f(token: bytes, …)`, `token: str` in a class body.
 _TYPE_ONLY = LazyBytes(
     rb"(?:(?:str|bytes|bytearray|int|float|bool|object|Any|SecretStr|memoryview)(?![\w.])"
-    rb"(?:\[[^\]\r\n]*\])?(?:[ \t]*\|[ \t]*None)?[ \t]*(?:[,)\]]|\r?$|\r?\n|[ \t]+\#)"
+    rb"(?:\[[^\]\r\n]*\])?(?:[ \t]*\|[ \t]*None)?[ \t]*(?:[,)\]`]|\r?$|\r?\n|[ \t]+\#)"
     rb"|[A-Z][A-Za-z_]*(?:\[[^\]\r\n]*\])?(?:[ \t]*\|[ \t]*None)?[ \t]*[,)])",
     re.MULTILINE,
 )
@@ -127,16 +127,19 @@ def _value(data: bytes, name_start: int, position: int, separator: bytes) -> tup
     return value_span(data, position, name_start, delimited=delimited)
 
 
+_SENTENCE_GOES_ON = LazyBytes(rb"[,;]?[ \t]+[a-z]+(?:[ \t,.;:]|$)")
+
+
 def _bare_word(data: bytes, position: int) -> bool:
-    """A common word after `name:` (`token: the …`, `password: a glued flag`)."""
+    """A sentence after `name:` (`token: the …`, `password: a glued flag`)."""
     end = position
     while end < len(data) and data[end : end + 1].isalpha():
         end += 1
-    return (
-        end > position
-        and data[position:end].lower() in COMMON_WORDS
-        and (data[end : end + 1] in (b" ", b"\t", b"\n", b""))
-    )
+    word = data[position:end]
+    if end > position and word.lower() in COMMON_WORDS:
+        return data[end : end + 1] in (b" ", b"\t", b"\n", b"")
+    # `secret: placeholders, small numbers`: a lowercase word, and the sentence goes on
+    return word.islower() and _SENTENCE_GOES_ON.compiled.match(data, end) is not None
 
 
 def _lower_spans(data: bytes, lowered: bytes, names: set[int]) -> list[tuple[int, int]]:

@@ -183,7 +183,7 @@ _AFTER_LOGIN = LazyBytes(rb"[ \t]*/[ \t]*[\"'`]?(?P<value>[^\s/,;\"'`<>()]{6,80}
 
 
 def login_pair_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
-    """ "admin / S3cret!", "use admin/hunter2x to log in": a common login, a slash, a value
+    """ "admin / …", "use admin/… to log in": a common login, a slash, a value
     that looks like a password."""
     spans: list[tuple[int, int]] = []
     present = words(lowered)
@@ -197,7 +197,8 @@ def login_pair_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
                     match = _AFTER_LOGIN.compiled.match(lowered, position + len(word))
                     if match is not None:
                         value = data[match.start("value") : match.end("value")]
-                        if looks_like_password(value.rstrip(b".,;:!?")):
+                        value = value.rstrip(b".,;:!?@")
+                        if looks_like_password(value) and can_be_secret(value):
                             spans.append(match.span("value"))
                 position = lowered.find(literal, position + 1)
     return spans

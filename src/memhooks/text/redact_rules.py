@@ -262,7 +262,7 @@ RULES: tuple[Rule | Scan, ...] = (
         text(b"-u", b"--user", b"--proxy-user"),
         LazyBytes(
             rb"(?:(?<=\s)-u|--user|--proxy-user)[ \t=]+[\"']?[^\s:\"']+:"
-            rb"(?P<value>(?:[^\s\"'\\]|\\.)+)"
+            rb"(?P<value>(?:[^\s\"'`\\]|\\.)+)"
         ),
         ("value",),
         can_be_secret,
@@ -270,7 +270,7 @@ RULES: tuple[Rule | Scan, ...] = (
     Rule(
         "cli-credential",
         lit(b" -u"),
-        LazyBytes(rb"[ \t]-U[ \t]+[\"']?[^\s%\"']+%(?P<value>[^\s\"']+)"),
+        LazyBytes(rb"[ \t]-U[ \t]+[\"']?[^\s%\"']+%(?P<value>[^\s\"'`]+)"),
         ("value",),
         can_be_secret,
     ),

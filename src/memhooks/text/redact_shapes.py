@@ -259,7 +259,8 @@ _MAGIC_STARTS = frozenset(magic[0] for magic in (*_FILE_MAGICS, *_FILE_MAGICS_AT
 #: The rest of such a blob: base64, line breaks (also escaped, as in a notebook's JSON) and the
 #: `",\n "` between the strings of a JSON list of lines.
 _BLOB = LazyBytes(rb"(?:[A-Za-z0-9+/=]|\\[nr]|\r?\n[ \t]*|\",[ \t\r\n]*\")*")
-#: A request or trace id before a token: `x-amz-id-2: …`, `<HostId>…`, `"RequestId": "…"`.
+#: A request or trace id before a random run (S3's `x-amz-id-2` header, `<HostId>`, a JSON
+#: `RequestId`, trace and correlation ids): an id, not a credential.
 _ID_BEFORE = LazyBytes(
     rb"(?i)(?:request[-_]?id|x-amz-id-2|amz-cf-id|host-?id|correlation[-_]?id|trace[-_]?id"
     rb"|x-amzn-requestid|x-ms-request-id|x-goog-[a-z-]*id)[\"'>]?[ \t]*[:=]?[ \t]*[\"']?$"

@@ -42,6 +42,7 @@ _PLACEHOLDER = LazyBytes(
     | <[^<>]*> | \{\{[^{}]*\}\} | \{[A-Za-z_][\w.\[\]'"]*\}   # <token>, {{ t }}, {token}
     | [*x.-]+ | (?:\xe2\x80\xa6)+ | (?:\xe2\x80\xa2)+         # ***, xxxx, ..., bullets
     | your[-_][\w-]+ | [\w-]*[-_]here           # your-api-key, TOKEN_GOES_HERE
+    | (?:\w+[-_])*(?:mock|fake|dummy|sample)(?:[-_]\w+)*   # sk-ant-mock-key
     | value | placeholder | redacted | example | none | null | nil | undefined | unset
     | true | false | yes | no | on | off | required | optional
     | pw | pwd | pass | passwd | password | passphrase | secret | token | key   # `-p PASSWORD`
