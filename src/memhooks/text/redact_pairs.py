@@ -27,7 +27,7 @@ _NOT_THE_SECRET = frozenset(
     b"field label hint type types name names format regex pattern enabled disabled enable "
     b"required rotation age limit header param env var stdin mode scope scopes method "
     b"location version source provider strength bits algorithm alg usage rules rule "
-    b"reset manager store backend kind style class".split()
+    b"reset manager store backend kind style class md rst txt html py js ts go rs rb java".split()
 )
 
 _KEY_QUALIFIERS = (
@@ -226,12 +226,18 @@ def _upper_spans(data: bytes, names: set[int]) -> list[tuple[int, int]]:
             continue  # myTOKEN: not an environment-style name
         if data.startswith(b"KEY", hit_start) and _keyboard_key(data, name_start, hit_start):
             continue
+        if data.startswith(_WORD_GOES_ON, hit_end) or data[name_start - 2 : name_start] == b"${":
+            continue  # GIT_AUTHOR_DATE, SECRETARY; ${PWD:-x} is the shell's default
         if denied_name(data[name_start:name_end].lower()):
             continue
         span = _value(data, name_start, separator.end(), separator.group("sep"))
         if span is not None:
             spans.append(span)
     return spans
+
+
+#: What turns an UPPER keyword into another word: AUTHOR, TOKENIZER, SECRETARY, PASSAGE.
+_WORD_GOES_ON = (b"OR", b"IZ", b"ARY", b"AGE", b"ENGER", b"IVE", b"THROUGH")
 
 
 def _keyboard_key(data: bytes, name_start: int, hit_start: int) -> bool:

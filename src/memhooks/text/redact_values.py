@@ -120,7 +120,7 @@ def template_value(value: bytes) -> bool:
 _STRING_PREFIXES = frozenset(b"r b rb br f fr rf u".split())
 _BUILT = LazyBytes(rb"[ \t]*(?:[%+][ \t]*[\w(\"']|\.(?:format|join)\()")
 #: A bare value inside an expression: `Ignore + PlainToken`, `TSPECIALS | WSP`.
-_OPERATOR = LazyBytes(rb"[ \t]+[-+|%*&^][ \t]+[\w(\"']")
+_OPERATOR = LazyBytes(rb"[ \t]+[-+|%*&^/][ \t]+[\w(\"']")
 
 #: Trailing characters that close code around a bare value: ``f(password=pw)``.
 _CLOSERS = {ord(")"): ord("("), ord("]"): ord("["), ord("}"): ord("{")}
