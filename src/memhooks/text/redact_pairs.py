@@ -222,13 +222,7 @@ def _upper_spans(data: bytes, names: set[int]) -> list[tuple[int, int]]:
         if separator is None:
             continue
         name_start = _name_start(data, hit_start, _UPPER_NAME_BYTES)
-        if name_start and data[name_start - 1] in _LETTERS:
-            continue  # myTOKEN: not an environment-style name
-        if data.startswith(b"KEY", hit_start) and _keyboard_key(data, name_start, hit_start):
-            continue
-        if data.startswith(_WORD_GOES_ON, hit_end) or data[name_start - 2 : name_start] == b"${":
-            continue  # GIT_AUTHOR_DATE, SECRETARY; ${PWD:-x} is the shell's default
-        if denied_name(data[name_start:name_end].lower()):
+        if _not_upper_name(data, name_start, hit_start, hit_end, name_end):
             continue
         span = _value(data, name_start, separator.end(), separator.group("sep"))
         if span is not None:
@@ -238,6 +232,19 @@ def _upper_spans(data: bytes, names: set[int]) -> list[tuple[int, int]]:
 
 #: What turns an UPPER keyword into another word: AUTHOR, TOKENIZER, SECRETARY, PASSAGE.
 _WORD_GOES_ON = (b"OR", b"IZ", b"ARY", b"AGE", b"ENGER", b"IVE", b"THROUGH")
+
+
+def _not_upper_name(
+    data: bytes, name_start: int, hit_start: int, hit_end: int, name_end: int
+) -> bool:
+    """Whether the UPPER keyword at [hit_start, hit_end) does not make its name a secret's."""
+    if name_start and data[name_start - 1] in _LETTERS:
+        return True  # myTOKEN: not an environment-style name
+    if data.startswith(b"KEY", hit_start) and _keyboard_key(data, name_start, hit_start):
+        return True
+    if data.startswith(_WORD_GOES_ON, hit_end) or data[name_start - 2 : name_start] == b"${":
+        return True  # GIT_AUTHOR_DATE, SECRETARY; ${PWD:-x} is the shell's default
+    return denied_name(data[name_start:name_end].lower())
 
 
 def _keyboard_key(data: bytes, name_start: int, hit_start: int) -> bool:
