@@ -72,6 +72,8 @@ class UserAt:
 
 
 Spec = Opt | Pos | After | Prefix | Share | Stdin | UserAt
+#: A command line read: its words' spans (and whether `<<<` fed each), texts, lowercased texts.
+_Line = tuple[list[tuple[int, int, bool]], list[bytes], list[bytes]]
 
 _P = (Opt(b"-p"),)
 _FREERDP = (Prefix(b"/p:"), Prefix(b"/password:"))
@@ -164,23 +166,31 @@ def _unquoted(data: bytes, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+#: How much of a command line is read after a tool's name: a password is given among its
+#: first words, and a line that names a tool many times is then read in linear time.
+_MAX_WORDS = 24
+_MAX_LINE = 1_000
+
+
 def _words(data: bytes, position: int) -> list[tuple[int, int, bool]]:
     """The words of the command line at ``position``: (start, end, after ``<<<``)."""
     words: list[tuple[int, int, bool]] = []
     here = False
     word, gap = _WORD.compiled, _GAP.compiled
-    while True:
-        position = gap.match(data, position).end()  # type: ignore[union-attr]  # always matches
+    end = min(len(data), position + _MAX_LINE)
+    while len(words) < _MAX_WORDS:
+        position = gap.match(data, position, end).end()  # type: ignore[union-attr]  # matches ""
         if data.startswith(_HERE_STRING, position):
             here = True
             position += len(_HERE_STRING)
             continue
-        found = word.match(data, position)
+        found = word.match(data, position, end)
         if found is None:
-            return words
+            break
         words.append((found.start(), found.end(), here))
         here = False
         position = found.end()
+    return words
 
 
 def _value(data: bytes, start: int, end: int) -> tuple[int, int] | None:
@@ -202,11 +212,10 @@ def _positional(data: bytes, words: list[tuple[int, int, bool]], after: int) -> 
     return [i for i in range(after + 1, len(words)) if not _is_option(data, words[i][0])]
 
 
-def _find(spec: Spec, data: bytes, words: list[tuple[int, int, bool]]) -> list[int]:  # noqa: C901, PLR0911, PLR0912 - one branch per kind of spec
+def _find(spec: Spec, data: bytes, line: _Line) -> list[int]:  # noqa: C901, PLR0911, PLR0912 - one branch per kind of spec
     """Indexes of the words ``spec`` says hold a password (negative: the word is `flag=…`
     or glued, its value after the flag; see ``_glued``)."""
-    texts = [data[start:end] for start, end, _ in words]
-    lowered = [text.lower() for text in texts]
+    words, texts, lowered = line
     if isinstance(spec, Opt):
         if spec.when and spec.when not in lowered:
             return []
@@ -262,9 +271,10 @@ def _glued(spec: Spec, text: bytes) -> int:
     return 0
 
 
-def _spans(spec: Spec, data: bytes, words: list[tuple[int, int, bool]]) -> list[tuple[int, int]]:
+def _spans(spec: Spec, data: bytes, line: _Line) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
-    for index in _find(spec, data, words):
+    words = line[0]
+    for index in _find(spec, data, line):
         start, end, _ = words[index if index >= 0 else -1 - index]
         if index < 0:
             start += _glued(spec, data[start:end])
@@ -322,10 +332,20 @@ def command_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     if not present and b"impacket-" not in lowered:
         return spans
     literals = tuple(b"open -u" if name == b"open" else name + b" " for name in sorted(present))
-    for position, _ in first_hits(lowered, (*literals, b"impacket-")):
+    read: list[tuple[int, int, bool]] = []
+    starts: dict[int, int] = {}
+    for position, _ in sorted(first_hits(lowered, (*literals, b"impacket-"))):
         tool = _tool(lowered, position)
-        if tool is not None and (tool[0] != b"auth" or _redis_auth(data, position)):
-            line = [(position, tool[1], False), *_words(data, tool[1])]
-            for spec in TOOLS[tool[0]]:
-                spans.extend(_spans(spec, data, line))
+        if tool is None or (tool[0] == b"auth" and not _redis_auth(data, position)):
+            continue
+        # A tool named inside the line just read (`docker exec db mysql -p…`) reuses its words.
+        index = starts.get(position)
+        if index is None or (len(read) > _MAX_WORDS and len(read) - index < _MAX_WORDS // 2):
+            read = [(position, tool[1], False), *_words(data, tool[1])]
+            starts = {start: i for i, (start, _, _) in enumerate(read)}
+            index = 0
+        texts = [data[start:end] for start, end, _ in read[index:]]
+        line = (read[index:], texts, [text.lower() for text in texts])
+        for spec in TOOLS[tool[0]]:
+            spans.extend(_spans(spec, data, line))
     return sorted(set(spans))
