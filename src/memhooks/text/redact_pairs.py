@@ -27,7 +27,8 @@ _NOT_THE_SECRET = frozenset(
     b"field label hint type types name names format regex pattern enabled disabled enable "
     b"required rotation age limit header param env var stdin mode scope scopes method "
     b"location version source provider strength bits algorithm alg usage rules rule "
-    b"reset manager store backend kind style class md rst txt html py js ts go rs rb java".split()
+    b"reset manager store backend kind style class md rst txt html py js ts go rs rb java cache "
+    b"prefix suffix func fn callback handler askpass".split()
 )
 
 _KEY_QUALIFIERS = (
@@ -63,6 +64,9 @@ _KEYWORD_LITERALS = (b"pass", b"secret", b"token", b"cred", b"key", b"pwd", b"ps
 _CSV_WORDS = (b"pass", b"pwd", b"secret", b"token", b"key", b"credential")
 _FLAG_WORDS = (*_CSV_WORDS, b"auth")
 _FLAG = LazyBytes(rb"--?[a-z0-9-]*?(?:" + b"|".join(_FLAG_WORDS) + rb")[a-z0-9-]*(?:=|[ \t]+)(?!-)")
+_FLAG_PART = LazyBytes(
+    rb"(?:pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|auth)s?(?:-|$)"
+)
 _UPPER_WORDS = (b"PASS", b"PWD", b"SECRET", b"TOKEN", b"KEY", b"CRED", b"AUTH")
 _UPPER_AFTER = LazyBytes(rb"(?:\\{0,7}[\"'])?[ \t]*(?P<sep>=(?!=)|:(?![:/]))[ \t]*")
 #: A type annotation between `:` and `=`: `password: str = "…"`.
@@ -113,7 +117,9 @@ def _name_start(text: bytes, position: int, allowed: frozenset[int]) -> int:
     return position
 
 
-def _value(data: bytes, name_start: int, position: int, separator: bytes) -> tuple[int, int] | None:
+def _value(
+    data: bytes, name_start: int, position: int, separator: bytes, name_end: int = -1
+) -> tuple[int, int] | None:
     if separator == b":":
         if _TYPE_ONLY.compiled.match(data, position) is not None:
             return None
@@ -122,9 +128,47 @@ def _value(data: bytes, name_start: int, position: int, separator: bytes) -> tup
             position = annotation.end()
         elif _bare_word(data, position):
             return None  # `token: the model's own vector`: a sentence
+    if name_end >= 0 and _inside_string(data, name_start, name_end, position):
+        return None
     before = data[name_start - 1 : name_start]
     delimited = bool(before) and before in _DELIMITERS
-    return value_span(data, position, name_start, delimited=delimited)
+    span = value_span(data, position, name_start, delimited=delimited)
+    if span is None or name_end < 0:
+        return span
+    name, value = data[name_start:name_end], data[span[0] : span[1]]
+    return None if _code_assignment(data, name, value, position) else span
+
+
+def _inside_string(data: bytes, name_start: int, name_end: int, position: int) -> bool:
+    """`print("token=" + x)`, `prompt='Password: '`: the quote after the separator closes the
+    string the name stands in (`"password": "…"` closes its name's own quotes first)."""
+    quote = data[position : position + 1]
+    if quote not in (b'"', b"'") or quote in data[name_end:position]:
+        return False
+    line_start = data.rfind(b"\n", 0, name_start) + 1
+    return data.count(quote, line_start, name_start) % 2 == 1
+
+
+_IDENTIFIER = LazyBytes(rb"[A-Za-z_$][A-Za-z_$]*")
+_DECLARED = (b"const ", b"let ", b"var ", b"my ")
+
+
+def _code_assignment(data: bytes, name: bytes, value: bytes, position: int) -> bool:
+    """Code, not a secret: `self.token = nextchar`, `const auth = options`, `creds.email =
+    email` (an attribute or a declared name given a name, spaces around `=`), or a value that
+    only repeats the name (`ERROR_KEY = 'error'`)."""
+    parts = [part for part in re.split(rb"[^a-z0-9]+", name.lower()) if part]
+    plain = value.lower().replace(b"_", b"").replace(b"-", b"")
+    if plain and plain == b"".join(p for p in parts if not _SECRET_PART.fullmatch(p)):
+        return True
+    if _IDENTIFIER.compiled.fullmatch(value) is None or data[position - 2 : position] != b"= ":
+        return False
+    line_start = data.rfind(b"\n", 0, position) + 1
+    head = data[line_start:position].lstrip()
+    return b"." in name or head.startswith(_DECLARED)
+
+
+_SECRET_PART = re.compile(rb"pass(?:word|wd|phrase)?|pwd|secret|token|key|auth|creds?|sig")
 
 
 _SENTENCE_GOES_ON = LazyBytes(rb"[,;]?[ \t]+[a-z]+(?:[ \t,.;:]|$)")
@@ -161,7 +205,7 @@ def _lower_spans(data: bytes, lowered: bytes, names: set[int]) -> list[tuple[int
         names.add(name_end)
         if denied_name(lowered[name_start:name_end]) or denied_name(hit.group("words")):
             continue
-        span = _value(data, name_start, hit.end(), hit.group("sep"))
+        span = _value(data, name_start, hit.end(), hit.group("sep"), name_end)
         if span is not None:
             spans.append(span)
     return spans
@@ -188,8 +232,9 @@ def _flag_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
         position = hit.start()
         if position and lowered[position - 1] not in b" \t\n\"'":
             continue
-        if denied_name(lowered[position : hit.end()].rstrip(b"= \t")):
-            continue
+        flag = lowered[position : hit.end()].rstrip(b"= \t")
+        if denied_name(flag) or _FLAG_PART.compiled.search(flag) is None:
+            continue  # --password-file; -oStrictHostKeyChecking: the word goes on
         span = value_span(data, hit.end(), position)
         if span is not None:
             spans.append(span)
@@ -224,7 +269,7 @@ def _upper_spans(data: bytes, names: set[int]) -> list[tuple[int, int]]:
         name_start = _name_start(data, hit_start, _UPPER_NAME_BYTES)
         if _not_upper_name(data, name_start, hit_start, hit_end, name_end):
             continue
-        span = _value(data, name_start, separator.end(), separator.group("sep"))
+        span = _value(data, name_start, separator.end(), separator.group("sep"), name_end)
         if span is not None:
             spans.append(span)
     return spans

@@ -179,6 +179,8 @@ _LOGIN_WORDS = (
     b"oracle",
     b"tomcat",
 )
+#: Before a login word: a letter or a path (`github.com/user/repo`) makes it something else.
+_NOT_LOGIN_BEFORE = _LETTER_BEFORE | frozenset(b"/.:@")
 _AFTER_LOGIN = LazyBytes(rb"[ \t]*/[ \t]*[\"'`]?(?P<value>[^\s/,;\"'`<>()]{6,80})(?![/\w])")
 
 
@@ -193,7 +195,7 @@ def login_pair_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
         for literal in (word + b"/", word + b" /"):
             position = lowered.find(literal)
             while position != -1:
-                if not position or lowered[position - 1] not in _LETTER_BEFORE:
+                if not position or lowered[position - 1] not in _NOT_LOGIN_BEFORE:
                     match = _AFTER_LOGIN.compiled.match(lowered, position + len(word))
                     if match is not None:
                         value = data[match.start("value") : match.end("value")]

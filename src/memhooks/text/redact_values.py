@@ -43,6 +43,8 @@ _PLACEHOLDER = LazyBytes(
     | [*x.-]+ | (?:\xe2\x80\xa6)+ | (?:\xe2\x80\xa2)+         # ***, xxxx, ..., bullets
     | your[-_][\w-]+ | [\w-]*[-_]here           # your-api-key, TOKEN_GOES_HERE
     | (?:\w+[-_])*(?:mock|fake|dummy|sample)(?:[-_]\w+)*   # sk-ant-mock-key
+    | my[-_]?\w*(?:token|password|pass|secret|key)           # mytoken, my-secret-key
+    | read | write | read-write | readonly | write-all | read-all  # id-token: write
     | value | placeholder | redacted | example | none | null | nil | undefined | unset
     | true | false | yes | no | on | off | required | optional
     | pw | pwd | pass | passwd | password | passphrase | secret | token | key   # `-p PASSWORD`
@@ -57,6 +59,7 @@ _TRIVIAL = LazyBytes(
     | [\[({].*                                  # a list, tuple or dict literal in code
     | (?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?        # /etc/ssl/private/key.pem
     | \d+(?:\.\d+)+                             # 1.3.6.1.5.5.7.3.1, 10.0.0.1
+    | 0x[0-9a-fA-F]+                            # 0x08074b50
     """,
     re.VERBOSE | re.DOTALL,
 )
@@ -80,11 +83,13 @@ COMMON_WORDS = frozenset(
 #: A bare value that is code: a keyword of a language, or a name that holds a secret's word
 #: (`authkey=authkey`, `self._token = token`, `is_secret=is_secret`).
 _CODE_WORDS = frozenset(
-    b"await new yield lambda function typeof not self this cls super async return def if "
+    b"await new yield lambda function typeof not self this cls super async return def if void "
     b"else elif and or in is none true false nil null undefined".split()
 )
 _SECRET_WORDS = (b"pass", b"pwd", b"secret", b"token", b"key", b"auth", b"cred", b"sig")
 _FORMAT = LazyBytes(rb"%[-+ #0-9.]*[sdrifxX]|%\(\w+\)|\{[0-9]?\}")
+#: A value with this many spaces is a sentence (a passphrase has four or five words).
+_PROSE_SPACES = 7
 _ALPHABETS = (b"abcdefghijklmnop", b"ABCDEFGHIJKLMNOP", b"0123456789")
 
 
@@ -107,20 +112,30 @@ def code_value(value: bytes) -> bool:
 def code_like(value: bytes) -> bool:
     """A bare value that reads as code: `code_value`, or a call (`self.headers.get(`)."""
     value = value.strip()
-    return code_value(value) or (
-        (b"(" in value or b"[" in value) and _TRIVIAL.compiled.fullmatch(value) is not None
+    return (
+        code_value(value)
+        or b"${" in value
+        or value.startswith((b"!", b"("))
+        or ((b"(" in value or b"[" in value) and _TRIVIAL.compiled.fullmatch(value) is not None)
     )
 
 
 def template_value(value: bytes) -> bool:
     """A string being built, not a secret: a format (`%s`, `{}`), or an alphabet."""
+    if b"${" in value or b"{{" in value or value.count(b" ") >= _PROSE_SPACES:
+        return True  # a template, or a sentence
     return _FORMAT.compiled.search(value) is not None or any(a in value for a in _ALPHABETS)
 
 
+#: A bare value shorter than this is no secret (`token = v`, `pass: ok`).
+_SHORTEST = 3
 _STRING_PREFIXES = frozenset(b"r b rb br f fr rf u".split())
 _BUILT = LazyBytes(rb"[ \t]*(?:[%+][ \t]*[\w(\"']|\.(?:format|join)\()")
 #: A bare value inside an expression: `Ignore + PlainToken`, `TSPECIALS | WSP`.
-_OPERATOR = LazyBytes(rb"[ \t]+[-+|%*&^/][ \t]+[\w(\"']")
+_OPERATOR = LazyBytes(
+    rb"[ \t]+(?:[-+|%*&^/]|[=!]==?|[<>]=?|&&|\|\||and|or|if|else)[ \t]+[\w(\"'!]"
+    rb"|,[ \t]*[A-Za-z_]\w*[ \t]*(?:,|$|\r?\n)"  # a, b = user, password
+)
 
 #: Trailing characters that close code around a bare value: ``f(password=pw)``.
 _CLOSERS = {ord(")"): ord("("), ord("]"): ord("["), ord("}"): ord("{")}
@@ -208,7 +223,7 @@ def _bare_span(data: bytes, start: int, end: int, *, delimited: bool) -> tuple[i
         return (start, end) if end > start else None
     end = _trim_bare(data, start, end, delimited=delimited)
     value = data[start:end]
-    if end <= start or code_value(value) or _OPERATOR.compiled.match(data, end) is not None:
+    if end - start < _SHORTEST or code_value(value) or _OPERATOR.compiled.match(data, end):
         return None
     return (start, end) if can_be_secret(value) else None
 
