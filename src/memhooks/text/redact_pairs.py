@@ -68,7 +68,7 @@ _FLAG_PART = LazyBytes(
     rb"(?:pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|auth)s?(?:-|$)"
 )
 _UPPER_WORDS = (b"PASS", b"PWD", b"SECRET", b"TOKEN", b"KEY", b"CRED", b"AUTH")
-_UPPER_AFTER = LazyBytes(rb"(?:\\{0,7}[\"'])?[ \t]*(?P<sep>=(?!=)|:(?![:/]))[ \t]*")
+_UPPER_AFTER = LazyBytes(rb"(?:\\{0,7}[\"'])?[ \t]*(?P<sep>=>|=(?!=)|:(?![:/]))[ \t]*")
 #: A type annotation between `:` and `=`: `password: str = "…"`.
 _ANNOTATION = LazyBytes(
     rb"(?:str|bytes|int|SecretStr|Optional\[[^\]\r\n]*\]|[A-Z]\w*(?:\[[^\]\r\n]*\])?)"

@@ -205,7 +205,7 @@ def _text_holds_secret(text: bytes) -> bool:
 def _is_random_token(token: bytes, decodes: list[int]) -> bool:
     """Whether ``token`` (a run of token characters) is a generated secret by its shape.
     ``decodes``: how many more base64 texts this scan may check (one is spent here)."""
-    if token.startswith(_HOST_IDS):
+    if token.startswith(_HOST_IDS) or token.startswith(b"xn--"):  # ids, punycode
         return False
     if _labelled_hex(token):
         return True

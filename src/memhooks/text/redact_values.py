@@ -98,7 +98,7 @@ def code_value(value: bytes) -> bool:
     word (``authkey``, ``_token``; a password has a digit or a symbol, or no such word), an
     UPPER_CASE constant."""
     lowered = value.lower()
-    if lowered in _CODE_WORDS or value.startswith(b"$"):
+    if lowered in _CODE_WORDS or value.startswith((b"$", b"\\&")):
         return True
     if value.isupper() and value.replace(b"_", b"").isalpha() and len(value) > 1:
         return True
@@ -130,7 +130,7 @@ def template_value(value: bytes) -> bool:
 #: A bare value shorter than this is no secret (`token = v`, `pass: ok`).
 _SHORTEST = 3
 _STRING_PREFIXES = frozenset(b"r b rb br f fr rf u".split())
-_BUILT = LazyBytes(rb"[ \t]*(?:[%+][ \t]*[\w(\"']|\.(?:format|join)\()")
+_BUILT = LazyBytes(rb"[ \t]*(?:[%+][ \t]*[\w(\"']|\.(?:format|join)\()|[ \t]+\.[ \t]+[\w(\"'$]")
 #: A bare value inside an expression: `Ignore + PlainToken`, `TSPECIALS | WSP`.
 _OPERATOR = LazyBytes(
     rb"[ \t]+(?:[-+|%*&^/]|[=!]==?|[<>]=?|&&|\|\||and|or|if|else)[ \t]+[\w(\"'!]"
