@@ -179,6 +179,23 @@ add("prose", "my passphrase = {p}")
 add("prose", "pass is {p}")
 add("prose", "the token is {p}")
 
+# --- More tools and files, added to widen the table (not the held-out set's forms) -------
+add("cli-arg", "echo '{p}' | kinit svc-backup@CORP.EXAMPLE.COM")
+add("cli-arg", "http -a deploy:{p} POST https://api.example.com/v1/releases")
+add("cli-arg", "racadm -r 10.0.0.60 -u root -p {p} getsysinfo")
+add("cli-arg", "rabbitmqadmin -u admin -p '{p}' list queues")
+add("cli-arg", "mosquitto_passwd -b /etc/mosquitto/passwd sensor {p}")
+add("cli-arg", "expdp system/{p}@ORCL schemas=APP directory=DUMP")
+add("cli-arg", "rman target sys/{p}@prod")
+add("cli-arg", 'schtasks /create /tn Backup /tr backup.bat /sc daily /ru CORP\\svc /rp "{p}"')
+add("cli-arg", "cmdkey /add:fileserver /user:CORP\\jdoe /pass:{p}")
+add("cli-arg", 'wmic /node:10.0.0.8 /user:admin /password:"{p}" os get caption')
+add("cli-arg", "snmpwalk -v2c -c {p} 10.0.0.1 system")
+add("config", "<auth-user-pass>\nvpnuser\n{p}\n</auth-user-pass>")
+add("config", "pgbouncer.internal:6432:*:app:{p}")
+add("config", "ENV DB_PASSWORD {p}")
+add("prose", "creds are admin:{p} for the staging box")
+
 NEAR_MISSES: list[str] = [
     "ssh-keygen -t ed25519 -N '' -f ~/.ssh/id_ed25519",
     'ssh-keygen -t rsa -N "" -C "me@example.com"',
@@ -222,4 +239,8 @@ NEAR_MISSES: list[str] = [
     "the user name / password pair is checked by PAM",
     "contraseña: requerida",
     "mot de passe : oublié ?",
+    "root:x:0:0:root:/root:/bin/bash",
+    "snmpwalk -v2c -c public localhost system",
+    "admin: true\nuser: false",
+    "ENV PATH /usr/local/bin:$PATH",
 ]

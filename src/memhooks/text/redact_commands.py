@@ -119,7 +119,7 @@ _TABLE: tuple[tuple[str, tuple[Spec, ...]], ...] = (
     ("wpa_cli", (After(b"psk"), After(b"password"))),
     (
         "snmpwalk snmpget snmpset snmpbulkwalk snmpgetnext snmptrap snmptable",
-        (Opt(b"-A"), Opt(b"-X")),
+        (Opt(b"-A"), Opt(b"-X"), Opt(b"-c")),  # the community string too
     ),
     ("zip", (Opt(b"-P"), Opt(b"--password"))),
     ("7z 7za rar unrar", (Opt(b"-p", glued=True),)),
@@ -135,6 +135,12 @@ _TABLE: tuple[tuple[str, tuple[Spec, ...]], ...] = (
     ),
     ("vncpasswd chpasswd", (Stdin(),)),
     ("impacket", (UserAt(),)),
+    ("http https", (Opt(b"-a", split=b":"), Opt(b"--auth", split=b":"))),  # HTTPie
+    ("racadm rabbitmqadmin", (Opt(b"-p"), Opt(b"--password"))),
+    ("mosquitto_passwd", (Pos(b"-b", 0),)),
+    ("schtasks", (After(b"/rp"),)),
+    ("cmdkey", (Prefix(b"/pass:"),)),
+    ("wmic", (Prefix(b"/password:"),)),
 )
 TOOLS: dict[bytes, tuple[Spec, ...]] = {
     name.encode(): specs for names, specs in _TABLE for name in names.split()
@@ -149,7 +155,7 @@ _WORD = LazyBytes(rb"""(?:"(?:[^"\\\r\n]|\\.)*"?|'[^'\r\n]*'?|[^\s"'|;&<>(){}`])
 _GAP = LazyBytes(rb"(?:[ \t]|\\\r?\n)*")
 _HERE_STRING = b"<<<"
 _QUOTES = b"\"'"
-_NOT_SECRET = frozenset((b"*", b"-", b"''", b'""'))
+_NOT_SECRET = frozenset((b"*", b"-", b"''", b'""', b"public", b"private"))  # SNMP's defaults
 _INDIRECT = (b"env:", b"file:", b"fd:", b"stdin")
 #: impacket's target: [domain/]user:password@host
 _USER_AT = LazyBytes(rb"(?:[\w.-]+/)?[\w.$-]+:(?P<value>[^\s@]+)@[\w.-]+$")
@@ -204,12 +210,14 @@ def _value(data: bytes, start: int, end: int) -> tuple[int, int] | None:
     return start, end
 
 
-def _is_option(data: bytes, start: int) -> bool:
-    return data[start : start + 1] in (b"-", b"/") and data[start : start + 2] != b"\\\\"
+def _is_option(data: bytes, start: int, end: int) -> bool:
+    """`-x`, `--x`, and Windows' `/user:x` (a path such as `/etc/x` has more than one `/`)."""
+    first = data[start : start + 1]
+    return first == b"-" or (first == b"/" and data.find(b"/", start + 1, end) == -1)
 
 
 def _positional(data: bytes, words: list[tuple[int, int, bool]], after: int) -> list[int]:
-    return [i for i in range(after + 1, len(words)) if not _is_option(data, words[i][0])]
+    return [i for i in range(after + 1, len(words)) if not _is_option(data, *words[i][:2])]
 
 
 def _find(spec: Spec, data: bytes, line: _Line) -> list[int]:  # noqa: C901, PLR0911, PLR0912 - one branch per kind of spec

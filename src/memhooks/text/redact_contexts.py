@@ -102,7 +102,10 @@ def _secret_values(data: bytes, start: int, end: int) -> list[tuple[int, int]]:
 
 #: English words that end like a secret's name (`bypass 2`).
 _WORDS = frozenset(b"bypass compass surpass overpass underpass trespass encompass".split())
-_CONFIG_LINE = LazyBytes(rb"[ \t]*(?P<name>[A-Za-z_][\w.-]*)[ \t]+(?P<value>[^\s\"'`]+)[ \t]*\r?")
+_CONFIG_LINE = LazyBytes(
+    rb"[ \t]*(?:(?:ENV|ARG|export|setenv)[ \t]+)?"  # Dockerfile's `ENV NAME value`
+    rb"(?P<name>[A-Za-z_][\w.-]*)[ \t]+(?P<value>[^\s\"'`]+)[ \t]*\r?"
+)
 _CONFIG_KEYWORDS = LazyBytes(rb"(?:pass(?:wd|word|phrase)?|pwd|secret|token|auth)$")
 _WORD = LazyBytes(rb"[A-Za-z]?[a-z]+[.,;:!?]?")
 

@@ -69,6 +69,12 @@ def auth_user_pass_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int]]:
     """After `auth-user-pass FILE`, the two lines shown under that file's name (`cat FILE`
     or `FILE:`)."""
     spans: list[tuple[int, int]] = []
+    inline = data.find(b"<auth-user-pass>")  # an .ovpn file's inline block
+    if inline != -1:
+        line_end = data.find(b"\n", inline)
+        span = _second_line(data, line_end + 1) if line_end != -1 else None
+        if span is not None:
+            spans.append(span)
     for match in _AUTH_USER_PASS.compiled.finditer(data):
         name = match.group("file").rsplit(b"/", 1)[-1]
         shown = data.find(name, match.end())
@@ -85,13 +91,14 @@ def auth_user_pass_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int]]:
 _PGPASS = LazyBytes(
     rb"(?<![\w.:*/-])[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:(?P<value>[^\s:\"']+)(?=[\s\"']|$)"
 )
-_PGPASS_NEEDS = (b":*:", b":5432:", b"pgpass")
+#: A .pgpass line has a port field (a number or `*`) between colons.
+_PORT_FIELD = LazyBytes(rb":(?:\d{2,5}|\*):")
 _SASL = LazyBytes(rb"\[[\w.-]{1,80}\]:\d{1,5}[ \t]+[^\s:]+:(?P<value>[^\s`]+)")
 
 
 def pgpass_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     """.pgpass lines: host:port:database:user:password."""
-    if not any(need in lowered for need in _PGPASS_NEEDS):
+    if _PORT_FIELD.compiled.search(lowered) is None:
         return []
     return [
         match.span("value")

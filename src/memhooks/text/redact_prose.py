@@ -181,7 +181,7 @@ _LOGIN_WORDS = (
 )
 #: Before a login word: a letter or a path (`github.com/user/repo`) makes it something else.
 _NOT_LOGIN_BEFORE = _LETTER_BEFORE | frozenset(b"/.:@")
-_AFTER_LOGIN = LazyBytes(rb"[ \t]*/[ \t]*[\"'`]?(?P<value>[^\s/,;\"'`<>()]{6,80})(?![/\w])")
+_AFTER_LOGIN = LazyBytes(rb"(?:[ \t]*/[ \t]*[\"'`]?|:)(?P<value>[^\s/,;:\"'`<>()]{6,80})(?![/\w:])")
 
 
 def login_pair_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
@@ -192,7 +192,7 @@ def login_pair_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     for word in _LOGIN_WORDS:
         if word not in present:
             continue
-        for literal in (word + b"/", word + b" /"):
+        for literal in (word + b"/", word + b" /", word + b":"):
             position = lowered.find(literal)
             while position != -1:
                 if not position or lowered[position - 1] not in _NOT_LOGIN_BEFORE:

@@ -220,8 +220,12 @@ RULES: tuple[Rule | Scan, ...] = (
     ),
     Rule(
         "cli-credential",
-        lit(b"sqlplus"),
-        LazyBytes(rb"(?i)sqlplus[ \t]+(?:-\w+[ \t]+)*[^\s/@]+/(?P<value>[^\s@]+)"),
+        # Oracle's tools: `sqlplus user/password@db`, `expdp system/…@db`, `rman target …`
+        lit(b"sqlplus", b"expdp", b"impdp", b"rman", b"sqlldr"),
+        LazyBytes(
+            rb"(?i)(?:sqlplus|expdp|impdp|sqlldr|rman[ \t]+(?:target|catalog|auxiliary))[ \t]+"
+            rb"(?:-\w+[ \t]+)*(?:userid=)?[^\s/@=]+/(?P<value>[^\s@]+)"
+        ),
         ("value",),
         can_be_secret,
     ),
@@ -305,7 +309,7 @@ RULES: tuple[Rule | Scan, ...] = (
         LazyBytes(
             rb"(?<![\w-])(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)*"
             + _ARG
-            + rb"[ \t]*\|[^\n]*?(?:--password-stdin|sudo[ \t]+-S|chpasswd|passwd[ \t]+--stdin"
+            + rb"[ \t]*\|[^\n]*?(?:--password-stdin|sudo[ \t]+-S|chpasswd|passwd[ \t]+--stdin|kinit"
             rb"|--password[ \t=]*-|\bsecret\b)"
         ),
         _ARG_GROUPS,
