@@ -157,7 +157,7 @@ _HERE_STRING = b"<<<"
 _QUOTES = b"\"'"
 _NOT_SECRET = frozenset((b"*", b"-", b"''", b'""', b"public", b"private"))  # SNMP's defaults
 _INDIRECT = (b"env:", b"file:", b"fd:", b"stdin")
-#: impacket's target: [domain/]user:password@host
+#: impacket's target: [domain/]user:<password>@host
 _USER_AT = LazyBytes(rb"(?:[\w.-]+/)?[\w.$-]+:(?P<value>[^\s@]+)@[\w.-]+$")
 
 

@@ -69,8 +69,8 @@ def auth_user_pass_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int]]:
     """After `auth-user-pass FILE`, the two lines shown under that file's name (`cat FILE`
     or `FILE:`)."""
     spans: list[tuple[int, int]] = []
-    inline = data.find(b"<auth-user-pass>")  # an .ovpn file's inline block
-    if inline != -1:
+    inline = data.find(b"<auth-user-pass>")  # an .ovpn file's inline block, alone on its line
+    if inline != -1 and not data[data.rfind(b"\n", 0, inline) + 1 : inline].strip():
         line_end = data.find(b"\n", inline)
         span = _second_line(data, line_end + 1) if line_end != -1 else None
         if span is not None:

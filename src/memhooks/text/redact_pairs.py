@@ -154,7 +154,7 @@ _DECLARED = (b"const ", b"let ", b"var ", b"my ")
 
 
 def _code_assignment(data: bytes, name: bytes, value: bytes, position: int) -> bool:
-    """Code, not a secret: `self.token = nextchar`, `const auth = options`, `creds.email =
+    """Code that assigns no secret: `self.token = nextchar`, `const auth = options`, `creds.email =
     email` (an attribute or a declared name given a name, spaces around `=`), or a value that
     only repeats the name (`ERROR_KEY = 'error'`)."""
     parts = [part for part in re.split(rb"[^a-z0-9]+", name.lower()) if part]

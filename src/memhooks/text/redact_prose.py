@@ -185,8 +185,8 @@ _AFTER_LOGIN = LazyBytes(rb"(?:[ \t]*/[ \t]*[\"'`]?|:)(?P<value>[^\s/,;:\"'`<>()
 
 
 def login_pair_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
-    """ "admin / …", "use admin/… to log in": a common login, a slash, a value
-    that looks like a password."""
+    """ "admin / …", "use admin/… to log in", "admin:…": a common login, a slash or a colon,
+    a value that looks like a password (up to an `@`)."""
     spans: list[tuple[int, int]] = []
     present = words(lowered)
     for word in _LOGIN_WORDS:
@@ -199,9 +199,10 @@ def login_pair_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
                     match = _AFTER_LOGIN.compiled.match(lowered, position + len(word))
                     if match is not None:
                         value = data[match.start("value") : match.end("value")]
-                        value = value.rstrip(b".,;:!?@")
+                        value = value.split(b"@", 1)[0].rstrip(b".,;:!?")  # user:…@host
                         if looks_like_password(value) and can_be_secret(value):
-                            spans.append(match.span("value"))
+                            start = match.start("value")
+                            spans.append((start, start + len(value)))
                 position = lowered.find(literal, position + 1)
     return spans
 
