@@ -91,14 +91,14 @@ def auth_user_pass_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int]]:
 _PGPASS = LazyBytes(
     rb"(?<![\w.:*/-])[\w.*-]+:(?:\d{1,5}|\*):[\w.*-]+:[\w.*@-]+:(?P<value>[^\s:\"']+)(?=[\s\"']|$)"
 )
-#: A .pgpass line has a port field (a number or `*`) between colons.
-_PORT_FIELD = LazyBytes(rb":(?:\d{2,5}|\*):")
+#: What a .pgpass line holds (a wildcard or a PostgreSQL or PgBouncer port), or its name.
+_PGPASS_NEEDS = (b":*:", b":5432:", b":6432:", b"pgpass")
 _SASL = LazyBytes(rb"\[[\w.-]{1,80}\]:\d{1,5}[ \t]+[^\s:]+:(?P<value>[^\s`]+)")
 
 
 def pgpass_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     """.pgpass lines: host:port:database:user:password."""
-    if _PORT_FIELD.compiled.search(lowered) is None:
+    if not any(need in lowered for need in _PGPASS_NEEDS):
         return []
     return [
         match.span("value")
@@ -171,6 +171,17 @@ _REQUIREPASS_RULE = Rule(
     ("value",),
     can_be_secret,
 )
+_ORACLE_RULE = Rule(
+    # Oracle's tools: `sqlplus user/<password>@db`, `expdp system/…@db`, `rman target …`
+    "secret",
+    lit(b"sqlplus", b"expdp", b"impdp", b"rman", b"sqlldr"),
+    LazyBytes(
+        rb"(?i)(?:sqlplus|expdp|impdp|sqlldr|rman[ \t]+(?:target|catalog|auxiliary))[ \t]+"
+        rb"(?:-\w+[ \t]+)*(?:userid=)?[^\s/@=]+/(?P<value>[^\s@]+)"
+    ),
+    ("value",),
+    can_be_secret,
+)
 #: Each form, and the words one of which a text must hold for it to be looked for (one set
 #: lookup each: a search per form and per text cost the hooks a quarter of redaction's time).
 _GATED: tuple[tuple[tuple[bytes, ...], Rule | Scan], ...] = (
@@ -180,6 +191,7 @@ _GATED: tuple[tuple[tuple[bytes, ...], Rule | Scan], ...] = (
     ((b"define",), _DEFINE_RULE),
     ((b"thin", b"oci", b"oci8"), _THIN_RULE),
     ((b"requirepass", b"masterauth"), _REQUIREPASS_RULE),
+    ((b"sqlplus", b"expdp", b"impdp", b"rman", b"sqlldr"), _ORACLE_RULE),
 )
 
 

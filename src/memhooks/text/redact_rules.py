@@ -218,17 +218,6 @@ RULES: tuple[Rule | Scan, ...] = (
         can_be_secret,
         needs=(b"</", b"value="),
     ),
-    Rule(
-        "cli-credential",
-        # Oracle's tools: `sqlplus user/password@db`, `expdp system/…@db`, `rman target …`
-        lit(b"sqlplus", b"expdp", b"impdp", b"rman", b"sqlldr"),
-        LazyBytes(
-            rb"(?i)(?:sqlplus|expdp|impdp|sqlldr|rman[ \t]+(?:target|catalog|auxiliary))[ \t]+"
-            rb"(?:-\w+[ \t]+)*(?:userid=)?[^\s/@=]+/(?P<value>[^\s@]+)"
-        ),
-        ("value",),
-        can_be_secret,
-    ),
     Scan("secret", named_secret_spans),
     Scan("secret", csv_secret_spans),
     Rule(
