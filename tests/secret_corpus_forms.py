@@ -195,6 +195,12 @@ add("config", "<auth-user-pass>\nvpnuser\n{p}\n</auth-user-pass>")
 add("config", "pgbouncer.internal:6432:*:app:{p}")
 add("config", "ENV DB_PASSWORD {p}")
 add("prose", "creds are admin:{p} for the staging box")
+# Added after the held-out set was measured (76/80), for the forms it showed missing; each
+# written differently from the held-out sample.
+add("cli-arg", 'impacket-secretsdump "CORP.LOCAL/svc-sql:{p}@dc01.corp.local"')
+add("config", '10.0.0.1 10.0.0.2 : PSK "{p}"\nvpn.example.com : XAUTH alice "{q}"')
+add("prose", "the token is %{p}")
+add("prose", "My email password's {p} btw")
 
 NEAR_MISSES: list[str] = [
     "ssh-keygen -t ed25519 -N '' -f ~/.ssh/id_ed25519",

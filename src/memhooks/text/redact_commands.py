@@ -266,7 +266,11 @@ def _find(spec: Spec, data: bytes, line: _Line) -> list[int]:  # noqa: C901, PLR
         return positional[shares[0] + 1 : shares[0] + 2] if shares else []
     if isinstance(spec, Stdin):
         return [i for i, (_, _, here) in enumerate(words) if here]
-    return [i for i, text in enumerate(texts) if _USER_AT.compiled.match(text) and i]
+    return [
+        i
+        for i, (start, end, _) in enumerate(words)
+        if i and _USER_AT.compiled.match(data, *_unquoted(data, start, end))
+    ]
 
 
 def _glued(spec: Spec, text: bytes) -> int:

@@ -182,6 +182,14 @@ _ORACLE_RULE = Rule(
     ("value",),
     can_be_secret,
 )
+_IPSEC_RULE = Rule(
+    # ipsec.secrets: `: PSK "…"`, `host : XAUTH user "…"`
+    "secret",
+    lit(b"psk", b"xauth", b"eap"),
+    LazyBytes(rb'(?:PSK|XAUTH|EAP)(?:[ \t]+[^\s"]+)?[ \t]+"(?P<value>[^"\r\n]+)"'),
+    ("value",),
+    can_be_secret,
+)
 #: Each form, and the words one of which a text must hold for it to be looked for (one set
 #: lookup each: a search per form and per text cost the hooks a quarter of redaction's time).
 _GATED: tuple[tuple[tuple[bytes, ...], Rule | Scan], ...] = (
@@ -192,6 +200,7 @@ _GATED: tuple[tuple[tuple[bytes, ...], Rule | Scan], ...] = (
     ((b"thin", b"oci", b"oci8"), _THIN_RULE),
     ((b"requirepass", b"masterauth"), _REQUIREPASS_RULE),
     ((b"sqlplus", b"expdp", b"impdp", b"rman", b"sqlldr"), _ORACLE_RULE),
+    ((b"psk", b"xauth", b"eap"), _IPSEC_RULE),
 )
 
 

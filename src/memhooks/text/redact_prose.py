@@ -93,7 +93,8 @@ def looks_like_password(value: bytes) -> bool:
         return False
     if not any(byte in _DIGITS or byte in _SYMBOLS for byte in value):
         return False
-    if b"/" in value or b"(" in value or value.startswith((b"-", b"$", b"%")):
+    placeholder = value.startswith((b"-", b"$")) or (value[:1] == value[-1:] == b"%")  # %VAR%
+    if b"/" in value or b"(" in value or placeholder:
         return False
     return _FILE.compiled.fullmatch(value.lower()) is None and (
         _VERSION.compiled.fullmatch(value) is None
@@ -133,7 +134,9 @@ def _at(data: bytes, lowered: bytes, start: int, keyword: bytes) -> tuple[int, i
         # redact_pairs reads English names with separators, and knows code (`token: str`)
         usable = keyword not in _PAIRED and keyword not in {b"key", b"token"}
     else:
-        usable = separator.group("bare") is None or (not weak and position == end)
+        # "PW …", and "the wifi password's …" (the 's says "is")
+        said = position == end or lowered[end : end + 2] == b"'s"
+        usable = separator.group("bare") is None or (not weak and said)
     strict = weak or separator.group("verb") is None
     return _value(data, separator.end(), strict=strict) if usable else None
 
