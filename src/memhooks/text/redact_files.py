@@ -69,8 +69,8 @@ def auth_user_pass_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int]]:
     """After `auth-user-pass FILE`, the two lines shown under that file's name (`cat FILE`
     or `FILE:`)."""
     spans: list[tuple[int, int]] = []
-    inline = data.find(b"<auth-user-pass>")  # an .ovpn file's inline block, alone on its line
-    if inline != -1 and not data[data.rfind(b"\n", 0, inline) + 1 : inline].strip():
+    inline = data.find(b"<auth-user-pass>")  # an .ovpn file's inline block: the tag ends its line
+    if inline != -1 and data[inline + 16 : inline + 17] in (b"\n", b"\r"):
         line_end = data.find(b"\n", inline)
         span = _second_line(data, line_end + 1) if line_end != -1 else None
         if span is not None:
@@ -190,6 +190,17 @@ _IPSEC_RULE = Rule(
     ("value",),
     can_be_secret,
 )
+_DOCKER_ENV_RULE = Rule(
+    # Dockerfile's `ENV NAME value` (no `=`), wherever the line is quoted
+    "secret",
+    lit(b"env "),
+    LazyBytes(
+        rb"(?<![\w-])ENV[ \t]+[A-Z0-9_]*(?:PASS|PWD|SECRET|TOKEN|KEY|AUTH|CRED)[A-Z0-9_]*[ \t]+"
+        rb"(?P<value>[^\s\"'=`]+)"
+    ),
+    ("value",),
+    can_be_secret,
+)
 #: Each form, and the words one of which a text must hold for it to be looked for (one set
 #: lookup each: a search per form and per text cost the hooks a quarter of redaction's time).
 _GATED: tuple[tuple[tuple[bytes, ...], Rule | Scan], ...] = (
@@ -201,6 +212,7 @@ _GATED: tuple[tuple[tuple[bytes, ...], Rule | Scan], ...] = (
     ((b"requirepass", b"masterauth"), _REQUIREPASS_RULE),
     ((b"sqlplus", b"expdp", b"impdp", b"rman", b"sqlldr"), _ORACLE_RULE),
     ((b"psk", b"xauth", b"eap"), _IPSEC_RULE),
+    ((b"env",), _DOCKER_ENV_RULE),
 )
 
 

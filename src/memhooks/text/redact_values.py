@@ -122,8 +122,8 @@ def code_like(value: bytes) -> bool:
 
 def template_value(value: bytes) -> bool:
     """A string being built, not a secret: a format (`%s`, `{}`), or an alphabet."""
-    if b"${" in value or b"{{" in value or value.count(b" ") >= _PROSE_SPACES:
-        return True  # a template, or a sentence
+    if b"${" in value or b"{{" in value:
+        return True  # a template
     return _FORMAT.compiled.search(value) is not None or any(a in value for a in _ALPHABETS)
 
 
@@ -250,5 +250,8 @@ def value_span(
         return _bare_span(data, match.start(group), match.end(group), delimited=delimited)
     start, end = match.span(group)
     # "Basic " + b64encode(…), "%s" % x: a string being built
-    built = group in ("dq", "sq") and _BUILT.compiled.match(data, match.end()) is not None
+    built = group in ("dq", "sq") and (
+        _BUILT.compiled.match(data, match.end()) is not None
+        or data.count(b" ", start, end) >= _PROSE_SPACES  # a quoted sentence
+    )
     return None if built or end <= start or not can_be_secret(data[start:end]) else (start, end)
