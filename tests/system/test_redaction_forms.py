@@ -121,3 +121,5 @@ def test_password_forms_persist_nowhere(host: Host, tmp_path: Path) -> None:
     assert leaked == [], where[:6]
     carried = [index for index, *_ in CASES if f"CANARY{index:03d}" in found]
     assert len(carried) >= len(CASES) * 0.9
+    # The home holds machine-local state (recovery copies, caches), and it was searched too.
+    assert "CANARY" in _everything(host.home)
