@@ -8,9 +8,13 @@ Standard library only; works on UTF-8 bytes.
 
 from __future__ import annotations
 
+from memhooks import TYPE_CHECKING
 from memhooks.text.lazy_re import LazyBytes
 from memhooks.text.redact_engine import Rule, Scan, lit, words
 from memhooks.text.redact_values import can_be_secret
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 #: Words in a file's name that say it holds a login (`auth.txt`, `creds`, `vpn-pass`).
 _LOGIN_FILE = rb"[^\s\"'<>|;&]*(?:pass|cred|auth|login|secret)[^\s\"'<>|;&]*"
@@ -120,6 +124,7 @@ def sasl_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int]]:
     return spans
 
 
+_ORACLE = (b"sqlplus", b"expdp", b"impdp", b"rman", b"sqlldr")
 #: An expect script's password prompt and the `send` that answers it.
 _SEND = (
     rb"(?i)expect[ \t]+(?:-\w+[ \t]+)*[\"{]?[^\n\"}]{0,60}?(?:assword|assphrase|passcode|pin\b)"
@@ -127,92 +132,86 @@ _SEND = (
     rb"\"(?P<value>(?:[^\"\\\r\n]|\\[^rn\r\n])+)(?:\\[rn])*\""
 )
 
-_SEND_RULE = Rule(
-    "secret",
-    lit(b"expect"),
-    LazyBytes(_SEND),
-    ("value",),
-    lambda value: can_be_secret(value) and not value.startswith(b"$"),  # a Tcl variable
-)
-_PRINTF_RULE = Rule(
-    # `printf 'user\npassword\n' > vpn-auth.txt`
-    "secret",
-    lit(b"printf", b"echo"),
-    LazyBytes(
-        rb"(?:printf|echo[ \t]+-e)[ \t]+[\"'][^\n\"'\\]+\\n(?P<value>[^\n\"'\\]+)(?:\\n)?[\"']"
-        rb"[ \t]*>>?[ \t]*[\"']?" + _LOGIN_FILE
-    ),
-    ("value",),
-    can_be_secret,
-)
-_DEFINE_RULE = Rule(
-    "secret",
-    lit(b"define"),
-    LazyBytes(
-        rb"(?i)define[ \t]*\([ \t]*[\"'][\w-]*(?:pass|pwd|secret|token|key|salt|auth)[\w-]*"
-        rb"[\"'][ \t]*,[ \t]*(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)')"
-    ),
-    ("dq", "sq"),
-    can_be_secret,
-)
-_THIN_RULE = Rule(
-    # jdbc:oracle:thin:<user>/<password>@host, and oci:
-    "secret",
-    lit(b"thin:", b"oci:", b"oci8:"),
-    LazyBytes(rb"(?i)(?:thin|oci8?):[^\s/@:\"']+/(?P<value>[^\s@\"'`]+)@"),
-    ("value",),
-    can_be_secret,
-)
-_REQUIREPASS_RULE = Rule(
-    # Redis: `requirepass X` wherever it stands (`CONFIG SET`, `echo "…" >> redis.conf`)
-    "secret",
-    lit(b"requirepass", b"masterauth"),
-    LazyBytes(rb"(?i)(?<![\w-])(?:requirepass|masterauth)[ \t]+[\"']?(?P<value>[^\s\"'`]+)"),
-    ("value",),
-    can_be_secret,
-)
-_ORACLE_RULE = Rule(
-    # Oracle's tools: `sqlplus user/<password>@db`, `expdp system/…@db`, `rman target …`
-    "secret",
-    lit(b"sqlplus", b"expdp", b"impdp", b"rman", b"sqlldr"),
-    LazyBytes(
-        rb"(?i)(?:sqlplus|expdp|impdp|sqlldr|rman[ \t]+(?:target|catalog|auxiliary))[ \t]+"
-        rb"(?:-\w+[ \t]+)*(?:userid=)?[^\s/@=]+/(?P<value>[^\s@]+)"
-    ),
-    ("value",),
-    can_be_secret,
-)
-_IPSEC_RULE = Rule(
-    # ipsec.secrets: `: PSK "…"`, `host : XAUTH user "…"`
-    "secret",
-    lit(b"psk", b"xauth", b"eap"),
-    LazyBytes(rb'(?:PSK|XAUTH|EAP)(?:[ \t]+[^\s"]+)?[ \t]+"(?P<value>[^"\r\n]+)"'),
-    ("value",),
-    can_be_secret,
-)
-_DOCKER_ENV_RULE = Rule(
-    # Dockerfile's `ENV NAME value` (no `=`), wherever the line is quoted
-    "secret",
-    lit(b"env "),
-    LazyBytes(
-        rb"(?<![\w-])ENV[ \t]+[A-Z0-9_]*(?:PASS|PWD|SECRET|TOKEN|KEY|AUTH|CRED)[A-Z0-9_]*[ \t]+"
-        rb"(?P<value>[^\s\"'=`]+)"
-    ),
-    ("value",),
-    can_be_secret,
-)
+
+def _form(
+    literals: tuple[bytes, ...],
+    pattern: bytes,
+    groups: tuple[str, ...] = ("value",),
+    check: Callable[[bytes], bool] = can_be_secret,
+) -> Rule:
+    """A rule of this module: tried where one of ``literals`` stands (lowercased)."""
+    return Rule("secret", lit(*literals), LazyBytes(pattern), groups, check)
+
+
+def _not_tcl_variable(value: bytes) -> bool:
+    return can_be_secret(value) and not value.startswith(b"$")
+
+
 #: Each form, and the words one of which a text must hold for it to be looked for (one set
 #: lookup each: a search per form and per text cost the hooks a quarter of redaction's time).
 _GATED: tuple[tuple[tuple[bytes, ...], Rule | Scan], ...] = (
     ((b"auth-user-pass",), Scan("secret", auth_user_pass_spans)),
-    ((b"expect",), _SEND_RULE),
-    ((b"printf", b"echo"), _PRINTF_RULE),
-    ((b"define",), _DEFINE_RULE),
-    ((b"thin", b"oci", b"oci8"), _THIN_RULE),
-    ((b"requirepass", b"masterauth"), _REQUIREPASS_RULE),
-    ((b"sqlplus", b"expdp", b"impdp", b"rman", b"sqlldr"), _ORACLE_RULE),
-    ((b"psk", b"xauth", b"eap"), _IPSEC_RULE),
-    ((b"env",), _DOCKER_ENV_RULE),
+    ((b"expect",), _form((b"expect",), _SEND, check=_not_tcl_variable)),
+    # `printf 'user\npassword\n' > vpn-auth.txt`
+    (
+        (b"printf", b"echo"),
+        _form(
+            (b"printf", b"echo"),
+            rb"(?:printf|echo[ \t]+-e)[ \t]+[\"'][^\n\"'\\]+\\n(?P<value>[^\n\"'\\]+)(?:\\n)?"
+            rb"[\"'][ \t]*>>?[ \t]*[\"']?" + _LOGIN_FILE,
+        ),
+    ),
+    (
+        (b"define",),
+        _form(
+            (b"define",),
+            rb"(?i)define[ \t]*\([ \t]*[\"'][\w-]*(?:pass|pwd|secret|token|key|salt|auth)[\w-]*"
+            rb"[\"'][ \t]*,[ \t]*(?:\"(?P<dq>[^\"\r\n]*)\"|'(?P<sq>[^'\r\n]*)')",
+            ("dq", "sq"),
+        ),
+    ),
+    # jdbc:oracle:thin:<user>/<password>@host, and oci:
+    (
+        (b"thin", b"oci", b"oci8"),
+        _form(
+            (b"thin:", b"oci:", b"oci8:"),
+            rb"(?i)(?:thin|oci8?):[^\s/@:\"']+/(?P<value>[^\s@\"'`]+)@",
+        ),
+    ),
+    # Redis: `requirepass X` wherever it stands (`CONFIG SET`, `echo "…" >> redis.conf`)
+    (
+        (b"requirepass", b"masterauth"),
+        _form(
+            (b"requirepass", b"masterauth"),
+            rb"(?i)(?<![\w-])(?:requirepass|masterauth)[ \t]+[\"']?(?P<value>[^\s\"'`]+)",
+        ),
+    ),
+    # Oracle's tools: `sqlplus user/<password>@db`, `expdp system/…@db`, `rman target …`
+    (
+        _ORACLE,
+        _form(
+            _ORACLE,
+            rb"(?i)(?:sqlplus|expdp|impdp|sqlldr|rman[ \t]+(?:target|catalog|auxiliary))[ \t]+"
+            rb"(?:-\w+[ \t]+)*(?:userid=)?[^\s/@=]+/(?P<value>[^\s@]+)",
+        ),
+    ),
+    # ipsec.secrets: `: PSK "…"`, `host : XAUTH user "…"`
+    (
+        (b"psk", b"xauth", b"eap"),
+        _form(
+            (b"psk", b"xauth", b"eap"),
+            rb'(?:PSK|XAUTH|EAP)(?:[ \t]+[^\s"]+)?[ \t]+"(?P<value>[^"\r\n]+)"',
+        ),
+    ),
+    # Dockerfile's `ENV NAME value` (no `=`), wherever the line is quoted
+    (
+        (b"env",),
+        _form(
+            (b"env ",),
+            rb"(?<![\w-])ENV[ \t]+[A-Z0-9_]*(?:PASS|PWD|SECRET|TOKEN|KEY|AUTH|CRED)[A-Z0-9_]*"
+            rb"[ \t]+(?P<value>[^\s\"'=`]+)",
+        ),
+    ),
 )
 
 
