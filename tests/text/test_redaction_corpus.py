@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 from memhooks.text.redact import MARKER_PREFIX, redact
+from secret_corpus_forms import NEAR_MISSES as FORM_NEAR_MISSES
+from secret_corpus_forms import TUNE as FORMS
 
 _GH = "ghp_" + "R4nd0mT0k3nV4lu3Xy2Wq8Zp1Lm5Nb7Kc3Jd9"
 _GHS = "ghs_" + "16C7e42F292c6912E7710c838347Ae178B4a"
@@ -150,7 +152,67 @@ def test_shell_default_placeholder_survives() -> None:
 
 
 def test_extra_pattern_catches_what_the_rules_do_not() -> None:
-    text = "internal ticket token is ACME-7781-XYZ and the build id is 42"
+    text = "internal ticket badge ACME-7781-XYZ and the build id is 42"
+    assert redact(text) == text
     assert redact(text, [r"ACME-\d{4}-[A-Z]{3}"]) == (
-        "internal ticket token is [REDACTED:custom] and the build id is 42"
+        "internal ticket badge [REDACTED:custom] and the build id is 42"
     )
+
+
+# Issue 32, findings 8 and 9: human-chosen passwords in the red team's forms, and ordinary
+# source that must come out whole (tests/secret_corpus_forms.py; the held-out set of the same
+# families is only measured, by tests/benchmark/redaction_eval.py).
+
+
+@pytest.mark.parametrize(("family", "text", "values"), FORMS)
+def test_password_forms_are_redacted(family: str, text: str, values: tuple[str, ...]) -> None:
+    redacted = redact(text)
+    if text == "use admin/cinder_raven to log in":
+        pytest.xfail("a word_word value after admin/ reads as a path: kept on purpose")
+    assert [value for value in values if value in redacted] == [], (family, redacted)
+
+
+@pytest.mark.parametrize("text", FORM_NEAR_MISSES)
+def test_form_near_misses_survive(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "def split_identifier(token: str) -> list[str]:",
+        "def _decoded(token: bytes) -> bytes | None:",
+        "        is_secret=looks_random,",
+        "        self.is_secret = is_secret",
+        'NOT_TOKEN = rb"(?<![A-Za-z0-9_-])"',
+        "            deliver_challenge(c, self._authkey)",
+        "        self._token = token",
+        "Token = Ignore + PlainToken",
+        "    _curses.KEY_A1: 'ka1',",
+        "KEYWORD_ONLY = 'keyword-only'",
+        '        authorization = self.headers.get("authorization")',
+        'auth = "Basic " + standard_b64encode(user_pass).decode("ascii")',
+        "    tokenize_loop(readline, tokeneater)\n    tokenize(readline, tokeneater=printtoken)",
+        "A password is technically needed only when the relying party asks.",
+        "< x-amz-id-2: k7Qp2Vw9Lm3Xr8Tz4Bn6Yc1Hs5Jd0Fg2Ke7Wq9Ua3Zi4Ox8Pv6Rt1Sy5Nb2Mc0Ld==",
+        "<HostId>k7Qp2Vw9Lm3Xr8Tz4Bn6Yc1Hs5Jd0Fg2Ke7Wq9Ua3Zi4Ox8Pv6Rt1Sy5Nb2Mc0Ld==</HostId>",
+    ],
+)
+def test_ordinary_source_survives(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_image_base64_is_left_alone() -> None:
+    """A PNG's base64, bare and wrapped, and in a notebook's output: no marker at all."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmark"))
+    from redaction_eval import images_and_ids
+
+    assert images_and_ids() == {
+        "notebook image/png": 0,
+        "bare base64 PNG": 0,
+        "x-amz-id-2 headers": 0,
+        "S3 error HostId": 0,
+    }

@@ -7,8 +7,11 @@ secret sits behind a name (``API_KEY=…``, ``Authorization: Bearer …``, a URL
 
 The rules, in priority order, are: token formats recognised by their prefix (``_RULES``
 and ``_PREFIXED``), secrets found by their context (headers, cookies, URLs, command
-lines, ``.netrc``, CSV exports), and values behind secret names (``redact_pairs``, with
-``redact_values`` deciding where a value ends and whether it can be a secret at all).
+lines, ``.netrc``, CSV exports), values behind secret names (``redact_pairs``, with
+``redact_values`` deciding where a value ends and whether it can be a secret at all),
+passwords given to the tools of ``redact_commands``' table, held by position in the files of
+``redact_files`` or told in prose (``redact_prose``), and random-looking runs
+(``redact_shapes``).
 When two matches overlap, the earlier rule keeps its label and a later one only gets the
 part no rule took yet. docs/security.md's "Redaction" section lists what is caught and what is
 kept on purpose. Prefer over-redaction: a false positive costs a word, a false negative

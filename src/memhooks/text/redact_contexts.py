@@ -7,7 +7,7 @@ a Kubernetes Secret, a password quoted after a SQL or PowerShell keyword, a conf
 from __future__ import annotations
 
 from memhooks.text.lazy_re import LazyBytes
-from memhooks.text.redact_engine import Rule, Scan, lit
+from memhooks.text.redact_engine import Rule, Scan, first_hits, lit
 from memhooks.text.redact_pairs import denied_name
 from memhooks.text.redact_values import can_be_secret, value_span
 
@@ -102,7 +102,10 @@ def _secret_values(data: bytes, start: int, end: int) -> list[tuple[int, int]]:
 
 #: English words that end like a secret's name (`bypass 2`).
 _WORDS = frozenset(b"bypass compass surpass overpass underpass trespass encompass".split())
-_CONFIG_LINE = LazyBytes(rb"[ \t]*(?P<name>[A-Za-z_][\w.-]*)[ \t]+(?P<value>[^\s\"'`]+)[ \t]*\r?")
+_CONFIG_LINE = LazyBytes(
+    rb"[ \t]*(?:(?:ENV|ARG|export|setenv)[ \t]+)?"  # Dockerfile's `ENV NAME value`
+    rb"(?P<name>[A-Za-z_][\w.-]*)[ \t]+(?P<value>[^\s\"'`]+)[ \t]*\r?"
+)
 _CONFIG_KEYWORDS = LazyBytes(rb"(?:pass(?:wd|word|phrase)?|pwd|secret|token|auth)$")
 _WORD = LazyBytes(rb"[A-Za-z]?[a-z]+[.,;:!?]?")
 
@@ -112,16 +115,13 @@ def config_line_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     ends in a secret's keyword and one value (a plain word is prose: `Password changed.`)."""
     spans: list[tuple[int, int]] = []
     seen: set[int] = set()
-    for literal in (b"pass", b"pwd", b"secret", b"token", b"auth"):
-        position = lowered.find(literal)
-        while position != -1:
-            line_start = lowered.rfind(b"\n", 0, position) + 1
-            if line_start not in seen:
-                seen.add(line_start)
-                span = _config_value(data, lowered, line_start)
-                if span is not None:
-                    spans.append(span)
-            position = lowered.find(literal, position + 1)
+    for position, _ in first_hits(lowered, (b"pass", b"pwd", b"secret", b"token", b"auth")):
+        line_start = lowered.rfind(b"\n", 0, position) + 1
+        if line_start not in seen:
+            seen.add(line_start)
+            span = _config_value(data, lowered, line_start)
+            if span is not None:
+                spans.append(span)
     return sorted(spans)
 
 

@@ -11,7 +11,7 @@ from memhooks.text.lazy_re import LazyBytes
 from memhooks.text.redact_values import looks_random
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
 MARKER_PREFIX = "[REDACTED:"
 
@@ -115,6 +115,51 @@ def secret_span(rule: Rule, match: re.Match[bytes]) -> tuple[int, int] | None:
         if value is not None:
             return match.span(group) if rule.is_secret(value) else None
     return None
+
+
+#: Bytes that make up a word for ``words``: what names a tool or a keyword (`ssh-keygen`,
+#: `mosquitto_pub`, `psexec64.exe`), and every byte of UTF-8 beyond ASCII.
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_-.") | frozenset(range(128, 256))
+_TO_WORDS = bytes(byte if byte in _WORD_BYTES else 32 for byte in range(256))
+_WORDS_OF: list[object] = [None, frozenset()]
+
+
+def words(lowered: bytes) -> frozenset[bytes]:
+    """The words of a lowercased text (one pass; the rules of one text share it): a rule that
+    needs a word first asks this set, which costs less than a search per word."""
+    if _WORDS_OF[0] is not lowered:
+        _WORDS_OF[:] = [lowered, frozenset(lowered.translate(_TO_WORDS).split())]
+    return _WORDS_OF[1]  # type: ignore[return-value]  # set with its text just above
+
+
+_POSITIONS: list[object] = [None, {}]
+
+
+def positions(lowered: bytes, literal: bytes) -> list[int]:
+    """Where ``literal`` stands in ``lowered``, searched once per text however many rules ask
+    (`pass`, `token`, `secret` are looked for by five of them)."""
+    if _POSITIONS[0] is not lowered:
+        _POSITIONS[:] = [lowered, {}]
+    found: dict[bytes, list[int]] = _POSITIONS[1]  # type: ignore[assignment]  # made above
+    hits = found.get(literal)
+    if hits is None:
+        hits = found[literal] = []
+        position = lowered.find(literal)
+        while position != -1:
+            hits.append(position)
+            position = lowered.find(literal, position + 1)
+    return hits
+
+
+def first_hits(lowered: bytes, literals: tuple[bytes, ...]) -> Iterator[tuple[int, bytes]]:
+    """Each position where one of ``literals`` is found, once, with the first literal (in the
+    order given) found there."""
+    seen: set[int] = set()
+    for literal in literals:
+        for position in positions(lowered, literal):
+            if position not in seen:
+                seen.add(position)
+                yield position, literal
 
 
 def candidates(rule: Rule, data: bytes, lowered: bytes) -> list[int]:

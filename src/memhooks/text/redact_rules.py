@@ -7,13 +7,16 @@ from __future__ import annotations
 import re
 
 from memhooks.text.lazy_re import LazyBytes
+from memhooks.text.redact_commands import command_spans
 from memhooks.text.redact_contexts import CONTEXT_RULES
 from memhooks.text.redact_engine import Rule, Scan, lit, text
+from memhooks.text.redact_files import file_spans
 from memhooks.text.redact_formats import NOT_TOKEN, NOT_WORD, prefixed_rules
 from memhooks.text.redact_pairs import csv_secret_spans, named_secret_spans
+from memhooks.text.redact_prose import told_spans
 from memhooks.text.redact_shapes import KIND as RANDOM_TOKEN
 from memhooks.text.redact_shapes import random_token_spans
-from memhooks.text.redact_values import can_be_secret, is_placeholder, looks_random
+from memhooks.text.redact_values import can_be_secret, code_like, is_placeholder, looks_random
 
 #: A value after a flag or a keyword: quoted (escapes allowed, may be cut short) or bare.
 _ARG = (
@@ -21,21 +24,6 @@ _ARG = (
     rb"""|'(?P<sq>[^'\r\n]*)(?:'|(?=[\r\n])|$)|(?P<bare>[^\s"'`|;&<>]+))"""
 )
 _ARG_GROUPS = ("dq", "sq", "bare")
-_STOPWORDS = frozenset(
-    b"a an the not now still too very in on at to of for from with by stored saved set "
-    b"required optional incorrect correct wrong invalid valid missing empty blank expired "
-    b"hashed encrypted salted changed reset rotated managed kept read passed sent shown "
-    b"hidden masked redacted needed used same different long short weak strong never "
-    b"always only also just being no none null and or but then there here this that it "
-    b"what ok fine good bad unknown known visible printed logged leaked given generated "
-    b"random case-sensitive protected secure insecure".split()
-)
-
-
-def _prose_value(value: bytes) -> bool:
-    return can_be_secret(value) and value.lower().rstrip(b".,;:!?") not in _STOPWORDS
-
-
 # Priority order: when two matches overlap, the earlier rule wins, so that
 # ``API_KEY=sk-ant-…`` is labelled an Anthropic key rather than a generic secret.
 RULES: tuple[Rule | Scan, ...] = (
@@ -165,7 +153,7 @@ RULES: tuple[Rule | Scan, ...] = (
             rb"[ \t]+[^\r\n\"']+)|(?P<other>[^\s\"',;{]+))"
         ),
         ("value", "rest", "other"),
-        lambda value: not is_placeholder(value),
+        lambda value: not is_placeholder(value) and not code_like(value),
     ),
     Rule(
         "cookie",
@@ -230,13 +218,6 @@ RULES: tuple[Rule | Scan, ...] = (
         can_be_secret,
         needs=(b"</", b"value="),
     ),
-    Rule(
-        "cli-credential",
-        lit(b"sqlplus"),
-        LazyBytes(rb"(?i)sqlplus[ \t]+(?:-\w+[ \t]+)*[^\s/@]+/(?P<value>[^\s@]+)"),
-        ("value",),
-        can_be_secret,
-    ),
     Scan("secret", named_secret_spans),
     Scan("secret", csv_secret_spans),
     Rule(
@@ -274,48 +255,15 @@ RULES: tuple[Rule | Scan, ...] = (
         text(b"-u", b"--user", b"--proxy-user"),
         LazyBytes(
             rb"(?:(?<=\s)-u|--user|--proxy-user)[ \t=]+[\"']?[^\s:\"']+:"
-            rb"(?P<value>(?:[^\s\"'\\]|\\.)+)"
+            rb"(?P<value>(?:[^\s\"'`\\]|\\.)+)"
         ),
         ("value",),
         can_be_secret,
     ),
     Rule(
-        # The password glued to -p: `mysql -pSECRET`, `7z x -pSECRET` (`mkdir -p` is not).
-        "cli-credential",
-        lit(b"mysql", b"mariadb", b"7z", b"7za", b"sshpass"),
-        LazyBytes(
-            rb"(?i:\b(?:mysql|mysqldump|mysqladmin|mariadb|7za?|sshpass)\b)[^\n|;&]{0,200}?\s-p"
-            + _ARG
-        ),
-        _ARG_GROUPS,
-        can_be_secret,
-    ),
-    Rule(
-        # -p VALUE where the command's -p is a password (it is a port or a path elsewhere).
-        "cli-credential",
-        lit(
-            b"login",
-            b"sshpass",
-            b"zip",
-            b"sqlcmd",
-            b"mongo",
-            b"redis-cli",
-            b"ldap",
-            b"smbclient",
-            b"htpasswd",
-        ),
-        LazyBytes(
-            rb"(?i:\b(?:login|sshpass|zip|unzip|sqlcmd|mongo|mongosh|mongodump|mongorestore"
-            rb"|redis-cli|ldapsearch|ldapadd|ldapmodify|ldapdelete|ldapwhoami|smbclient)\b)"
-            rb"[^\n|;&]{0,200}?[ \t](?:-p|-P|-a|-w|--pass|--password)(?:[ \t]+|=)(?!-)" + _ARG
-        ),
-        _ARG_GROUPS,
-        can_be_secret,
-    ),
-    Rule(
         "cli-credential",
         lit(b" -u"),
-        LazyBytes(rb"[ \t]-U[ \t]+[\"']?[^\s%\"']+%(?P<value>[^\s\"']+)"),
+        LazyBytes(rb"[ \t]-U[ \t]+[\"']?[^\s%\"']+%(?P<value>[^\s\"'`]+)"),
         ("value",),
         can_be_secret,
     ),
@@ -350,22 +298,15 @@ RULES: tuple[Rule | Scan, ...] = (
         LazyBytes(
             rb"(?<![\w-])(?:echo|printf)[ \t]+(?:-[a-z]+[ \t]+)*"
             + _ARG
-            + rb"[ \t]*\|[^\n]*?(?:--password-stdin|sudo[ \t]+-S|chpasswd|passwd[ \t]+--stdin"
+            + rb"[ \t]*\|[^\n]*?(?:--password-stdin|sudo[ \t]+-S|chpasswd|passwd[ \t]+--stdin|kinit"
             rb"|--password[ \t=]*-|\bsecret\b)"
         ),
         _ARG_GROUPS,
         can_be_secret,
     ),
-    Rule(
-        "secret",
-        lit(b"password", b"passphrase", b"passwd", b"passcode"),
-        LazyBytes(
-            rb"(?i)pass(?:word|phrase|wd|code)s?[ \t]+(?:is|was|will[ \t]+be|becomes"
-            rb"|set[ \t]+to|changed[ \t]+to|of)[ \t]*:?[ \t]*[\"'`]?(?P<value>[^\s\"'`]+)"
-        ),
-        ("value",),
-        _prose_value,
-    ),
+    Scan("cli-credential", command_spans),
+    Scan("secret", file_spans),
+    Scan("secret", told_spans),
     *prefixed_rules(),
     *CONTEXT_RULES,
     # Last: what no rule above names, known by its shape alone.

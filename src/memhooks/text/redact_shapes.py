@@ -205,7 +205,7 @@ def _text_holds_secret(text: bytes) -> bool:
 def _is_random_token(token: bytes, decodes: list[int]) -> bool:
     """Whether ``token`` (a run of token characters) is a generated secret by its shape.
     ``decodes``: how many more base64 texts this scan may check (one is spent here)."""
-    if token.startswith(_HOST_IDS):
+    if token.startswith(_HOST_IDS) or token.startswith(b"xn--"):  # ids, punycode
         return False
     if _labelled_hex(token):
         return True
@@ -252,6 +252,33 @@ def _runs(data: bytes) -> Iterator[tuple[int, int]]:
         start = runs.find(_RUN, end)
 
 
+#: How base64 of a binary file starts: PNG, JPEG, GIF, WebP/RIFF, PDF, ZIP, gzip, ICO, MP4/HEIC.
+_FILE_MAGICS = (b"iVBORw0KGgo", b"/9j/", b"R0lGOD", b"UklGR", b"JVBERi0", b"UEsDB", b"H4sI")
+_FILE_MAGICS_AT_4 = (b"AAABAA", b"AAAAGGZ0eXA", b"AAAAIGZ0eXA", b"AAAAHGZ0eXA")
+_MAGIC_STARTS = frozenset(magic[0] for magic in (*_FILE_MAGICS, *_FILE_MAGICS_AT_4))
+#: The rest of such a blob: base64, line breaks (also escaped, as in a notebook's JSON) and the
+#: `",\n "` between the strings of a JSON list of lines.
+_BLOB = LazyBytes(rb"(?:[A-Za-z0-9+/=]|\\[nr]|\r?\n[ \t]*|\",[ \t\r\n]*\")*")
+#: A request or trace id before a random run (S3's `x-amz-id-2` header, `<HostId>`, a JSON
+#: `RequestId`, trace and correlation ids): an id, not a credential.
+_ID_BEFORE = LazyBytes(
+    rb"(?i)(?:request[-_]?id|x-amz-id-2|amz-cf-id|host-?id|correlation[-_]?id|trace[-_]?id"
+    rb"|x-amzn-requestid|x-ms-request-id|x-goog-[a-z-]*id)[\"'>]?[ \t]*[:=]?[ \t]*[\"']?$"
+)
+
+
+def _file_blob_end(data: bytes, start: int, token: bytes) -> int | None:
+    """Where the base64 of an image or an archive that starts at ``start`` ends."""
+    if not token.startswith(_FILE_MAGICS) and not token.startswith(_FILE_MAGICS_AT_4):
+        return None
+    return _BLOB.compiled.match(data, start).end()  # type: ignore[union-attr]  # matches ""
+
+
+def _request_id(data: bytes, start: int) -> bool:
+    line_start = max(data.rfind(b"\n", max(0, start - 48), start) + 1, start - 48)
+    return _ID_BEFORE.compiled.search(data, line_start, start) is not None
+
+
 def random_token_spans(data: bytes, _lowered: bytes) -> list[tuple[int, int]]:
     return _token_spans(data, [_MAX_DECODES])
 
@@ -260,8 +287,16 @@ def _token_spans(data: bytes, decodes: list[int]) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     # Transcripts repeat their ids and names: each distinct run is judged once.
     judged: dict[bytes, list[tuple[int, int]]] = {}
+    blob_end = -1
     for start, end in _runs(data):
+        if start < blob_end:
+            continue  # inside an image's base64
         token = data[start:end]
+        if data[start] in _MAGIC_STARTS:
+            blob = _file_blob_end(data, start, token)
+            if blob is not None:
+                blob_end = blob
+                continue
         if len(token.translate(None, _DIGITS)) == len(token):
             continue  # no digit: a name or a path (every generated token here has one)
         pieces = judged.get(token)
@@ -272,7 +307,7 @@ def _token_spans(data: bytes, decodes: list[int]) -> list[tuple[int, int]]:
             if label is not None:
                 spans.append((label, end))
             continue
-        if _public(data, start, token):
+        if _public(data, start, token) or _request_id(data, start):
             continue
         spans.extend((start + piece_start, start + piece_end) for piece_start, piece_end in pieces)
     return spans

@@ -42,8 +42,12 @@ _PLACEHOLDER = LazyBytes(
     | <[^<>]*> | \{\{[^{}]*\}\} | \{[A-Za-z_][\w.\[\]'"]*\}   # <token>, {{ t }}, {token}
     | [*x.-]+ | (?:\xe2\x80\xa6)+ | (?:\xe2\x80\xa2)+         # ***, xxxx, ..., bullets
     | your[-_][\w-]+ | [\w-]*[-_]here           # your-api-key, TOKEN_GOES_HERE
+    | (?:\w+[-_])*(?:mock|fake|dummy|sample)(?:[-_]\w+)*   # sk-ant-mock-key
+    | my[-_]?\w*(?:token|password|pass|secret|key)           # mytoken, my-secret-key
+    | read | write | read-write | readonly | write-all | read-all  # id-token: write
     | value | placeholder | redacted | example | none | null | nil | undefined | unset
     | true | false | yes | no | on | off | required | optional
+    | pw | pwd | pass | passwd | password | passphrase | secret | token | key   # `-p PASSWORD`
     """,
     re.IGNORECASE | re.VERBOSE,
 )
@@ -54,6 +58,8 @@ _TRIVIAL = LazyBytes(
     | [A-Za-z_][A-Za-z0-9_.]*[(\[].*            # os.environ["X"], get_token(
     | [\[({].*                                  # a list, tuple or dict literal in code
     | (?:~|\.{1,2})?(?:/[\w.@+-]+){2,}/?        # /etc/ssl/private/key.pem
+    | \d+(?:\.\d+)+                             # 1.3.6.1.5.5.7.3.1, 10.0.0.1
+    | 0x[0-9a-fA-F]+                            # 0x08074b50
     """,
     re.VERBOSE | re.DOTALL,
 )
@@ -62,6 +68,74 @@ _BLOCK_MARKS = frozenset((b"|", b">", b"|-", b">-", b"|+", b">+"))
 _TRIVIAL_STARTS = frozenset(b"0123456789[({~./")
 _DOTTED = LazyBytes(rb"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 _RUNS = LazyBytes(rb"[-_.]")
+
+#: Common words: what follows `name:` in a sentence ("token: the model's own vector").
+COMMON_WORDS = frozenset(
+    b"a an the not now still too very in on at to of for from with by stored saved set "
+    b"required optional incorrect correct wrong invalid valid missing empty blank expired "
+    b"hashed encrypted salted changed reset rotated managed kept read passed sent shown "
+    b"hidden masked redacted needed used same different long short weak strong never "
+    b"always only also just being no none null and or but then there here this that it "
+    b"what ok fine good bad unknown known visible printed logged leaked given generated "
+    b"random case-sensitive protected secure insecure your my his her their our its is "
+    b"was be should must can will would could one two ready done see ask check".split()
+)
+#: A bare value that is code: a keyword of a language, or a name that holds a secret's word
+#: (`authkey=authkey`, `self._token = token`, `is_secret=is_secret`).
+_CODE_WORDS = frozenset(
+    b"await new yield lambda function typeof not self this cls super async return def if void "
+    b"else elif and or in is none true false nil null undefined".split()
+)
+_SECRET_WORDS = (b"pass", b"pwd", b"secret", b"token", b"key", b"auth", b"cred", b"sig")
+_FORMAT = LazyBytes(rb"%[-+ #0-9.]*[sdrifxX]|%\(\w+\)|\{[0-9]?\}")
+#: A value with this many spaces is a sentence (a passphrase has four or five words).
+_PROSE_SPACES = 7
+_ALPHABETS = (b"abcdefghijklmnop", b"ABCDEFGHIJKLMNOP", b"0123456789")
+
+
+def code_value(value: bytes) -> bool:
+    """A bare value that reads as code: a keyword, a variable (`$x`), a name built on a secret's
+    word (``authkey``, ``_token``; a password has a digit or a symbol, or no such word), an
+    UPPER_CASE constant."""
+    lowered = value.lower()
+    if lowered in _CODE_WORDS or value.startswith((b"$", b"\\&")):
+        return True
+    if value.isupper() and value.replace(b"_", b"").isalpha() and len(value) > 1:
+        return True
+    if not value.replace(b"_", b"").isalpha():
+        return False
+    if value.islower() and b"_" not in value:  # `authkey`, not `topsecretvalue`
+        return lowered.endswith(_SECRET_WORDS)
+    return any(word in lowered for word in _SECRET_WORDS)
+
+
+def code_like(value: bytes) -> bool:
+    """A bare value that reads as code: `code_value`, or a call (`self.headers.get(`)."""
+    value = value.strip()
+    return (
+        code_value(value)
+        or b"${" in value
+        or value.startswith((b"!", b"("))
+        or ((b"(" in value or b"[" in value) and _TRIVIAL.compiled.fullmatch(value) is not None)
+    )
+
+
+def template_value(value: bytes) -> bool:
+    """A string being built, not a secret: a format (`%s`, `{}`), or an alphabet."""
+    if b"${" in value or b"{{" in value:
+        return True  # a template
+    return _FORMAT.compiled.search(value) is not None or any(a in value for a in _ALPHABETS)
+
+
+#: A bare value shorter than this is no secret (`token = v`, `pass: ok`).
+_SHORTEST = 3
+_STRING_PREFIXES = frozenset(b"r b rb br f fr rf u".split())
+_BUILT = LazyBytes(rb"[ \t]*(?:[%+][ \t]*[\w(\"']|\.(?:format|join)\()|[ \t]+\.[ \t]+[\w(\"'$]")
+#: A bare value inside an expression: `Ignore + PlainToken`, `TSPECIALS | WSP`.
+_OPERATOR = LazyBytes(
+    rb"[ \t]+(?:[-+|%*&^/]|[=!]==?|[<>]=?|&&|\|\||and|or|if|else)[ \t]+[\w(\"'!]"
+    rb"|,[ \t]*[A-Za-z_]\w*[ \t]*(?:,|$|\r?\n)"  # a, b = user, password
+)
 
 #: Trailing characters that close code around a bare value: ``f(password=pw)``.
 _CLOSERS = {ord(")"): ord("("), ord("]"): ord("["), ord("}"): ord("{")}
@@ -83,7 +157,7 @@ def is_placeholder(value: bytes) -> bool:
 def can_be_secret(value: bytes) -> bool:
     """False for what cannot be a secret: placeholders, small numbers, code, paths."""
     value = value.strip()
-    if not value or is_placeholder(value):
+    if not value or is_placeholder(value) or template_value(value):
         return False
     code_like = value[0] in _TRIVIAL_STARTS or b"(" in value or b"[" in value
     if code_like and _TRIVIAL.compiled.fullmatch(value) is not None:
@@ -138,6 +212,22 @@ def _block_span(data: bytes, key_start: int, after: int) -> tuple[int, int] | No
     return (first, end) if end > first else None
 
 
+def _bare_span(data: bytes, start: int, end: int, *, delimited: bool) -> tuple[int, int] | None:
+    if data[start:end] in _BLOCK_MARKS:
+        # `password: | s3cret more` once a YAML block was put on one line: the rest of it.
+        line_end = data.find(b"\n", end)
+        line_end = len(data) if line_end == -1 else line_end
+        rest = data[end:line_end]
+        start = end + len(rest) - len(rest.lstrip())
+        end = start + len(rest.strip())
+        return (start, end) if end > start else None
+    end = _trim_bare(data, start, end, delimited=delimited)
+    value = data[start:end]
+    if end - start < _SHORTEST or code_value(value) or _OPERATOR.compiled.match(data, end):
+        return None
+    return (start, end) if can_be_secret(value) else None
+
+
 def value_span(
     data: bytes, position: int, key_start: int, *, delimited: bool = False
 ) -> tuple[int, int] | None:
@@ -146,25 +236,22 @@ def value_span(
     ``delimited``: the name sat in a query string or a ``;``-separated connection string,
     where ``&``, ``#`` and ``;`` end a value.
     """
-    if data.startswith(MARKER_PREFIX_BYTES, position):
-        return None
-    match = _VALUE.compiled.match(data, position)
+    marker = data.startswith(MARKER_PREFIX_BYTES, position)
+    match = None if marker else _VALUE.compiled.match(data, position)
     if match is None or match.lastgroup is None:
         return None
     group = match.lastgroup
+    prefix = group == "bare" and match.group("bare").lower() in _STRING_PREFIXES
+    if prefix and data[match.end() : match.end() + 1] in (b'"', b"'"):  # rb"…", f'…'
+        return value_span(data, match.end(), key_start, delimited=delimited)
     if group == "block":
         return _block_span(data, key_start, match.end())
-    start, end = match.span(group)
-    if group == "bare" and data[start:end] in _BLOCK_MARKS:
-        # `password: | s3cret more` once a YAML block was put on one line: the rest of it.
-        line_end = data.find(b"\n", end)
-        line_end = len(data) if line_end == -1 else line_end
-        rest = data[end:line_end]
-        start = end + len(rest) - len(rest.lstrip())
-        end = start + len(rest.strip())
-        return (start, end) if end > start else None
     if group == "bare":
-        end = _trim_bare(data, start, end, delimited=delimited)
-    if end <= start or not can_be_secret(data[start:end]):
-        return None
-    return start, end
+        return _bare_span(data, match.start(group), match.end(group), delimited=delimited)
+    start, end = match.span(group)
+    # "Basic " + b64encode(…), "%s" % x: a string being built
+    built = group in ("dq", "sq") and (
+        _BUILT.compiled.match(data, match.end()) is not None
+        or data.count(b" ", start, end) >= _PROSE_SPACES  # a quoted sentence
+    )
+    return None if built or end <= start or not can_be_secret(data[start:end]) else (start, end)
