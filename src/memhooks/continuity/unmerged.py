@@ -88,7 +88,7 @@ def not_on_main(paths: MemoryPaths, timeout: float = 2.0) -> dict[str, object] |
         return None
     local = local_memories(paths)
     git = Git(checkout, timeout=timeout)
-    listed = git.run("ls-tree", "-r", "-z", "--name-only", ref, "--", MEMORY_DIR + "/")
+    listed = git.run("ls-tree", "-r", "-z", "--name-only", operands=(ref, "--", MEMORY_DIR + "/"))
     if listed is None:
         return None
     prefix = MEMORY_DIR + "/"
