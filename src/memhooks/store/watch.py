@@ -324,10 +324,11 @@ def keep_backup(base: str, relative: str) -> None:
     if path is None:
         return
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_KEPT_BYTES + 1)
+        data: bytes | None = read_bytes(path, MAX_KEPT_BYTES + 1)  # a FIFO is not waited on
     except FileNotFoundError:
         data = None
+    except OSError:
+        return  # a FIFO, a device: nothing to keep, the edit is then reported, not undone
     if data is not None and len(data) > MAX_KEPT_BYTES:
         return  # too big to keep: an invalid edit is then reported, not undone
     slot = slot_of(base, relative)
