@@ -61,9 +61,26 @@ def visible(text: str) -> str:
     return _SHOWN.compiled.sub(_escape, text)
 
 
+def inert(text: str) -> str:
+    """`text` as it may be written to a file: Windows line ends made plain ones, and each
+    other control character but line breaks and tabs written `\\u001b`, `\\u202e` (visible
+    text in Markdown, the same value inside a JSON string). The store writes every text
+    through it: a `cat` or `git diff` of a checkpoint or a journal then obeys nothing that a
+    command's output, a todo item or a quote carried (OSC 52, erase-line, U+202E)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    elif not _may_hold(text):
+        return text
+    return _SHOWN.compiled.sub(_escape_u, text)
+
+
+def _escape_u(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group(0)):04x}"
+
+
 def visible_json(document: str) -> str:
     """A JSON document with the control characters `json.dumps` leaves raw escaped as
     `\\u009b`: they only ever stand inside strings there, so it stays the same JSON."""
     if not _may_hold(document):
         return document
-    return _JSON_RAW.compiled.sub(lambda m: f"\\u{ord(m.group(0)):04x}", document)
+    return _JSON_RAW.compiled.sub(_escape_u, document)
