@@ -50,6 +50,9 @@ _TAG_START = LazyPattern(r"[^\W\d_]|[!?]|\s*/|\s*(?i:memhooks)")
 
 _OPENER = LazyPattern(f"[{OPENERS}]")
 _SLASH = LazyPattern(f"[{SLASHES}]")
+#: An ASCII slash not right after a printable ASCII character (most follow a letter of a
+#: path): a literal first, which the regex engine finds fast.
+_ODD_SLASH = LazyPattern(r"/(?<![!-~]/)")
 #: Visible characters of skeleton read after an opener: enough for `/memhooks`.
 _LOOK_AHEAD = 12
 
@@ -103,9 +106,12 @@ def closing_names(text: str) -> list[int]:
     if text.isascii():
         return []
     found: list[int] = []
-    for match in _SLASH.compiled.finditer(text):
+    slashes = _SLASH if any(other in text for other in SLASHES[1:]) else _ODD_SLASH
+    for match in slashes.compiled.finditer(text):
         at = match.start()
-        if _reads_as_name(text, at) and not _seen_before(text, at).isascii():
+        if at and "!" <= text[at - 1] <= "~":
+            continue  # right after a printable ASCII character: most slashes, in paths
+        if not _seen_before(text, at).isascii() and _reads_as_name(text, at):
             found.append(at)
     return found
 
