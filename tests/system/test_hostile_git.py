@@ -209,3 +209,23 @@ def test_the_runner_hands_git_none_of_the_callers_git_variables(
     assert len(listed) > 10
     assert not [k for k, v in env.items() if k.startswith("GIT_") and "planted" in v]
     assert env["GIT_OPTIONAL_LOCKS"] == "0"
+
+
+def test_git_is_started_only_by_the_safe_runner() -> None:
+    """Every git memhooks runs goes through `continuity/git_run.py` (its program, its
+    environment, its deadline, operands after `--end-of-options`): no other module names
+    `git` as a program."""
+    import ast
+
+    from memhooks.continuity import git_run
+
+    src = Path(git_run.__file__).parents[1]
+    starters = []
+    for path in sorted(src.rglob("*.py")):
+        if path.name == "git_run.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            first = node.elts[0] if isinstance(node, ast.List | ast.Tuple) and node.elts else None
+            if isinstance(first, ast.Constant) and first.value == "git":
+                starters.append(f"{path.relative_to(src)}:{node.lineno}")
+    assert not starters, f"run git through continuity.git_run.Git: {starters}"
