@@ -277,3 +277,15 @@ def test_every_read_of_a_file_goes_through_the_one_safe_reader() -> None:
             readers[name] = found
     unexpected = {n: lines for n, lines in readers.items() if n not in READERS_ELSEWHERE}
     assert not unexpected, f"read through store.read_bytes / read_text instead: {unexpected}"
+
+
+def test_off_the_main_thread_a_hook_runs_without_its_alarm(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    monkeypatch.setattr(entry, "_run", lambda _event: 0)
+    codes: list[int] = []
+    worker = threading.Thread(target=lambda: codes.append(entry.run("Stop")))
+    worker.start()
+    worker.join()
+    assert codes == [0]
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)

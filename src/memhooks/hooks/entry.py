@@ -206,13 +206,17 @@ def _end(signum: int, _frame: object) -> None:
 
 def _arm_deadline(seconds: float) -> dict[int, Any]:
     """Raise HookDeadlineError in this process after `seconds`, or on SIGTERM/SIGHUP; the
-    handlers it replaced, to put back. Nothing on a platform without SIGALRM (Windows)."""
+    handlers it replaced, to put back. Nothing on a platform without SIGALRM (Windows), nor
+    off the main thread (a test's), where signals cannot be handled."""
     if not hasattr(_signal, "setitimer"):
         return {}
-    previous = {}
-    for name in _ENDING:
-        number = getattr(_signal, name)
-        previous[number] = _signal.signal(number, _end)
+    previous: dict[int, Any] = {}
+    try:
+        for name in _ENDING:
+            number = getattr(_signal, name)
+            previous[number] = _signal.signal(number, _end)
+    except ValueError:  # not the main thread
+        return {}
     _signal.setitimer(_signal.ITIMER_REAL, seconds)
     return previous
 
