@@ -50,7 +50,7 @@ def unpacked(project: Path) -> None:
     (memory / "_session.json").write_text(json.dumps({"active": True}), encoding="utf-8")
     (project / ".git").write_text("gitdir: gd\n", encoding="utf-8")
     (project / "gd").mkdir()
-    for name in ("commondir", "gitdir", "HEAD"):
+    for name in ("commondir", "gitdir", "HEAD", "config", "packed-refs", "memhooks-id"):
         os.mkfifo(project / "gd" / name)
 
 

@@ -69,6 +69,17 @@ def transcript(project: Path) -> Path:
     return path
 
 
+def kept(project: Path, name: str) -> Path:
+    """A file of the hooks' machine-local state (`restore/…`): in the tree's `.cache/`, or in
+    the user's state folder, wherever this version keeps it."""
+    for where in (project / ".claude" / "memory" / ".cache", Path.home()):
+        found = sorted(where.rglob(name.rsplit("/", 1)[1]))
+        found = [p for p in found if p.as_posix().endswith("/" + name)]
+        if found:
+            return found[0]
+    raise AssertionError(f"no {name} kept")
+
+
 def upstream_with_evidence(machine: tuple[Path, Path, Path], base: Path, head: str) -> Path:
     """An upstream whose author ran one session with memory on, then edited the evidence's
     baseline (its head and the root the victim's clone will have) and force-added it."""
@@ -81,11 +92,12 @@ def upstream_with_evidence(machine: tuple[Path, Path, Path], base: Path, head: s
     assert author.command("start").returncode == 0
     author.hook("SessionStart", source="startup", session_id=EARLIER)
     author.hook("Stop", session_id=EARLIER, transcript_path=str(transcript(upstream)))
-    evidence = upstream / ".claude" / "memory" / ".cache" / "restore" / f"{EARLIER}.json"
-    state = json.loads(evidence.read_text(encoding="utf-8"))
+    state = json.loads(kept(upstream, f"restore/{EARLIER}.json").read_text(encoding="utf-8"))
     assert object_name(state["git"]["start"]["head"])  # a real baseline, then edited
     state["git"]["start"]["head"] = head
     state["git"]["start"]["root"] = str(base / "victim")
+    evidence = upstream / ".claude" / "memory" / ".cache" / "restore" / f"{EARLIER}.json"
+    evidence.parent.mkdir(parents=True, exist_ok=True)  # where a repository can put it
     evidence.write_text(json.dumps(state), encoding="utf-8")
     git("add", "-A", cwd=upstream)
     git("add", "-f", ".claude", cwd=upstream)
@@ -184,7 +196,7 @@ def test_git_variables_in_the_hooks_environment_are_dropped(
     assert callable(planted)
     victim.hook("SessionStart", source="startup", session_id=VICTIM, env=planted(marker))
     assert not marker.exists()
-    assert (victim.memory / ".cache" / "restore" / "start" / f"{VICTIM}.json").exists()
+    assert kept(victim.project, f"restore/start/{VICTIM}.json")  # git did run
 
 
 def test_the_runner_hands_git_none_of_the_callers_git_variables(

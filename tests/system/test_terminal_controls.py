@@ -81,9 +81,11 @@ def test_checkpoints_and_journals_hold_no_raw_control(
     host.hook("Stop", session_id=SESSION, transcript_path=path)
     host.hook("PreCompact", session_id=SESSION, transcript_path=path, trigger="manual")
     host.hook("Stop", session_id=SESSION, transcript_path=path)
+    state = Path.home() / ".local" / "state" / "memhooks"  # machine-local, where kept apart
     written = {
-        p.relative_to(host.memory).as_posix(): p.read_text(encoding="utf-8", errors="replace")
-        for p in host.memory.rglob("*")
+        p.as_posix().split("/memory/", 1)[-1]: p.read_text(encoding="utf-8", errors="replace")
+        for folder in (host.memory, state)
+        for p in folder.rglob("*")
         if p.is_file() and p.suffix in (".md", ".json")
     }
     checkpoints = [name for name in written if name.startswith("checkpoints/")]
