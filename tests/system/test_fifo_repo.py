@@ -232,6 +232,7 @@ READERS_ELSEWHERE = {
     "store/machine.py": "consent records, in the user's own state folder",
     "store/caches.py": "the native-import marks: machine-local state (issue 32, item 1)",
     "store/watch.py": "the guard's backup copies: machine-local state (issue 32, item 1)",
+    "store/local.py": "the owner file of a checkout's machine-local folder (branch trust)",
     "install/deps.py": "the plugin's data folder",
     "install/link.py": "the plugin's data folder",
     "install/semantic_assets.py": "the plugin's data folder",
