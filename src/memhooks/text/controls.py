@@ -74,8 +74,8 @@ def inert(text: str) -> str:
     # What is not plain ASCII, found in C (a written file can be large: isprintable or a
     # regex over all of it costs a hook ~0.5 ms per 60 KB); only that much is searched.
     rest = text.encode("utf-8", "surrogatepass").translate(None, _PLAIN_ASCII)
-    if not rest or not _SHOWN.compiled.search(rest.decode("utf-8", "surrogatepass")):
-        return text
+    if not rest or rest.decode("utf-8", "surrogatepass").isprintable():
+        return text  # (the set is not printable; most other text is, so rarely a regex)
     return _SHOWN.compiled.sub(_escape_u, text)
 
 
