@@ -107,8 +107,9 @@ class Host:
         self.home = home
         self.project = project
         self.data = home / ".claude" / "plugins" / "data" / "memory-memhooks"
-        (self.data / "deps").mkdir(parents=True)
-        (self.data / "deps" / TAG).symlink_to(deps, target_is_directory=True)
+        (self.data / "deps").mkdir(parents=True, exist_ok=True)  # a second project, same home
+        if not (self.data / "deps" / TAG).exists():
+            (self.data / "deps" / TAG).symlink_to(deps, target_is_directory=True)
         project.mkdir(parents=True, exist_ok=True)
         # The `python3` a shell finds: this bare interpreter (a wrapper, not a link, so that
         # it keeps its own venv and sees nothing of the suite's packages).
@@ -138,8 +139,16 @@ class Host:
             env["CLAUDE_PROJECT_DIR"] = str(self.project)
         return env
 
-    def hook(self, event: str, **fields: object) -> dict[str, object]:
-        """Run one hook as hooks.json does; its JSON reply ({} when it printed nothing)."""
+    def hook(
+        self,
+        event: str,
+        *,
+        env: dict[str, str] | None = None,
+        timeout: float = 60,
+        **fields: object,
+    ) -> dict[str, object]:
+        """Run one hook as hooks.json does; its JSON reply ({} when it printed nothing).
+        `env`: variables added to the host's (a project's `.claude/settings.json` `env`)."""
         payload = {
             "session_id": SESSION,
             "transcript_path": str(self.project / "t.jsonl"),
@@ -151,10 +160,10 @@ class Host:
             [str(self.python), "-S", str(self.root / "hooks" / "memhooks.py"), "hook", event],
             input=json.dumps(payload),
             cwd=self.project,
-            env=self.env(),
+            env={**self.env(), **(env or {})},
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=timeout,
             check=False,
         )
         assert done.returncode == 0, done.stderr

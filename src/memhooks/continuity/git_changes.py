@@ -10,6 +10,9 @@ tools changed that git shows unchanged are left out (reverted, or created and re
 those git cannot see (ignored, outside the repository) are kept as the tools recorded them.
 
 The git calls go through memhooks.continuity.git_run (nothing of the repo's choosing runs).
+A baseline is read back from a file, so it is used only when it is well formed: its head a
+full object name, its paths and stats of the types written (`start_of`); anything else
+means no usable baseline.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 import os
 
 from memhooks import TYPE_CHECKING
-from memhooks.continuity.git_run import Git, repo_root
+from memhooks.continuity.git_run import Git, object_name, repo_root
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
 
@@ -117,12 +120,14 @@ def _since_start(git: Git, start: dict[str, Any], now: dict[str, Any]) -> dict[s
     if start["head"] == now["head"]:
         changed = dict(now["dirty"])
     else:
-        out = git.run("diff", "--name-status", "-z", *_DIFF, start["head"] or "HEAD", "--")
+        out = git.run(
+            "diff", "--name-status", "-z", *_DIFF, operands=(start["head"] or "HEAD", "--")
+        )
         if out is None:
             return None
         untracked = {p: how for p, how in now["dirty"].items() if how == "new"}
         changed = {**parse_name_status(out), **untracked}
-    for path, (_, *stat) in (start.get("dirty") or {}).items():
+    for path, (_, *stat) in start["dirty"].items():
         if path in changed and _stat(start["root"], path) == stat:
             del changed[path]
     return changed
@@ -132,7 +137,9 @@ def _commits(git: Git, start: dict[str, Any], now: dict[str, Any]) -> list[str]:
     if not now["head"] or start["head"] == now["head"]:
         return []
     span = f"{start['head']}..HEAD" if start["head"] else "HEAD"
-    out = git.run("log", "--no-show-signature", "--format=%h %s", f"-n{MAX_COMMITS}", span)
+    out = git.run(
+        "log", "--no-show-signature", "--format=%h %s", f"-n{MAX_COMMITS}", operands=(span, "--")
+    )
     return [line for line in (out or "").splitlines() if line.strip()]
 
 
@@ -174,7 +181,7 @@ def changes(
     """What a restore states as git's view (redacted): `changed` since the start (None with no
     usable baseline), `uncommitted` now, `commits` since the start, and `tools_only`, the
     tool-changed files git cannot see."""
-    base = start if start and start.get("root") == now["root"] else None
+    base = start_of(start, now["root"])
     changed = _since_start(git, base, now) if base else None
     inside, outside = _tool_paths(tool_files, cwd, now["root"])
     if changed is not None:
@@ -194,6 +201,29 @@ def changes(
         "commits": [redact(line, patterns) for line in _commits(git, base, now)] if base else [],
         "tools_only": [redact(path, patterns) for path in outside],
     }
+
+
+def _dirty_entry(entry: object) -> bool:
+    return (
+        isinstance(entry, list)
+        and len(entry) == 3  # noqa: PLR2004 (how, size, mtime_ns)
+        and isinstance(entry[0], str)
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in entry[1:])
+    )
+
+
+def start_of(start: object, root: str) -> dict[str, Any] | None:
+    """A baseline read back from a file, when it is one of this repository and well formed:
+    its head a full object name (or '' for a repository with no commit yet), each dirty
+    path a string with [how, size, mtime]. None otherwise: nothing of it reaches git."""
+    if not isinstance(start, dict) or start.get("root") != root:
+        return None
+    head, dirty = start.get("head"), start.get("dirty") or {}
+    if head != "" and not object_name(head):
+        return None
+    if not isinstance(dirty, dict) or not all(_dirty_entry(e) for e in dirty.values()):
+        return None
+    return {**start, "dirty": dirty}
 
 
 def kept_git(state: dict[str, Any]) -> dict[str, Any]:

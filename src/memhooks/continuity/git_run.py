@@ -18,6 +18,14 @@ The `git` program itself is looked up only in absolute PATH folders outside the 
 (a PATH with `.` or a project's `node_modules/.bin` must not run a `git` the project ships).
 Git takes no optional locks (it never rewrites the user's index) and never prompts. Every
 call shares one deadline; a call past it, a missing git, or a failure gives None.
+
+Git gets none of the caller's `GIT_*` variables: a project's `.claude/settings.json` can put
+`GIT_CONFIG_PARAMETERS` (which outranks the overrides above), `GIT_DIR`, `GIT_EXEC_PATH` or
+`GIT_EXTERNAL_DIFF` into a hook's environment. And no value reaches git as an option: a
+call is `run(*options, operands=...)`, its options are this package's own constants (each
+after the subcommand starts with `-`), and its operands (revisions, paths) come after
+`--end-of-options` (git 2.24 and later; an older git fails the call, which gives None). A
+revision read back from a file is used only when it is a full object name (`object_name`).
 """
 
 from __future__ import annotations
@@ -44,7 +52,10 @@ SAFE_CONFIG = (
     ("submodule.recurse", "false"),
     ("log.showSignature", "false"),
     ("protocol.allow", "never"),
+    ("core.quotePath", "false"),  # paths as they are, for the callers without -z
 )
+#: The lengths of a full object name, SHA-1 and SHA-256, in hex digits.
+_OBJECT_NAME_LENGTHS = (40, 64)
 _FILTER_KEYS = ("clean", "smudge", "process")
 _MAX_DRIVERS = 50
 
@@ -63,6 +74,13 @@ def repo_root(cwd: str) -> str:
         here = parent
 
 
+def object_name(value: object) -> str:
+    """`value` when it is a full object name (40 or 64 lowercase hex digits), else ''."""
+    if not isinstance(value, str) or len(value) not in _OBJECT_NAME_LENGTHS:
+        return ""
+    return "" if value.strip("0123456789abcdef") else value
+
+
 def git_program(root: str, search: str | None = None) -> str:
     """The first executable `git` in an absolute PATH folder outside `root`, or ''."""
     inside = os.path.join(os.path.realpath(root), "")
@@ -78,14 +96,16 @@ def git_program(root: str, search: str | None = None) -> str:
 
 
 def _env(overrides: Sequence[tuple[str, str]]) -> dict[str, str]:
-    env = {
-        **os.environ,
-        "GIT_OPTIONAL_LOCKS": "0",
-        "GIT_TERMINAL_PROMPT": "0",
-        "GIT_PAGER": "cat",
-        "GIT_NO_LAZY_FETCH": "1",
-        "LC_ALL": "C",
-    }
+    env = {k: v for k, v in os.environ.items() if not k.upper().startswith("GIT_")}
+    env.update(
+        {
+            "GIT_OPTIONAL_LOCKS": "0",
+            "GIT_TERMINAL_PROMPT": "0",
+            "GIT_PAGER": "cat",
+            "GIT_NO_LAZY_FETCH": "1",
+            "LC_ALL": "C",
+        }
+    )
     env["GIT_CONFIG_COUNT"] = str(len(overrides))
     for i, (key, value) in enumerate(overrides):
         env[f"GIT_CONFIG_KEY_{i}"] = key
@@ -109,7 +129,7 @@ class Git:
 
     def __init__(self, root: str, timeout: float = TIMEOUT) -> None:
         self.root = root
-        self.program = git_program(root)
+        self.program = git_program(repo_root(root) or root)
         self.deadline = time.monotonic() + timeout
         self._env: dict[str, str] | None = None
 
@@ -137,7 +157,7 @@ class Git:
     def _safe_env(self) -> dict[str, str] | None:
         if self._env is None:
             listed = self._call(
-                ["config", "-z", "--name-only", "--get-regexp", r"^filter\."],
+                ["config", "-z", "--name-only", "--get-regexp", "--end-of-options", r"^filter\."],
                 _env(SAFE_CONFIG),
                 b"",
             )
@@ -149,7 +169,12 @@ class Git:
             self._env = _env([*SAFE_CONFIG, *emptied, *optional])
         return self._env
 
-    def run(self, *args: str, stdin: bytes = b"") -> str | None:
-        """git's output, or None (no git, no time, an error)."""
+    def run(self, *options: str, operands: Sequence[str] = (), stdin: bytes = b"") -> str | None:
+        """git's output for `options` (the subcommand, then `-` options: constants, never
+        data) and `operands` (after `--end-of-options`), or None (no git, no time, an error).
+        """
+        if any(not option.startswith("-") for option in options[1:]):
+            raise ValueError(f"not an option: {options!r}: data goes in operands")
         env = self._safe_env()
+        args = [*options, "--end-of-options", *operands]
         return None if env is None else self._call(args, env, stdin)

@@ -7,7 +7,8 @@ are not on the main branch yet: the memory files of this checkout (the knowledge
 categories, not sessions or sub-agent outputs) whose path the main branch's tree lacks.
 
 The main branch is `origin/HEAD` when the clone has one, else a local `main` or `master`
-(read from git's files by hand); its tree is listed by git through the safe runner
+(read from git's files by hand, as every file of the repository is read: store.read_text,
+never blocking on a FIFO); its tree is listed by git through the safe runner
 (continuity.git_run: no program of the repository's choosing, one deadline). Outside a linked
 worktree, or when git fails or runs out of time, nothing is said (None). Standard library
 only: SessionEnd asks it.
@@ -19,7 +20,7 @@ import os
 import re
 
 from memhooks.continuity.git_run import Git
-from memhooks.store import MEMORY_DIR, MemoryPaths, git_dirs
+from memhooks.store import MEMORY_DIR, MemoryPaths, git_dirs, read_text
 
 #: The folders whose memories are the branch's knowledge (sessions and sub-agent outputs
 #: are records of work, not what a merge is for).
@@ -32,11 +33,11 @@ _REF = re.compile(r"^refs/[A-Za-z0-9._/-]+$")
 def main_branch(common: str) -> str | None:
     """The ref of the repository's main branch, read from git's own files in its common dir
     (no git process: SessionEnd's budget is small), or None when it has none to name."""
-    remote = _read(os.path.join(common, "refs", "remotes", "origin", "HEAD"))
+    remote = read_text(os.path.join(common, "refs", "remotes", "origin", "HEAD"), 4096).strip()
     if remote.startswith("ref: refs/remotes/origin/"):
         ref = remote[len("ref: ") :]
         return ref if _REF.match(ref) and ".." not in ref else None
-    packed = _read(os.path.join(common, "packed-refs"), PACKED_CAP).splitlines()
+    packed = read_text(os.path.join(common, "packed-refs"), PACKED_CAP).splitlines()
     for name in ("main", "master"):
         ref = f"refs/heads/{name}"
         if os.path.isfile(os.path.join(common, *ref.split("/"))) or any(
@@ -44,14 +45,6 @@ def main_branch(common: str) -> str | None:
         ):
             return ref
     return None
-
-
-def _read(path: str, cap: int = 4096) -> str:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read(cap).strip()
-    except (OSError, ValueError):
-        return ""
 
 
 def local_memories(paths: MemoryPaths) -> list[str]:
@@ -88,7 +81,7 @@ def not_on_main(paths: MemoryPaths, timeout: float = 2.0) -> dict[str, object] |
         return None
     local = local_memories(paths)
     git = Git(checkout, timeout=timeout)
-    listed = git.run("ls-tree", "-r", "-z", "--name-only", ref, "--", MEMORY_DIR + "/")
+    listed = git.run("ls-tree", "-r", "-z", "--name-only", operands=(ref, "--", MEMORY_DIR + "/"))
     if listed is None:
         return None
     prefix = MEMORY_DIR + "/"

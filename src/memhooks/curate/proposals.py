@@ -103,7 +103,13 @@ class Action:
 
 def load_live(paths: MemoryPaths) -> list[Memory]:
     """Every active memory of the durable categories; unreadable files are skipped."""
-    from memhooks.store import UnparsableMemoryError, content_hash, first_heading, parse_bytes
+    from memhooks.store import (
+        UnparsableMemoryError,
+        content_hash,
+        first_heading,
+        parse_bytes,
+        read_bytes,
+    )
 
     out: list[Memory] = []
     for name in CATEGORIES:
@@ -111,11 +117,8 @@ def load_live(paths: MemoryPaths) -> list[Memory]:
         if not folder.is_dir() or folder.is_symlink():
             continue
         for file in sorted(folder.glob("*.md")):
-            if file.is_symlink() or not file.is_file():
-                continue
             try:
-                with file.open("rb") as handle:
-                    data = handle.read(READ_CAP)
+                data = read_bytes(file, READ_CAP)  # no symlink, no FIFO, capped
                 raw = parse_bytes(data)
             except (OSError, UnparsableMemoryError):
                 continue

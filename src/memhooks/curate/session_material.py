@@ -16,7 +16,7 @@ from typing import Any
 
 from memhooks.continuity.transcript import iter_records
 from memhooks.continuity.transcript_records import Record, TextBlock, ToolResult, ToolUse
-from memhooks.store import MemoryPaths
+from memhooks.store import MemoryPaths, read_text
 from memhooks.text import clip
 
 LINE_CAP = 2_000
@@ -117,13 +117,7 @@ def _block_lines(record: Record, stamp: str) -> list[str]:
 def _journal(paths: MemoryPaths, session_id: str) -> str:
     from memhooks.store import JOURNAL_HEADING
 
-    path = Path(paths.sessions) / f"{session_id}.md"
-    if path.is_symlink() or not path.is_file():
-        return ""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")[:2_000_000]
-    except OSError:
-        return ""
+    text = read_text(Path(paths.sessions) / f"{session_id}.md", 2_000_000)
     at = text.find(JOURNAL_HEADING)
     return text[at:].strip() if at >= 0 else ""
 
@@ -151,12 +145,9 @@ def reading(
         sorted(Path(paths.checkpoints).glob("*.md")) if Path(paths.checkpoints).is_dir() else []
     )
     for path in checkpoints:
-        if path.name == "latest.md" or path.is_symlink():
+        if path.name == "latest.md":
             continue
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")[:60_000]
-        except OSError:
-            continue
+        text = read_text(path, 60_000)
         if marker in text:
             lines.append(f"=== Checkpoint {paths.relative(path)} ===")
             lines.extend(text.splitlines())

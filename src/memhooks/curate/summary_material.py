@@ -8,11 +8,11 @@ so that the output stays readable in one go.
 from __future__ import annotations
 
 import datetime as dt
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memhooks.continuity.git_run import Git, repo_root
 from memhooks.store import JOURNAL_HEADING, MemoryPaths, read_memory
 from memhooks.text.clock import iso, parse_iso
 from memhooks.text.frame import frame, neutralise, one_line, overhead
@@ -194,27 +194,16 @@ def doc_files(project: Path, since: dt.datetime | None) -> list[Path]:
 
 
 def git_log(project: Path, since: dt.datetime | None) -> str | None:
-    """One line per commit since `since`; None when this is not a git work tree or git fails."""
-    argv = [
-        "git",
-        "-C",
-        str(project),
-        "log",
-        f"--max-count={GIT_MAX_COMMITS}",
-        "--date=short",
-        "--pretty=format:%h %ad %s",
-    ]
+    """One line per commit since `since`; None when this is not a git work tree or git fails
+    (git through the safe runner: nothing of the project's choosing runs)."""
+    root = repo_root(str(project))
+    if not root:
+        return None
+    options = [f"--max-count={GIT_MAX_COMMITS}", "--date=short", "--pretty=format:%h %ad %s"]
     if since is not None:
-        argv.append(f"--since={iso(since)}")
-    try:
-        done = subprocess.run(
-            argv, capture_output=True, text=True, timeout=GIT_TIMEOUT_S, check=False
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if done.returncode != 0:
-        return None
-    return done.stdout.strip()
+        options.append(f"--since={iso(since)}")
+    out = Git(root, timeout=GIT_TIMEOUT_S).run("log", "--no-show-signature", *options)
+    return None if out is None else out.strip()
 
 
 @dataclass

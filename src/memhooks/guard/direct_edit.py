@@ -18,6 +18,7 @@ from memhooks.store import (
     Settings,
     edited_file,
     forget_backup,
+    read_bytes,
     restore_backup,
     was_absent,
 )
@@ -124,10 +125,11 @@ def settle(paths: MemoryPaths, settings: Settings, relative: str, cli: str) -> t
 
 def _read(path: str) -> bytes:
     try:
-        with open(path, "rb") as handle:
-            return handle.read(MAX_MEMORY_BYTES + 1)
+        return read_bytes(path, MAX_MEMORY_BYTES + 1)
     except FileNotFoundError:
         raise InvalidEditError("the file is gone") from None
+    except OSError as exc:  # a FIFO, a device, a symlink put there since: not read
+        raise InvalidEditError(str(exc)) from None
 
 
 def _was_new(paths: MemoryPaths, relative: str) -> bool:

@@ -6,6 +6,9 @@ Whatever goes wrong, the hook exits 0 with empty stdout and one line on stderr a
 
 from __future__ import annotations
 
+# The C half of `signal`, loaded at every interpreter's start: `signal` itself would cost a
+# hook ~0.8 ms making its enums.
+import _signal  # type: ignore[import-not-found]
 import json
 import os
 import sys
@@ -126,11 +129,32 @@ HANDLERS: dict[str, Callable[[], Hook]] = {
     "SubagentStart": _subagent_pointers,
 }
 STDIN_TIMEOUT = {"SessionEnd": 0.5}
+#: Seconds each hook may take before it ends itself, failing open: under the host's timeout
+#: (hooks.json), which kills only the shell around the hook. Whatever hangs (a FIFO, a
+#: child, a lock) then ends with the hook; a child git is killed as the hook unwinds.
+DEADLINE = {"SessionStart": 12.0, "PreCompact": 50.0, "SessionEnd": 1.5, "PostToolUse": 25.0}
+DEFAULT_DEADLINE = 8.0
+#: The signals that end a hook early: its deadline's alarm, and a kill that is not -9.
+_ENDING = ("SIGALRM", "SIGTERM", "SIGHUP")
 #: Where a deleted tree (`rm -rf .claude`) is reported, once, when this machine kept copies.
 LOST_TREE_EVENTS = ("PostToolUse", "SessionStart")
 
 
 def run(event: str) -> int:
+    """The hook for `event`, within its deadline: exit 0 whatever happens."""
+    previous = _arm_deadline(DEADLINE.get(event, DEFAULT_DEADLINE))
+    try:
+        return _run(event)
+    except HookDeadlineError as exc:  # past the handler in _run (while it logged, say)
+        _disarm(previous)
+        previous = {}
+        _failed_open(None, event, exc)
+        return 0
+    finally:
+        _disarm(previous)
+
+
+def _run(event: str) -> int:
     paths: MemoryPaths | None = None
     try:
         if event not in HANDLERS:
@@ -167,6 +191,40 @@ def run(event: str) -> int:
     except BaseException as exc:  # fail open, always, even on KeyboardInterrupt
         _failed_open(paths, event, exc)
     return 0
+
+
+class HookDeadlineError(BaseException):
+    """The hook ran out of time or was told to end: it fails open (a BaseException, so that
+    no `except Exception` on the way swallows it)."""
+
+
+def _end(signum: int, _frame: object) -> None:
+    raise HookDeadlineError(f"ended by signal {signum} (deadline or kill)")
+
+
+def _arm_deadline(seconds: float) -> dict[int, Any]:
+    """Raise HookDeadlineError in this process after `seconds`, or on SIGTERM/SIGHUP; the
+    handlers it replaced, to put back. Nothing on a platform without SIGALRM (Windows), nor
+    off the main thread (a test's), where signals cannot be handled."""
+    if not hasattr(_signal, "setitimer"):
+        return {}
+    previous: dict[int, Any] = {}
+    try:
+        for name in _ENDING:
+            number = getattr(_signal, name)
+            previous[number] = _signal.signal(number, _end)
+    except ValueError:  # not the main thread
+        return {}
+    _signal.setitimer(_signal.ITIMER_REAL, seconds)
+    return previous
+
+
+def _disarm(previous: dict[int, Any]) -> None:
+    if not previous:
+        return
+    _signal.setitimer(_signal.ITIMER_REAL, 0)
+    for number, handler in previous.items():
+        _signal.signal(number, handler)
 
 
 def _failed_open(paths: MemoryPaths | None, event: str, exc: BaseException) -> None:

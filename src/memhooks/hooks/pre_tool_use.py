@@ -13,7 +13,7 @@ import os
 
 from memhooks import TYPE_CHECKING
 from memhooks.guard.write_guard import GUARDED_TOOLS, USER_MARKER, decide, targets
-from memhooks.store import user_dir
+from memhooks.store import read_bytes, user_dir
 
 if TYPE_CHECKING:
     from typing import Any
@@ -47,14 +47,9 @@ def wants(hook: HookInput, paths: MemoryPaths) -> bool:
 
 def current_hash(path: str) -> str | None:
     """The store's OCC hash of an existing memory file (`memory_file.content_hash`)."""
-    if os.path.islink(path) or not os.path.isfile(path):
-        return None
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(HASH_READ_CAP + 1)
-    except OSError:
-        return None
-    if len(data) > HASH_READ_CAP:
+        data = read_bytes(path, HASH_READ_CAP, whole=True)
+    except OSError:  # missing, a symlink, a FIFO or a device, too big: no hash
         return None
     import hashlib
 

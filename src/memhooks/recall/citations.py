@@ -84,44 +84,22 @@ def safe_relative(path: str) -> bool:
     return all(part not in ("", "..") for part in path.removeprefix("./").split("/"))
 
 
-def read_cited(project: str, relative: str) -> list[str] | None:  # noqa: PLR0911
+def read_cited(project: str, relative: str) -> list[str] | None:
     """The file's lines, or None: outside the project, a symlink, not a regular file, unreadable."""
-    import stat
+    from memhooks.store import read_bytes
 
     if not safe_relative(relative):
         return None
     current = project
-    for part in relative.removeprefix("./").split("/"):
+    for part in relative.removeprefix("./").split("/")[:-1]:
         current = os.path.join(current, part)
-        try:
-            info = os.lstat(current)
-        except OSError:
+        if os.path.islink(current):
             return None
-        if stat.S_ISLNK(info.st_mode):
-            return None
-    if not stat.S_ISREG(info.st_mode):
-        return None
     try:
-        # No symlink followed at the last step, no wait for a writer if a FIFO was swapped in.
-        fd = os.open(
-            current, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-        )
+        # The last step: no symlink followed, no wait on a FIFO, a regular file, CAP bytes.
+        data = read_bytes(os.path.join(project, *relative.removeprefix("./").split("/")), CAP)
     except OSError:
         return None
-    try:
-        # What was opened is what was checked: a regular file, the same one (not a FIFO or a
-        # device swapped in between the lstat and the open).
-        opened = os.fstat(fd)
-        if not stat.S_ISREG(opened.st_mode) or (opened.st_dev, opened.st_ino) != (
-            info.st_dev,
-            info.st_ino,
-        ):
-            return None
-        data = os.read(fd, CAP)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
     return data.decode("utf-8", errors="replace").splitlines()
 
 

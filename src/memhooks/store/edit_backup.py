@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from memhooks import TYPE_CHECKING
-from memhooks.store.files import write_atomic
+from memhooks.store.files import read_bytes, write_atomic
 from memhooks.store.paths import inside
 
 if TYPE_CHECKING:
@@ -46,10 +46,11 @@ def keep_backup(paths: MemoryPaths, relative: str) -> None:
     if path is None:
         return
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_KEPT_BYTES + 1)
+        data: bytes | None = read_bytes(path, MAX_KEPT_BYTES + 1)  # a FIFO is not waited on
     except FileNotFoundError:
         data = None
+    except OSError:
+        return  # a FIFO, a device: nothing to keep, the edit is then reported, not undone
     if data is not None and len(data) > MAX_KEPT_BYTES:
         return  # too big to keep: an invalid edit is then reported, not undone
     slot = slot_of(paths, relative)
@@ -76,8 +77,7 @@ def restore_backup(paths: MemoryPaths, relative: str) -> str:
         os.unlink(slot + ".absent")
         return "removed"
     try:
-        with open(slot + ".bak", "rb") as handle:
-            data = handle.read()
+        data = read_bytes(slot + ".bak", MAX_KEPT_BYTES)
     except FileNotFoundError:
         return "kept"
     write_atomic(path, data)

@@ -1,5 +1,6 @@
 """Files of a tree that may come from someone else: safe opens and reads, atomic writes, the
-problem log, a `---` fence split by hand. Standard library only: every hook imports this.
+problem log, a `---` fence split by hand. Standard library (and `text.controls` when a text is
+written) only: every hook imports this.
 """
 
 from __future__ import annotations
@@ -222,11 +223,17 @@ def _temp_file(path: str) -> tuple[int, str]:
 
 
 def _write_temp(path: str, text: str | bytes, *, durable: bool = True) -> str:
+    """A temp file beside `path` holding `text`: a str is written inert (no terminal control
+    or bidi override raw: text.controls), bytes as they are (a copy of a file, an archive)."""
     makedirs(os.path.dirname(path))  # refuses a symlinked folder of the tree
+    if isinstance(text, str):
+        from memhooks.text.controls import inert
+
+        text = inert(text).encode("utf-8")
     fd, tmp = _temp_file(path)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(text if isinstance(text, bytes) else text.encode("utf-8"))
+            handle.write(text)
             if durable:
                 handle.flush()
                 os.fsync(handle.fileno())
@@ -308,7 +315,9 @@ MAX_LOG_BYTES = 256_000
 
 
 def log_line(log_path: str | os.PathLike[str] | None, message: str) -> None:
-    line = f"memhooks: {message}".replace("\n", " ")[:2000]
+    from memhooks.text.controls import inert
+
+    line = inert(f"memhooks: {message}".replace("\n", " "))[:2000]
     try:  # not contextlib.suppress: contextlib costs every hook ~0.7 ms to import
         sys.stderr.write(line + "\n")
     except Exception:

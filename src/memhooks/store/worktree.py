@@ -8,7 +8,10 @@ and that folder holds `commondir` (the way back to the repository) and `gitdir` 
 back to the worktree's `.git` file). The two links are checked against each other, so a
 `.git` file a downloaded archive ships, pointing at a repository the user trusts, is not a
 worktree of it: only git's own bookkeeping inside that repository can make one. A `.git`
-that is a symlink, or anything unexpected, is no checkout of a known repository.
+that is a symlink, or anything unexpected, is no checkout of a known repository. The files
+are read as every file the repository controls is (`files.read_text`: no symlink followed,
+never blocking on a FIFO, regular files only, capped): an unpacked archive can make any of
+them a FIFO, and the consent gate of every hook reads them.
 """
 
 from __future__ import annotations
@@ -16,15 +19,14 @@ from __future__ import annotations
 import os
 import stat
 
+from memhooks.store.files import read_text
+
 GIT_FILE_READ_CAP = 4096
 
 
-def _read(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read(GIT_FILE_READ_CAP).strip()
-    except (OSError, ValueError):
-        return None
+def _read(path: str) -> str:
+    """A small file of git's, stripped; '' when it is missing, unsafe or unreadable."""
+    return read_text(path, GIT_FILE_READ_CAP).strip()
 
 
 def git_dirs(checkout: str) -> tuple[str, str] | None:

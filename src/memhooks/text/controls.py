@@ -21,6 +21,8 @@ _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 _SHOWN = LazyPattern(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
 #: What no name may hold: the set, line breaks included.
 _IN_NAME = LazyPattern(f"[\x00-\x08\x0a-\x1f\x7f-\x9f{_BIDI}]")
+#: The bytes of text that hold none of the set: printable ASCII, tab and line feed.
+_PLAIN_ASCII = bytes(range(0x20, 0x7F)) + b"\t\n"
 #: What `json.dumps(..., ensure_ascii=False)` leaves raw of the set (it escapes C0 itself).
 _JSON_RAW = LazyPattern(f"[\x7f-\x9f{_BIDI}]")
 
@@ -61,9 +63,29 @@ def visible(text: str) -> str:
     return _SHOWN.compiled.sub(_escape, text)
 
 
+def inert(text: str) -> str:
+    """`text` as it may be written to a file: Windows line ends made plain ones, and each
+    other control character but line breaks and tabs written `\\u001b`, `\\u202e` (visible
+    text in Markdown, the same value inside a JSON string). The store writes every text
+    through it: a `cat` or `git diff` of a checkpoint or a journal then obeys nothing that a
+    command's output, a todo item or a quote carried (OSC 52, erase-line, U+202E)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+    # What is not plain ASCII, found in C (a written file can be large: isprintable or a
+    # regex over all of it costs a hook ~0.5 ms per 60 KB); only that much is searched.
+    rest = text.encode("utf-8", "surrogatepass").translate(None, _PLAIN_ASCII)
+    if not rest or rest.decode("utf-8", "surrogatepass").isprintable():
+        return text  # (the set is not printable; most other text is, so rarely a regex)
+    return _SHOWN.compiled.sub(_escape_u, text)
+
+
+def _escape_u(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group(0)):04x}"
+
+
 def visible_json(document: str) -> str:
     """A JSON document with the control characters `json.dumps` leaves raw escaped as
     `\\u009b`: they only ever stand inside strings there, so it stays the same JSON."""
     if not _may_hold(document):
         return document
-    return _JSON_RAW.compiled.sub(lambda m: f"\\u{ord(m.group(0)):04x}", document)
+    return _JSON_RAW.compiled.sub(_escape_u, document)

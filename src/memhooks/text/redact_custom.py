@@ -227,12 +227,16 @@ def apply_custom(
 
 
 class _Deadline:
-    """SIGALRM after ``seconds`` on POSIX in the main thread; a no-op elsewhere."""
+    """SIGALRM after ``seconds`` on POSIX in the main thread; a no-op elsewhere. Inside an
+    outer timer (a hook's own deadline), the sooner of the two fires: the outer one is put
+    back, less the time spent, on the way out."""
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.previous: Any = None
         self.armed = False
+        self.outer = 0.0
+        self.since = 0.0
 
     def __enter__(self) -> None:
         import signal
@@ -242,8 +246,10 @@ class _Deadline:
             threading.main_thread()
         ):
             return
-        if signal.getitimer(signal.ITIMER_REAL)[0]:
-            return  # someone else's timer runs: leave it alone
+        self.outer = signal.getitimer(signal.ITIMER_REAL)[0]
+        if self.outer and self.outer <= self.seconds:
+            return  # the outer timer fires first, with its own handler
+        self.since = time.monotonic()
         self.previous = signal.signal(signal.SIGALRM, _expired)
         signal.setitimer(signal.ITIMER_REAL, self.seconds)
         self.armed = True
@@ -254,6 +260,9 @@ class _Deadline:
 
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, self.previous)
+            if self.outer:  # the outer timer goes on (due now if its time has come)
+                left = self.outer - (time.monotonic() - self.since)
+                signal.setitimer(signal.ITIMER_REAL, max(left, 0.001))
 
 
 def _expired(_signum: int, _frame: object) -> None:

@@ -129,16 +129,19 @@ def topic_files(folder: Path) -> list[NativeFile]:
             continue
         if not stat.S_ISREG(info.st_mode) or info.st_size > FILE_CAP:
             continue
-        found.append(_read(name, path))
+        try:
+            found.append(_read(name, path))
+        except OSError:  # replaced since (by a FIFO, a bigger file): skipped
+            continue
         if len(found) >= MAX_FILES:
             break
     return found
 
 
 def _read(name: str, path: Path) -> NativeFile:
-    from memhooks.store import UnparsableMemoryError, parse_bytes
+    from memhooks.store import UnparsableMemoryError, parse_bytes, read_bytes
 
-    data = path.read_bytes()
+    data = read_bytes(path, FILE_CAP, whole=True)
     digest = "sha256:" + hashlib.sha256(data).hexdigest()
     try:
         raw = parse_bytes(data)
@@ -166,11 +169,9 @@ def read_native(folder: Path, name: str) -> NativeFile | None:
     """One topic file by name, or None."""
     path = folder / name
     try:
-        if not stat.S_ISREG(path.lstat().st_mode):
-            return None
-    except OSError:
+        return _read(name, path)
+    except OSError:  # missing, a symlink, a FIFO, too big
         return None
-    return _read(name, path)
 
 
 @dataclass
@@ -191,12 +192,12 @@ class NativePlan(Planned):
 
 def imported(paths: MemoryPaths) -> dict[str, tuple[str, str]]:
     """native file name -> (memory path, native hash) of every memory imported from one."""
-    from memhooks.store import UnparsableMemoryError, memory_files, parse_bytes
+    from memhooks.store import UnparsableMemoryError, memory_files, parse_bytes, read_memory
 
     found: dict[str, tuple[str, str]] = {}
     for target in memory_files(paths):
         try:
-            meta = parse_bytes(target.read_bytes()).meta
+            meta = parse_bytes(read_memory(target)).meta
         except (OSError, UnparsableMemoryError):
             continue
         name = meta.get("native_path")

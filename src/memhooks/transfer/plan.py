@@ -24,6 +24,7 @@ from memhooks.store import (
     MemoryPaths,
     Naming,
     NewMemory,
+    read_memory,
     render_document,
 )
 from memhooks.text.redact import redact, redact_field
@@ -180,7 +181,7 @@ def existing_identities(paths: MemoryPaths, patterns: Sequence[str]) -> dict[str
     for target in memory_files(paths):
         relative = paths.relative(target)
         try:
-            memory = clean(relative, target.read_bytes(), patterns)
+            memory = clean(relative, read_memory(target), patterns)
         except (OSError, InvalidMemoryError):
             continue
         found.setdefault(memory.identity(), relative)

@@ -1,17 +1,17 @@
 """Each memory's history in git, for `memhooks view`: one bounded `git log` per view.
 
-One subprocess over `.claude/memory` (not one per memory), with a short timeout. The
-project's git config must not run anything: `core.fsmonitor` is off, signatures are not
-checked (`gpg.program` is a command a cloned repo can set), no external diff, and git takes
-no optional locks. No git, no repository, a timeout or an error: no history, silently.
+One subprocess over `.claude/memory` (not one per memory), with a short timeout, through the
+safe runner (continuity.git_run: the project's config and environment run nothing, no `git`
+the project ships, no optional locks). No git, no repository, a timeout or an error: no
+history, silently.
 Subjects and author names are the committers' text: they are data, capped, never markup.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
+
+from memhooks.continuity.git_run import Git
 
 TIMEOUT = 3.0
 MAX_COMMITS = 2000
@@ -19,26 +19,13 @@ PER_FILE = 20
 TEXT_CAP = 200  # characters of one subject or author name
 _RECORD, _FIELD = "\x1e", "\x1f"
 _FIELDS = 4  # hash, date, author, subject
-_SAFE_CONFIG = (
-    "-c",
-    "core.fsmonitor=false",
-    "-c",
-    "core.quotePath=false",
-    "-c",
-    "log.showSignature=false",
-)
 
 
 def git_log(memory_dir: str, timeout: float = TIMEOUT) -> str:
     """The raw `git log` of the memory folder; '' when there is none to be had."""
     if not memory_dir or not Path(memory_dir).is_dir():
         return ""
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
-    command = [
-        "git",
-        *_SAFE_CONFIG,
-        "-C",
-        memory_dir,
+    out = Git(memory_dir, timeout=timeout).run(
         "log",
         "--no-color",
         "--no-ext-diff",
@@ -46,25 +33,10 @@ def git_log(memory_dir: str, timeout: float = TIMEOUT) -> str:
         "--relative",
         f"--format={_RECORD}%H{_FIELD}%aI{_FIELD}%an{_FIELD}%s",
         "--name-only",
-        "-n",
-        str(MAX_COMMITS),
-        "--",
-        ".",
-    ]
-    try:
-        done = subprocess.run(
-            command,
-            capture_output=True,
-            stdin=subprocess.DEVNULL,
-            timeout=timeout,
-            env=env,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError, ValueError):
-        return ""
-    if done.returncode != 0:
-        return ""
-    return done.stdout.decode("utf-8", "replace")
+        f"-n{MAX_COMMITS}",
+        operands=("--", "."),
+    )
+    return out or ""
 
 
 def parse_log(output: str, per_file: int = PER_FILE) -> dict[str, list[dict[str, str]]]:

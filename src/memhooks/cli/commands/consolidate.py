@@ -12,6 +12,7 @@ from memhooks.cli.output import emit
 from memhooks.errors import Exit
 from memhooks.install.invocation import cli_hint
 from memhooks.store import TREE_PREFIX as PREFIX
+from memhooks.store import read_text
 
 if TYPE_CHECKING:
     from memhooks.curate.proposals import Action
@@ -79,10 +80,7 @@ def undo_rewrite(args: argparse.Namespace, paths: MemoryPaths, store: Store, rel
     from memhooks.curate.consolidate import LOG
     from memhooks.curate.undo import undo
 
-    try:
-        log = (Path(paths.base) / LOG).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        log = ""
+    log = read_text(Path(paths.base) / LOG)
     diff = undo(store, relative, log)
     emit(
         {"undone": relative, "diff": diff},

@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
     files: dict[str, bytes] = {}
     redacted: dict[str, int] = {}
     skipped = [{"path": p, "reason": why} for p, why in problems]
-    from memhooks.store import read_entry
+    from memhooks.store import read_entry, read_memory
 
     for relative in chosen:
         target = Path(paths.base) / relative
@@ -148,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
             entry, _ = read_entry(paths, target)
             memory = clean(
                 relative,
-                target.read_bytes(),
+                read_memory(target),
                 patterns,
                 defaults={"title": entry.title, "created": entry.created},
             )

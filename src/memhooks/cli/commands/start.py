@@ -4,12 +4,12 @@ turned it on for this checkout on this machine (store.machine: the hooks' gate).
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 from pathlib import Path
 
 from memhooks.cli.common import add_json, local_paths, memory_paths, open_store, settings
 from memhooks.cli.output import emit
+from memhooks.continuity.git_run import Git, repo_root
 from memhooks.errors import Exit, UserError
 from memhooks.store import (
     CONSENT_ON,
@@ -42,17 +42,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def git_branch(project: Path) -> str | None:
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(project), "rev-parse", "--abbrev-ref", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout.strip() or None if done.returncode == 0 else None
+    """The branch checked out (None: detached, no repository, no git), asked of git through
+    the safe runner (the project's config and environment choose no program)."""
+    root = repo_root(str(project))
+    out = Git(root, timeout=5).run("branch", "--show-current") if root else None
+    return (out or "").strip() or None
 
 
 def _activate(paths: MemoryPaths) -> tuple[dict[str, object], bool]:
