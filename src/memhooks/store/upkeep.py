@@ -194,10 +194,11 @@ def reconcile(derived: DerivedFiles, cat: Catalog) -> tuple[list[Entry], list[st
 def rebuild_all(derived: DerivedFiles, progress: Progress | None) -> ScanResult:
     """Everything derived, regenerated from the memory files alone."""
     result = scan_tree(derived.paths, progress.step("reading memory files") if progress else None)
-    derived.write_derived(result.catalog)
+    state = derived.read_session()
+    derived.write_derived(result.catalog, state)
     indexing = progress.step("indexing (each memory's vector too)") if progress else None
     derived.rebuild_search(result.catalog, result.bodies, indexing)
-    derived.update_stats([], result.catalog, None)
+    derived.update_stats([], result.catalog, None, state)
     return result
 
 
