@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from memhooks.recall.semantic import TABLE_FILE
 from plugin_host import TAG, seed_deps
 from support import FIXTURES, LAUNCHER
 
@@ -110,6 +111,8 @@ def test_no_hook_of_a_session_imports_the_command_side(
     data = tmp_path / "plugin-data"
     (data / "deps").mkdir(parents=True)
     (data / "deps" / TAG).symlink_to(deps, target_is_directory=True)
+    (data / "semantic").mkdir()  # the steady state: the token table is there (no build starts)
+    (data / "semantic" / TABLE_FILE).touch()
     found: list[str] = []
     for number, (event, fields) in enumerate(session(project), 1):
         reply, loaded = run_hook(event, fields, project, data)
