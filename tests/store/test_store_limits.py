@@ -1,0 +1,135 @@
+"""The store's caps, orders and containment, as behaviour."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from memhooks.store import (
+    MemoryPaths,
+    inside,
+    keep_prompt,
+    leave_pointers,
+    load_verdicts,
+    read_prompts,
+    record_injected,
+    resolves_inside,
+    save_offset,
+    save_verdicts,
+    take_pointers,
+)
+from memhooks.store.caches import (
+    HANDOFF_KEPT,
+    HANDOFF_SECONDS,
+    LEDGER_SESSIONS,
+    PROMPTS_KEPT,
+    VERDICTS_KEPT,
+)
+from memhooks.store.session import MAX_OFFSETS, MAX_SESSIONS_KEPT, session_record
+
+
+def test_a_sibling_folder_sharing_the_prefix_is_not_inside(tmp_path: Path) -> None:
+    (tmp_path / "proj" / "sub").mkdir(parents=True)
+    (tmp_path / "proj2").mkdir()
+    assert resolves_inside(tmp_path / "proj", tmp_path / "proj" / "sub")
+    assert resolves_inside(tmp_path / "proj", tmp_path / "proj")
+    assert not resolves_inside(tmp_path / "proj", tmp_path / "proj2")
+    assert not resolves_inside(tmp_path / "proj", tmp_path / "proj2" / "x")
+    assert not inside(tmp_path / "proj", tmp_path / "proj2" / "file.md")
+    assert inside(tmp_path / "proj", tmp_path / "proj" / "sub" / "file.md")
+
+
+def test_a_link_out_of_the_base_is_not_inside(tmp_path: Path) -> None:
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "proj" / "out").symlink_to(tmp_path / "elsewhere")
+    assert not resolves_inside(tmp_path / "proj", tmp_path / "proj" / "out")
+    assert not inside(tmp_path / "proj", tmp_path / "proj" / "out" / "file.md")
+
+
+def test_the_session_list_keeps_the_newest_records(tmp_path: Path) -> None:
+    state: dict[str, object] = {}
+    for n in range(MAX_SESSIONS_KEPT + 7):
+        session_record(state, f"s{n}")
+    sessions = state["sessions"]
+    assert isinstance(sessions, list)
+    assert len(sessions) == MAX_SESSIONS_KEPT
+    assert sessions[-1]["id"] == f"s{MAX_SESSIONS_KEPT + 6}"
+    assert sessions[0]["id"] == "s7"  # the oldest seven went
+
+
+def test_the_offsets_keep_the_newest_sessions(tmp_path: Path) -> None:
+    memory = tmp_path / ".claude" / "memory"
+    paths = MemoryPaths(memory)
+    Path(paths.offsets).parent.mkdir(parents=True)
+    offsets: dict[str, int] = {}
+    for n in range(MAX_OFFSETS + 5):
+        save_offset(paths, offsets, f"s{n}", n)
+        offsets = json.loads(Path(paths.offsets).read_text(encoding="utf-8"))
+    assert len(offsets) == MAX_OFFSETS
+    assert f"s{MAX_OFFSETS + 4}" in offsets
+    assert "s0" not in offsets
+    save_offset(paths, offsets, "s5", 999)  # an old session writes again: it moves last
+    offsets = json.loads(Path(paths.offsets).read_text(encoding="utf-8"))
+    assert list(offsets)[-1] == "s5"
+    assert offsets["s5"] == 999
+
+
+def _paths(tmp_path: Path) -> MemoryPaths:
+    paths = MemoryPaths(tmp_path / ".claude" / "memory")
+    for file in (paths.prompts, paths.handoff, paths.injected):
+        Path(file).parent.mkdir(parents=True, exist_ok=True)
+    return paths
+
+
+def test_the_kept_prompts_are_the_newest(tmp_path: Path) -> None:
+    paths = _paths(tmp_path)
+    for n in range(PROMPTS_KEPT + 3):
+        keep_prompt(paths, "s1", f"prompt {n}")
+    kept = [p["prompt"] for p in read_prompts(paths)]
+    assert kept == [f"prompt {n}" for n in range(3, PROMPTS_KEPT + 3)]
+
+
+def test_the_ledger_keeps_the_newest_sessions(tmp_path: Path) -> None:
+    paths = _paths(tmp_path)
+    for n in range(LEDGER_SESSIONS + 2):
+        record_injected(paths.injected, f"s{n}", "UserPromptSubmit", 10)
+    record_injected(paths.injected, "s5", "UserPromptSubmit", 5)  # s5 is active again
+    data = json.loads(Path(paths.injected).read_text(encoding="utf-8"))
+    assert len(data) == LEDGER_SESSIONS
+    assert "s0" not in data
+    assert "s1" not in data
+    assert data["s5"]["UserPromptSubmit"] == [2, 15]
+    assert list(data)[-1] == "s5"
+    record_injected(paths.injected, "s12", "UserPromptSubmit", 5)
+    assert "s2" not in json.loads(Path(paths.injected).read_text(encoding="utf-8"))
+
+
+def test_handoffs_go_in_call_order_and_stale_ones_expire(tmp_path: Path) -> None:
+    paths = _paths(tmp_path)
+    now = time.time()
+    leave_pointers(paths, "s1", "second call", at=now - 1)
+    leave_pointers(paths, "s1", "first call", at=now - 2)  # finished ranking later
+    leave_pointers(paths, "s1", "too old", at=now - HANDOFF_SECONDS - 5)
+    assert take_pointers(paths, "s1") == "first call"
+    assert take_pointers(paths, "s1") == "second call"
+    assert take_pointers(paths, "s1") == ""  # the stale one was dropped
+
+
+def test_the_handoff_queue_keeps_the_newest(tmp_path: Path) -> None:
+    paths = _paths(tmp_path)
+    now = time.time()
+    for n in range(HANDOFF_KEPT + 3):
+        leave_pointers(paths, "s1", f"call {n}", at=now - 60 + n)
+    assert take_pointers(paths, "s1") == "call 3"
+
+
+def test_citation_verdicts_keep_the_newest(tmp_path: Path) -> None:
+    paths = _paths(tmp_path)
+    verdicts = {f"decisions/m{n}.md": {"stale": False} for n in range(VERDICTS_KEPT + 4)}
+    save_verdicts(paths.base, verdicts)
+    kept = load_verdicts(paths.base)
+    assert len(kept) == VERDICTS_KEPT
+    assert "decisions/m0.md" not in kept
+    assert f"decisions/m{VERDICTS_KEPT + 3}.md" in kept
