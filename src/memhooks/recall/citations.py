@@ -235,6 +235,3 @@ def from_meta(meta: dict[str, object]) -> list[Cite]:
     return parse_all(given) if isinstance(given, list) else []
 
 
-def project_of(memory_root: str) -> str:
-    """`<project>/.claude/memory` -> `<project>`."""
-    return os.path.dirname(os.path.dirname(os.path.abspath(memory_root)))

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
         settings_from_dict as settings_from_dict, untrusted as untrusted,
         validate_config as validate_config)
     from memhooks.store.context import (conflicted_files as conflicted_files,
-        has_markers as has_markers, is_placeholder as is_placeholder, PREVIOUS as PREVIOUS,
+        has_markers as has_markers, is_filler as is_filler, PREVIOUS as PREVIOUS,
         read_status as read_status, replace_master as replace_master, section as section,
         Status as Status, status_line as status_line, unbulleted as unbulleted,
         write_task as write_task)
@@ -75,7 +75,7 @@ if TYPE_CHECKING:
         resolve_category as resolve_category, ResurrectionError as ResurrectionError,
         slugify as slugify, StoreError as StoreError)
     from memhooks.store.pages import (default_page as default_page, IndexCaps as IndexCaps,
-        pointer_line as pointer_line, render_archive as render_archive,
+        index_line as index_line, render_archive as render_archive,
         render_index as render_index, write_page as write_page)
     from memhooks.store.paths import (command_project_root as command_project_root,
         discover_project as discover_project, inside as inside, LAYOUT as LAYOUT,
@@ -128,7 +128,7 @@ TREE = {
         " save_baseline save_evidence VectorMarks write_checkpoint",
     "config": "CONFIG_CAP DIRECT_EDITS FIELDS HOST_CONTEXT_CAP load_settings NUDGES"
         " SEMANTIC_MODES Settings settings_from_dict untrusted",
-    "context": "conflicted_files has_markers is_placeholder PREVIOUS read_status replace_master"
+    "context": "conflicted_files has_markers is_filler PREVIOUS read_status replace_master"
         " section Status status_line unbulleted write_task",
     "derived": "safe_state",
     "files": "check_folders check_target create_exclusive discard_derived log_line makedirs"
@@ -141,7 +141,7 @@ TREE = {
     "memory_file": "content_hash first_heading render_document UnparsableMemoryError",
     "names": "BY_FOLDER BY_NAME CATEGORIES contained DuplicateError Naming resolve_category"
         " slugify StoreError",
-    "pages": "default_page IndexCaps pointer_line render_archive render_index write_page",
+    "pages": "default_page IndexCaps index_line render_archive render_index write_page",
     "paths": "command_project_root discover_project inside LAYOUT MEMORY_DIR MemoryPaths"
         " project_root resolves_inside session_file_stem TREE_PREFIX UnsafePathError",
     "session": "append_journal change_state is_active JOURNAL_HEADING journal_part KEYS"

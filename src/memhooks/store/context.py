@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import re
 
-from memhooks.store.files import read_text, split_frontmatter, write_atomic
+from memhooks.store.files import read_text, write_atomic
 from memhooks.store.paths import MemoryPaths
 from memhooks.text import clip
 from memhooks.text.lazy_re import LazyPattern
@@ -105,7 +105,7 @@ def unbulleted(line: str) -> str:
     return line
 
 
-def is_placeholder(text: str) -> bool:
+def is_filler(text: str) -> bool:
     """`(none yet)`, `n/a.`, `- `: a section with nothing in it yet."""
     text = text.removeprefix("(")
     text = text.removesuffix(".")
@@ -115,17 +115,7 @@ def is_placeholder(text: str) -> bool:
 
 def _meaningful(line: str) -> str:
     stripped = unbulleted(line.strip())
-    return "" if not stripped or is_placeholder(stripped) else stripped
-
-
-def meaningful_lines(markdown: str) -> list[str]:
-    """A context file's lines that say something: no frontmatter, headings or placeholders."""
-    _, body = split_frontmatter(markdown)
-    return [
-        text
-        for line in body.splitlines()
-        if not line.startswith("#") and (text := _meaningful(line))
-    ]
+    return "" if not stripped or is_filler(stripped) else stripped
 
 
 def section(markdown: str, heading: str) -> list[str]:
@@ -142,7 +132,7 @@ def section(markdown: str, heading: str) -> list[str]:
     return lines
 
 
-def parse_status(current_task_md: str, blockers_md: str, *, full: bool = False) -> Status:
+def parse_task_status(current_task_md: str, blockers_md: str, *, full: bool = False) -> Status:
     """The status as shown (clipped, three blockers), or `full` for rewriting the files."""
     task = section(current_task_md, "task")
     nxt = section(current_task_md, "next step") or section(current_task_md, "next")
@@ -165,7 +155,7 @@ def read_status(paths: MemoryPaths, *, full: bool = False) -> Status:
     (its lines would show up as the task and the blockers)."""
     task_md = read_text(paths.current_task, CONTEXT_CAP)
     blockers_md = read_text(paths.blockers, CONTEXT_CAP)
-    return parse_status(
+    return parse_task_status(
         "" if _conflicted(task_md) else task_md,
         "" if _conflicted(blockers_md) else blockers_md,
         full=full,

@@ -68,7 +68,7 @@ def _escape(text: str) -> str:
     return " ".join(text.replace("[", "(").replace("]", ")").split())
 
 
-def pointer_line(entry: Entry) -> str:
+def index_line(entry: Entry) -> str:
     line = f"- [{_escape(entry.title)}]({entry.path})"
     if entry.description:
         line += f" — {_escape(entry.description)}"
@@ -115,7 +115,7 @@ def _group(entries: Sequence[Entry]) -> list[str]:
     for category in sorted(by_category, key=lambda c: (_ORDER.get(c, 99), c)):
         heading = BY_NAME[category].heading if category in BY_NAME else category
         lines += ["", f"## {heading}"]
-        lines += [pointer_line(e) for e in by_category[category]]
+        lines += [index_line(e) for e in by_category[category]]
     return lines
 
 

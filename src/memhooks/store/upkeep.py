@@ -21,7 +21,7 @@ from memhooks.store.names import BY_FOLDER, ResurrectionError
 from memhooks.store.paths import MemoryPaths
 from memhooks.text.clock import iso, parse_iso, utc_now
 from memhooks.text.progress import Progress
-from memhooks.text.redact import redact
+from memhooks.text.redact import redact, redact_value
 
 if TYPE_CHECKING:
     from memhooks.store.writer import Store
@@ -106,17 +106,6 @@ def scan_tree(paths: MemoryPaths, progress: Callable[[int, int], None] | None = 
 # never redacted. Before such a file is indexed (and so before any hook injects a line of it) its
 # frontmatter values and its body are redacted, and the file is rewritten when that changed
 # anything. The caller holds the store lock and has validated the file.
-
-
-def redact_value(value: object, patterns: tuple[str, ...]) -> object:
-    """Every string in a frontmatter value redacted (lists and mappings included)."""
-    if isinstance(value, str):
-        return redact(value, patterns)
-    if isinstance(value, list | tuple):
-        return [redact_value(v, patterns) for v in value]
-    if isinstance(value, dict):
-        return {k: redact_value(v, patterns) for k, v in value.items()}
-    return value
 
 
 def scrub(path: str, patterns: tuple[str, ...]) -> bool:

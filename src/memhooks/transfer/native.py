@@ -162,17 +162,6 @@ def _title(given: str, file_name: str) -> str:
     return " ".join(text.split())[:TITLE_MAX]
 
 
-def read_native(folder: Path, name: str) -> NativeFile | None:
-    """One topic file by name, or None."""
-    path = folder / name
-    try:
-        if not stat.S_ISREG(path.lstat().st_mode):
-            return None
-    except OSError:
-        return None
-    return _read(name, path)
-
-
 @dataclass
 class NativePlan(Planned):
     """What an import does with one native file: a bundle file's plan, whose path is the
