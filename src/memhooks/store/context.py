@@ -13,7 +13,6 @@ from memhooks.store.paths import MemoryPaths
 from memhooks.text import clip
 from memhooks.text.lazy_re import LazyPattern
 
-# ------------------------------------------------------------------ context_files
 # Task, next step and blockers from `context/`: one short line each. Standard library only.
 
 
@@ -179,9 +178,9 @@ def status_line(status: Status) -> str:
     )
 
 
-# ------------------------------------------------------------------ task_files
+# --------------------------------------------------------------------------------------------------
 # Writing `context/current-task.md` and `context/blockers.md` (`memhooks task`); reading them is
-# `context_files`.
+# above.
 
 
 def render_current_task(task: str, next_step: str, progress: list[str]) -> str:
@@ -214,7 +213,7 @@ def write_task(
     write_atomic(paths.blockers, render_blockers(blockers))
 
 
-# ------------------------------------------------------------------ master_file
+# --------------------------------------------------------------------------------------------------
 # Replacing `master.md` (`memhooks synthesize --save`), keeping the version it replaces.
 
 
@@ -230,7 +229,7 @@ def replace_master(paths: MemoryPaths, new: str, old: str | None) -> None:
     write_atomic(paths.master, new)
 
 
-# ------------------------------------------------------------------ conflicts
+# --------------------------------------------------------------------------------------------------
 # Git conflict markers: a merge that left them makes a file unfit to inject or to trust.
 #
 # Standard library only: SessionStart and the status line check what they read with it.

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from memhooks.store.context import Status
 
 
-# ------------------------------------------------------------------ index_render
 # `MEMORY.md` and `MEMORY-archive.md` as pure functions of the catalog. Standard library only.
 #
 # The index holds a three-line status header and pointer lines, `- [Title](path.md) —
@@ -178,7 +177,7 @@ def render_archive(cut: Sequence[Entry], sessions: Sequence[dict[str, object]]) 
     return "\n".join(lines) + "\n"
 
 
-# ------------------------------------------------------------------ view_page
+# --------------------------------------------------------------------------------------------------
 # The memory view's page (`memhooks view`): machine-local, by default `.cache/view.html`.
 #
 # Written whole and atomically, without fsync (it is made again on every run); the default place

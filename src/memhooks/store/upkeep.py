@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from memhooks.store.writer import Store
 
 
-# ------------------------------------------------------------------ scan
 # Regenerate everything derived from the memory files alone (seed 000's `rebuild`).
 
 
@@ -99,7 +98,7 @@ def scan_tree(paths: MemoryPaths, progress: Callable[[int, int], None] | None = 
     return result
 
 
-# ------------------------------------------------------------------ scrub
+# --------------------------------------------------------------------------------------------------
 # Secrets out of a memory file that was written behind the store's back, in place.
 #
 # The store redacts what it writes; a file a shell command, an editor or a `git pull` wrote was
@@ -120,7 +119,7 @@ def scrub(path: str, patterns: tuple[str, ...]) -> bool:
     return True
 
 
-# ------------------------------------------------------------------ upkeep
+# --------------------------------------------------------------------------------------------------
 # The commands' care for the derived files: the catalog made from the files when missing, brought
 # in line with files changed behind our back, or made again with everything else.
 #
@@ -191,7 +190,7 @@ def rebuild_all(derived: DerivedFiles, progress: Progress | None) -> ScanResult:
     return result
 
 
-# ------------------------------------------------------------------ retention
+# --------------------------------------------------------------------------------------------------
 # A memory's lifecycle (seed 003): retire, archive, restore, expire, and delete for good.
 #
 # A retired or archived memory keeps its file; only its lifecycle fields change. `gc` deletes
