@@ -3,11 +3,12 @@ how many pointers fit."""
 
 from __future__ import annotations
 
-from memhooks.continuity.briefing import pointers_block, prompt_reminder
+from memhooks.continuity.briefing import pointers_block, prompt_reminder, session_start
 from memhooks.continuity.evidence import PROMPT_CAP, Evidence
 from memhooks.continuity.handover import CHECKS_SHOWN, check_lines
 from memhooks.continuity.transcript_records import Record, ToolResult, ToolUse
 from memhooks.recall.pointer import Pointer
+from memhooks.store import HOST_CONTEXT_CAP, Status
 
 
 def _bash(call_id: str, command: str, *, ok: bool) -> list[Record]:
@@ -58,3 +59,24 @@ def test_the_prompt_reminder_stays_within_its_budget() -> None:
         text = prompt_reminder(status=None, pointers=pointers, budget=budget)
         assert len(text) <= min(budget, 10_000), budget
     assert "r0.md" in prompt_reminder(status=None, pointers=pointers, budget=1_500)
+
+
+def test_a_restore_longer_than_its_room_is_cut_inside_its_frame() -> None:
+    """The renderer is given a room; one that returns more (the 30,000 characters here reach
+    the frame's cut, which a renderer keeping to its room never does) is still cut to it,
+    the frame closed, the whole briefing within the host's cap."""
+    long = "\n".join(f"- step {n}: wired the slug cache into build.py" for n in range(700))
+    for budget in (2_000, 9_000, 10**6):
+        text = session_start(
+            session_id="s",
+            status=Status(task="Ship the slugs"),
+            handover=lambda _room: long,
+            handover_title="This session's restore:",
+            handover_source="restore",
+            index="## Decisions\n- [Use SQLite](decisions/use-sqlite.md) — cache store\n",
+            budget=budget,
+        )
+        assert len(text) <= min(budget, HOST_CONTEXT_CAP), budget
+        assert "- step 0:" in text
+        assert "characters of the restore not shown" in text
+        assert text.count("</memhooks-data>") == text.count('<memhooks-data source="')

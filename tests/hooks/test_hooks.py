@@ -248,8 +248,10 @@ def test_stop_nudges_when_memory_is_stale(
     (started / "config.json").write_text(
         json.dumps({"stop": {"nudge": "save", "nudge_interval_minutes": 1}}), encoding="utf-8"
     )
+    # A one-minute interval still waits out the 15-minute floor after the last nudge.
+    assert parse_output(run_hook("Stop", payload).stdout) is None
     state = json.loads((started / "_session.json").read_text(encoding="utf-8"))
-    state.pop("lastNudge")
+    state["lastNudge"] = "2020-01-01T00:00:00Z"  # long enough ago
     (started / "_session.json").write_text(json.dumps(state), encoding="utf-8")
     blocked = parse_output(run_hook("Stop", {**payload, "stop_hook_active": True}).stdout)
     assert blocked is None or "decision" not in blocked
