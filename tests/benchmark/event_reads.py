@@ -33,7 +33,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from call_paths import SESSION, SRC, Session  # noqa: E402
+from call_paths import SESSION, SRC, Session, table  # noqa: E402
 
 REMEMBER = ("remember", "we always squash-merge pull requests before the release branch is cut")
 
@@ -166,20 +166,6 @@ def rows(session: Session, only: str | None) -> list[dict[str, Any]]:
 COLUMNS = ("modules", "memhooks", "pydantic", "opens", "files", "writes", "index", "locks")
 
 
-def table(found: list[dict[str, Any]]) -> str:
-    head = ["event", *COLUMNS]
-    lines = [head] + [[r["event"], *(str(r[c]) for c in COLUMNS)] for r in found]
-    widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
-    text = []
-    for n, line in enumerate(lines):
-        cells = [line[0].ljust(widths[0])]
-        cells += [c.rjust(w) for c, w in zip(line[1:], widths[1:], strict=True)]
-        text.append("  ".join(cells))
-        if n == 0:
-            text.append("  ".join("-" * w for w in widths))
-    return "\n".join(text)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
@@ -201,7 +187,7 @@ def main() -> int:
     if args.json:
         print(json.dumps(found, indent=1))
         return 0
-    print(table(found))
+    print(table(found, COLUMNS))
     if args.verbose:
         for r in found:
             if r["read_twice"]:
