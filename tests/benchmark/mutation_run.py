@@ -83,6 +83,7 @@ def main() -> int:
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     parser.add_argument("--work", type=Path, help="the copy to mutate (made if missing)")
     parser.add_argument("--json", type=Path, help="append one JSON line per mutant here")
+    parser.add_argument("--tests", help="comma-separated test files instead of each mutant's own")
     args = parser.parse_args()
     chosen = [m for m in MUTANTS if not args.only or m.id in args.only.split(",")]
     if args.list:
@@ -98,7 +99,8 @@ def main() -> int:
             original = apply(work, mutant)
             started = time.monotonic()
             try:
-                passed, tail = run_tests(work, mutant.tests)
+                tests = tuple(args.tests.split(",")) if args.tests else mutant.tests
+                passed, tail = run_tests(work, tests)
             finally:
                 (work / "src" / "memhooks" / mutant.path).write_text(original, encoding="utf-8")
             killed += not passed

@@ -4,11 +4,24 @@ how many pointers fit."""
 from __future__ import annotations
 
 from memhooks.continuity.briefing import pointers_block, prompt_reminder, session_start
-from memhooks.continuity.evidence import PROMPT_CAP, Evidence
+from memhooks.continuity.evidence import (
+    FULL_TURNS,
+    HOST_SUMMARY_CAP,
+    MAX_CHECKS,
+    MAX_FILES,
+    MAX_PENDING,
+    MAX_RUNS,
+    MAX_TURNS,
+    OLD_CAPS,
+    OLD_RUNS,
+    PROMPT_CAP,
+    Evidence,
+    summary_text,
+)
 from memhooks.continuity.handover import CHECKS_SHOWN, check_lines
-from memhooks.continuity.transcript_records import Record, ToolResult, ToolUse
+from memhooks.continuity.transcript_records import Record, TextBlock, ToolResult, ToolUse
 from memhooks.recall.pointer import Pointer
-from memhooks.store import HOST_CONTEXT_CAP, Status
+from memhooks.store import HOST_CONTEXT_CAP, Settings, Status
 
 
 def _bash(call_id: str, command: str, *, ok: bool) -> list[Record]:
@@ -16,14 +29,6 @@ def _bash(call_id: str, command: str, *, ok: bool) -> list[Record]:
         Record(type="assistant", blocks=(ToolUse(call_id, "Bash", {"command": command}),)),
         Record(type="user", blocks=(ToolResult(call_id, is_error=not ok, text="ran"),)),
     ]
-
-
-def test_a_long_prompt_is_kept_at_most_at_the_cap_with_its_start() -> None:
-    words = " ".join(f"word{n}" for n in range(5_000))  # ~45,000 characters, no paste shape
-    turn = Evidence().add_all([Record(type="user", text=words)]).state["turns"][-1]
-    assert len(turn["prompt"]) <= PROMPT_CAP
-    assert turn["prompt"].startswith("word0 word1 word2")
-    assert len(turn["prompt"]) > PROMPT_CAP // 2  # cut near the cap, not to a stub
 
 
 def test_checks_are_listed_newest_first_and_capped() -> None:
@@ -80,3 +85,104 @@ def test_a_restore_longer_than_its_room_is_cut_inside_its_frame() -> None:
         assert "- step 0:" in text
         assert "characters of the restore not shown" in text
         assert text.count("</memhooks-data>") == text.count('<memhooks-data source="')
+
+
+def _said(text: str) -> Record:
+    return Record(type="assistant", blocks=(TextBlock(text),))
+
+
+def _prompts(count: int) -> list[Record]:
+    return [Record(type="user", text=f"prompt number {n}") for n in range(count)]
+
+
+def test_a_kept_prompt_fits_a_session_start_briefing_and_its_cap() -> None:
+    words = " ".join(f"word{n}" for n in range(5_000))
+    turn = Evidence().add_all([Record(type="user", text=words)]).state["turns"][-1]
+    assert len(turn["prompt"]) < Settings().session_start_chars
+    assert len(turn["prompt"]) <= PROMPT_CAP
+    assert turn["prompt"].startswith("word0 word1 word2")
+    assert len(turn["prompt"]) > PROMPT_CAP // 2  # cut near the cap, not to a stub
+
+
+def test_turns_keep_the_goal_and_the_newest() -> None:
+    turns = Evidence().add_all(_prompts(MAX_TURNS + 50)).state["turns"]
+    assert len(turns) == MAX_TURNS
+    assert turns[0]["prompt"] == "prompt number 0"  # the goal stays
+    assert turns[-1]["prompt"] == f"prompt number {MAX_TURNS + 49}"
+    assert turns[1]["prompt"] == "prompt number 51"  # the oldest after the goal went
+
+
+def test_a_prompt_is_known_only_among_the_latest_turns() -> None:
+    evidence = Evidence().add_all(_prompts(12))
+    assert evidence.known_prompt("prompt number 11")
+    assert not evidence.known_prompt("prompt number 0")
+
+
+def test_a_turn_keeps_claudes_first_last_and_latest_middle_words() -> None:
+    records = [Record(type="user", text="go"), *(_said(f"text {n}.") for n in range(8))]
+    turn = Evidence().add_all(records).state["turns"][-1]
+    assert turn["first"] == "text 0."
+    assert turn["last"] == "text 7."
+    assert turn["mid"] == ["text 4.", "text 5.", "text 6."]
+
+
+def test_a_turn_keeps_its_newest_runs() -> None:
+    records = [Record(type="user", text="run them all")]
+    for n in range(MAX_RUNS + 5):
+        records += _bash(str(n), f"pytest tests/case{n:02d}", ok=True)
+    ran = Evidence().add_all(records).state["turns"][-1]["ran"]
+    assert len(ran) == MAX_RUNS
+    assert "case05" in ran[0]["cmd"]
+    assert f"case{MAX_RUNS + 4:02d}" in ran[-1]["cmd"]
+
+
+def test_an_old_turn_is_shortened_to_its_newest_runs() -> None:
+    records = [Record(type="user", text="the goal"), Record(type="user", text="x" * 5_000)]
+    for n in range(OLD_RUNS + 4):
+        records += _bash(f"r{n}", f"make step{n:02d}", ok=True)
+    records += _prompts(FULL_TURNS + 2)
+    old = Evidence().add_all(records).state["turns"][1]
+    assert len(old["prompt"]) <= OLD_CAPS["prompt"][0]
+    assert len(old["ran"]) == OLD_RUNS
+    assert f"step{OLD_RUNS + 3:02d}" in old["ran"][-1]["cmd"]
+    assert "step00" not in str(old["ran"])
+
+
+def test_checks_files_and_pending_calls_are_capped_keeping_the_newest() -> None:
+    records = [Record(type="user", text="everything")]
+    for n in range(MAX_CHECKS + 5):
+        records += _bash(f"c{n}", f"pytest tests/t{n:03d}", ok=True)
+    for n in range(MAX_FILES + 5):
+        use = ToolUse(f"f{n}", "Edit", {"file_path": f"/p/src/f{n:03d}.py"})
+        records += [
+            Record(type="assistant", cwd="/p", blocks=(use,)),
+            Record(type="user", blocks=(ToolResult(f"f{n}", is_error=False),)),
+        ]
+    for n in range(MAX_PENDING + 5):  # calls whose results never came
+        use = ToolUse(f"p{n}", "Bash", {"command": f"sleep {n}"})
+        records.append(Record(type="assistant", blocks=(use,)))
+    state = Evidence().add_all(records).state
+    assert len(state["checks"]) <= MAX_CHECKS
+    assert not any("t000" in c["cmd"] for c in state["checks"].values())
+    assert any(f"t{MAX_CHECKS + 4:03d}" in c["cmd"] for c in state["checks"].values())
+    assert len(state["files"]) == MAX_FILES
+    assert "src/f000.py" not in state["files"]
+    assert f"src/f{MAX_FILES + 4:03d}.py" in state["files"]
+    assert len(state["pending"]) == MAX_PENDING
+
+
+def test_the_hosts_summary_is_cut_with_a_note() -> None:
+    long = "The team chose SQLite. " * 1_000
+    text = summary_text(f"<summary>{long}</summary>")
+    assert len(text) < len(long)
+    assert text.startswith("The team chose SQLite.")
+    assert "more chars cut]" in text
+    assert len(text) <= HOST_SUMMARY_CAP + 40
+
+
+def test_the_prompt_reminder_cuts_at_a_whole_pointer_not_inside_its_frame() -> None:
+    pointers = [Pointer(f"runbooks/r{n}.md", f"Runbook {n}", "steps " * 20) for n in range(30)]
+    for budget in range(400, 3_000, 7):  # every place the last pointer line can fall
+        text = prompt_reminder(status=None, pointers=pointers, budget=budget)
+        assert "not shown" not in text, budget  # pointers were chosen to fit the frame
+        assert text.rstrip().endswith("</memhooks-data>")
