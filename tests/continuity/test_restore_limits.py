@@ -3,6 +3,7 @@ how many pointers fit."""
 
 from __future__ import annotations
 
+from memhooks.continuity import checks
 from memhooks.continuity.briefing import pointers_block, prompt_reminder, session_start
 from memhooks.continuity.evidence import (
     FULL_TURNS,
@@ -17,8 +18,20 @@ from memhooks.continuity.evidence import (
     PROMPT_CAP,
     Evidence,
     summary_text,
+    unanswered_question,
 )
-from memhooks.continuity.handover import CHECKS_SHOWN, check_lines
+from memhooks.continuity.handover import (
+    CHECKS_SHOWN,
+    COMMITS_SHOWN,
+    FILES_SHOWN,
+    RUNS_SHOWN,
+    after_compaction,
+    check_lines,
+    file_lines,
+    git_lines,
+    turn_lines,
+)
+from memhooks.continuity.journal_entry import render_journal_entry
 from memhooks.continuity.transcript_records import Record, TextBlock, ToolResult, ToolUse
 from memhooks.recall.pointer import Pointer
 from memhooks.store import HOST_CONTEXT_CAP, Settings, Status
@@ -186,3 +199,88 @@ def test_the_prompt_reminder_cuts_at_a_whole_pointer_not_inside_its_frame() -> N
         text = prompt_reminder(status=None, pointers=pointers, budget=budget)
         assert "not shown" not in text, budget  # pointers were chosen to fit the frame
         assert text.rstrip().endswith("</memhooks-data>")
+
+
+def test_the_open_question_is_claudes_last_questions() -> None:
+    reply = "Done. " + " ".join(f"Question {n}?" for n in range(5))
+    state = Evidence().add_all([Record(type="user", text="go"), _said(reply)]).state
+    assert unanswered_question(state) == "Question 2? Question 3? Question 4?"
+
+
+def _edited(count: int) -> list[Record]:
+    records = [Record(type="user", text="edit everything")]
+    for n in range(count):
+        use = ToolUse(f"e{n}", "Edit", {"file_path": f"/p/src/m{n:03d}.py"})
+        records += [
+            Record(type="assistant", cwd="/p", blocks=(use,)),
+            Record(type="user", blocks=(ToolResult(f"e{n}", is_error=False),)),
+        ]
+    return records
+
+
+def test_the_restore_names_the_latest_files_and_how_many_more() -> None:
+    lines = file_lines(Evidence().add_all(_edited(FILES_SHOWN + 3)).state)
+    text = "\n".join(lines)
+    assert f"src/m{FILES_SHOWN + 2:03d}.py" in text
+    assert "src/m000.py" not in text
+    assert "(+3 more)" in text
+
+
+def test_the_restore_lists_at_most_the_first_commits_with_a_count() -> None:
+    commits = [f"c{n:02d} change {n}" for n in range(COMMITS_SHOWN + 4)]
+    text = "\n".join(git_lines({"changed": {}, "commits": commits}, []))
+    assert "c00 change 0" in text
+    assert f"c{COMMITS_SHOWN:02d}" not in text
+    assert "(+4 more)" in text
+
+
+def test_a_turn_shows_its_latest_runs() -> None:
+    turn = {"ran": [{"cmd": f"make t{n:02d}", "ok": True} for n in range(RUNS_SHOWN + 3)]}
+    lines = "\n".join(
+        turn_lines(
+            {**turn, "n": 1, "prompt": "go", "first": "", "mid": [], "last": "", "at": ""}, 4
+        )
+    )
+    assert f"t{RUNS_SHOWN + 2:02d}" in lines
+    assert "t00" not in lines
+
+
+def test_after_a_compaction_the_goal_and_the_newest_words_stay() -> None:
+    records = [Record(type="user", text=f"request {n}: " + "detail " * 30) for n in range(40)]
+    state = Evidence().add_all(records).state
+    text = after_compaction(state, summary="", budget=1_500)
+    assert "request 0:" in text  # the goal
+    assert "request 39:" in text  # the newest
+    assert "request 1:" not in text
+    assert len(text) <= 1_500
+
+
+def test_the_journal_lists_the_latest_files_and_failures() -> None:
+    records = _edited(12)
+    for n in range(6):
+        records += _bash(f"f{n}", f"pytest tests/fail{n}", ok=False)
+    entry = render_journal_entry(records, last_assistant_message=None, when="2026-11-29")
+    assert "src/m011.py" in entry
+    assert "src/m000.py" not in entry
+    assert "more)" in entry
+    assert "fail5" in entry
+    assert "fail0" not in entry
+
+
+def test_the_journal_counts_a_single_file_left_out() -> None:
+    entry = render_journal_entry(_edited(9), last_assistant_message=None, when="2026-11-29")
+    assert "(+1 more)" in entry
+
+
+def test_a_failures_line_is_the_last_when_none_says_error_and_is_clipped() -> None:
+    assert checks.error_line("collecting\nrunning 3 tests\n3 tests ran, 1 broke") == (
+        "3 tests ran, 1 broke"
+    )
+    long = checks.error_line("step\n" + "x" * 1_000)
+    assert len(long) <= checks.ERROR_LIMIT + 1
+
+
+def test_a_checks_target_is_its_last_command() -> None:
+    found = checks.target("npm install && pytest -q tests/unit")
+    assert found is not None
+    assert found[0].split(" && ")[-1].startswith("pytest")
