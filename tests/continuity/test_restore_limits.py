@@ -20,6 +20,7 @@ from memhooks.continuity.evidence import (
     summary_text,
     unanswered_question,
 )
+from memhooks.continuity.excerpt import head_tail
 from memhooks.continuity.handover import (
     CHECKS_SHOWN,
     COMMITS_SHOWN,
@@ -284,3 +285,10 @@ def test_a_checks_target_is_its_last_command() -> None:
     found = checks.target("npm install && pytest -q tests/unit")
     assert found is not None
     assert found[0].split(" && ")[-1].startswith("pytest")
+
+
+def test_head_tail_never_passes_its_limit() -> None:
+    text = " ".join(f"Sentence number {n} is here." for n in range(40))
+    for limit in (50, 120, 400, len(text) - 1):
+        assert len(head_tail(text, limit)) <= limit, limit
+    assert head_tail(text, len(text)) == text

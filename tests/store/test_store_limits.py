@@ -12,11 +12,15 @@ from memhooks.store import (
     keep_prompt,
     leave_pointers,
     load_verdicts,
+    read_offsets,
     read_prompts,
+    read_text,
     record_injected,
+    record_shown,
     resolves_inside,
     save_offset,
     save_verdicts,
+    shown_statuses,
     take_pointers,
 )
 from memhooks.store.caches import (
@@ -26,7 +30,12 @@ from memhooks.store.caches import (
     PROMPTS_KEPT,
     VERDICTS_KEPT,
 )
-from memhooks.store.session import MAX_OFFSETS, MAX_SESSIONS_KEPT, session_record
+from memhooks.store.session import (
+    MAX_OFFSETS,
+    MAX_SESSIONS_KEPT,
+    REMINDER_SESSIONS,
+    session_record,
+)
 
 
 def test_a_sibling_folder_sharing_the_prefix_is_not_inside(tmp_path: Path) -> None:
@@ -133,3 +142,38 @@ def test_citation_verdicts_keep_the_newest(tmp_path: Path) -> None:
     assert len(kept) == VERDICTS_KEPT
     assert "decisions/m0.md" not in kept
     assert f"decisions/m{VERDICTS_KEPT + 3}.md" in kept
+
+
+def test_the_reminder_file_keeps_the_latest_sessions(tmp_path: Path) -> None:
+    paths = _paths(tmp_path)
+    Path(paths.reminder).parent.mkdir(parents=True, exist_ok=True)
+    for n in range(REMINDER_SESSIONS + 3):
+        record_shown(paths, shown_statuses(paths), f"s{n}", f"status {n}")
+    shown = shown_statuses(paths)
+    assert len(shown) == REMINDER_SESSIONS
+    assert "s0" not in shown
+    assert shown[f"s{REMINDER_SESSIONS + 2}"] == f"status {REMINDER_SESSIONS + 2}"
+
+
+def test_a_negative_or_foreign_offset_is_not_trusted(tmp_path: Path) -> None:
+    paths = _paths(tmp_path)
+    Path(paths.offsets).parent.mkdir(parents=True, exist_ok=True)
+    Path(paths.offsets).write_text(
+        json.dumps({"a": -5, "b": "12", "c": 7, "d": 1.5}), encoding="utf-8"
+    )
+    assert read_offsets(paths) == {"c": 7}
+
+
+def test_a_symlinked_file_is_never_inside_even_pointing_within(tmp_path: Path) -> None:
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "real.md").write_text("x", encoding="utf-8")
+    (tmp_path / "proj" / "link.md").symlink_to(tmp_path / "proj" / "real.md")
+    assert inside(tmp_path / "proj", tmp_path / "proj" / "real.md")
+    assert not inside(tmp_path / "proj", tmp_path / "proj" / "link.md")
+
+
+def test_read_text_keeps_to_its_limit(tmp_path: Path) -> None:
+    file = tmp_path / "f.txt"
+    file.write_text("abcdefghij" * 100, encoding="utf-8")
+    assert read_text(file, 25) == "abcdefghij" * 2 + "abcde"
+    assert len(read_text(file)) == 1_000
