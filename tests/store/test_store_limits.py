@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
+
+import pytest
 
 from memhooks.store import (
     MemoryPaths,
@@ -12,6 +15,9 @@ from memhooks.store import (
     keep_prompt,
     leave_pointers,
     load_verdicts,
+    log_line,
+    mark_filed,
+    marker_path,
     read_offsets,
     read_prompts,
     read_text,
@@ -36,6 +42,7 @@ from memhooks.store.session import (
     REMINDER_SESSIONS,
     session_record,
 )
+from memhooks.store.tree import MARKERS_KEPT
 
 
 def test_a_sibling_folder_sharing_the_prefix_is_not_inside(tmp_path: Path) -> None:
@@ -177,3 +184,29 @@ def test_read_text_keeps_to_its_limit(tmp_path: Path) -> None:
     file.write_text("abcdefghij" * 100, encoding="utf-8")
     assert read_text(file, 25) == "abcdefghij" * 2 + "abcde"
     assert len(read_text(file)) == 1_000
+
+
+def test_a_log_line_is_one_bounded_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "memhooks.log"
+    log.touch()
+    log_line(log, "first\nsecond " + "x" * 5_000)
+    written = log.read_text(encoding="utf-8")
+    assert written.count("\n") == 1
+    assert "first second" in written
+    assert len(written) < 2_100
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_the_filed_marks_are_pruned_to_the_newest(tmp_path: Path) -> None:
+    paths = _paths(tmp_path)
+    folder = Path(marker_path(paths, "a0")).parent
+    folder.mkdir(parents=True)
+    for n in range(MARKERS_KEPT * 2):
+        mark = folder / f"old{n}"
+        mark.touch()
+        os.utime(mark, (1_000 + n, 1_000 + n))
+    mark_filed(marker_path(paths, "newest"))
+    left = {p.name for p in folder.iterdir()}
+    assert len(left) == MARKERS_KEPT
+    assert "newest" in left
+    assert "old0" not in left
