@@ -72,3 +72,14 @@ def test_a_stop_of_the_same_session_that_saved_first_wins(
     stop.handle(hook, paths, Settings())
     assert json.loads(Path(paths.offsets).read_text(encoding="utf-8")) == {"s1": 12_345}
     assert not (started / "sessions" / "s1.md").exists()  # no journal entry from this one
+
+
+def test_a_save_nudge_never_blocks_a_stop_the_hook_already_continued() -> None:
+    settings = Settings(nudge="save")
+    again = HookInput("Stop", session_id="s1", stop_hook_active=True)
+    state = _state(nudged_minutes_ago=None)
+    assert stop.nudge(state, again, settings, NOW) is None
+    assert "lastNudge" not in state  # not spent: the next Stop may still ask
+    first = stop.nudge(state, HookInput("Stop", session_id="s1"), settings, NOW)
+    assert first is not None
+    assert first["decision"] == "block"
