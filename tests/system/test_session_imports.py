@@ -65,6 +65,16 @@ def run_hook(
     return reply, loaded
 
 
+def _exchange(transcript: Path, number: int) -> None:
+    """A user prompt and Claude's reply appended to the transcript, as the host writes them."""
+    prompt = {"role": "user", "content": f"Step {number}: now the RSS importer."}
+    reply = {"role": "assistant", "content": [{"type": "text", "text": f"Step {number} done."}]}
+    with transcript.open("a", encoding="utf-8") as out:
+        for kind, message in (("user", prompt), ("assistant", reply)):
+            line = {"type": kind, "message": message, "sessionId": SESSION, "cwd": "."}
+            out.write(json.dumps(line) + "\n")
+
+
 def session(project: Path) -> list[tuple[str, dict[str, object]]]:
     """One session, then the next one's start, in the order the host runs the hooks."""
     bash: dict[str, object] = {"tool_name": "Bash", "tool_input": {"command": "pytest -q"}}
@@ -115,6 +125,8 @@ def test_no_hook_of_a_session_imports_the_command_side(
     (data / "semantic" / TABLE_FILE).touch()
     found: list[str] = []
     for number, (event, fields) in enumerate(session(project), 1):
+        if event == "Stop":  # a new exchange: each Stop appends a journal entry
+            _exchange(project.parent / "transcript.jsonl", number)
         reply, loaded = run_hook(event, fields, project, data)
         heavy = sorted({m.split(".")[0] for m in loaded} & set(COMMAND_SIDE))
         if heavy:
