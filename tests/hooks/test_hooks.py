@@ -290,7 +290,8 @@ def test_subagent_stop_files_the_result(examples: dict[str, dict[str, Any]], sta
     assert files[0].name in (started / "MEMORY.md").read_text(encoding="utf-8")
     compaction = {**payload, "agent_type": ""}
     assert run_hook("SubagentStop", compaction).returncode == 0
-    trivial = {**payload, "last_assistant_message": "ok"}
+    # Another sub-agent (the first one's mark would skip it whatever it said): too short to file.
+    trivial = {**payload, "last_assistant_message": "ok", "agent_id": "a-trivial-one"}
     assert run_hook("SubagentStop", trivial).returncode == 0
     assert len(list((started / "subagent").glob("*.md"))) == 1
 
