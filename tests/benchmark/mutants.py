@@ -25,7 +25,11 @@ BRIEFING = ("tests/continuity/test_restore_limits.py", "tests/continuity/test_br
 STORE = ("tests/store/test_store_limits.py", "tests/store/test_session.py")
 PATHS = ("tests/store/test_store_limits.py", "tests/store/test_paths.py")
 STOP = ("tests/hooks/test_stop_rules.py", "tests/hooks/test_hooks.py")
-TEXT = ("tests/text/test_clip.py", "tests/text/test_frame.py")
+TEXT = ("tests/text/test_frame_limits.py", "tests/text/test_clip.py", "tests/text/test_frame.py")
+HOOKS = ("tests/hooks/test_hook_limits.py", "tests/hooks/test_hooks.py")
+PICK = ("tests/hooks/test_hook_limits.py", "tests/hooks/test_handover_hooks.py")
+TREE = ("tests/store/test_store_limits.py", "tests/store/test_tree.py")
+FILES = ("tests/store/test_store_limits.py", "tests/store/test_files.py")
 CACHES = ("tests/store/test_store_limits.py", "tests/recall/test_pointers.py")
 
 MUTANTS: tuple[Mutant, ...] = (
@@ -162,17 +166,17 @@ MUTANTS: tuple[Mutant, ...] = (
            "    if os.path.islink(target):\n        return False\n", "", PATHS,
            "a symlinked target counts as inside"),
     Mutant("read-text-limit", "store/files.py", "return text if limit < 0 else text[:limit]",
-           "return text", ("tests/store/test_files.py",), "read_text ignores its limit"),
+           "return text", FILES, "read_text ignores its limit"),
     Mutant("log-line-cap", "store/files.py",
            'line = f"memhooks: {message}".replace("\\n", " ")[:2000]',
-           'line = f"memhooks: {message}"', ("tests/store/test_files.py",),
+           'line = f"memhooks: {message}"', FILES,
            "a log line keeps its newlines and length"),
     Mutant("index-fit", "store/pages.py",
            "if count <= caps.max_lines and size <= caps.max_bytes:",
            "if count <= caps.max_lines or size <= caps.max_bytes:",
            ("tests/store/test_pages.py",), "MEMORY.md may pass one of its caps"),
     Mutant("markers-kept", "store/tree.py", "if len(found) > MARKERS_KEPT * 2:",
-           "if len(found) > MARKERS_KEPT * 2000:", ("tests/store/test_tree.py",),
+           "if len(found) > MARKERS_KEPT * 2000:", TREE,
            "filed markers never pruned"),
     # ---- hooks
     Mutant("nudge-stale", "hooks/stop.py",
@@ -186,22 +190,22 @@ MUTANTS: tuple[Mutant, ...] = (
            '        return {"systemMessage": message}', STOP, "a reminder does not record itself"),
     Mutant("stdin-cap", "hooks/stdin.py", "while size < MAX_PAYLOAD_BYTES:",
            "while size < MAX_PAYLOAD_BYTES * 100:",
-           ("tests/hooks/test_hooks.py", "tests/system/test_fuzz_hooks.py"),
+           HOOKS,
            "stdin read past its cap"),
     Mutant("details-cap", "hooks/subagent_stop.py", "        if len(result) <= DETAILS_CAP\n",
-           "        if True\n", ("tests/hooks/test_hooks.py",),
+           "        if True\n", HOOKS,
            "a sub-agent's result filed uncut"),
     Mutant("subagent-min", "hooks/subagent_stop.py", "or len(result) < MIN_RESULT_CHARS",
-           "or len(result) < 0", ("tests/hooks/test_hooks.py",), "a trivial result filed"),
+           "or len(result) < 0", HOOKS, "a trivial result filed"),
     Mutant("age-minutes", "hooks/handover_pick.py", "    if minutes < 90:  # noqa: PLR2004",
-           "    if minutes < 9000:  # noqa: PLR2004", ("tests/hooks/test_handover_hooks.py",),
+           "    if minutes < 9000:  # noqa: PLR2004", PICK,
            "a day-old session said in minutes"),
     Mutant("candidates", "hooks/handover_pick.py",
            "others_newest_first(paths, session_id)[:CANDIDATES]",
            "others_newest_first(paths, session_id)[-CANDIDATES:]",
-           ("tests/hooks/test_handover_hooks.py",), "the oldest sessions are the candidates"),
+           PICK, "the oldest sessions are the candidates"),
     Mutant("max-inject-off", "hooks/user_prompt.py", "if settings.max_inject <= 0 or not",
-           "if settings.max_inject < 0 or not", ("tests/hooks/test_hooks.py",),
+           "if settings.max_inject < 0 or not", HOOKS,
            "max_inject 0 still injects"),
     # ---- text
     Mutant("clip-limit", "text/__init__.py", "    if len(text) <= limit:\n        return text\n"
@@ -217,4 +221,28 @@ MUTANTS: tuple[Mutant, ...] = (
            TEXT, "a framed body cut mid-line"),
     Mutant("frame-source-cap", "text/frame.py", "    return source[:300]", "    return source",
            TEXT, "a frame's source line uncapped"),
+    # ---- widened: more caps and checks across store/, hooks/, text/, continuity/
+    Mutant("index-line-clip", "store/pages.py", "    return clip(line, LINE_MAX_CHARS)",
+           "    return line", ("tests/store/test_pages.py",), "a MEMORY.md line uncut"),
+    Mutant("blockers-three", "store/context.py", "for b in blocker_lines[:3]),",
+           "for b in blocker_lines),", ("tests/store/test_context.py",),
+           "every blocker in the status"),
+    Mutant("prompt-kept-chars", "hooks/user_prompt.py",
+           "redact_prefix(hook.prompt, PROMPT_CHARS_KEPT, settings.redact_patterns)",
+           "redact_prefix(hook.prompt, PROMPT_CHARS_KEPT * 100, settings.redact_patterns)",
+           HOOKS, "a kept prompt uncut"),
+    Mutant("ledger-zero", "store/caches.py", "if not session_id or chars <= 0:",
+           "if not session_id or chars < 0:", CACHES, "an empty injection counted"),
+    Mutant("marker-name-cap", "store/tree.py", "agent_id)[:100]", "agent_id)",
+           TREE, "a marker name uncapped"),
+    Mutant("frame-one-line", "text/frame.py", "return neutralise(_single_line(text))[:limit]",
+           "return neutralise(_single_line(text))", TEXT, "a framed one-liner uncapped"),
+    Mutant("paste-error-lines", "continuity/excerpt.py",
+           "and len(seen) < ERROR_LINES:", "and len(seen) <= ERROR_LINES:",
+           RESTORE, "a paste keeps one error line more"),
+    Mutant("session-id-length", "store/paths.py", "0 < len(session_id) <= MAX_SESSION_ID",
+           "0 < len(session_id)", PATHS, "a session id of any length is a file stem"),
+    Mutant("visible-cr", "text/controls.py", r'.replace("\r", "\\x0d")', "",
+           ("tests/text/test_frame.py", "tests/system/test_escapes.py"),
+           "a bare carriage return passes through"),
 )  # fmt: skip
