@@ -233,5 +233,3 @@ def parse_all(items: list[object]) -> list[Cite]:
 def from_meta(meta: dict[str, object]) -> list[Cite]:
     given = meta.get("cites")
     return parse_all(given) if isinstance(given, list) else []
-
-
