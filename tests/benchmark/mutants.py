@@ -29,6 +29,7 @@ TEXT = ("tests/text/test_frame_limits.py", "tests/text/test_clip.py", "tests/tex
 HOOKS = ("tests/hooks/test_hook_limits.py", "tests/hooks/test_hooks.py")
 PICK = ("tests/hooks/test_hook_limits.py", "tests/hooks/test_handover_hooks.py")
 TREE = ("tests/store/test_store_limits.py", "tests/store/test_tree.py")
+PAGES = ("tests/store/test_store_limits.py", "tests/store/test_pages.py")
 FILES = ("tests/store/test_store_limits.py", "tests/store/test_files.py")
 CACHES = ("tests/store/test_store_limits.py", "tests/recall/test_pointers.py")
 
@@ -223,9 +224,9 @@ MUTANTS: tuple[Mutant, ...] = (
            TEXT, "a frame's source line uncapped"),
     # ---- widened: more caps and checks across store/, hooks/, text/, continuity/
     Mutant("index-line-clip", "store/pages.py", "    return clip(line, LINE_MAX_CHARS)",
-           "    return line", ("tests/store/test_pages.py",), "a MEMORY.md line uncut"),
+           "    return line", PAGES, "a MEMORY.md line uncut"),
     Mutant("blockers-three", "store/context.py", "for b in blocker_lines[:3]),",
-           "for b in blocker_lines),", ("tests/store/test_context.py",),
+           "for b in blocker_lines),", ("tests/store/test_store_limits.py",),
            "every blocker in the status"),
     Mutant("prompt-kept-chars", "hooks/user_prompt.py",
            "redact_prefix(hook.prompt, PROMPT_CHARS_KEPT, settings.redact_patterns)",
@@ -243,6 +244,6 @@ MUTANTS: tuple[Mutant, ...] = (
     Mutant("session-id-length", "store/paths.py", "0 < len(session_id) <= MAX_SESSION_ID",
            "0 < len(session_id)", PATHS, "a session id of any length is a file stem"),
     Mutant("visible-cr", "text/controls.py", r'.replace("\r", "\\x0d")', "",
-           ("tests/text/test_frame.py", "tests/system/test_escapes.py"),
+           ("tests/text/test_frame_limits.py", "tests/system/test_escapes.py"),
            "a bare carriage return passes through"),
 )  # fmt: skip

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from memhooks.store import (
+    Entry,
     MemoryPaths,
+    index_line,
     inside,
     keep_prompt,
     leave_pointers,
@@ -20,6 +22,7 @@ from memhooks.store import (
     marker_path,
     read_offsets,
     read_prompts,
+    read_status,
     read_text,
     record_injected,
     record_shown,
@@ -36,6 +39,7 @@ from memhooks.store.caches import (
     PROMPTS_KEPT,
     VERDICTS_KEPT,
 )
+from memhooks.store.pages import LINE_MAX_CHARS
 from memhooks.store.session import (
     MAX_OFFSETS,
     MAX_SESSIONS_KEPT,
@@ -210,3 +214,33 @@ def test_the_filed_marks_are_pruned_to_the_newest(tmp_path: Path) -> None:
     assert len(left) == MARKERS_KEPT
     assert "newest" in left
     assert "old0" not in left
+
+
+def test_an_index_line_is_capped() -> None:
+    entry = Entry(
+        path="decisions/x.md", category="decision", title="Use SQLite", description="why " * 200
+    )
+    line = index_line(entry)
+    assert len(line) <= LINE_MAX_CHARS
+    assert line.startswith("- [Use SQLite](decisions/x.md) — why why")
+
+
+def test_the_status_shows_the_first_three_blockers(tmp_path: Path) -> None:
+    paths = _paths(tmp_path)
+    Path(paths.blockers).parent.mkdir(parents=True, exist_ok=True)
+    Path(paths.blockers).write_text(
+        "# Blockers\n\n" + "".join(f"- blocker {n}\n" for n in range(6)), encoding="utf-8"
+    )
+    assert list(read_status(paths).blockers) == ["blocker 0", "blocker 1", "blocker 2"]
+
+
+def test_nothing_injected_is_not_counted(tmp_path: Path) -> None:
+    paths = _paths(tmp_path)
+    record_injected(paths.injected, "s1", "UserPromptSubmit", 0)
+    assert not Path(paths.injected).exists()
+
+
+def test_a_marker_name_is_capped(tmp_path: Path) -> None:
+    paths = _paths(tmp_path)
+    assert len(Path(marker_path(paths, "a" * 500)).name) == 100
+    assert marker_path(paths, "../../") == ""

@@ -3,6 +3,7 @@ value are capped."""
 
 from __future__ import annotations
 
+from memhooks.text.controls import visible
 from memhooks.text.frame import clean_source, frame, one_line
 
 
@@ -21,3 +22,8 @@ def test_a_source_and_a_one_line_value_are_capped() -> None:
     assert 'source="' + "a" * 300 + '"' in frame("a" * 1_000, "body")
     assert len(one_line("word " * 200)) == 300
     assert len(one_line("word " * 200, 40)) == 40
+
+
+def test_a_bare_carriage_return_is_shown_not_obeyed() -> None:
+    assert visible("paid\rrefunded") == "paid\\x0drefunded"
+    assert visible("line\r\nnext") == "line\nnext"
