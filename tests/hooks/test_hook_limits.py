@@ -11,9 +11,11 @@ import pytest
 from memhooks.continuity.evidence import Evidence
 from memhooks.continuity.transcript_records import Record
 from memhooks.hooks import stdin
+from memhooks.hooks.event import HookInput
 from memhooks.hooks.handover_pick import CANDIDATES, last_session
 from memhooks.hooks.subagent_stop import DETAILS_CAP, render_body
-from memhooks.store import MemoryPaths, save_evidence
+from memhooks.hooks.user_prompt import PROMPT_CHARS_KEPT, prompt_to_keep
+from memhooks.store import MemoryPaths, Settings, save_evidence
 
 
 def test_a_payload_past_the_cap_is_not_read_whole(
@@ -53,3 +55,11 @@ def test_a_new_session_is_restored_from_the_newest_earlier_one(started: Path) ->
     found = last_session(paths, "current")
     assert found is not None
     assert found[0] == f"s{CANDIDATES + 2}"
+
+
+def test_the_prompt_kept_for_pre_compact_is_cut_at_its_head(tmp_path: Path) -> None:
+    paths = MemoryPaths(tmp_path / ".claude" / "memory")
+    hook = HookInput("UserPromptSubmit", prompt="Please fix the importer. " + "log line\n" * 5_000)
+    kept = prompt_to_keep(paths, hook, Settings())
+    assert kept.startswith("Please fix the importer.")
+    assert len(kept) <= PROMPT_CHARS_KEPT
