@@ -106,6 +106,14 @@ def turn_on_here(project: Path, *, state_home: Path | None = None) -> None:
         os.environ[STATE_ENV] = str(state_home)
     try:
         record_consent(str(project / ".claude" / "memory"), CONSENT_ON)
+        # ... and, as `start` does, the session record on this machine: the one a test made by
+        # hand in the tree (as an older memhooks kept it), else a plain active one.
+        session = local_of(project / ".claude" / "memory") / "session.json"
+        if not session.exists():
+            hand_made = project / ".claude" / "memory" / "_session.json"
+            session.parent.mkdir(parents=True, exist_ok=True)
+            text = hand_made.read_text("utf-8") if hand_made.is_file() else '{"active": true}'
+            session.write_text(text, encoding="utf-8")
     finally:
         if before is None:
             os.environ.pop(STATE_ENV, None)
@@ -208,3 +216,11 @@ def hook_writer(root: Path, **options: float) -> HookWriter:
     return HookWriter(
         MemoryPaths(root), Settings(), search=SearchIndex, cite=with_hashes, **options
     )
+
+
+def local_of(memory: Path | str) -> Path:
+    """The machine-local folder of the tree at `memory` (`store.local`, outside the checkout):
+    what was `.claude/memory/.cache/`, with the session record as `session.json`."""
+    from memhooks.store import MemoryPaths
+
+    return Path(MemoryPaths(str(memory)).cache)

@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from memhooks.cli.main import build_parser
+from support import local_of
 
 REPO = Path(__file__).resolve().parents[2]
 COMMANDS = REPO / "commands"
@@ -193,7 +194,7 @@ def test_every_injected_command_is_allowed_and_runs(path: Path, tmp_path: Path) 
         }
     )
     if cmd.verb == "summarize":
-        state = project / ".claude" / "memory" / "_session.json"
+        state = local_of(project / ".claude" / "memory") / "session.json"
         state.write_text(
             state.read_text().replace(
                 '"active": true', '"active": true, "sessions": [{"id": "s-1"}]'

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.store import parse_text, render_document
-from support import run_main
+from support import local_of, run_main
 
 
 @pytest.mark.parametrize("key", ["content", "handler", "metadata", "text"])
@@ -90,4 +90,4 @@ def test_start_is_all_or_nothing(tmp_path: Path, capsys, monkeypatch: pytest.Mon
     monkeypatch.setenv("MEMHOOKS_PROJECT_DIR", str(tmp_path))
     code, _, err = run_main(capsys, "start")
     assert code == 0, err
-    assert (tmp_path / ".claude" / "memory" / "_session.json").is_file()
+    assert (local_of(tmp_path / ".claude" / "memory") / "session.json").is_file()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.cli.main import main
-from support import run_main
+from support import local_of, run_main
 
 SUMMARY = """\
 # Fix price rounding in reports
@@ -32,12 +32,12 @@ JOURNAL = "## Automatic journal\n- 10:00 edited money.py\n- 10:05 pytest failed\
 def memory(memory: Path) -> Path:
     """The shared started tree, with two sessions recorded."""
     root = memory
-    state = json.loads((root / "_session.json").read_text())
+    state = json.loads((local_of(root) / "session.json").read_text())
     state["sessions"] = [
         {"id": "newest-by-time", "last_activity": "2025-06-02T10:00:00Z"},
         {"id": "older", "last_activity": "2025-06-01T10:00:00Z"},
     ]
-    (root / "_session.json").write_text(json.dumps(state))
+    (local_of(root) / "session.json").write_text(json.dumps(state))
     return root
 
 
@@ -158,9 +158,9 @@ def test_session_ids_cannot_leave_the_tree(memory: Path, capsys, monkeypatch, ba
 
 
 def test_no_session_recorded(memory: Path, capsys, monkeypatch) -> None:
-    state = json.loads((memory / "_session.json").read_text())
+    state = json.loads((local_of(memory) / "session.json").read_text())
     state["sessions"] = []
-    (memory / "_session.json").write_text(json.dumps(state))
+    (local_of(memory) / "session.json").write_text(json.dumps(state))
     code, _, err = run(capsys, monkeypatch, "summarize", "--material")
     assert code == 7
     assert "--session" in err

@@ -11,7 +11,7 @@ import pytest
 
 from memhooks.cli.main import main
 from memhooks.curate.summary_format import Footer, master_problems, with_footer
-from support import run_main
+from support import local_of, run_main
 
 MASTER = """\
 # Project Memory
@@ -126,7 +126,7 @@ def test_save_adds_the_footer_keeps_the_previous_version_and_prints_a_diff(
     assert "*Source: 0 conversations, 0 docs*" in first
     assert out.startswith("Created .claude/memory/master.md")
     assert "+## Current Status" in out
-    assert not (memory / ".cache" / "master.previous.md").exists()
+    assert not (local_of(memory) / "master.previous.md").exists()
     changed = MASTER.replace("Should tax be rounded per line?", "Ship v2 on Friday?")
     code, out, _ = run(capsys, monkeypatch, "synthesize", "--save", "--json", stdin=changed)
     assert code == 0
@@ -134,7 +134,7 @@ def test_save_adds_the_footer_keeps_the_previous_version_and_prints_a_diff(
     assert data["previous"] == ".claude/memory/.cache/master.previous.md"
     assert "-- Should tax be rounded per line?" in data["diff"]
     assert "+- Ship v2 on Friday?" in data["diff"]
-    assert (memory / ".cache" / "master.previous.md").read_text() == first
+    assert (local_of(memory) / "master.previous.md").read_text() == first
     assert (memory / "master.md").read_text().count("*Last synthesized:") == 1
     # recall without a query now shows it
     code, out, _ = run(capsys, monkeypatch, "recall")

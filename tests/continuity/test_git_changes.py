@@ -21,7 +21,7 @@ from memhooks.continuity.git_changes import (
 )
 from memhooks.continuity.git_run import Git, filter_drivers, git_program, repo_root
 from memhooks.continuity.handover import file_lines
-from support import run_hook
+from support import local_of, run_hook
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -286,7 +286,7 @@ def test_next_session_restore_shows_git_changes(started: Path, tmp_path: Path) -
     git(project, "commit", "-q", "-am", "ignore the memory")
     payload = {"session_id": SESSION_A, "cwd": str(project), "source": "startup"}
     assert run_hook("SessionStart", payload, cwd=project).returncode == 0
-    kept = json.loads((started / ".cache" / "restore" / "start" / f"{SESSION_A}.json").read_text())
+    kept = json.loads((local_of(started) / "restore" / "start" / f"{SESSION_A}.json").read_text())
     assert kept["head"]
     (project / "app.py").write_text("app.py v2\n", encoding="utf-8")
     subprocess.run(["sed", "-i", "s/v1/v2/", "util.py"], cwd=project, check=True)
@@ -295,7 +295,7 @@ def test_next_session_restore_shows_git_changes(started: Path, tmp_path: Path) -
     transcript.write_text("".join(json.dumps(r) + "\n" for r in _records(project)))
     stop = {"session_id": SESSION_A, "cwd": str(project), "transcript_path": str(transcript)}
     assert run_hook("Stop", stop, cwd=project).returncode == 0
-    evidence = json.loads((started / ".cache" / "restore" / f"{SESSION_A}.json").read_text())
+    evidence = json.loads((local_of(started) / "restore" / f"{SESSION_A}.json").read_text())
     assert evidence["git"]["start"] == kept
     for n in range(6):  # sessions that start and end without a turn hide nothing
         idle = {"session_id": f"cccccccc-0000-4000-8000-00000000000{n}", "cwd": str(project)}

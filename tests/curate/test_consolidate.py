@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.curate import consolidate, proposals
-from memhooks.store import LOG_HEADER, SUMMARY, MemoryPaths, append_log
+from memhooks.store import LOG_HEADER, MemoryPaths, append_log
 from support import FIXTURES, run_main
 
 CONTROL_TREES = ("recall", "recall2")
@@ -281,18 +281,18 @@ def test_session_start_mentions_pending_once_a_day(
 
     root, _ = planted
     assert main_ok(capsys, "consolidate")
-    first = consolidation_note.line(str(root), today="2030-01-01")
+    first = consolidation_note.line(MemoryPaths(root), today="2030-01-01")
     assert first.startswith("Consolidation: 4 proposal(s)")
     assert "/memory consolidate" in first
-    assert consolidation_note.line(str(root), today="2030-01-01") == ""
-    assert consolidation_note.line(str(root), today="2030-01-02")
+    assert consolidation_note.line(MemoryPaths(root), today="2030-01-01") == ""
+    assert consolidation_note.line(MemoryPaths(root), today="2030-01-02")
 
 
 def test_session_start_is_silent_without_a_summary(started: Path) -> None:
     from memhooks.continuity import pending_note as consolidation_note
 
-    assert consolidation_note.line(str(started), today="2030-01-01") == ""
-    assert consolidation_note.with_note("a\n\nb", str(started), 100) == "a\n\nb"
+    assert consolidation_note.line(MemoryPaths(started), today="2030-01-01") == ""
+    assert consolidation_note.with_note("a\n\nb", MemoryPaths(started), 100) == "a\n\nb"
 
 
 def test_session_start_hook_shows_the_line_once(
@@ -335,7 +335,7 @@ def test_a_save_refreshes_an_old_summary(
     planted: tuple[Path, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     root, _ = planted
-    summary = root / SUMMARY
+    summary = Path(MemoryPaths(root).consolidation)
     summary.unlink(missing_ok=True)
     assert main_ok(capsys, "remember", "--new", "we always run the linters before pushing")
     data = json.loads(summary.read_text(encoding="utf-8"))

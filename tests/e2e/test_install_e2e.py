@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from memhooks.demo import harness
 from memhooks.demo.hook_python import python_tag
-from support import turn_on_here
+from support import local_of, turn_on_here
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -90,7 +90,7 @@ def test_bootstrap_installs_the_dependencies(
     assert not (box.plugin_data / "deps").exists(), "no installer where memory is off"
     memory = box.project / ".claude" / "memory"
     memory.mkdir(parents=True)
-    (memory / "_session.json").write_text(
+    (local_of(memory) / "session.json").write_text(
         '{"version": 1, "active": true, "started": "2026-01-01T00:00:00Z"}', encoding="utf-8"
     )
     turn_on_here(box.project, state_home=box.home / ".local" / "state")

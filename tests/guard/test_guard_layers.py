@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.guard.write_guard import decide
-from support import LAUNCHER, run_cli
+from support import LAUNCHER, local_of, run_cli
 
 pytestmark = pytest.mark.skipif(
     sys.platform == "win32" or shutil.which("bash") is None, reason="bash forms"
@@ -151,14 +151,14 @@ def test_each_form_that_slips_past_is_noticed_and_settled(
     elif outcome == "aside":
         assert "put aside" in text
         assert not (started / "decisions" / "2026-01-03_001_bad.md").exists()
-        aside = list((started / ".cache" / "quarantine").iterdir())
+        aside = list((local_of(started) / "quarantine").iterdir())
         assert [p.read_text() for p in aside] == ["---\ntitle: [unclosed\n---\nbody\n"]
     elif outcome == "redacted":
         assert "redacted" in text
         written = next(p for p in (started / "runbooks").glob("*.md"))
         assert SECRET not in written.read_text()
         assert "[REDACTED" in written.read_text()
-        assert SECRET not in (started / ".cache" / "catalog.json").read_text()
+        assert SECRET not in (local_of(started) / "catalog.json").read_text()
     elif outcome == "deleted":
         assert f".claude/memory/{KEPT}" in text
         assert "rebuild --recover" in text
@@ -212,9 +212,9 @@ def test_a_bash_written_file_with_bad_frontmatter_is_put_aside_never_overwritten
     assert "its last known version is back" in text
     assert (started / KEPT).read_text() == good
     assert not (started / "decisions" / "new.md").exists()
-    aside = sorted(p.read_text() for p in (started / ".cache" / "quarantine").iterdir())
+    aside = sorted(p.read_text() for p in (local_of(started) / "quarantine").iterdir())
     assert aside == sorted(["---\ntitle: [broken too\n---\n", "---\ntitle: [broken\n---\n"])
-    log = (started / ".cache" / "memhooks.log").read_text()
+    log = (local_of(started) / "memhooks.log").read_text()
     assert "put aside" in log
     status = run_cli("status")
     assert "Put aside: 2 file(s)" in status.stdout

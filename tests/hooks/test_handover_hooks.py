@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from support import FIXTURES, run_cli, run_hook
+from support import FIXTURES, local_of, run_cli, run_hook
 
 SESSION_A = "aaaaaaaa-0000-4000-8000-000000000001"
 SESSION_B = "bbbbbbbb-0000-4000-8000-000000000002"
@@ -49,7 +49,7 @@ def test_compact_restores_this_sessions_evidence_never_anothers(
     project, transcript = _compacted(started, tmp_path)
     assert (started / "checkpoints" / "sessions" / f"{SESSION_A}.md").is_file()
     assert (started / "checkpoints" / "latest.md").is_file()  # kept for people
-    assert (started / ".cache" / "restore" / f"{SESSION_A}.json").is_file()
+    assert (local_of(started) / "restore" / f"{SESSION_A}.json").is_file()
     payload = _payload(project, SESSION_A, source="compact", transcript_path=str(transcript))
     text = _context(run_hook("SessionStart", payload))
     # No host summary to read (on 2.1.332 SessionStart(compact) runs before PostCompact and
@@ -110,10 +110,10 @@ def test_the_next_session_is_restored_from_what_stop_kept(started: Path, tmp_pat
     half = len(lines) // 2
     transcript.write_bytes(b"".join(lines[:half]))
     _stop(project, SESSION_A, transcript)
-    first = json.loads((started / ".cache" / "restore" / f"{SESSION_A}.json").read_text())
+    first = json.loads((local_of(started) / "restore" / f"{SESSION_A}.json").read_text())
     transcript.write_bytes(b"".join(lines))
     _stop(project, SESSION_A, transcript, last="Which one should I build, (a) or (b)?")
-    state = json.loads((started / ".cache" / "restore" / f"{SESSION_A}.json").read_text())
+    state = json.loads((local_of(started) / "restore" / f"{SESSION_A}.json").read_text())
     assert len(state["turns"]) > len(first["turns"])
     assert state["turns"][: len(first["turns"]) - 1] == first["turns"][:-1]
     text = _context(run_hook("SessionStart", _payload(project, SESSION_B, source="startup")))

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from memhooks.continuity.handover import STATUS
-from support import FIXTURES, LAUNCHER, run_cli, run_hook
+from support import FIXTURES, LAUNCHER, local_of, run_cli, run_hook
 
 TRANSCRIPTS = FIXTURES / "transcripts"
 SESSIONS = sorted(p.name for p in TRANSCRIPTS.glob("*/")) if TRANSCRIPTS.is_dir() else []
@@ -236,9 +236,9 @@ def test_stop_appends_the_journal_incrementally(
 def test_stop_nudges_when_memory_is_stale(
     examples: dict[str, dict[str, Any]], started: Path
 ) -> None:
-    state = json.loads((started / "_session.json").read_text(encoding="utf-8"))
+    state = json.loads((local_of(started) / "session.json").read_text(encoding="utf-8"))
     state["lastMemoryWrite"] = "2020-01-01T00:00:00Z"
-    (started / "_session.json").write_text(json.dumps(state), encoding="utf-8")
+    (local_of(started) / "session.json").write_text(json.dumps(state), encoding="utf-8")
     project = started.parent.parent
     payload = payload_for(examples, "Stop", project)
     first = parse_output(run_hook("Stop", payload).stdout)
@@ -250,9 +250,9 @@ def test_stop_nudges_when_memory_is_stale(
     )
     # A one-minute interval still waits out the 15-minute floor after the last nudge.
     assert parse_output(run_hook("Stop", payload).stdout) is None
-    state = json.loads((started / "_session.json").read_text(encoding="utf-8"))
+    state = json.loads((local_of(started) / "session.json").read_text(encoding="utf-8"))
     state["lastNudge"] = "2020-01-01T00:00:00Z"  # long enough ago
-    (started / "_session.json").write_text(json.dumps(state), encoding="utf-8")
+    (local_of(started) / "session.json").write_text(json.dumps(state), encoding="utf-8")
     blocked = parse_output(run_hook("Stop", {**payload, "stop_hook_active": True}).stdout)
     assert blocked is None or "decision" not in blocked
     blocked = parse_output(run_hook("Stop", payload).stdout)
@@ -264,12 +264,14 @@ def test_doctor_is_clean_after_a_stop_nudge(
     examples: dict[str, dict[str, Any]], started: Path
 ) -> None:
     """The Stop hook writes `lastNudge`; the model of `_session.json` must know it."""
-    state = json.loads((started / "_session.json").read_text(encoding="utf-8"))
+    state = json.loads((local_of(started) / "session.json").read_text(encoding="utf-8"))
     state["lastMemoryWrite"] = "2020-01-01T00:00:00Z"
-    (started / "_session.json").write_text(json.dumps(state), encoding="utf-8")
+    (local_of(started) / "session.json").write_text(json.dumps(state), encoding="utf-8")
     payload = payload_for(examples, "Stop", started.parent.parent)
     assert parse_output(run_hook("Stop", payload).stdout) is not None  # nudged
-    assert "lastNudge" in json.loads((started / "_session.json").read_text(encoding="utf-8"))
+    assert "lastNudge" in json.loads(
+        (local_of(started) / "session.json").read_text(encoding="utf-8")
+    )
     doctor = run_cli("doctor", cwd=started.parent.parent)
     assert "[FIX] _session.json" not in doctor.stdout, doctor.stdout
 
@@ -300,7 +302,7 @@ def test_session_end_closes_the_record(examples: dict[str, dict[str, Any]], star
     project = started.parent.parent
     payload = payload_for(examples, "SessionEnd:clear", project)
     assert run_hook("SessionEnd", payload).returncode == 0
-    state = json.loads((started / "_session.json").read_text(encoding="utf-8"))
+    state = json.loads((local_of(started) / "session.json").read_text(encoding="utf-8"))
     record = next(s for s in state["sessions"] if s["id"] == payload["session_id"])
     assert record["end_reason"] == "clear"
     assert record["ended"]
@@ -381,5 +383,5 @@ def test_parallel_sessions_keep_each_others_transcript_offsets(
 
     monkeypatch.setattr(stop, "read_offsets", stale_first)
     stop.handle(hook("b"), paths, Settings())
-    offsets = json.loads((started / ".cache" / "offsets.json").read_text(encoding="utf-8"))
+    offsets = json.loads((local_of(started) / "offsets.json").read_text(encoding="utf-8"))
     assert set(offsets) == {"session-a", "session-b"}

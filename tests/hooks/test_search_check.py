@@ -12,7 +12,7 @@ from pathlib import Path
 
 from memhooks.cli.main import main
 from memhooks.recall.search_read import SCHEMA_VERSION
-from support import run_hook, wait_for
+from support import local_of, run_hook, wait_for
 
 PROMPT = "which database backs the job queue workers? postgres or redis"
 
@@ -46,7 +46,7 @@ def _version(db: Path) -> int:
 
 
 def _log(memory: Path) -> str:
-    log = memory / ".cache" / "memhooks.log"
+    log = local_of(memory) / "memhooks.log"
     return log.read_text(encoding="utf-8") if log.exists() else ""
 
 
@@ -69,10 +69,11 @@ def test_a_fresh_clone_gets_its_search_index_at_session_start(started: Path) -> 
     project = started.parent.parent
     name = _remember(started)
     assert name in _pointers(project)
-    shutil.rmtree(started / ".cache")  # what a clone of the repository holds
+    for derived in ("search.sqlite3", "catalog.json"):  # a deleted cache, as a clone had
+        (local_of(started) / derived).unlink()
     assert _pointers(project) == ""
     _session_start(project)
-    assert wait_for((started / ".cache" / "search.sqlite3").exists)
+    assert wait_for((local_of(started) / "search.sqlite3").exists)
     assert wait_for(lambda: name in _pointers(project))
     assert _log(started).count("fresh clone") == 1
     _session_start(project)
@@ -83,7 +84,7 @@ def test_a_fresh_clone_gets_its_search_index_at_session_start(started: Path) -> 
 def test_an_index_of_another_version_is_made_again_at_session_start(started: Path) -> None:
     project = started.parent.parent
     name = _remember(started)
-    db = started / ".cache" / "search.sqlite3"
+    db = local_of(started) / "search.sqlite3"
     conn = sqlite3.connect(db)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
     conn.commit()
@@ -97,11 +98,11 @@ def test_an_index_of_another_version_is_made_again_at_session_start(started: Pat
 
 def test_no_memory_and_no_index_starts_nothing(started: Path) -> None:
     project = started.parent.parent
-    shutil.rmtree(started / ".cache", ignore_errors=True)
+    shutil.rmtree(local_of(started), ignore_errors=True)
     _session_start(project)
     time.sleep(0.3)
     assert "SessionStart:" not in _log(started)
-    assert not (started / ".cache" / "search.sqlite3").exists()
+    assert not (local_of(started) / "search.sqlite3").exists()
 
 
 def test_an_index_found_fine_is_not_opened_again(started: Path) -> None:
@@ -109,9 +110,9 @@ def test_an_index_found_fine_is_not_opened_again(started: Path) -> None:
     project = started.parent.parent
     _remember(started)
     _session_start(project)
-    marks = list((started / ".cache").glob("vectors-v*.ok"))
+    marks = list((local_of(started)).glob("vectors-v*.ok"))
     assert len(marks) == 1
-    db = started / ".cache" / "search.sqlite3"
+    db = local_of(started) / "search.sqlite3"
     assert marks[0].read_text(encoding="utf-8") == str(db.stat().st_ino)
     _session_start(project)
     assert "SessionStart:" not in _log(started)
@@ -122,7 +123,7 @@ def test_a_crafted_index_is_made_again_not_queried(started: Path) -> None:
     session start reads none of the index's tables then, and has it made again."""
     project = started.parent.parent
     name = _remember(started)
-    db = started / ".cache" / "search.sqlite3"
+    db = local_of(started) / "search.sqlite3"
     conn = sqlite3.connect(db)
     conn.execute("DROP TABLE meta")
     conn.execute(

@@ -20,7 +20,7 @@ import pytest
 from memhooks.recall.search_read import has_vectors
 from memhooks.recall.semantic import TABLE_FILE
 from plugin_host import TAG, Host, bare_python, install_plugin, seed_deps
-from support import wait_for
+from support import local_of, wait_for
 
 TABLE = Path(__file__).parents[1] / "fixtures" / "semantic" / "tokens-subset.sqlite3"
 SAID = "we decided the job queue workers use Postgres 16 with SKIP LOCKED, not Redis"
@@ -68,14 +68,14 @@ def vectors(db: Path) -> bool:
 
 
 def rebuild_log(host: Host) -> str:
-    log = host.memory / ".cache" / "rebuild.log"
+    log = local_of(host.memory) / "rebuild.log"
     return log.read_text(encoding="utf-8") if log.exists() else ""
 
 
 def test_a_fresh_clone_gets_its_index_from_session_start(host: Host) -> None:
     memory = started(host)
     assert memory.name in host.context("UserPromptSubmit", prompt=PROMPT)
-    shutil.rmtree(host.memory / ".cache")  # what a clone of the repository holds
+    shutil.rmtree(local_of(host.memory))  # what a clone of the repository holds
     assert memory.name not in host.context("UserPromptSubmit", prompt=PROMPT)
     host.context("SessionStart", source="startup")
     assert wait_for(lambda: memory.name in host.context("UserPromptSubmit", prompt=PROMPT)), (
@@ -101,7 +101,7 @@ def arrive(host: Host) -> Path:
     table = host.data / "semantic" / TABLE_FILE
     table.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(TABLE, table)
-    return host.memory / ".cache" / "search.sqlite3"
+    return local_of(host.memory) / "search.sqlite3"
 
 
 def test_vectors_are_added_after_the_token_table_arrives(host: Host) -> None:
@@ -122,7 +122,7 @@ def test_a_stale_mark_of_a_dead_rebuild_blocks_nothing(host: Host) -> None:
     db = arrive(host)
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
-    cache = host.memory / ".cache"
+    cache = local_of(host.memory)
     (cache / "rebuild.pid").write_text(f"{dead.pid}\n", encoding="utf-8")
     (cache / "vectors-rebuild").write_text("", encoding="utf-8")  # the old mark, an hour's block
     status = host.command("status").stdout
@@ -170,7 +170,7 @@ def test_claudes_memhooks_command_uses_the_plugins_data_folder(host: Host) -> No
     done = host.run("memhooks", "start", path=on_path)
     assert done.returncode == 0, done.stderr
     assert "installing" not in done.stderr
-    assert not (host.home / ".cache" / "memhooks" / "deps").exists()  # no second copy
+    assert not (local_of(host.home) / "memhooks" / "deps").exists()  # no second copy
     doctor = host.run("memhooks", "doctor", path=on_path)
     assert "[ok] dependencies" in doctor.stdout, doctor.stdout + doctor.stderr
     semantic = next(line for line in doctor.stdout.splitlines() if "semantic signals" in line)

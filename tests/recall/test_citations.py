@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from memhooks.recall import citation_check, citations
-from support import run_hook, run_main
+from memhooks.store import MemoryPaths
+from support import local_of, run_hook, run_main
 
 CODE = "\n".join(f"line {n}" for n in range(1, 101)) + "\n"
 
@@ -180,19 +181,19 @@ def test_save_takes_cites_from_a_field(
 def test_memories_citing_nothing_leave_the_verdict_cache_alone(tmp_path: Path) -> None:
     """Every prompt pointing at a memory without cites rewrote `.cache/citations.json`."""
     memory = tmp_path / ".claude" / "memory"
-    (memory / ".cache").mkdir(parents=True)
+    (local_of(memory)).mkdir(parents=True)
     (memory / "decisions").mkdir()
     plain = memory / "decisions" / "plain.md"
     plain.write_text("---\ntitle: plain\n---\nno code cited here\n")
-    verdicts = memory / ".cache" / "citations.json"
-    assert citation_check.stale_of(str(memory), ["decisions/plain.md"]) == {}
+    verdicts = local_of(memory) / "citations.json"
+    assert citation_check.stale_of(MemoryPaths(str(memory)), ["decisions/plain.md"]) == {}
     assert not verdicts.exists()
     # An entry left from when the memory cited code is dropped once, then nothing is written.
     stamp = [plain.stat().st_mtime_ns - 1, plain.stat().st_size]
     old = {"memory": stamp, "cites": ["a.py:1#abcdef123456"], "files": {}, "stale": []}
     verdicts.write_text(json.dumps({"decisions/plain.md": old}))
-    assert citation_check.stale_of(str(memory), ["decisions/plain.md"]) == {}
+    assert citation_check.stale_of(MemoryPaths(str(memory)), ["decisions/plain.md"]) == {}
     assert json.loads(verdicts.read_text()) == {}
     verdicts.write_text("{} ")
-    assert citation_check.stale_of(str(memory), ["decisions/plain.md"]) == {}
+    assert citation_check.stale_of(MemoryPaths(str(memory)), ["decisions/plain.md"]) == {}
     assert verdicts.read_text() == "{} "

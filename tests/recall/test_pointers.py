@@ -14,7 +14,7 @@ from memhooks.hooks import subagent_pointers, user_prompt
 from memhooks.hooks.event import HookInput
 from memhooks.recall.pointer import Pointer
 from memhooks.store import MemoryPaths, Settings
-from support import run_main
+from support import local_of, run_main
 
 QUEUE_DECISION = "we decided to use Postgres 16 for the job queue, not Redis"
 
@@ -340,7 +340,7 @@ def test_recall_in_a_fresh_clone_finds_the_committed_memories(
     import shutil
 
     decision, _ = young_store(capsys)
-    shutil.rmtree(memory / ".cache")
+    shutil.rmtree(local_of(memory))
     code, out, _ = run_main(capsys, "recall", "postgres", "job", "queue", "--json")
     assert code == 0
     assert any(p.endswith(decision) for p in [r["path"] for r in json.loads(out)["results"]])
@@ -416,8 +416,8 @@ def test_the_ledger_never_writes_through_a_symlinked_cache(tmp_path: Path) -> No
     outside.mkdir()
     memory_root = tmp_path / ".claude" / "memory"
     memory_root.mkdir(parents=True)
-    (memory_root / ".cache").symlink_to(outside)
-    record_injected(str(memory_root / ".cache" / "injected.json"), "s-1", "SessionStart", 10)
+    (local_of(memory_root)).symlink_to(outside)
+    record_injected(str(local_of(memory_root) / "injected.json"), "s-1", "SessionStart", 10)
     assert list(outside.iterdir()) == []
 
 
@@ -439,7 +439,7 @@ def test_recall_remakes_an_index_an_older_memhooks_wrote(
     import sqlite3
 
     decision, _ = young_store(capsys)
-    conn = sqlite3.connect(memory / ".cache" / "search.sqlite3")
+    conn = sqlite3.connect(local_of(memory) / "search.sqlite3")
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()

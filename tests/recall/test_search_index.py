@@ -10,6 +10,7 @@ from memhooks.recall import ranking, search_index
 from memhooks.recall.search_index import SearchIndex
 from memhooks.recall.search_read import Hit
 from memhooks.store import SearchDoc
+from support import local_of
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -45,7 +46,7 @@ DOCS = [
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
-    return tmp_path / ".cache" / "search.sqlite3"
+    return local_of(tmp_path) / "search.sqlite3"
 
 
 def built(db: Path, docs: list[SearchDoc] = DOCS) -> SearchIndex:

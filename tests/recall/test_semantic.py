@@ -26,6 +26,7 @@ from memhooks.recall.background import PROMPTS
 from memhooks.recall.search_index import SearchIndex
 from memhooks.recall.search_read import has_vectors
 from memhooks.store import SearchDoc
+from support import local_of
 
 REPO = Path(__file__).resolve().parents[2]
 TABLE = REPO / "tests" / "fixtures" / "semantic" / "tokens-subset.sqlite3"
@@ -774,7 +775,7 @@ def test_a_table_installed_after_the_index_gets_its_vectors_without_a_manual_reb
 
     data = plugin_data(tmp_path, monkeypatch)
     assert main(["remember", "we decided to use Postgres 16 for the job queue"]) == 0
-    db = started / ".cache" / "search.sqlite3"
+    db = local_of(started) / "search.sqlite3"
 
     def vectors() -> bool:
         conn = sqlite3.connect(db)
@@ -792,11 +793,11 @@ def test_a_table_installed_after_the_index_gets_its_vectors_without_a_manual_reb
     while not vectors() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert vectors()
-    log = (started / ".cache" / "memhooks.log").read_text()
+    log = (local_of(started) / "memhooks.log").read_text()
     assert log.count("memory vectors") == 1
     assert run_hook("SessionStart", payload, cwd=project).returncode == 0
     time.sleep(0.5)
-    log = (started / ".cache" / "memhooks.log").read_text()
+    log = (local_of(started) / "memhooks.log").read_text()
     assert log.count("memory vectors") == 1  # no second rebuild
 
 
@@ -817,7 +818,7 @@ def test_status_says_a_rebuild_runs_only_while_its_process_lives(
     data = plugin_data(tmp_path, monkeypatch)
     assert main(["remember", "we decided to use Postgres 16 for the job queue"]) == 0
     install_table(data)
-    cache = started / ".cache"
+    cache = local_of(started)
 
     def semantic_line() -> dict[str, object]:
         capsys.readouterr()

@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 
 from memhooks.store import LockTimeoutError, command_lock, quick_lock
+from support import local_of
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="checked on POSIX (flock per descriptor)")
 def test_quick_and_command_locks_exclude_each_other(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    lock = tmp_path / ".cache" / "store.lock"
+    lock = local_of(tmp_path) / "store.lock"
     # Each lock opens its own descriptor, so even in one process the second one waits.
     held = pytest.raises(LockTimeoutError, match=r"still held after 0\.2s")
     with quick_lock(lock, 1.0), held, command_lock(lock, 0.2):

@@ -10,12 +10,14 @@ import pytest
 
 from memhooks.store import (
     LAYOUT,
+    LOCAL,
     MemoryPaths,
     UnsafePathError,
     command_project_root,
     discover_project,
     session_file_stem,
 )
+from support import local_of
 
 
 @pytest.mark.parametrize("good", ["abc", "7f3e-11aa_b", "A" * 128])
@@ -32,15 +34,21 @@ def test_anything_else_is_refused(bad: str) -> None:
 
 
 def test_every_entry_is_a_string_of_the_tree(tmp_path: Path) -> None:
-    """One API: each well-known path is a `str` (the hooks never import pathlib)."""
+    """One API: each well-known path is a `str` (the hooks never import pathlib); the tree's
+    in the checkout, the machine-local ones in the local folder, outside it."""
     paths = MemoryPaths.for_project(tmp_path)
     assert paths.base == str(tmp_path / ".claude" / "memory")
-    assert len(LAYOUT) == 28  # 25 + .cache/restore (the evidence), rebuild.pid and rebuild.log
+    assert len(LAYOUT) == 14  # the tree: what a repository may share
+    assert len(LOCAL) == 21  # machine-local: the session record, caches, evidence, log
     for name, relative in LAYOUT.items():
         value = getattr(paths, name)
         assert isinstance(value, str)
         assert Path(value) == Path(paths.base) / relative
-    assert paths.catalog == str(tmp_path / ".claude" / "memory" / ".cache" / "catalog.json")
+    for name, relative in LOCAL.items():
+        value = getattr(paths, name)
+        assert isinstance(value, str)
+        assert Path(value) == Path(paths.cache) / relative
+        assert not Path(value).is_relative_to(tmp_path)
     assert paths.relative(paths.current_task) == "context/current-task.md"
     assert not hasattr(paths, "file")
 
@@ -75,7 +83,7 @@ def test_a_command_run_from_a_subfolder_uses_the_repository_root(
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     monkeypatch.chdir(checkout / "src")
     assert main(["start"]) == 0
-    assert (checkout / ".claude" / "memory" / "_session.json").is_file()
+    assert (local_of(checkout / ".claude" / "memory") / "session.json").is_file()
     assert not (checkout / "src" / ".claude").exists()
     monkeypatch.chdir(checkout / "src" / "pkg")
     assert main(["remember", "the queue runs on Postgres"]) == 0

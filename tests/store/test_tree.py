@@ -18,7 +18,7 @@ from memhooks.store import (
     change_state,
     load_catalog,
 )
-from support import FIXTURES, hook_writer, open_store
+from support import FIXTURES, hook_writer, local_of, open_store
 
 
 def test_a_hook_files_a_memory_and_every_derived_file_follows(started: Path) -> None:
@@ -34,13 +34,13 @@ def test_a_hook_files_a_memory_and_every_derived_file_follows(started: Path) -> 
     assert "category: subagent" in text
     assert "src/auth.ts:1-2#" in text  # the citation hasher it was given ran
     assert entry.path in (started / "MEMORY.md").read_text(encoding="utf-8")
-    cat = load_catalog(started / ".cache" / "catalog.json")
+    cat = load_catalog(local_of(started) / "catalog.json")
     assert cat is not None
     assert entry.path in cat.entries
     assert cat.entries[entry.path].stamp  # stamped like a command's write
-    with SearchIndex(started / ".cache" / "search.sqlite3") as index:
+    with SearchIndex(local_of(started) / "search.sqlite3") as index:
         assert [h.path for h in index.query("localStorage tokens", min_score=0)] == [entry.path]
-    state = json.loads((started / "_session.json").read_text(encoding="utf-8"))
+    state = json.loads((local_of(started) / "session.json").read_text(encoding="utf-8"))
     assert state["stats"]["subagentOutputs"] == 1
     assert state["lastMemoryWrite"]
 
@@ -63,7 +63,7 @@ def test_unless_and_then_run_under_the_lock(started: Path) -> None:
 
 
 def test_without_a_catalog_the_hook_refuses_after_the_memory_is_safe(started: Path) -> None:
-    (started / ".cache" / "catalog.json").unlink()
+    (local_of(started) / "catalog.json").unlink()
     marks: list[str] = []
     with pytest.raises(StoreError, match="rebuild"):
         hook_writer(started).create(

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from support import FIXTURES, hook_in, run_cli, run_hook
+from support import FIXTURES, hook_in, local_of, run_cli, run_hook
 
 SESSION = "0a1b2c3d-worktree"
 MESSY = FIXTURES / "transcripts2" / "c1-rust-json-output"
@@ -75,11 +75,11 @@ def decisions(project: Path) -> list[str]:
 
 def test_consent_in_the_main_checkout_covers_a_new_worktree(worktree: Path) -> None:
     memory = worktree / ".claude" / "memory"
-    assert not (memory / "_session.json").exists()  # never committed: machine state
+    assert not (local_of(memory) / "session.json").exists()  # never committed: machine state
     out = hook(worktree, "SessionStart", source="startup")
     assert "deploy the database" in context(out)
     assert "systemMessage" not in out
-    state = json.loads((memory / "_session.json").read_text("utf-8"))
+    state = json.loads((local_of(memory) / "session.json").read_text("utf-8"))
     assert state["active"] is True
     assert state["branch"] == "feature"
     status = json.loads(cli("status", "--json", cwd=worktree).stdout)
@@ -92,7 +92,7 @@ def test_stop_in_one_checkout_turns_the_repository_off_for_the_others(
 ) -> None:
     cli("stop", cwd=repo)
     assert hook(worktree, "SessionStart", source="startup") == {}
-    assert not (worktree / ".claude" / "memory" / "_session.json").exists()
+    assert not (local_of(worktree / ".claude" / "memory") / "session.json").exists()
 
 
 def test_a_worktree_saves_in_its_own_tree_until_the_branch_merges(
@@ -155,9 +155,9 @@ def test_journals_and_checkpoints_stay_in_each_checkout(
     assert (here / "sessions" / f"{SESSION}.md").is_file()
     assert not (there / "checkpoints" / "sessions" / f"{SESSION}.md").exists()
     assert not (there / "sessions" / f"{SESSION}.md").exists()
-    sessions = json.loads((there / "_session.json").read_text("utf-8")).get("sessions", [])
+    sessions = json.loads((local_of(there) / "session.json").read_text("utf-8")).get("sessions", [])
     assert SESSION not in [s["id"] for s in sessions]
-    sessions = json.loads((here / "_session.json").read_text("utf-8"))["sessions"]
+    sessions = json.loads((local_of(here) / "session.json").read_text("utf-8"))["sessions"]
     assert SESSION in [s["id"] for s in sessions]
 
 
@@ -176,7 +176,7 @@ def test_a_fresh_clone_at_the_same_path_is_asked_again(repo: Path, tmp_path: Pat
     fresh = tmp_path / "fresh worktree"
     git("worktree", "add", "-q", "-b", "again", str(fresh), cwd=repo)
     assert not context(hook(fresh, "SessionStart", source="startup"))
-    assert not (fresh / ".claude" / "memory" / "_session.json").exists()
+    assert not (local_of(fresh / ".claude" / "memory") / "session.json").exists()
 
 
 def test_a_git_file_pointing_at_a_trusted_repository_is_not_its_worktree(
@@ -191,7 +191,7 @@ def test_a_git_file_pointing_at_a_trusted_repository_is_not_its_worktree(
     out = hook(fake, "SessionStart", source="startup")
     assert "systemMessage" in out
     assert not context(out)
-    assert not (fake / ".claude" / "memory" / "_session.json").exists()
+    assert not (local_of(fake / ".claude" / "memory") / "session.json").exists()
 
 
 def test_the_main_branch_is_origin_head_else_main_or_master(repo: Path, tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from memhooks.store import (
     load_catalog,
     scan_tree,
 )
-from support import needs_symlinks, open_store, run_cli
+from support import local_of, needs_symlinks, open_store, run_cli
 
 
 def store_for(root: Path) -> Store:
@@ -246,7 +246,7 @@ def test_eight_concurrent_writers_lose_nothing(started: Path) -> None:
     assert not list(started.rglob("*.tmp"))
     rebuilt = scan_tree(MemoryPaths(started))
     assert set(rebuilt.catalog.entries) == set(cat.entries)
-    state = json.loads((started / "_session.json").read_text(encoding="utf-8"))
+    state = json.loads((local_of(started) / "session.json").read_text(encoding="utf-8"))
     assert state["stats"]["memories"] == 400
 
 

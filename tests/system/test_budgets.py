@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.recall import citation_check, citations
+from memhooks.store import MemoryPaths
 from support import LAUNCHER, run_cli
 
 SESSION = "5e55-budgets"
@@ -119,7 +120,7 @@ def test_hundreds_of_committed_cites_do_not_stall_the_prompt(tmp_path: Path) -> 
     done = hook(project, "UserPromptSubmit", prompt="how does the parser tokenizer split words?")
     text = context_of(done)
     assert "Tokenizer decision" in text
-    verdicts = json.loads((project / ".claude/memory/.cache/citations.json").read_text())
+    verdicts = json.loads(Path(MemoryPaths(str(project / ".claude/memory")).citations).read_text())
     verdict = verdicts["decisions/2026-01-01_001_tokenizer.md"]
     assert 1 <= verdict["checked"] <= citations.MAX_CITES
 
@@ -133,8 +134,8 @@ def test_a_verdict_cut_short_goes_on_at_the_next_prompt(tmp_path: Path) -> None:
     memory = "decisions/2026-01-01_001_tokenizer.md"
     progress = []
     for _ in range(citations.MAX_CITES + 2):
-        stale = citation_check.stale_of(root, [memory], budget=0)  # one cite per call
-        verdict = json.loads((tmp_path / ".claude/memory/.cache/citations.json").read_text())
+        stale = citation_check.stale_of(MemoryPaths(root), [memory], budget=0)  # one cite a call
+        verdict = json.loads(Path(MemoryPaths(root).citations).read_text())
         progress.append(verdict[memory]["checked"])
         assert stale == {memory: ["src/big.py"]}
     assert progress == [*range(1, citations.MAX_CITES + 1), citations.MAX_CITES, 20]
@@ -294,7 +295,7 @@ def test_a_slow_committed_pattern_is_dropped_and_every_hook_does_its_work(
     )
     hook(project, "SessionStart", source="startup")
     hook(project, "UserPromptSubmit", prompt=PROMPT, transcript_path=str(transcript))
-    kept = json.loads((project / ".claude/memory/.cache/prompts.json").read_text())
+    kept = json.loads(Path(MemoryPaths(str(project / ".claude/memory")).prompts).read_text())
     assert [item["prompt"] for item in kept] == [PROMPT]
     hook(project, "Stop", transcript_path=str(transcript), stop_hook_active=False)
     hook(project, "PreCompact", transcript_path=str(transcript), trigger="auto")

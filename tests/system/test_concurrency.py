@@ -12,7 +12,7 @@ import pytest
 
 from memhooks.errors import Exit
 from memhooks.store import MemoryPaths, load_catalog, memory_files
-from support import FIXTURES, LAUNCHER, hook_examples, run_cli
+from support import FIXTURES, LAUNCHER, hook_examples, local_of, run_cli
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX process model")
 SHARED_TRANSCRIPTS = sorted((FIXTURES / "transcripts").glob("*/transcript.jsonl"))
@@ -143,7 +143,7 @@ def test_parallel_sessions_subagents_and_saves(started: Path, tmp_path: Path) ->
     report = _consistent(started)
     assert report["counts"]["decision"] == 6  # type: ignore[index]
     # Session bookkeeping may be skipped under contention (logged), but never corrupted.
-    state = json.loads((started / "_session.json").read_text(encoding="utf-8"))
+    state = json.loads((local_of(started) / "session.json").read_text(encoding="utf-8"))
     sessions = state.get("sessions", [])  # all skipped, when the saves held the lock throughout
     assert {s["id"] for s in sessions} <= {f"session-{n}" for n in range(4)}
 
@@ -212,8 +212,8 @@ def test_the_injection_ledger_loses_no_count_under_parallel_hooks(tmp_path: Path
 
     from memhooks.store import session_counts
 
-    (tmp_path / ".cache").mkdir()
-    file = str(tmp_path / ".cache" / "injected.json")
+    (local_of(tmp_path)).mkdir()
+    file = str(local_of(tmp_path) / "injected.json")
     with multiprocessing.get_context("fork").Pool(6) as pool:
         pool.map(_record_many, [(file, 40)] * 6)
     assert json.loads(Path(file).read_text())  # whole, never torn
@@ -237,9 +237,7 @@ def test_parallel_hooks_count_what_they_injected(started: Path) -> None:
     assert injected
     from memhooks.store import session_counts
 
-    runs, chars = session_counts(str(started / ".cache" / "injected.json"), "s-1")[1][
-        "SessionStart"
-    ]
+    runs, chars = session_counts(str(local_of(started) / "injected.json"), "s-1")[1]["SessionStart"]
     assert (runs, chars) == (sum(1 for o in outs if o.strip()), injected)
 
 

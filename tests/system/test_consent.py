@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from support import LAUNCHER, hook_examples, hook_in, run_cli
+from support import LAUNCHER, hook_examples, hook_in, local_of, run_cli
 
 SESSION = "0a1b2c3d-consent"
 PLANT = "PLANTED-BY-UPSTREAM"
@@ -59,6 +59,8 @@ def clone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         "stop": {"nudge": "save", "nudge_interval_minutes": 1, "stale_minutes": 1},
     }
     (memory / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    planted = {"version": 1, "active": True, "started": "2026-01-01T00:00:00Z"}
+    (memory / "_session.json").write_text(json.dumps(planted), encoding="utf-8")
     git("init", "-q", cwd=upstream)
     git("add", "-A", cwd=upstream)
     git("add", "-f", ".claude/memory/_session.json", cwd=upstream)
@@ -172,10 +174,9 @@ def test_consent_belongs_to_the_folder_not_to_a_path(clone: Path) -> None:
     assert "deploy the database" in context(hook(link, "SessionStart", source="startup"))
     # Another folder put at the same path (the user removed the clone and cloned anew):
     # the user turned memory on for the old folder, not this one.
-    fresh = clone.parent / "fresh"
-    shutil.copytree(clone, fresh, symlinks=True)
+    git("clone", "-q", str(clone.parent / "upstream"), "fresh", cwd=clone.parent)
     shutil.rmtree(clone)
-    fresh.rename(clone)
+    (clone.parent / "fresh").rename(clone)
     assert "systemMessage" in hook(clone, "SessionStart", source="startup")
     assert hook(clone, "UserPromptSubmit", prompt="deploy the database") == {}
     # A moved checkout is asked again.
@@ -194,6 +195,8 @@ def test_committed_config_is_not_honoured_until_start(clone: Path) -> None:
     state["lastMemoryWrite"] = "2020-01-01T00:00:00Z"
     (memory / "_session.json").write_text(json.dumps(state), encoding="utf-8")
     assert hook(clone, "Stop") == {}  # no save nudge keeps Claude working
+    assert run_cli("status", cwd=clone).returncode == 0  # a review: an id, no session record
+    (local_of(memory) / "session.json").write_text(json.dumps(state), encoding="utf-8")
     done = run_cli("remember", f"we decided the token {WORD} is the deploy key", cwd=clone)
     assert done.returncode == 0, done.stderr
     assert "redact.extra_patterns" in done.stderr  # said once, on stderr
@@ -212,16 +215,16 @@ def test_a_save_nudge_keeps_claude_working_at_most_once_per_floor(clone: Path) -
 
     assert run_cli("start", cwd=clone).returncode == 0
     memory = clone / ".claude" / "memory"
-    state = json.loads((memory / "_session.json").read_text("utf-8"))
+    state = json.loads((local_of(memory) / "session.json").read_text("utf-8"))
     state["lastMemoryWrite"] = "2020-01-01T00:00:00Z"
-    (memory / "_session.json").write_text(json.dumps(state), encoding="utf-8")
+    (local_of(memory) / "session.json").write_text(json.dumps(state), encoding="utf-8")
     assert hook(clone, "Stop").get("decision") == "block"  # the user's config, honoured
-    state = json.loads((memory / "_session.json").read_text("utf-8"))
+    state = json.loads((local_of(memory) / "session.json").read_text("utf-8"))
     state["lastNudge"] = stamp(time.time() - 120)  # two minutes ago: past the 1-minute setting
-    (memory / "_session.json").write_text(json.dumps(state), encoding="utf-8")
+    (local_of(memory) / "session.json").write_text(json.dumps(state), encoding="utf-8")
     assert hook(clone, "Stop") == {}
     state["lastNudge"] = stamp(time.time() - getattr(stop, "NUDGE_FLOOR_MINUTES", 15) * 60 - 5)
-    (memory / "_session.json").write_text(json.dumps(state), encoding="utf-8")
+    (local_of(memory) / "session.json").write_text(json.dumps(state), encoding="utf-8")
     assert hook(clone, "Stop").get("decision") == "block"
 
 

@@ -22,7 +22,7 @@ from memhooks.continuity.briefing import HEADER
 from memhooks.errors import Exit
 from memhooks.hooks.subagent_stop import LOCK_TIMEOUT as SUBAGENT_LOCK_TIMEOUT
 from memhooks.store import MemoryPaths
-from support import LAUNCHER, hook_examples, hook_writer, run_cli
+from support import LAUNCHER, hook_examples, hook_writer, local_of, run_cli
 from test_fuzz_hooks import assert_valid_output, memory_snapshot, run_in_process, seed_memories
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX faults")
@@ -231,7 +231,7 @@ def test_live_lock_hooks_skip_within_budget(held_lock: Path) -> None:
         budget = SUBAGENT_LOCK_TIMEOUT + 2 if event == "SubagentStop" else 3
         assert time.monotonic() - begin < budget, event
     assert not list((started / "subagent").glob("*.md"))  # skipped, not queued behind the lock
-    assert "lock" in (started / ".cache" / "memhooks.log").read_text(encoding="utf-8")
+    assert "lock" in (local_of(started) / "memhooks.log").read_text(encoding="utf-8")
 
 
 def test_live_lock_briefing_still_arrives(held_lock: Path) -> None:
@@ -403,14 +403,14 @@ def test_clock_skew_in_frontmatter_and_session(started: Path) -> None:
         "---\n",
         encoding="utf-8",
     )
-    state = json.loads((started / "_session.json").read_text(encoding="utf-8"))
+    state = json.loads((local_of(started) / "session.json").read_text(encoding="utf-8"))
     state.update(
         started="2999-01-01T00:00:00Z",
         lastMemoryWrite="2999-01-01T00:00:00Z",
         lastNudge="9999-12-31T23:59:59Z",
         lastActivity="1970-01-01T00:00:00Z",
     )
-    (started / "_session.json").write_text(json.dumps(state), encoding="utf-8")
+    (local_of(started) / "session.json").write_text(json.dumps(state), encoding="utf-8")
     assert _rebuild_json()["skipped"] == []
     for event in ("SessionStart", "UserPromptSubmit", "Stop", "SubagentStop", "SessionEnd"):
         code, out, err = run_in_process(event, _payload(event, prompt="future", source="resume"))
@@ -421,7 +421,7 @@ def test_clock_skew_in_frontmatter_and_session(started: Path) -> None:
     assert (decisions / "2020-01-01_001_retired-future.md").exists()  # not past its grace yet
     state["lastMemoryWrite"] = "1970-01-01T00:00:00Z"
     state["lastNudge"] = "2999-01-01T00:00:00Z"
-    (started / "_session.json").write_text(json.dumps(state), encoding="utf-8")
+    (local_of(started) / "session.json").write_text(json.dumps(state), encoding="utf-8")
     code, out, err = run_in_process("Stop", _payload("Stop"))
     assert_valid_output(code, out, err)
     assert out == ""  # a nudge "in the future" is not due

@@ -34,7 +34,7 @@ from memhooks.store import (
     render_document,
     validate_config,
 )
-from support import FIXTURES, memory_snapshot, open_store, report_fuzz_counts
+from support import FIXTURES, local_of, memory_snapshot, open_store, report_fuzz_counts
 
 COUNTS: collections.Counter[str] = collections.Counter()
 
@@ -394,13 +394,13 @@ def test_session_json_hooks_and_cli(started: Path, data: bytes) -> None:
     from test_fuzz_hooks import assert_valid_output, run_in_process
 
     before = seed(started)
-    (started / "_session.json").write_bytes(data)
+    (local_of(started) / "session.json").write_bytes(data)
     try:
         parsed = json.loads(data)
     except ValueError:
         parsed = None
     expected = isinstance(parsed, dict) and parsed.get("active") is True
-    assert is_active(started / "_session.json") is expected
+    assert is_active(local_of(started) / "session.json") is expected
     for event in ("SessionStart", "UserPromptSubmit", "Stop", "SessionEnd", "PreCompact"):
         COUNTS["session.json: hooks"] += 1
         payload = {"session_id": "s1", "prompt": "sqlite?", "hook_event_name": event}

@@ -155,23 +155,29 @@ def test_every_write_of_hooks_and_commands_is_inside_the_tree(
     ):
         _cli(argv, stdin="# Summary\n\nDid things.\n")
     assert writes, "the audit hook saw nothing: is it working?"
-    # The one folder outside the tree: the last known copies of this tree's memories, in the
-    # user's cache, under a checksum of the tree's path (store.watch), so that even a
-    # deleted `.claude/` can be recovered. Nothing in the project names or steers it.
+    # The folders outside the tree: this checkout's machine-local folder (store.local: the
+    # session record, caches, evidence), the last known copies of its memories in the user's
+    # cache (store.watch), so that even a deleted `.claude/` can be recovered, and the id in
+    # the checkout (outside git, `.claude/memhooks-id`). Nothing in the project steers them.
     from memhooks.store import MemoryPaths, mirror_dir
 
-    mirror = Path(mirror_dir(MemoryPaths(started))).resolve()
+    paths = MemoryPaths(started)
+    ours = [Path(mirror_dir(paths)).resolve(), Path(paths.cache).resolve()]
     outside = [
         (event, path)
         for event, path in _outside(started, writes)
-        if mirror not in Path(path).resolve().parents
+        if not any(folder in Path(path).resolve().parents for folder in ours)
+        and not Path(path).name.startswith((".memhooks-id", "memhooks-id"))
     ]
     assert outside == [], sorted(set(outside))[:20]
     project = started.parent.parent
     stray = [
         p
         for p in project.parent.rglob("*")
-        if p.is_file() and started not in p.parents and p.parent != project.parent
+        if p.is_file()
+        and started not in p.parents
+        and p.parent != project.parent
+        and p.name != "memhooks-id"  # the checkout's id, outside git (store.local)
     ]
     assert stray == []
 

@@ -106,11 +106,6 @@ def session(project: Path) -> list[tuple[str, dict[str, object]]]:
     ]
 
 
-@pytest.mark.xfail(
-    reason="issue 34's live bug: Stop appends to sessions/<id>.md without telling the guard's "
-    "watch list, so the next PostToolUse settles it through the command-side Store",
-    strict=False,
-)
 def test_no_hook_of_a_session_imports_the_command_side(
     started: Path, tmp_path: Path, deps: Path
 ) -> None:

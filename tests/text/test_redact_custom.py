@@ -13,7 +13,7 @@ import pytest
 from memhooks.store import settings_from_dict
 from memhooks.text.redact import redact
 from memhooks.text.redact_custom import CustomPatternTimeoutError, pattern_problem, refused
-from support import run_hook
+from support import local_of, run_hook
 
 REFUSED = [
     r"(a+)+$",
@@ -91,7 +91,7 @@ def test_hooks_finish_with_a_hostile_committed_pattern(
         done = run_hook(event, payload, env=env, timeout=8)
         assert done.returncode == 0
     # Refused (config problem) or stopped (deadline): either way the log says which.
-    log = (started / ".cache" / "memhooks.log").read_text(encoding="utf-8")
+    log = (local_of(started) / "memhooks.log").read_text(encoding="utf-8")
     assert "extra_patterns" in log
     after = run_hook("UserPromptSubmit", {**payload, "prompt": "hi"}, env=env, timeout=8)
     assert after.returncode == 0

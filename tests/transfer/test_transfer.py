@@ -15,6 +15,7 @@ import pytest
 
 from memhooks.cli.main import main
 from memhooks.store import PROVENANCE_KEYS, parse_meta
+from support import local_of
 
 PROVENANCE_LINE = re.compile(
     rb"^(?:" + b"|".join(k.encode() for k in PROVENANCE_KEYS) + rb"): .*\n", re.MULTILINE
@@ -588,7 +589,7 @@ def test_a_planted_secret_is_redacted_on_the_way_in(
     assert token.encode() not in written
     assert b"hunter2" not in written
     assert b"imported_from: elsewhere" in written
-    for derived in (mem(target) / ".cache").iterdir():
+    for derived in (local_of(mem(target))).iterdir():
         if derived.is_file():
             assert token.encode() not in derived.read_bytes(), derived
 
@@ -681,7 +682,7 @@ def test_an_import_updates_the_derived_files_once(
     assert calls == [6]
     from memhooks.store import load_catalog
 
-    loaded = load_catalog(mem(target) / ".cache" / "catalog.json")
+    loaded = load_catalog(local_of(mem(target)) / "catalog.json")
     assert loaded is not None
     assert len(loaded.active()) == 6
     capsys.readouterr()

@@ -15,6 +15,7 @@ from memhooks.store import MemoryPaths, append_journal
 from memhooks.view.data import gather, read_safe, split_body
 from memhooks.view.history import history, parse_log
 from memhooks.view.page import embed_json, render
+from support import local_of
 from view_tree import HOSTILE_TAG, HOSTILE_TITLE, build_store
 
 DATA_BLOCK = re.compile(
@@ -156,7 +157,7 @@ def test_command_writes_into_the_cache_and_prints_the_path(
     capsys.readouterr()
     assert main(["--project", str(project), "view"]) == 0
     out = capsys.readouterr().out.strip()
-    target = project / ".claude" / "memory" / ".cache" / "view.html"
+    target = local_of(project / ".claude" / "memory") / "view.html"
     assert out == str(target)
     assert "memhooks-data" in target.read_text(encoding="utf-8")
     assert (
@@ -173,7 +174,7 @@ def test_command_refuses_a_symlinked_cache(
     store: tuple[Path, dict[str, object]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     project, _ = store
-    cache = project / ".claude" / "memory" / ".cache"
+    cache = local_of(project / ".claude" / "memory")
     moved = tmp_path / "elsewhere"
     cache.rename(moved)
     cache.symlink_to(moved)

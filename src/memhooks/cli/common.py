@@ -35,14 +35,31 @@ def memory_paths(args: argparse.Namespace) -> MemoryPaths:
     problem = tree_problem(paths.base)
     if problem:
         raise UserError(problem, Exit.REFUSED)
-    return paths
+    return local_paths(paths)
+
+
+def local_paths(paths: MemoryPaths) -> MemoryPaths:
+    """The tree's paths with this checkout's own machine-local folder: an older memhooks' state
+    moved out of the checkout first (`install.local_state`), and an id made where the tree
+    has none or shares one with the checkout it was copied from (`store.local`)."""
+    from memhooks.install.local_state import migrate
+    from memhooks.store import checkout_id, checkout_of, ensure_id, make_id, recorded_id
+
+    paths = migrate(paths) or paths
+    checkout = checkout_of(paths.base)
+    kept = None if checkout_id(checkout) else recorded_id(paths.base)
+    if kept:  # outside git, `rm -rf .claude` took the id file: this machine's record has it
+        make_id(checkout, kept)
+    if Path(paths.base).is_dir() or checkout_id(checkout) is not None:
+        ensure_id(checkout)
+    return MemoryPaths(paths.base)
 
 
 def require_tree(paths: MemoryPaths) -> None:
     if not Path(paths.session).exists():
         raise UserError(
-            f"no memory here ({paths.base} has no _session.json): run `/memory start` in "
-            f"Claude Code (or {cli_hint('start')}) first",
+            f"no memory here ({paths.base} has no session record on this machine): run "
+            f"`/memory start` in Claude Code (or {cli_hint('start')}) first",
             Exit.NOT_STARTED,
         )
 
@@ -82,7 +99,7 @@ def _configured(paths: MemoryPaths) -> Settings:
     if found.redact_patterns:  # as the hooks do: `status` and `doctor` name the dropped ones
         from memhooks.store import usable_patterns
 
-        found.redact_patterns = usable_patterns(paths.base, found.redact_patterns)[0]
+        found.redact_patterns = usable_patterns(paths.patterns, found.redact_patterns)[0]
     return found
 
 

@@ -118,6 +118,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from memhooks.hooks.entry import run
 
         return run(args_list[1] if len(args_list) > 1 else "")
+    if args_list[:1] == ["settle"]:
+        # A hook's settle of a change behind the store's back, in a process of its own
+        # (guard.tree_settle): the store's rules without pydantic on the hook's path.
+        from memhooks.guard.tree_settle import settle_main
+
+        return settle_main(args_list[1:])
     if args_list[:1] == ["demo"]:
         # The demo parses its own flags (argparse cannot pass `--keep` through a subparser).
         from memhooks.cli.commands.demo import run_with

@@ -1,14 +1,18 @@
 """SessionStart's one line about pending consolidation, at most once a day. Standard library only.
 
 `memhooks consolidate` (and `save`/`remember`, at most daily) write a small summary to
-`.cache/consolidation.json`; SessionStart only reads it here, never runs the analysis.
+`paths.consolidation` (machine-local); SessionStart only reads it here, never runs the analysis.
 """
 
 from __future__ import annotations
 
 import time
 
+from memhooks import TYPE_CHECKING
 from memhooks.store import read_summary, write_summary
+
+if TYPE_CHECKING:
+    from memhooks.store import MemoryPaths
 
 LABELS = {
     "duplicate": "duplicates",
@@ -19,9 +23,9 @@ LABELS = {
 }
 
 
-def line(memory_root: str, today: str | None = None) -> str:
+def line(paths: MemoryPaths, today: str | None = None) -> str:
     """The line to show now ("" when nothing is pending or it was shown today); marks it shown."""
-    data = read_summary(memory_root)
+    data = read_summary(paths)
     if data is None:
         return ""
     pending = data.get("pending")
@@ -31,7 +35,7 @@ def line(memory_root: str, today: str | None = None) -> str:
         return ""
     data["mentioned"] = day
     try:
-        write_summary(memory_root, data)
+        write_summary(paths, data)
     except OSError:
         return ""  # cannot record it: better silent than repeated every session
     parts = [  # known kinds only: the file is in the tree, and this line is outside any frame
@@ -46,10 +50,10 @@ def line(memory_root: str, today: str | None = None) -> str:
     )
 
 
-def with_note(text: str, memory_root: str, budget: int) -> str:
+def with_note(text: str, paths: MemoryPaths, budget: int) -> str:
     """`text` with the line after its first paragraph (the header), cut back to `budget`."""
     try:
-        note = line(memory_root)
+        note = line(paths)
     except OSError:
         return text
     if not note:

@@ -77,7 +77,7 @@ def record_pending(
     """`.cache/consolidation.json`: what SessionStart reads to mention pending proposals."""
     from memhooks.store import read_summary, write_summary
 
-    previous = read_summary(paths.base) or {}
+    previous = read_summary(paths) or {}
     kinds = {k: sum(1 for a in actions if a.kind == k) for k in KINDS}
     data = {
         "computed": iso(now),
@@ -85,7 +85,7 @@ def record_pending(
         "kinds": {k: n for k, n in kinds.items() if n},
         "mentioned": previous.get("mentioned", ""),
     }
-    write_summary(paths.base, data)
+    write_summary(paths, data)
 
 
 def refresh_if_old(paths: MemoryPaths, hours: float = 24.0) -> None:
@@ -101,7 +101,7 @@ def refresh_if_old(paths: MemoryPaths, hours: float = 24.0) -> None:
         return
     from memhooks.store import read_summary
 
-    data = read_summary(paths.base) or {}
+    data = read_summary(paths) or {}
     computed = parse_iso(str(data.get("computed") or ""))
     from memhooks.text.clock import utc_now
 

@@ -95,7 +95,7 @@ def settle(paths: MemoryPaths, settings: Settings, relative: str, cli: str) -> t
         try:
             meta, body = check(relative, _read(path), new=_was_new(paths, relative))
         except InvalidEditError as exc:
-            outcome = restore_backup(paths.base, relative)
+            outcome = restore_backup(paths, relative)
             store.reindex_locked([], {})
             undone = {
                 "restored": "the previous version is back",
@@ -116,7 +116,7 @@ def settle(paths: MemoryPaths, settings: Settings, relative: str, cli: str) -> t
             store.rewrite_locked(path, clean_meta, clean_body)
         entry = entry_for(relative, clean_meta, clean_body)
         store.reindex_locked([entry], {relative: clean_body})
-        forget_backup(paths.base, relative)
+        forget_backup(paths, relative)
     if redacted:
         return False, f"memhooks: secrets in .claude/memory/{relative} were redacted (indexed)."
     return False, ""
@@ -131,4 +131,4 @@ def _read(path: str) -> bytes:
 
 
 def _was_new(paths: MemoryPaths, relative: str) -> bool:
-    return was_absent(paths.base, relative)
+    return was_absent(paths, relative)

@@ -8,8 +8,8 @@ store recorded when it last wrote (`store.watch`); only on a difference is the t
 listed and, when a memory file or a derived file changed, settled under the store lock:
 
 - a new or changed memory file that `rebuild` would index is redacted in place and indexed;
-- one that is not valid is put aside in `.cache/quarantine/` (never rewritten, never read
-  by a hook), and the last known version comes back if there was one. At SessionStart
+- one that is not valid is put aside in `paths.quarantine` (machine-local, never rewritten,
+  never read by a hook), and the last known version comes back if there was one. At SessionStart
   (changes made outside Claude: an editor, a `git pull`) it is reported and left in place,
   out of the index, as `rebuild` leaves it;
 - a deleted memory file is reported; its last known copy is kept outside the tree and
@@ -20,6 +20,7 @@ listed and, when a memory file or a derived file changed, settled under the stor
 from __future__ import annotations
 
 import os
+import sys
 
 from memhooks import TYPE_CHECKING
 from memhooks.store import (
@@ -27,6 +28,8 @@ from memhooks.store import (
     LOST_REPORTED,
     TREE_PREFIX,
     LockTimeoutError,
+    changed_since,
+    keep_trusted,
     kept_copies,
     kept_copy,
     log_line,
@@ -39,6 +42,7 @@ from memhooks.store import (
     record_tree,
     recorded_listing,
     recorded_quick,
+    settle_trusted,
     watched_changed,
 )
 
@@ -67,17 +71,85 @@ def look(
 def _look_deeper(
     paths: MemoryPaths, settings: Settings, cli: str, *, from_claude: bool
 ) -> list[str]:
-    old = recorded_listing(paths)
-    if old is None or (old == memory_listing(paths) and not _derived(paths, from_claude)):
-        # Never recorded on this machine (this is the baseline), or only a folder's mtime
-        # moved (a hook's own journal entry): remember the tree as it is.
-        with quick_lock(paths.lock, LOCK_TIMEOUT):
-            if old is None:
-                record_tree(paths)
-            else:
-                record_quick(paths)
+    with quick_lock(paths.lock, LOCK_TIMEOUT):
+        # Under the lock: every write step of memhooks records what it wrote before it
+        # lets go of it (store.trusted), so what still differs was written by another hand.
+        recorded = recorded_quick(paths)
+        if recorded == quick_line(paths):
+            return []
+        old = recorded_listing(paths)
+        if old is None:  # never recorded on this machine: this is the baseline
+            record_tree(paths)
+            return []
+        messages = settle_trusted(paths, changed_since(paths, recorded), from_claude=from_claude)
+        if old == memory_listing(paths) and not _derived(paths, from_claude):
+            keep_trusted(paths)
+            record_quick(paths)
+            return _told(paths, messages, cli, from_claude=from_claude)
+    messages += _settle_apart(paths, settings, cli, from_claude=from_claude)
+    return _told(paths, messages, cli, from_claude=from_claude)
+
+
+#: Seconds a hook waits for the settle it started (the next look tries again past them).
+SETTLE_SECONDS = 10.0
+
+
+def _settle_apart(
+    paths: MemoryPaths, settings: Settings, cli: str, *, from_claude: bool
+) -> list[str]:
+    """`_settle` needs the store's own rules (frontmatter, the models: pydantic), which no
+    hook but PreCompact may load: a hook runs it as a process of its own, through the same
+    launcher (`memhooks settle`, cli.main), and waits for what it settled. A command (or a
+    test) calls it in place."""
+    launcher = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[1:2] == ["hook"] else ""
+    if not launcher.endswith("memhooks.py"):
+        return _settle(paths, settings, cli, from_claude=from_claude)
+    import json
+    import subprocess
+
+    project = os.path.dirname(os.path.dirname(os.path.abspath(paths.base)))
+    where = "claude" if from_claude else "outside"
+    argv = [sys.executable, "-I", launcher, "settle", where, cli]
+    try:
+        done = subprocess.run(
+            argv,
+            cwd=os.path.dirname(os.path.dirname(launcher)),
+            env={**os.environ, "MEMHOOKS_PROJECT_DIR": project},
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=SETTLE_SECONDS,
+            check=False,
+        )
+        said = json.loads(done.stdout or b"[]")
+    except (OSError, ValueError, subprocess.SubprocessError) as exc:
+        log_line(paths.log, f"the settle of a change behind the store's back failed: {exc}")
         return []
-    return _settle(paths, settings, cli, from_claude=from_claude)
+    return [str(line) for line in said] if isinstance(said, list) else []
+
+
+def settle_main(argv: list[str]) -> int:
+    """`memhooks settle claude|outside CLI`: what a hook started; prints the messages (JSON)."""
+    import json
+
+    from memhooks.store import MemoryPaths, command_project_root, load_settings
+
+    where, cli = [*argv, "", "memhooks"][:2]
+    paths = MemoryPaths.for_project(command_project_root())
+    settings = load_settings(paths.config)
+    said = _settle(paths, settings, cli, from_claude=where == "claude")
+    sys.stdout.write(json.dumps(said) + "\n")
+    return 0
+
+
+def _told(paths: MemoryPaths, messages: list[str], cli: str, *, from_claude: bool) -> list[str]:
+    for message in messages:
+        log_line(paths.log, message.removeprefix("memhooks: "))
+    if from_claude and messages:
+        messages.append(
+            f"Write memories with `{cli} save <category>` (or `remember`, `retire`) and the "
+            f"task with `{cli} task`: they validate, redact and index under the store lock."
+        )
+    return messages
 
 
 def _derived(paths: MemoryPaths, from_claude: bool) -> list[str]:
@@ -113,13 +185,6 @@ def _settle(paths: MemoryPaths, settings: Settings, cli: str, *, from_claude: bo
         # Reconciles the catalog with the files (what is valid is indexed, redacted
         # already), makes MEMORY.md again and records the tree as it now stands.
         store.reindex_locked([], {})
-    for message in messages:
-        log_line(paths.log, message.removeprefix("memhooks: "))
-    if from_claude and messages:
-        messages.append(
-            f"Write memories with `{cli} save <category>` (or `remember`, `retire`): it "
-            "validates, redacts and indexes them under the store lock."
-        )
     return messages
 
 
@@ -145,7 +210,7 @@ def _settle_file(
         back = not new and put_back(paths, relative)
         return [
             f"memhooks: {where} was written behind the store's back and is not a valid "
-            f"memory ({why}); it was put aside in {TREE_PREFIX}{aside}"
+            f"memory ({why}); it was put aside in {aside}"
             + (", and its last known version is back." if back else ".")
         ]
     if scrub(path, settings.redact_patterns):

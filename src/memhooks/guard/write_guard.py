@@ -32,6 +32,8 @@ REMOVALS = ("rm", "rmdir", "unlink", "shred", "mv", "find", "script")
 PLAIN_WRITES = (">", "tee", "touch", "truncate", "sed", "perl", "sort", "dd")
 #: The word that marks a command too long to check as naming the user tier's folder.
 USER_MARKER = "memhooks/user"
+#: The same for this machine's memhooks folders (the state folder, the recovery copies).
+MACHINE_MARKER = "memhooks"
 #: The verb of a command too long to check that names `.claude`.
 UNCHECKED = "unchecked"
 REMEMBER_CATEGORIES = ("decision", "constraint", "runbook", "preference", "tech_debt")
@@ -96,6 +98,9 @@ def relative_in_tree(path: str, memory_base: str) -> str | None:
     return None
 
 
+_PARSED: dict[tuple[str, str], list[tuple[str, str]]] = {}
+
+
 def targets(
     tool_name: str,
     tool_input: Mapping[str, Any],
@@ -118,7 +123,10 @@ def targets(
 
             if too_long(command) and marker in command:
                 return [Target(UNCHECKED, memory_base, "")]
-            found = write_targets(command, cwd)
+            if _PARSED.get((command, cwd)) is None:  # one parse for every folder checked
+                _PARSED.clear()
+                _PARSED[command, cwd] = write_targets(command, cwd)
+            found = _PARSED[command, cwd]
     out: list[Target] = []
     for verb, path in found:
         relative = relative_in_tree(path, memory_base)
@@ -152,7 +160,7 @@ def decide(
     if not found:
         return _user_verdict(
             tool_name, tool_input, cwd=cwd, user_base=user_base, cli=cli, current_hash=current_hash
-        )
+        ) or _machine_verdict(tool_name, tool_input, cwd=cwd, cli=cli)
     if allow_direct and tool_name in FILE_TOOLS and len(found) == 1 and found[0].category_folder:
         return Verdict("allow", target=found[0])
     first = found[0]
@@ -182,7 +190,7 @@ def _user_verdict(
     from memhooks.store import MemoryPaths, display
 
     first = found[0]
-    where = display(MemoryPaths(user_base)) + first.relative
+    where = display(MemoryPaths(user_base, local=user_base)) + first.relative
     reason = (
         f"memhooks: `{where}` is in the user tier (memories about the user, read in every "
         "project), written only through the memhooks CLI (validated, secrets "
@@ -190,6 +198,27 @@ def _user_verdict(
         "it are refused. " + instead_user(first, cli, current_hash(first.path))
     )
     return Verdict("deny", reason, first)
+
+
+def _machine_verdict(
+    tool_name: str, tool_input: Mapping[str, Any], *, cwd: str, cli: str
+) -> Verdict | None:
+    """Deny a write into this machine's own memhooks folders: the state folder (consent, each
+    checkout's session record and evidence, `store.local`) and the crash-recovery copies.
+    Only memhooks writes there; a later hook trusts what it finds."""
+    from memhooks.store import state_dir, user_cache
+
+    for base in (state_dir(), os.path.join(user_cache(), "trees")):
+        found = targets(tool_name, tool_input, cwd, base, MACHINE_MARKER)
+        if found:
+            reason = (
+                f"memhooks: `{found[0].path}` is this machine's own memhooks state (consent, "
+                "session records, what the next session is restored from), written only by "
+                f"memhooks itself; direct writes into {base} are refused. To change what "
+                f"memory holds, use `{cli} task`, `{cli} save` or `{cli} stop`."
+            )
+            return Verdict("deny", reason, found[0])
+    return None
 
 
 def instead_user(target: Target, cli: str, current: str | None) -> str:

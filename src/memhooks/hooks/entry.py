@@ -146,9 +146,7 @@ def run(event: str) -> int:
         if refused:  # stderr only: the log is behind the link, where nothing is written
             log_line(None, f"{event}: {refused}")
             return 0
-        active = _memory_on(event, paths)
-        if event == "SessionStart":
-            _prepare_plugin(paths, active=active)
+        active, paths = _gate(event, hook, paths)
         if not active:
             # Memory never started here, or stopped: nothing to do, nothing created; or the
             # whole tree was deleted, which is said once.
@@ -180,7 +178,7 @@ def _failed_open(paths: MemoryPaths | None, event: str, exc: BaseException) -> N
     if paths is not None and isinstance(pattern, str):
         from memhooks.store import mark_slow
 
-        mark_slow(paths.base, pattern)
+        mark_slow(paths.patterns, pattern)
 
 
 def _drop_slow_patterns(paths: MemoryPaths, settings: Settings) -> None:
@@ -190,7 +188,9 @@ def _drop_slow_patterns(paths: MemoryPaths, settings: Settings) -> None:
         return
     from memhooks.store import usable_patterns
 
-    settings.redact_patterns = usable_patterns(paths.base, settings.redact_patterns, paths.log)[0]
+    settings.redact_patterns = usable_patterns(paths.patterns, settings.redact_patterns, paths.log)[
+        0
+    ]
 
 
 def _report_lost_tree(event: str, paths: MemoryPaths) -> None:
@@ -198,6 +198,11 @@ def _report_lost_tree(event: str, paths: MemoryPaths) -> None:
         return  # stopped, or never started here: not lost
     from memhooks.guard.tree_settle import lost_tree
     from memhooks.install.invocation import cli_command
+    from memhooks.store import MemoryPaths, local_dir, recorded_id
+
+    kept = recorded_id(paths.base)  # outside git the id file went with the tree
+    if kept:
+        paths = MemoryPaths(paths.base, local=local_dir(kept))
 
     text = lost_tree(paths, cli_command())
     if text:
@@ -208,13 +213,27 @@ def _report_lost_tree(event: str, paths: MemoryPaths) -> None:
         sys.stdout.write(json.dumps(output) + "\n")
 
 
+def _gate(event: str, hook: HookInput, paths: MemoryPaths) -> tuple[bool, MemoryPaths]:
+    """(memory is on here, the tree's paths). SessionStart first moves an older memhooks'
+    machine-local state out of the checkout, and takes the paths again once a worktree
+    joined (its id is new)."""
+    if event != "SessionStart":
+        return _memory_on(event, paths), paths
+    paths = _moved_out(paths)
+    active = _memory_on(event, paths)
+    if active:
+        paths = hook.memory_paths()
+    _prepare_plugin(paths, active=active)
+    return active, paths
+
+
 def _memory_on(event: str, paths: MemoryPaths) -> bool:
-    """The gate every hook passes: `_session.json` says active, and the user turned memory on
-    for this checkout on this machine (store.machine). Else nothing of the tree is read and
-    nothing is written into it: memory never started here, or stopped, or a `_session.json`
-    a clone brought. At most one line for the user, at SessionStart, where the repository
-    ships memory that nobody here decided on."""
-    if is_active(paths.session) and is_on(paths.base):
+    """The gate every hook passes: the tree is there, this machine's session record says
+    active, and the user turned memory on for this checkout on this machine (store.machine).
+    Else nothing of the tree is read and nothing is written into it: memory never started
+    here, or stopped, or the tree was deleted. At most one line for the user, at
+    SessionStart, where the repository ships memory that nobody here decided on."""
+    if is_active(paths.session) and is_on(paths.base) and os.path.isdir(paths.base):
         return True
     if event == "SessionStart" and _joins_worktree(paths):
         return True
@@ -223,11 +242,21 @@ def _memory_on(event: str, paths: MemoryPaths) -> bool:
     return False
 
 
+def _moved_out(paths: MemoryPaths) -> MemoryPaths:
+    """The tree's paths, its machine-local state moved out of the checkout first when an older
+    memhooks left it there (`install.local_state`; one `lstat` once it is done)."""
+    if not os.path.lexists(os.path.join(paths.base, "_session.json")):
+        return paths
+    from memhooks.install.local_state import migrate
+
+    return migrate(paths) or paths
+
+
 def _joins_worktree(paths: MemoryPaths) -> bool:
     """A new worktree of a repository whose memory the user turned on in another checkout:
-    its tree came with the branch, its `_session.json` (never committed) did not. The first
-    SessionStart writes it, and memory is on here as in the other checkouts."""
-    if os.path.lexists(paths.session):
+    its tree came with the branch, its id and session record (machine-local) did not. The
+    first SessionStart makes them, and memory is on here as in the other checkouts."""
+    if os.path.lexists(paths.session) or not os.path.isdir(paths.base):
         return False
     found = consent_decision(paths.base)
     if not found or found["state"] != CONSENT_ON or not found.get("repository"):

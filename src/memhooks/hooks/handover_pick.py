@@ -19,7 +19,6 @@ from memhooks.continuity.handover import renderer
 from memhooks.continuity.transcript import read_new
 from memhooks.hooks.evidence_update import load
 from memhooks.store import (
-    MEMORY_DIR,
     MemoryPaths,
     StateUnreadableError,
     others_newest_first,
@@ -37,7 +36,7 @@ if TYPE_CHECKING:
 SUMMARY_READ = 4_000_000
 #: Newest evidence files tried for the last session (one without a turn is passed over).
 CANDIDATES = 5
-_SOURCE = f"{MEMORY_DIR}/.cache/restore/"
+_SOURCE = "the record this machine kept of session "
 
 
 class Pick:
@@ -106,7 +105,7 @@ def pick(
             renderer(state, summary=summary),
             "What the compaction summary may not keep, from this session's record (files "
             "and checks as the record proves them; the user's exact words):",
-            _SOURCE + f"{hook.session_id}.json",
+            _SOURCE + hook.session_id,
         )
     if source in ("startup", "clear"):
         found = last_session(paths, hook.session_id)
@@ -121,7 +120,7 @@ def pick(
             f"written {age} ago; {_ended(paths, other_id)}). Continue from it only if the "
             "user's request is about the same work:"
         )
-        return Pick(renderer(other), title, _SOURCE + f"{other_id}.json")
+        return Pick(renderer(other), title, _SOURCE + other_id)
     return None
 
 

@@ -13,7 +13,7 @@ from memhooks import TYPE_CHECKING
 from memhooks.continuity.evidence import Evidence, summary_text
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.evidence_update import load
-from memhooks.store import MemoryPaths, Settings, append_journal, quick_lock, save_evidence
+from memhooks.store import MemoryPaths, Settings, append_journal, save_evidence, tree_turn
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
 
@@ -45,7 +45,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         append_journal(paths, hook.session_id, entry)
     text = summary_text(hook.compact_summary)
     if text:
-        with quick_lock(paths.lock, LOCK_TIMEOUT):
+        with tree_turn(paths, LOCK_TIMEOUT):
             state = load(paths, hook.session_id)
             if state is not None:
                 Evidence(state, settings.redact_patterns).summary(text)

@@ -28,9 +28,9 @@ from memhooks.store import (
     checkpoint_document,
     log_line,
     mark_slow,
-    quick_lock,
     read_prompts,
     save_evidence,
+    tree_turn,
     write_checkpoint,
 )
 from memhooks.text import clip_counted
@@ -135,7 +135,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     except CustomPatternTimeoutError as exc:
         # The pattern is dropped (for good: it is marked slow), and the checkpoint made again
         # from what the time left allows: a compaction must not go without one.
-        mark_slow(paths.base, exc.pattern)
+        mark_slow(paths.patterns, exc.pattern)
         log_line(paths.log, f"PreCompact: {exc}")
         left = HOST_TIMEOUT - MARGIN - (time.monotonic() - STARTED)
         reading = TimedRead(hook.transcript_path, time.monotonic() + max(0.0, left) / 4)
@@ -151,7 +151,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     # One write step: the evidence (when the journal is kept), then the checkpoint's copies.
     if hook.session_id and settings.capture_journal:
         try:
-            with quick_lock(paths.lock, lock_timeout()):
+            with tree_turn(paths, lock_timeout()):
                 save_evidence(paths, hook.session_id, evidence.state)
         except UnsafePathError as exc:  # an id that is no file name: the checkpoint still
             log_line(paths.log, f"PreCompact: evidence not kept: {exc}")

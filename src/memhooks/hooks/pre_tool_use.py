@@ -83,7 +83,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     if verdict.action == "allow" and verdict.target is not None:
         from memhooks.store import keep_backup
 
-        keep_backup(paths.base, verdict.target.relative)
+        keep_backup(paths, verdict.target.relative)
         return None
     return {
         "hookSpecificOutput": {

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity.git_changes import baseline, snapshot
-from memhooks.store import UnsafePathError, log_line, quick_lock, save_baseline
+from memhooks.store import UnsafePathError, log_line, save_baseline, tree_turn
 
 if TYPE_CHECKING:
     from typing import Any
@@ -32,7 +32,7 @@ def keep_baseline(paths: MemoryPaths, session_id: str, now: dict[str, Any]) -> N
     if not session_id:
         return
     try:
-        with quick_lock(paths.lock, LOCK_TIMEOUT):
+        with tree_turn(paths, LOCK_TIMEOUT):
             save_baseline(paths, session_id, baseline(now))
     except (OSError, UnsafePathError) as exc:  # LockTimeoutError is an OSError
         log_line(paths.log, f"SessionStart: git baseline not kept: {exc}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memhooks.store import MemoryPaths, change_state, log_line, quick_lock, record_activity
+from memhooks.store import MemoryPaths, change_state, log_line, record_activity, tree_turn
 from memhooks.text.clock import iso
 
 LOCK_TIMEOUT = 0.3
@@ -34,7 +34,7 @@ def _touch(
     ended_reason: str | None,
 ) -> None:
     when = iso()
-    with quick_lock(paths.lock, LOCK_TIMEOUT):
+    with tree_turn(paths, LOCK_TIMEOUT):
         change_state(
             paths.session,
             lambda state: record_activity(

@@ -61,7 +61,7 @@ def unconflicted(paths: MemoryPaths, name: str, conflicted: list[str]) -> str:
 
 def _consolidation_line(paths: MemoryPaths) -> str:
     try:
-        return consolidation_note.line(paths.base)
+        return consolidation_note.line(paths)
     except OSError:
         return ""
 
@@ -114,7 +114,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     conflicted: list[str] = []
     index = unconflicted(paths, "index", conflicted)
     # The host injects its own auto memory index: memories imported from it stay out here.
-    shown_index = without_native(paths.base, index)[0]
+    shown_index = without_native(paths, index)[0]
     user = user_block(paths, share(settings.session_start_chars))  # after, in its own share
     text = briefing.session_start(
         session_id=hook.session_id,

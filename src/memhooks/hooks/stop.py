@@ -22,11 +22,11 @@ from memhooks.store import (
     append_journal,
     change_state,
     log_line,
-    quick_lock,
     read_offsets,
     record_activity,
     save_evidence,
     save_offset,
+    tree_turn,
 )
 from memhooks.text.clock import epoch, iso, stamp
 
@@ -125,7 +125,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     journal_at = offsets.get(hook.session_id)
     update = read_update(hook, paths, settings, journal_at) if settings.capture_journal else None
     now = time.time()
-    with quick_lock(paths.lock, LOCK_TIMEOUT):
+    with tree_turn(paths, LOCK_TIMEOUT):
         # Read the offsets again under the lock: parallel sessions' Stop hooks share the
         # file, and a stale copy would move another session back (and journal it twice).
         current = read_offsets(paths)

@@ -65,7 +65,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
 
 def pointers_text(paths: MemoryPaths, task: str, settings: Settings) -> str:
     """The framed pointers for a sub-agent's task, or "" when no memory clears the gate."""
-    pointers = citation_check.mark_stale(paths.base, relevant(paths, task, settings))
+    pointers = citation_check.mark_stale(paths, relevant(paths, task, settings))
     if not pointers:
         return ""
     budget = min(settings.prompt_chars, HOST_CONTEXT_CAP)

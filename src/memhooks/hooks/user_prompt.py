@@ -42,7 +42,7 @@ def prompt_to_keep(paths: MemoryPaths, hook: HookInput, settings: Settings) -> s
         from memhooks.store import log_line, mark_slow
 
         log_line(paths.log, f"UserPromptSubmit: prompt not kept: {exc}")
-        mark_slow(paths.base, str(getattr(exc, "pattern", "")))
+        mark_slow(paths.patterns, str(getattr(exc, "pattern", "")))
         return ""
 
 
@@ -68,7 +68,7 @@ def save_turn(
     if shown is not None:
         record_shown(paths, shown[0], session_id, shown[1])
     if verdicts is not None:
-        save_verdicts(paths.base, verdicts)
+        save_verdicts(paths.citations, verdicts)
 
 
 def relevant(paths: MemoryPaths, prompt: str, settings: Settings) -> list[Pointer]:
@@ -96,7 +96,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         from memhooks.recall.citation_check import mark_with
         from memhooks.store import load_verdicts
 
-        verdicts = load_verdicts(paths.base)
+        verdicts = load_verdicts(paths.citations)
         if not mark_with(paths.base, pointers, verdicts):
             verdicts = None  # unchanged: not written again
     status = read_status(paths)

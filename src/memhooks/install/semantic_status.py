@@ -20,7 +20,7 @@ def describe(paths: MemoryPaths) -> dict[str, Any]:
     from memhooks.install.semantic_assets import state, table_file
     from memhooks.recall.search_index import SearchIndex
     from memhooks.recall.search_read import has_vectors
-    from memhooks.store import MEMORY_DIR, load_settings, rebuild_job
+    from memhooks.store import load_settings, rebuild_job
 
     mode = load_settings(paths.config).semantic
     data = deps.data_dir(fallback=True)
@@ -50,8 +50,8 @@ def describe(paths: MemoryPaths) -> dict[str, Any]:
         out.update(
             ok=False,
             detail="the token table is ready, but the rebuild SessionStart started for the "
-            f"memory vectors failed: {said} (its output: {MEMORY_DIR}/.cache/rebuild.log); "
-            "the lexical gate serves alone",
+            f"memory vectors failed: {said} (its output: rebuild.log in the machine-local "
+            "folder, `memhooks status`); the lexical gate serves alone",
             fix=f"run {cli_hint('rebuild')}",
         )
     else:

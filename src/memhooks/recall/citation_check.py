@@ -2,7 +2,7 @@
 
 For each memory: one stat of the memory file and one of each file it cites. The memory is read
 (its frontmatter's `cites`) only when its mtime changed, and a cited file only when its mtime
-or size changed since the last verdict; verdicts live in `.cache/citations.json`.
+or size changed since the last verdict; verdicts live in `paths.citations` (machine-local).
 
 A committed memory chooses its citations, so the check has a budget: CHECK_SECONDS per prompt
 for all the memories pointed at. A verdict cut short keeps how many cites it covered, and the
@@ -17,8 +17,12 @@ import json
 import os
 import time
 
+from memhooks import TYPE_CHECKING
 from memhooks.recall.pointer import Pointer
 from memhooks.store import load_verdicts, read_text, save_verdicts
+
+if TYPE_CHECKING:
+    from memhooks.store import MemoryPaths
 
 MEMORY_CAP = 64_000
 NAMED = 3  # stale files named in a pointer line
@@ -66,14 +70,14 @@ def _stamp(path: str) -> list[int] | None:
 
 
 def stale_of(
-    memory_root: str, relatives: list[str], budget: float = CHECK_SECONDS
+    paths: MemoryPaths, relatives: list[str], budget: float = CHECK_SECONDS
 ) -> dict[str, list[str]]:
     """{memory path: the cited files whose cited text is gone}, for the memories that have any
     (as far as `budget` seconds allowed checking them); the verdicts are kept."""
-    cache = load_verdicts(memory_root)
-    out, changed = check_stale(memory_root, relatives, cache, budget)
+    cache = load_verdicts(paths.citations)
+    out, changed = check_stale(paths.base, relatives, cache, budget)
     if changed:
-        save_verdicts(memory_root, cache)
+        save_verdicts(paths.citations, cache)
     return out
 
 
@@ -141,14 +145,14 @@ def stale_note(files: list[str]) -> str:
     return f"[STALE: the code it cites changed in {shown}; verify before relying on it]"
 
 
-def mark_stale(memory_root: str, pointers: list[Pointer]) -> list[Pointer]:
+def mark_stale(paths: MemoryPaths, pointers: list[Pointer]) -> list[Pointer]:
     """The pointers, a stale one's title followed by the stale note; the verdicts are kept.
     Fails open."""
     if not pointers:
         return pointers
-    cache = load_verdicts(memory_root)
-    if mark_with(memory_root, pointers, cache):
-        save_verdicts(memory_root, cache)
+    cache = load_verdicts(paths.citations)
+    if mark_with(paths.base, pointers, cache):
+        save_verdicts(paths.citations, cache)
     return pointers
 
 

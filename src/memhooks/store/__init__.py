@@ -25,7 +25,7 @@ from memhooks import TYPE_CHECKING
 TREE = {
     "caches": "all_sessions append_log HANDOFF_KEPT keep_prompt leave_pointers load_verdicts"
         " LOG_HEADER read_prompts read_summary record_injected save_verdicts session_counts"
-        " SUMMARY take_pointers without_native write_marks write_summary",
+        " take_pointers without_native write_marks write_summary",
     "catalog": "Entry entry_for SearchDoc load_catalog ordered",
     "checkpoints": "checkpoint_document checkpoint_path open_job_log others_newest_first"
         " read_baseline read_evidence rebuild_job rebuilding rebuilt record_job"
@@ -39,23 +39,27 @@ TREE = {
         " open_created read_bytes READ_CAP_BYTES read_memory read_text replace_with_built"
         " split_frontmatter tree_problem UnsafeFileError write_atomic",
     "locking": "LockTimeoutError quick_lock",
-    "machine": "checkout_of"
-        " consent_decision consent_file CONSENT_OFF CONSENT_ON is_on mark_slow NOTICE"
-        " record_consent STATE_ENV usable_patterns",
+    "local": "checkout_id checkout_of common_dir_id ensure_id LEGACY_CACHE LEGACY_SESSION"
+        " local_dir make_id move_out STATE_ENV state_dir",
+    "machine": "carry_over consent_decision consent_file folder_identity CONSENT_OFF CONSENT_ON"
+        " is_on mark_slow NOTICE read_record record_consent record_file recorded_id"
+        " repository_file usable_patterns",
     "memory_file": "content_hash first_heading render_document UnparsableMemoryError",
     "names": "BY_FOLDER BY_NAME CATEGORIES contained DuplicateError Naming resolve_category"
         " slugify StoreError",
     "pages": "default_page IndexCaps index_line render_archive render_index write_page",
-    "paths": "command_project_root discover_project inside LAYOUT MEMORY_DIR MemoryPaths"
+    "paths": "command_project_root discover_project inside LAYOUT LOCAL MEMORY_DIR MemoryPaths"
         " project_root resolves_inside session_file_stem TREE_PREFIX UnsafePathError",
     "session": "append_journal change_state is_active JOURNAL_HEADING journal_part KEYS"
         " read_offsets read_state record_activity RECORD_KEYS record_shown repair_state"
         " reset_reminder save_offset shown_statuses StateUnreadableError",
     "tree": "HookWriter is_marked LOCK_TIMEOUT mark_filed marker_path project_of",
-    "watch": "edited_file forget_backup keep_backup kept_copies kept_copy LOST_REPORTED"
-        " mark_lost_reported memory_listing mirror_dir put_aside put_back quarantined"
+    "edit_backup": "edited_file forget_backup keep_backup restore_backup was_absent",
+    "trusted": "settle_trusted tree_turn",
+    "watch": "changed_since keep_trusted kept_copies kept_copy LOST_REPORTED"
+        " mark_lost_reported memory_listing mirror_dir note_own put_aside put_back quarantined"
         " quick_line record_quick record_tree recorded_listing recorded_quick"
-        " recover_missing restore_backup was_absent watched_changed",
+        " recover_missing user_cache watched_changed",
     "user_tier": "checked_user_paths DATA_ENV display inside_project InsideProjectError made"
         " PROJECT USER user_dir user_paths",
     "worktree": "git_dirs is_linked_worktree join_worktree",

@@ -36,9 +36,6 @@ if TYPE_CHECKING:
 PROMPTS_KEPT = 5
 
 
-CITATIONS = ".cache/citations.json"
-
-
 CITATIONS_CAP = 4_000_000
 
 
@@ -63,27 +60,23 @@ def keep_prompt(paths: MemoryPaths, session_id: str, prompt: str) -> None:
     write_atomic(paths.prompts, text, durable=False)
 
 
-def _verdicts_file(memory_root: str) -> str:
-    return os.path.join(memory_root, *CITATIONS.split("/"))
-
-
-def load_verdicts(memory_root: str) -> dict[str, dict[str, object]]:
+def load_verdicts(target: str) -> dict[str, dict[str, object]]:
     """{memory path: its last verdict}; {} when none or unreadable."""
     try:
-        data = json.loads(read_text(_verdicts_file(memory_root), CITATIONS_CAP) or "{}")
+        data = json.loads(read_text(target, CITATIONS_CAP) or "{}")
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
 
 
-def save_verdicts(memory_root: str, verdicts: dict[str, dict[str, object]]) -> None:
+def save_verdicts(target: str, verdicts: dict[str, dict[str, object]]) -> None:
     """Write the verdicts, the most recent VERDICTS_KEPT; skipped on a read-only tree (they
     are recomputed next time)."""
     if len(verdicts) > VERDICTS_KEPT:
         verdicts = dict(list(verdicts.items())[-VERDICTS_KEPT:])
     try:
         text = json.dumps(verdicts, separators=(",", ":"))
-        write_atomic(_verdicts_file(memory_root), text, durable=False)
+        write_atomic(target, text, durable=False)
     except OSError:
         pass
 
@@ -256,9 +249,6 @@ def all_sessions(file: str) -> dict[str, dict[str, tuple[int, int]]]:
 # reads the summary and marks it mentioned.
 
 
-SUMMARY = ".cache/consolidation.json"
-
-
 SUMMARY_CAP = 4_000
 
 
@@ -272,22 +262,18 @@ LOG_HEADER = (
 )
 
 
-def summary_file(memory_root: str | os.PathLike[str]) -> str:
-    return os.path.join(os.fspath(memory_root), *SUMMARY.split("/"))
-
-
-def read_summary(memory_root: str | os.PathLike[str]) -> dict[str, Any] | None:
+def read_summary(paths: MemoryPaths) -> dict[str, Any] | None:
     """The cached summary; None when it is missing, unreadable or not a JSON object."""
     try:
-        data = json.loads(read_text(summary_file(memory_root), SUMMARY_CAP) or "{}")
+        data = json.loads(read_text(paths.consolidation, SUMMARY_CAP) or "{}")
     except ValueError:
         return None
     return data if isinstance(data, dict) else None
 
 
-def write_summary(memory_root: str | os.PathLike[str], data: dict[str, Any]) -> None:
+def write_summary(paths: MemoryPaths, data: dict[str, Any]) -> None:
     """Replace the cached summary (machine-local: no fsync)."""
-    write_atomic(summary_file(memory_root), json.dumps(data), durable=False)
+    write_atomic(paths.consolidation, json.dumps(data), durable=False)
 
 
 def append_log(target: str | os.PathLike[str], entry: str) -> None:
@@ -316,16 +302,13 @@ def append_log(target: str | os.PathLike[str], entry: str) -> None:
 # folder) into the same context.
 
 
-MARKS_FILE = os.path.join(".cache", "native-imports.json")
-
-
 MARKS_CAP = 1_000_000
 
 
-def read_marks(memory_base: str) -> dict[str, str]:
+def read_marks(paths: MemoryPaths) -> dict[str, str]:
     """memory path (relative to `.claude/memory/`) -> native file; {} when none or unreadable."""
     try:
-        with open(os.path.join(memory_base, MARKS_FILE), encoding="utf-8") as handle:
+        with open(paths.native_marks, encoding="utf-8") as handle:
             data = json.loads(handle.read(MARKS_CAP))
     except (OSError, ValueError):
         return {}
@@ -334,16 +317,14 @@ def read_marks(memory_base: str) -> dict[str, str]:
     return {k: v for k, v in data.items() if isinstance(k, str) and isinstance(v, str)}
 
 
-def write_marks(memory_base: str, marks: dict[str, str]) -> None:
-    target = os.path.join(memory_base, MARKS_FILE)
-    os.makedirs(os.path.dirname(target), exist_ok=True)
-    write_atomic(target, json.dumps(marks, indent=1, sort_keys=True) + "\n")
+def write_marks(paths: MemoryPaths, marks: dict[str, str]) -> None:
+    write_atomic(paths.native_marks, json.dumps(marks, indent=1, sort_keys=True) + "\n")
 
 
-def without_native(memory_base: str, index: str) -> tuple[str, int]:
+def without_native(paths: MemoryPaths, index: str) -> tuple[str, int]:
     """The index text less the pointer lines of memories imported from native files that are
     still there (the host injects its own index of them), and how many lines were left out."""
-    marks = read_marks(memory_base) if index else {}
+    marks = read_marks(paths) if index else {}
     if not marks:
         return index, 0
     kept: list[str] = []

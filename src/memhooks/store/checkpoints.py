@@ -10,8 +10,8 @@ import time
 
 from memhooks import TYPE_CHECKING
 from memhooks.store.files import discard, makedirs, read_text, write_atomic
-from memhooks.store.locking import quick_lock
 from memhooks.store.paths import MemoryPaths, UnsafePathError, inside, session_file_stem
+from memhooks.store.trusted import tree_turn
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -76,7 +76,7 @@ def write_checkpoint(
         if not inside(paths.base, own):
             raise UnsafePathError("checkpoints/sessions/ resolves outside .claude/memory/")
     stamp = created.replace(":", "").replace("-", "")
-    with quick_lock(paths.lock, lock_timeout):
+    with tree_turn(paths, lock_timeout):
         if own:
             write_atomic(own, text)
             prune_sessions(paths.session_checkpoints, max(keep, MIN_SESSIONS_KEPT))
@@ -130,8 +130,8 @@ EVIDENCE_READ_CAP = 4_000_000
 def state_path(paths: MemoryPaths, session_id: str) -> str:
     """The session's file; raises UnsafePathError for anything but a plain id."""
     path = os.path.join(paths.restore, f"{session_file_stem(session_id)}.json")
-    if not inside(paths.base, path) and os.path.lexists(os.path.dirname(path)):
-        raise UnsafePathError(".cache/restore resolves outside .claude/memory/")
+    if not inside(paths.cache, path) and os.path.lexists(os.path.dirname(path)):
+        raise UnsafePathError("restore/ resolves outside the machine-local folder")
     return path
 
 
@@ -140,8 +140,8 @@ def baseline_path(paths: MemoryPaths, session_id: str) -> str:
     never reaches a turn must not count as the last session)."""
     folder = os.path.join(paths.restore, "start")
     path = os.path.join(folder, f"{session_file_stem(session_id)}.json")
-    if not inside(paths.base, path) and os.path.lexists(folder):
-        raise UnsafePathError(".cache/restore/start resolves outside .claude/memory/")
+    if not inside(paths.cache, path) and os.path.lexists(folder):
+        raise UnsafePathError("restore/start resolves outside the machine-local folder")
     return path
 
 
@@ -202,7 +202,7 @@ def others_newest_first(paths: MemoryPaths, session_id: str) -> list[tuple[str, 
     """(session id, last written, epoch seconds) of each kept evidence but `session_id`'s,
     newest first."""
     folder = paths.restore
-    if not inside(paths.base, os.path.join(folder, "x")):
+    if not inside(paths.cache, os.path.join(folder, "x")):
         return []
     found = [(name[: -len(".json")], mtime) for mtime, name in _entries(folder)]
     return [(other, mtime) for other, mtime in found if other != session_id]

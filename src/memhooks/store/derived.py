@@ -21,7 +21,7 @@ from memhooks.store.context import read_status
 from memhooks.store.files import write_atomic
 from memhooks.store.pages import IndexCaps, render_archive, render_index
 from memhooks.store.session import read_state, write_state
-from memhooks.store.watch import record_tree
+from memhooks.store.watch import record_quick, record_tree
 from memhooks.text.clock import iso
 
 if TYPE_CHECKING:
@@ -236,3 +236,4 @@ class DerivedFiles:
         if changed:
             state["lastMemoryWrite"] = iso(now)
         write_state(self.paths.session, state)
+        record_quick(self.paths)  # after `write_derived` recorded the tree: its own write too

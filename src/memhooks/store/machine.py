@@ -9,7 +9,17 @@ import os
 
 from memhooks import TYPE_CHECKING
 from memhooks.store.files import log_line, read_text, write_atomic
-from memhooks.store.worktree import repository
+from memhooks.store.local import (
+    ID_NAME,
+    checkout_id,
+    checkout_of,
+    common_dir_id,
+    ensure_id,
+    read_id,
+    read_id_text,
+    state_dir,
+)
+from memhooks.store.worktree import git_dirs
 from memhooks.text.clock import iso
 
 if TYPE_CHECKING:
@@ -20,32 +30,29 @@ if TYPE_CHECKING:
 # Whether the person on this machine turned memory on for a checkout. Standard library only: every
 # hook asks it.
 #
-# A repository can commit anything under `.claude/memory/`, `_session.json` with `"active": true`
-# and `config.json` included; none of that is the user's word. The user's word is `memhooks start`
-# (`/memory start`) or `memhooks stop`, run on this machine, and it is kept outside every
-# repository: one small file per checkout under the user's state folder,
-# `$XDG_STATE_HOME/memhooks/consent/` (by default `~/.local/state/memhooks/consent/`). Not the
-# plugin data folder: Claude's own Bash calls of the CLI are not given it, its name differs
-# between a marketplace install and `--plugin-dir`, and an uninstall may remove it.
+# A repository can commit anything under `.claude/memory/`, `config.json` included; none of that is
+# the user's word. The user's word is `memhooks start` (`/memory start`) or `memhooks stop`, run on
+# this machine, and it is kept outside every repository: one small file per checkout under the
+# user's state folder, `$XDG_STATE_HOME/memhooks/consent/` (by default
+# `~/.local/state/memhooks/consent/`). Not the plugin data folder: Claude's own Bash calls of the
+# CLI are not given it, its name differs between a marketplace install and `--plugin-dir`, and an
+# uninstall may remove it.
 #
-# A record names the checkout by its real path (a symlink to it is the same checkout) and by the
-# folder's identity (device and inode): another folder put at the same path later, a fresh clone
-# say, is not the folder the user turned memory on for. A moved checkout is asked again.
+# A record names the checkout by its real path (a symlink to it is the same checkout) and by its
+# id (`store.local`: random, made by `start`, kept in the checkout's git dir), and holds only when
+# the checkout's id file says the same. A new clone at the same path has no id (its `.git` is new),
+# so it is asked again whatever inode the file system hands it; a moved checkout is asked again.
 #
 # A decision also covers the repository's other checkouts on this machine (its worktrees, `git
-# worktree add`): it is kept a second time for the repository, named by the real path and identity
-# of its git common dir (store.worktree, read by hand, never by running git). A checkout with no
-# decision of its own follows its repository's latest one; a fresh clone at the same path is
-# another repository (another common dir) and is asked again.
-
-
-STATE_ENV = "XDG_STATE_HOME"
-
-
-RECORD_CAP = 4096
+# worktree add`): it is kept a second time for the repository, named by the real path of its git
+# common dir (store.worktree, read by hand, never by running git) and the id kept there. A checkout
+# with no decision of its own follows its repository's latest one.
 
 
 CONSENT_ON, CONSENT_OFF = "on", "off"
+
+
+RECORD_CAP = 4096
 
 
 #: The one line SessionStart shows the user where a repository ships memory and nobody on
@@ -58,12 +65,6 @@ NOTICE = (
 )
 
 
-def state_dir() -> str:
-    """The user's own state folder for memhooks (outside every repository)."""
-    base = os.environ.get(STATE_ENV) or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "memhooks")
-
-
 def consent_file(path: str) -> str:
     """A path as one file name: escaped, not hashed (hashlib costs a hook imports), and cut
     to its last 200 characters. Two long paths may share a name: callers keep the full path
@@ -72,29 +73,17 @@ def consent_file(path: str) -> str:
     return name[-200:]
 
 
-def checkout_of(memory_base: str) -> str:
-    """The checkout a memory tree (`<checkout>/.claude/memory`) belongs to."""
-    return os.path.dirname(os.path.dirname(os.path.abspath(memory_base)))
-
-
-def _identity(checkout: str) -> tuple[str, list[int]] | None:
-    real = os.path.realpath(checkout)
-    try:
-        info = os.stat(real)
-    except OSError:
-        return None
-    return real, [info.st_dev, info.st_ino]
-
-
-def _record_file(real: str) -> str:
+def record_file(real: str) -> str:
     return os.path.join(state_dir(), "consent", consent_file(real) + ".json")
 
 
-def _repository_file(common: str) -> str:
+def repository_file(common: str) -> str:
     return os.path.join(state_dir(), "consent", "repo-" + consent_file(common) + ".json")
 
 
-def _read_record(target: str, real: str, identity: list[int]) -> dict[str, Any] | None:
+def read_record(target: str, real: str) -> dict[str, Any] | None:
+    """The record in `target` when it is one and names `real`; it may lack an id (one an
+    older memhooks wrote: `install.local_state` moves such a checkout)."""
     try:
         with open(target, encoding="utf-8") as handle:
             record = json.loads(handle.read(RECORD_CAP))
@@ -102,27 +91,29 @@ def _read_record(target: str, real: str, identity: list[int]) -> dict[str, Any] 
         return None
     if not isinstance(record, dict) or record.get("path") != real:
         return None
-    if record.get("identity") != identity or record.get("state") not in (CONSENT_ON, CONSENT_OFF):
+    return record if record.get("state") in (CONSENT_ON, CONSENT_OFF) else None
+
+
+def _vouched(target: str, real: str, found: str | None) -> dict[str, Any] | None:
+    record = read_record(target, real)
+    if record is None or found is None or record.get("id") != found:
         return None
     return record
 
 
 def consent_decision(memory_base: str) -> dict[str, Any] | None:
     """This machine's decision for the checkout of `memory_base` ({"state": "on"|"off",
-    "since": ...}), or None when nobody here decided, or decided for another folder. A
-    checkout without its own decision takes its repository's (marked `"repository": true`):
-    one given in another worktree of the same repository."""
+    "since": ..., "id": ...}), or None when nobody here decided, or decided for another
+    folder. A checkout without its own decision takes its repository's (marked
+    `"repository": true`): one given in another worktree of the same repository."""
     checkout = checkout_of(memory_base)
-    found = _identity(checkout)
-    if found is None:
-        return None
-    own = _read_record(_record_file(found[0]), *found)
-    if own is not None:
+    real = os.path.realpath(checkout)
+    dirs = git_dirs(real)
+    own_id = read_id(os.path.join(dirs[0], ID_NAME)) if dirs else checkout_id(real)
+    own = _vouched(record_file(real), real, own_id)
+    if own is not None or dirs is None:
         return own
-    repo = repository(found[0])
-    if repo is None:
-        return None
-    shared = _read_record(_repository_file(repo[0]), *repo)
+    shared = _vouched(repository_file(dirs[1]), dirs[1], read_id(os.path.join(dirs[1], ID_NAME)))
     return None if shared is None else {**shared, "repository": True}
 
 
@@ -132,27 +123,70 @@ def is_on(memory_base: str) -> bool:
     return record is not None and record["state"] == CONSENT_ON
 
 
-def record_consent(memory_base: str, state: str) -> None:
-    """Keep the user's decision (`start`: on, `stop`: off) for this checkout."""
-    found = _identity(checkout_of(memory_base))
-    if found is None:
-        raise FileNotFoundError(f"no such checkout: {checkout_of(memory_base)}")
-    real, identity = found
-    target = _record_file(real)
-    os.makedirs(os.path.dirname(target), mode=0o700, exist_ok=True)
+def record_consent(memory_base: str, state: str) -> str:
+    """Keep the user's decision (`start`: on, `stop`: off) for this checkout, with its id
+    (made when it has none); returns the id. The repository's other worktrees follow it."""
+    checkout = checkout_of(memory_base)
+    if not os.path.isdir(checkout):
+        raise FileNotFoundError(f"no such checkout: {checkout}")
+    real = os.path.realpath(checkout)
+    own_id = ensure_id(real)
     since = iso()
-    body = {"path": real, "identity": identity, "state": state, "since": since}
+    _write_record(record_file(real), real, own_id, state, since)
+    dirs = git_dirs(real)
+    if dirs is not None:
+        common_id = common_dir_id(dirs[1])  # the main checkout's, which its repository goes by
+        _write_record(repository_file(dirs[1]), dirs[1], common_id, state, since)
+    return own_id
+
+
+def _write_record(target: str, real: str, found: str, state: str, since: str) -> None:
+    os.makedirs(os.path.dirname(target), mode=0o700, exist_ok=True)
+    body = {
+        "path": real,
+        "id": found,
+        "identity": folder_identity(real),
+        "state": state,
+        "since": since,
+    }
     write_atomic(target, json.dumps(body) + "\n")
-    repo = repository(real)
-    if repo is not None:  # the repository's other worktrees follow this decision
-        shared = {"path": repo[0], "identity": repo[1], "state": state, "since": since}
-        write_atomic(_repository_file(repo[0]), json.dumps(shared) + "\n")
+
+
+def carry_over(records: list[tuple[str, str, dict[str, Any]]], found: str) -> None:
+    """Rewrite the records an older memhooks wrote ((file, named path, record)) with the
+    checkout's new id (the repository's: its common dir's), as `start` would have."""
+    for target, named, record in records:
+        is_repo = target != record_file(named)
+        own = common_dir_id(named) if is_repo else found
+        _write_record(target, named, own, str(record["state"]), str(record.get("since") or iso()))
+
+
+def folder_identity(path: str) -> list[int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return [info.st_dev, info.st_ino]
+
+
+def recorded_id(memory_base: str) -> str | None:
+    """Outside git, where `rm -rf .claude` takes the id file with it: the id this machine's
+    record keeps for the checkout at this path and of this identity (device and inode), for
+    reporting and recovering a deleted tree only; never the hooks' gate."""
+    checkout = os.path.realpath(checkout_of(memory_base))
+    if git_dirs(checkout) is not None:
+        return None
+    record = read_record(record_file(checkout), checkout)
+    if record is None or record.get("identity") != folder_identity(checkout):
+        return None
+    found = record.get("id")
+    return found if isinstance(found, str) and read_id_text(found) else None
 
 
 # ------------------------------------------------------------------ pattern_verdicts
 # Which `redact.extra_patterns` are fast enough to run, measured once per pattern and kept in
-# `.cache/patterns.json` ({pattern: seconds on the probe, or "slow"}). Standard library only
-# (every hook calls `usable` when the config has patterns).
+# `paths.patterns`, machine-local ({pattern: seconds on the probe, or "slow"}). Standard library
+# only (every hook calls `usable` when the config has patterns).
 #
 # config.json is committed, so a cloned repository chooses the patterns; one that is slow on
 # ordinary text would cost every prompt its deadline and leave PreCompact without a checkpoint. So
@@ -161,30 +195,23 @@ def record_consent(memory_base: str, state: str) -> None:
 # `doctor` say so. A pattern that runs past its deadline on a real text is marked slow too.
 
 
-VERDICTS = ".cache/patterns.json"
-
-
 VERDICTS_CAP = 200_000
 
 
 SLOW = "slow"
 
 
-def _file(memory_root: str) -> str:
-    return os.path.join(memory_root, *VERDICTS.split("/"))
-
-
-def _load(memory_root: str) -> dict[str, object]:
+def _load(target: str) -> dict[str, object]:
     try:
-        data = json.loads(read_text(_file(memory_root), VERDICTS_CAP) or "{}")
+        data = json.loads(read_text(target, VERDICTS_CAP) or "{}")
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
 
 
-def _save(memory_root: str, verdicts: dict[str, object]) -> None:
+def _save(target: str, verdicts: dict[str, object]) -> None:
     try:  # best effort: a read-only tree measures again next time
-        write_atomic(_file(memory_root), json.dumps(verdicts), durable=False)
+        write_atomic(target, json.dumps(verdicts), durable=False)
     except OSError:
         return
 
@@ -198,7 +225,7 @@ def is_slow(verdict: object) -> bool:
 
 
 def usable_patterns(
-    memory_root: str, patterns: tuple[str, ...], log: str | None = None
+    target: str, patterns: tuple[str, ...], log: str | None = None
 ) -> tuple[tuple[str, ...], list[str]]:
     """(`patterns` without the slow ones, a line for each slow one). A pattern seen for the
     first time is timed now, and `log` told if it is dropped; one the shape check refuses is
@@ -208,7 +235,7 @@ def usable_patterns(
     accepted = {c.pattern for c in redact_custom.compile_patterns(patterns)}
     if not accepted:
         return patterns, []
-    verdicts = _load(memory_root)
+    verdicts = _load(target)
     changed = False
     kept: list[str] = []
     lines: list[str] = []
@@ -226,7 +253,7 @@ def usable_patterns(
             continue
         kept.append(pattern)
     if changed:
-        _save(memory_root, verdicts)
+        _save(target, verdicts)
     return tuple(kept), lines
 
 
@@ -245,10 +272,10 @@ def dropped_line(number: int, verdict: object) -> str:
     )
 
 
-def mark_slow(memory_root: str, pattern: str) -> None:
+def mark_slow(target: str, pattern: str) -> None:
     """`pattern` ran past its deadline on a real text: keep it out of the next runs too."""
     if not pattern:
         return
-    verdicts = _load(memory_root)
+    verdicts = _load(target)
     verdicts[pattern] = SLOW
-    _save(memory_root, verdicts)
+    _save(target, verdicts)

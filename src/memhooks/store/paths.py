@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from memhooks.errors import MemhooksError
+from memhooks.store.local import checkout_id, checkout_of, local_dir
 
 #: Overrides the project root for tests and scripts; wins over everything else.
 ROOT_ENV = "MEMHOOKS_PROJECT_DIR"
@@ -94,17 +95,20 @@ def resolves_inside(base: str | os.PathLike[str], path: str | os.PathLike[str]) 
 
 class MemoryPaths:
     """Every well-known path of one memory tree, as plain strings made once (a plain class:
-    dataclasses cost ~10 ms; a path is an attribute read, never a call)."""
+    dataclasses cost ~10 ms; a path is an attribute read, never a call).
 
-    def __init__(self, root: str | os.PathLike[str]) -> None:
+    Two places: the tree (`base`, in the checkout: what a repository may share) and the
+    machine-local folder (`cache`, outside the checkout: what only this machine's hooks
+    write and read back, `store.local`). `local` names that folder; by default it is the
+    checkout's, found from its id (the user tier passes its own `.cache/`)."""
+
+    def __init__(self, root: str | os.PathLike[str], local: str | None = None) -> None:
         base = os.fspath(root)
         self.base = base
         j = os.path.join
-        # Every well-known file and folder of a tree, relative to `.claude/memory/`: the one
-        # table (LAYOUT below is read off it).
+        # The one table: the tree's files, relative to `.claude/memory/` ...
         self.index = j(base, "MEMORY.md")
         self.archive = j(base, "MEMORY-archive.md")
-        self.session = j(base, "_session.json")
         self.config = j(base, "config.json")
         self.master = j(base, "master.md")
         self.gitignore = j(base, ".gitignore")
@@ -117,19 +121,30 @@ class MemoryPaths:
         self.checkpoints = j(base, "checkpoints")
         self.latest_checkpoint = j(base, "checkpoints", "latest.md")
         self.session_checkpoints = j(base, "checkpoints", "sessions")  # <session-id>.md each
-        self.cache = j(base, ".cache")
-        self.lock = j(base, ".cache", "store.lock")
-        self.log = j(base, ".cache", "memhooks.log")
-        self.catalog = j(base, ".cache", "catalog.json")  # every memory with its index line
-        self.search_db = j(base, ".cache", "search.sqlite3")
-        self.prompts = j(base, ".cache", "prompts.json")  # the latest prompts, for PreCompact
-        self.offsets = j(base, ".cache", "offsets.json")  # transcript byte offsets per session
-        self.restore = j(base, ".cache", "restore")  # <session-id>.json: each session's evidence
-        self.reminder = j(base, ".cache", "reminder.json")  # the status reminder last shown
-        self.injected = j(base, ".cache", "injected.json")  # characters injected, per session
-        self.handoff = j(base, ".cache", "subagent-pointers.json")  # PreToolUse(Agent) -> start
-        self.rebuild_pid = j(base, ".cache", "rebuild.pid")  # SessionStart's background rebuild
-        self.rebuild_log = j(base, ".cache", "rebuild.log")  # ... and its output
+        # ... and the machine-local files, relative to the local folder (LOCAL below).
+        cache = local if local is not None else local_dir(checkout_id(checkout_of(base)))
+        self.cache = cache
+        self.session = j(cache, "session.json")  # the session record: active, last session
+        self.lock = j(cache, "store.lock")
+        self.log = j(cache, "memhooks.log")
+        self.catalog = j(cache, "catalog.json")  # every memory with its index line
+        self.search_db = j(cache, "search.sqlite3")
+        self.prompts = j(cache, "prompts.json")  # the latest prompts, for PreCompact
+        self.offsets = j(cache, "offsets.json")  # transcript byte offsets per session
+        self.restore = j(cache, "restore")  # <session-id>.json: each session's evidence
+        self.reminder = j(cache, "reminder.json")  # the status reminder last shown
+        self.injected = j(cache, "injected.json")  # characters injected, per session
+        self.handoff = j(cache, "subagent-pointers.json")  # PreToolUse(Agent) -> start
+        self.rebuild_pid = j(cache, "rebuild.pid")  # SessionStart's background rebuild
+        self.rebuild_log = j(cache, "rebuild.log")  # ... and its output
+        self.citations = j(cache, "citations.json")  # staleness verdicts of citations
+        self.consolidation = j(cache, "consolidation.json")  # pending proposals, summed up
+        self.native_marks = j(cache, "native-imports.json")  # memory -> native file
+        self.patterns = j(cache, "patterns.json")  # custom redaction patterns' timings
+        self.quarantine = j(cache, "quarantine")  # invalid files put aside
+        self.guard_backups = j(cache, "guard")  # a direct edit's backup
+        self.subagents_filed = j(cache, "subagents-filed")  # <agent id> marks
+        self.watch = j(cache, "watch.json")  # stamps of the hooks' own writes (store.watch)
 
     def __setattr__(self, name: str, value: object) -> None:
         if name in self.__dict__:
@@ -141,22 +156,32 @@ class MemoryPaths:
         return cls(os.path.join(os.fspath(project), *MEMORY_DIR.split("/")))
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, MemoryPaths) and other.base == self.base
+        return isinstance(other, MemoryPaths) and (other.base, other.cache) == (
+            self.base,
+            self.cache,
+        )
 
     def __hash__(self) -> int:
         return hash(self.base)
 
     def __repr__(self) -> str:
-        return f"MemoryPaths({self.base!r})"
+        return f"MemoryPaths({self.base!r}, local={self.cache!r})"
 
     def relative(self, path: str | os.PathLike[str]) -> str:
         """A path inside the tree as the index writes it: forward slashes, relative."""
         return os.path.relpath(os.fspath(path), self.base).replace(os.sep, "/")
 
 
+_TABLE = vars(MemoryPaths("", local="\0"))
 #: Name -> path relative to the tree (forward slashes), read off `MemoryPaths`' table.
 LAYOUT = {
     name: value.replace(os.sep, "/")
-    for name, value in vars(MemoryPaths("")).items()
-    if name != "base"
+    for name, value in _TABLE.items()
+    if name not in ("base", "cache") and not value.startswith("\0")
+}
+#: Name -> path relative to the machine-local folder (`store.local`).
+LOCAL = {
+    name: value[2:].replace(os.sep, "/")
+    for name, value in _TABLE.items()
+    if name != "cache" and value.startswith("\0")
 }

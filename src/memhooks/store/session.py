@@ -11,6 +11,7 @@ from memhooks import TYPE_CHECKING
 from memhooks.errors import MemhooksError
 from memhooks.store.files import read_memory, read_text, write_atomic
 from memhooks.store.paths import MemoryPaths, UnsafePathError, inside, session_file_stem
+from memhooks.store.watch import note_own
 from memhooks.text.clock import iso
 
 if TYPE_CHECKING:
@@ -226,6 +227,11 @@ def append_journal(paths: MemoryPaths, session_id: str, entry: str) -> None:
     target = os.path.join(paths.sessions, name)
     if not inside(paths.base, target):
         raise UnsafePathError(f"sessions/{name} resolves outside .claude/memory/: not written")
+    _append(target, session_id, entry)
+    note_own(paths, f"sessions/{name}")  # the hook's own write: never "behind the store's back"
+
+
+def _append(target: str, session_id: str, entry: str) -> None:
     try:
         current = read_memory(target).decode("utf-8")
     except FileNotFoundError:

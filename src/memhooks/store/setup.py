@@ -25,17 +25,19 @@ from memhooks.store.paths import MemoryPaths
 # back what a start that failed half-way made.
 
 
-GITIGNORE = """# memhooks: derived and machine-local files (rebuild with `memhooks rebuild`)
+GITIGNORE = """# memhooks: an atomic write's temporary files. What only this machine uses is kept
+# outside the checkout (~/.local/state/memhooks/checkouts/); the two lines below are for the
+# older memhooks of a teammate, which kept it here.
+*.tmp
 .cache/
 _session.json
-*.tmp
 """
 
 
 def create_tree(paths: MemoryPaths, created: list[str] | None = None) -> list[str]:
     """Folders and placeholders; returns what was created (also appended to `created`)."""
     created = [] if created is None else created
-    for folder in [c.folder for c in CATEGORIES] + ["context", "progress", "checkpoints", ".cache"]:
+    for folder in [c.folder for c in CATEGORIES] + ["context", "progress", "checkpoints"]:
         target = Path(paths.base) / folder
         if not target.is_dir():
             target.mkdir(parents=True, exist_ok=True)

@@ -12,7 +12,6 @@ from memhooks import TYPE_CHECKING
 from memhooks.store.catalog import entry_for, ordered
 from memhooks.store.derived import DerivedFiles
 from memhooks.store.files import create_exclusive, makedirs
-from memhooks.store.locking import quick_lock
 from memhooks.store.memory_file import render_document
 from memhooks.store.names import (
     BY_NAME,
@@ -22,6 +21,7 @@ from memhooks.store.names import (
     candidate_name,
     contained_file,
 )
+from memhooks.store.trusted import tree_turn
 from memhooks.text.clock import iso
 
 if TYPE_CHECKING:
@@ -244,7 +244,7 @@ class HookWriter(TreeWriter):
         runs under the lock once the memory and its derived files are written (a dedupe
         marker set only once the memory is safely on disk).
         """
-        with quick_lock(self.paths.lock, self._lock_timeout):
+        with tree_turn(self.paths, self._lock_timeout):
             found = unless() if unless is not None else None
             if found:
                 raise DuplicateError(found)
@@ -291,7 +291,7 @@ def marker_path(paths: MemoryPaths, agent_id: str) -> str:
     name = re.sub(r"[^A-Za-z0-9_-]", "", agent_id)[:100]
     if not name:
         return ""
-    return os.path.join(paths.cache, FOLDER, name)
+    return os.path.join(paths.subagents_filed, name)
 
 
 def is_marked(marker: str) -> bool:

@@ -42,8 +42,10 @@ def user_dir() -> str:
 
 
 def user_paths() -> MemoryPaths:
-    """The user tier's tree: `MemoryPaths` rooted at the user folder itself."""
-    return MemoryPaths(user_dir())
+    """The user tier's tree: `MemoryPaths` rooted at the user folder itself, its machine-local
+    files in its own `.cache/` (the folder is this machine's already, in no repository)."""
+    base = user_dir()
+    return MemoryPaths(base, local=os.path.join(base, ".cache"))
 
 
 def inside_project(project: str | os.PathLike[str], paths: MemoryPaths | None = None) -> bool:

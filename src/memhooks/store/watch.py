@@ -20,7 +20,6 @@ from memhooks.store.files import (
     write_atomic,
 )
 from memhooks.store.names import CATEGORIES
-from memhooks.store.paths import inside
 
 if TYPE_CHECKING:
     from collections.abc import Container, Iterable
@@ -34,7 +33,8 @@ if TYPE_CHECKING:
 # the write guard did not see, an editor, a `git pull`), and a deletion, even of the whole
 # `.claude/`, can be undone (`memhooks rebuild --recover`).
 #
-# Kept in `<user cache>/memhooks/trees/<key>/`, the key a checksum of the tree's path:
+# Kept in `<user cache>/memhooks/trees/<key>/`, the key a checksum of the tree's machine-local
+# folder (which the checkout's id names, `store.local`):
 #
 # - `quick`: the tree's path, then one line the cheap check compares: the mtime of each
 #   category folder (it changes when a file is added, removed or renamed, which `rm`, `mv`,
@@ -50,6 +50,20 @@ if TYPE_CHECKING:
 
 #: Derived files a hook injects as they stand: a write into them is healed, not trusted.
 WATCHED_FILES = ("MEMORY.md", "MEMORY-archive.md")
+#: Other files of the tree a later hook reads and trusts: one written behind the store's back
+#: by a tool call is put aside and its last known copy (`trusted/` here) put back.
+TRUSTED_FILES = (
+    "config.json",
+    "context/current-task.md",
+    "context/blockers.md",
+    "master.md",
+    "checkpoints/latest.md",
+)
+#: The same in the machine-local folder: the session record (kept), each session's evidence.
+LOCAL_TRUSTED = ("session.json",)
+LOCAL = "local:"
+#: The memory files the hooks wrote themselves since the tree was last recorded (a journal).
+OWN_CAP = 1_000_000
 
 
 LISTING_CAP = 64_000_000
@@ -66,9 +80,11 @@ def user_cache() -> str:
 
 
 def mirror_dir(paths: MemoryPaths) -> str:
+    """Keyed by the tree's machine-local folder, so by the checkout's id (`store.local`): a
+    new clone at the same path has other copies."""
     import zlib
 
-    name = os.path.normcase(os.path.abspath(paths.base)).encode("utf-8", "replace")
+    name = os.path.normcase(os.path.abspath(paths.cache)).encode("utf-8", "replace")
     key = f"{zlib.crc32(name):08x}{zlib.adler32(name):08x}"
     return os.path.join(user_cache(), "trees", key)
 
@@ -76,14 +92,26 @@ def mirror_dir(paths: MemoryPaths) -> str:
 def quick_line(paths: MemoryPaths) -> str:
     """What the cheap check compares: a few dozen stats, no file read."""
     parts = [os.path.abspath(paths.base)]
-    parts += [f"{c.folder}={_stat(paths, c.folder, full=False)}" for c in CATEGORIES]
-    parts += [f"{name}={_stat(paths, name, full=True)}" for name in WATCHED_FILES]
+    parts += [f"{c.folder}={_stat(paths.base, c.folder, full=False)}" for c in CATEGORIES]
+    parts += [
+        f"{name}={_stat(paths.base, name, full=True)}" for name in (*WATCHED_FILES, *TRUSTED_FILES)
+    ]
+    local = [*LOCAL_TRUSTED, *_evidence(paths)]
+    parts += [f"{LOCAL}{name}={_stat(paths.cache, name, full=True)}" for name in local]
     return "\n".join(parts)
 
 
-def _stat(paths: MemoryPaths, name: str, *, full: bool) -> str:
+def _evidence(paths: MemoryPaths) -> list[str]:
     try:
-        info = os.lstat(os.path.join(paths.base, name))
+        names = sorted(n for n in os.listdir(paths.restore) if n.endswith(".json"))
+    except OSError:
+        return []
+    return ["restore/" + name for name in names]
+
+
+def _stat(folder: str, name: str, *, full: bool) -> str:
+    try:
+        info = os.lstat(os.path.join(folder, name))
     except OSError:
         return "-"
     return f"{info.st_ino}:{info.st_mtime_ns}:{info.st_size}" if full else str(info.st_mtime_ns)
@@ -93,11 +121,72 @@ def recorded_quick(paths: MemoryPaths) -> str:
     return read_text(os.path.join(mirror_dir(paths), "quick"))
 
 
+def changed_since(paths: MemoryPaths, recorded: str | None = None) -> list[str]:
+    """The watched files (derived, trusted, machine-local: `local:` names) that differ from
+    what the store last recorded, or that came or went since."""
+    old = _parts(recorded_quick(paths) if recorded is None else recorded)
+    new = _parts(quick_line(paths))
+    folders = {c.folder for c in CATEGORIES}
+    names = sorted((set(old) | set(new)) - folders)
+    return [name for name in names if old.get(name, "-") != new.get(name, "-")]
+
+
+def _parts(line: str) -> dict[str, str]:
+    return dict(part.partition("=")[::2] for part in line.split("\n")[1:])
+
+
 def watched_changed(paths: MemoryPaths) -> list[str]:
     """The watched derived files that differ from what the store last wrote."""
-    old = dict(line.partition("=")[::2] for line in recorded_quick(paths).split("\n")[1:])
-    new = dict(line.partition("=")[::2] for line in quick_line(paths).split("\n")[1:])
-    return [name for name in WATCHED_FILES if name in old and old[name] != new.get(name)]
+    old = _parts(recorded_quick(paths))
+    return [name for name in changed_since(paths) if name in WATCHED_FILES and name in old]
+
+
+def note_own(paths: MemoryPaths, relative: str) -> None:
+    """A hook wrote this memory file itself (a journal entry; the caller holds the lock):
+    its stamp counts as recorded, so no look reports it as changed behind the store's back."""
+    own = _own(paths)
+    try:
+        info = os.lstat(os.path.join(paths.base, *relative.split("/")))
+    except OSError:
+        return
+    own[relative] = f"{info.st_mtime_ns}:{info.st_size}"
+    write_atomic(paths.watch, json.dumps(own), durable=False)
+
+
+def _own(paths: MemoryPaths) -> dict[str, str]:
+    try:
+        data = json.loads(read_text(paths.watch, OWN_CAP) or "{}")
+    except ValueError:
+        return {}
+    return {str(k): str(v) for k, v in data.items() if _plain(k)} if isinstance(data, dict) else {}
+
+
+def keep_trusted(paths: MemoryPaths) -> None:
+    """Copy each trusted file (and the session record) that differs from its kept copy into
+    `trusted/` here: what a put back restores. A few small reads."""
+    folder = os.path.join(mirror_dir(paths), "trusted")
+    for source, name in trusted_sources(paths):
+        try:
+            data = read_bytes(source, LISTING_CAP)
+        except OSError:
+            continue
+        copy = os.path.join(folder, name.replace("/", "__"))
+        try:
+            same = read_bytes(copy, LISTING_CAP) == data
+        except OSError:
+            same = False
+        if not same:
+            write_atomic(copy, data, durable=False)
+
+
+def trusted_sources(paths: MemoryPaths) -> list[tuple[str, str]]:
+    """(path, watched name) of each trusted file the last known copy is kept of."""
+    found = [(os.path.join(paths.base, *n.split("/")), n) for n in TRUSTED_FILES]
+    return found + [(os.path.join(paths.cache, n), LOCAL + n) for n in LOCAL_TRUSTED]
+
+
+def trusted_copy(paths: MemoryPaths, name: str) -> str:
+    return os.path.join(mirror_dir(paths), "trusted", name.replace("/", "__"))
 
 
 def memory_listing(paths: MemoryPaths) -> dict[str, str]:
@@ -135,7 +224,7 @@ def recorded_listing(paths: MemoryPaths) -> dict[str, str] | None:
     files = data.get("files")
     if not isinstance(files, dict):
         return None
-    return {str(k): str(v) for k, v in files.items() if _plain(k)}
+    return {**{str(k): str(v) for k, v in files.items() if _plain(k)}, **_own(paths)}
 
 
 def _plain(relative: object) -> bool:
@@ -203,7 +292,9 @@ def _record(paths: MemoryPaths, forget: list[str], valid: Container[str] | None)
     listed = json.dumps({"base": base, "files": listing}, separators=(",", ":"))
     write_atomic(os.path.join(mirror, "listing.json"), listed, durable=False)
     write_atomic(os.path.join(mirror, "quick"), quick_line(paths), durable=False)
+    keep_trusted(paths)
     discard(os.path.join(mirror, LOST_REPORTED))
+    discard(paths.watch)
 
 
 def mark_lost_reported(paths: MemoryPaths) -> None:
@@ -226,24 +317,26 @@ def record_quick(paths: MemoryPaths) -> None:
 # store lock. Standard library only.
 
 
-#: Where invalid files are put aside: machine-local, gitignored, never read by a hook.
-QUARANTINE = ".cache/quarantine"
-
-
-def put_aside(paths: MemoryPaths, relative: str) -> str:
-    """Move a memory file into the quarantine folder; returns its path there, relative to
-    the tree. Moved, never rewritten: what was written is kept as it was."""
-    source = os.path.join(paths.base, *relative.split("/"))
+def put_aside(paths: MemoryPaths, relative: str, *, local: bool = False) -> str:
+    """Move a file of the tree (`local`: of the machine-local folder) into the quarantine
+    folder (`paths.quarantine`, never read by a hook); returns its path there. Moved, never
+    rewritten: what was written is kept as it was (copied then removed across file systems)."""
+    source = os.path.join(paths.cache if local else paths.base, *relative.split("/"))
     check_target(source)
-    folder = os.path.join(paths.base, *QUARANTINE.split("/"))
+    folder = paths.quarantine
     makedirs(folder)
     stem = time.strftime("%Y%m%d-%H%M%S") + "_" + relative.replace("/", "__")
     name, number = stem, 1
     while os.path.lexists(os.path.join(folder, name)):
         number += 1
         name = f"{stem}.{number}"
-    os.replace(source, os.path.join(folder, name))
-    return f"{QUARANTINE}/{name}"
+    target = os.path.join(folder, name)
+    try:
+        os.replace(source, target)
+    except OSError:  # another file system: the bytes as they are, then the file goes
+        write_atomic(target, read_memory(source), durable=False)
+        os.unlink(source)
+    return target
 
 
 def put_back(paths: MemoryPaths, relative: str) -> bool:
@@ -287,92 +380,6 @@ def _bytes_of(path: str) -> bytes | None:
 def quarantined(paths: MemoryPaths) -> list[str]:
     """The files put aside so far, oldest first (`memhooks status`)."""
     try:
-        return sorted(os.listdir(os.path.join(paths.base, *QUARANTINE.split("/"))))
+        return sorted(os.listdir(paths.quarantine))
     except OSError:
         return []
-
-
-# ------------------------------------------------------------------ edit_backup
-# The bytes a memory file had before a direct edit, so an invalid edit can be undone.
-#
-# Only used when `guard.direct_edits` is "allow": PreToolUse keeps the file's bytes (or notes that
-# it did not exist) in `.cache/guard/`, and PostToolUse restores them when the edited file fails
-# validation (`memhooks.guard`). Standard library only.
-
-
-MAX_KEPT_BYTES = 4 * 1024 * 1024
-
-
-_ABSENT = b"memhooks-guard: the file did not exist\n"
-
-
-def slot_of(base: str, relative: str) -> str:
-    import hashlib
-
-    key = hashlib.sha256(relative.encode("utf-8", "replace")).hexdigest()[:24]
-    return os.path.join(base, ".cache", "guard", key)
-
-
-def edited_file(base: str, relative: str) -> str | None:
-    """The file's path, or None when it is a symlink or its folder leaves the tree."""
-    path = os.path.join(base, *relative.split("/"))
-    return path if inside(base, path) else None
-
-
-def keep_backup(base: str, relative: str) -> None:
-    path = edited_file(base, relative)
-    if path is None:
-        return
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_KEPT_BYTES + 1)
-    except FileNotFoundError:
-        data = None
-    if data is not None and len(data) > MAX_KEPT_BYTES:
-        return  # too big to keep: an invalid edit is then reported, not undone
-    slot = slot_of(base, relative)
-    os.makedirs(os.path.dirname(slot), exist_ok=True)
-    kept, stale = (".absent", ".bak") if data is None else (".bak", ".absent")
-    write_atomic(slot + kept, _ABSENT if data is None else data)
-    try:
-        os.unlink(slot + stale)
-    except FileNotFoundError:
-        pass
-
-
-def restore_backup(base: str, relative: str) -> str:
-    """Undo the edit: 'restored', 'removed' (the file was new) or 'kept' (nothing to undo)."""
-    path = edited_file(base, relative)
-    slot = slot_of(base, relative)
-    if path is None:
-        return "kept"
-    if os.path.exists(slot + ".absent"):
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            pass
-        os.unlink(slot + ".absent")
-        return "removed"
-    try:
-        with open(slot + ".bak", "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
-        return "kept"
-    write_atomic(path, data)
-    os.unlink(slot + ".bak")
-    return "restored"
-
-
-def was_absent(base: str, relative: str) -> bool:
-    """The file did not exist before the edit (the edit made it)."""
-    return os.path.exists(slot_of(base, relative) + ".absent")
-
-
-def forget_backup(base: str, relative: str) -> None:
-    """The edit was valid: its backup is no longer needed."""
-    slot = slot_of(base, relative)
-    for suffix in (".bak", ".absent"):
-        try:
-            os.unlink(slot + suffix)
-        except FileNotFoundError:  # noqa: PERF203 - two files at most
-            pass

@@ -69,20 +69,6 @@ def is_linked_worktree(checkout: str) -> bool:
     return found is not None and found[0] != found[1]
 
 
-def repository(checkout: str) -> tuple[str, list[int]] | None:
-    """The repository a checkout belongs to, as consent names it: the common dir's real path
-    and its identity (device and inode), so that a fresh clone at the same path is another
-    repository. None outside git."""
-    found = git_dirs(checkout)
-    if found is None:
-        return None
-    try:
-        info = os.stat(found[1])
-    except OSError:
-        return None
-    return found[1], [info.st_dev, info.st_ino]
-
-
 def branch(checkout: str) -> str | None:
     """The branch checked out (from the git dir's HEAD), or None (detached, no git)."""
     found = git_dirs(checkout)
@@ -93,18 +79,21 @@ def branch(checkout: str) -> str | None:
 
 
 def join_worktree(memory_base: str, now: str) -> bool:
-    """Give a worktree its own `_session.json` (machine-local, never committed), as `start`
-    would, when its tree came with the branch and its repository's consent covers it: the
-    caller checked the consent. False (nothing written) when the file exists or the
-    checkout is no linked worktree."""
+    """Give a worktree its own id and session record (machine-local, `store.local`), as
+    `start` would, when its tree came with the branch and its repository's consent covers
+    it: the caller checked the consent. False (nothing written) when it has a record already
+    or the checkout is no linked worktree."""
+    from memhooks.store.local import ensure_id
+    from memhooks.store.paths import MemoryPaths
     from memhooks.store.session import KEYS, write_state
 
-    target = os.path.join(memory_base, "_session.json")
     checkout = os.path.dirname(os.path.dirname(os.path.abspath(memory_base)))
-    if os.path.lexists(target) or not os.path.isdir(memory_base):
+    if not os.path.isdir(memory_base) or not is_linked_worktree(checkout):
         return False
-    if not is_linked_worktree(checkout):
+    if os.path.lexists(MemoryPaths(memory_base).session):
         return False
+    ensure_id(checkout)
+    target = MemoryPaths(memory_base).session
     state = {
         **KEYS,
         "active": True,

@@ -40,6 +40,7 @@ from memhooks.store.names import (
 from memhooks.store.paths import UnsafePathError
 from memhooks.store.session import journal_part
 from memhooks.store.tree import TreeWriter, file_new, project_of
+from memhooks.store.trusted import tree_turn
 from memhooks.store.upkeep import (
     ScanResult,
     behind,
@@ -83,7 +84,7 @@ class Store(TreeWriter):
 
     @contextmanager
     def locked(self) -> Iterator[None]:
-        with command_lock(self.paths.lock, self._lock_timeout):
+        with tree_turn(self.paths, self._lock_timeout, command_lock):
             yield
 
     # ---------------------------------------------------------------- create

@@ -47,7 +47,7 @@ def stale_memories(paths: MemoryPaths, active: list[str]) -> dict[str, list[str]
     from memhooks.recall.citation_check import stale_of
 
     try:  # a command has the time a prompt has not
-        return stale_of(paths.base, active, budget=STALE_CHECK_SECONDS)
+        return stale_of(paths, active, budget=STALE_CHECK_SECONDS)
     except (OSError, ValueError):
         return {}
 
@@ -78,7 +78,10 @@ def collect(paths: MemoryPaths) -> dict[str, Any]:
         "quarantined": quarantined(paths),
         "search_journal": journal.is_file(),
         "root": paths.base,
-        "exists": state is not None,
+        "local": paths.cache,
+        "quarantine": paths.quarantine,
+        "rebuild_log": paths.rebuild_log,
+        "exists": state is not None or Path(paths.base).is_dir(),
         "active": says_active and decided is not None and decided["state"] == CONSENT_ON,
         "why": why(says_active=says_active, decided=decided),
         "started": (state or {}).get("started"),
@@ -126,7 +129,7 @@ def dropped_patterns(paths: MemoryPaths) -> list[str]:
     from memhooks.store import load_settings, usable_patterns
 
     patterns = load_settings(paths.config).redact_patterns
-    return usable_patterns(paths.base, patterns)[1] if patterns else []
+    return usable_patterns(paths.patterns, patterns)[1] if patterns else []
 
 
 def why(*, says_active: bool, decided: dict[str, Any] | None) -> str:
@@ -134,16 +137,16 @@ def why(*, says_active: bool, decided: dict[str, Any] | None) -> str:
     since = f" on {decided['since']}" if decided and decided.get("since") else ""
     if decided is not None and decided["state"] == CONSENT_OFF:
         return f"turned off for this checkout on this machine (`/memory stop`{since})"
-    if decided is None and says_active:
-        return (
-            "_session.json says active, but nobody turned memory on for this checkout on "
-            "this machine (a cloned repository's memory, or memory started before memhooks "
-            "asked per machine): review it with `/memory view`, then run `/memory start`"
-        )
     if decided is None:
-        return "never turned on for this checkout on this machine"
+        return (
+            "nobody turned memory on for this checkout on this machine (a cloned "
+            "repository's memory, or a new clone): review it with `/memory view`, then run "
+            "`/memory start`"
+        )
     if not says_active:
-        return "turned on here, but _session.json says inactive: run `/memory start`"
+        return (
+            "turned on here, but this machine's session record says inactive: run `/memory start`"
+        )
     if decided.get("repository"):
         return (
             f"turned on in another checkout of this repository on this machine (`/memory "

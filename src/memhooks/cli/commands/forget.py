@@ -67,7 +67,8 @@ def _search(paths: MemoryPaths, query: str, prefix: str) -> list[Any]:
 
     if not Path(paths.search_db).exists():
         raise UserError(
-            f"no search index in {prefix}.cache/: run {cli_hint('rebuild')}, or give the path",
+            f"no search index for {prefix} on this machine: run {cli_hint('rebuild')}, "
+            "or give the path",
             Exit.NOT_FOUND,
         )
     with SearchIndex(paths.search_db) as index:

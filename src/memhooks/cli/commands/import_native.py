@@ -50,7 +50,7 @@ def run_native(args: argparse.Namespace) -> int:
             saved = store.create_many([item.memory for item in to_write if item.memory])
             for item, done in zip(to_write, saved, strict=True):
                 item.target = done.entry.path
-        write_marks(str(paths.base), marks(paths, folder))
+        write_marks(paths, marks(paths, folder))
     counts = {a: sum(1 for i in plan if i.action == a) for a in VERBS}
     text = _report(plan, folder, counts, dry_run=args.dry_run)
     flagged = [item.name for item in plan if item.action == "similar"]

@@ -39,8 +39,11 @@ def run(args: argparse.Namespace) -> int:
     paths, store = open_tree(args)
     recovered: list[str] = []
     if args.recover:
-        from memhooks.store import recover_missing
+        from memhooks.store import create_tree, recover_missing
 
+        # The whole tree may be gone (`rm -rf .claude`): this machine's record of it is
+        # not, so it is made again first, then its memories are put back.
+        create_tree(paths)
         with store.locked():
             recovered = recover_missing(paths)
     result = store.rebuild(Progress("rebuild"))

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from memhooks.cli.common import add_json, memory_paths, open_store, settings
+from memhooks.cli.common import add_json, local_paths, memory_paths, open_store, settings
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
 from memhooks.store import (
@@ -34,7 +34,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "context and progress placeholders, .gitignore) and mark memory "
         "active. Existing files are kept. Memory a cloned repository ships is used only "
         "once you ran this in your checkout: the choice is kept outside the repository, "
-        "in $XDG_STATE_HOME/memhooks/consent/ (default ~/.local/state/memhooks/).",
+        "in $XDG_STATE_HOME/memhooks/consent/ (default ~/.local/state/memhooks/), and so is "
+        "what only this machine's hooks read back (checkouts/<id>/).",
     )
     add_json(parser)
     parser.set_defaults(func=run)
@@ -97,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
     created: list[str] = []
     try:
         create_tree(paths, created)
+        paths = local_paths(paths)  # the tree is there now: its id too
         state, was_active = _activate(paths)
         record_consent(paths.base, CONSENT_ON)
     except BaseException:

@@ -83,13 +83,13 @@ def render(data: dict[str, Any]) -> str:
     if data["quarantined"]:
         lines.append(
             f"Put aside: {len(data['quarantined'])} file(s) written into the tree behind the "
-            "store's back were not valid memories; they are in .claude/memory/.cache/quarantine/ "
+            f"store's back were not valid memories; they are in {data['quarantine']} "
             "(never injected): " + ", ".join(data["quarantined"][-5:])
         )
     if data["search_journal"]:
         lines.append(
-            "Search index: an interrupted write left .cache/search.sqlite3-journal; the next "
-            f"search rolls it back (or run {cli_hint('rebuild')})"
+            "Search index: an interrupted write left its journal (search.sqlite3-journal); "
+            f"the next search rolls it back (or run {cli_hint('rebuild')})"
         )
     lines += _user_tier_lines(data)
     lines.extend(f"Redaction: {line}" for line in data["dropped_patterns"])
@@ -143,8 +143,8 @@ def _rebuild_lines(data: dict[str, Any]) -> list[str]:
         ]
     if rebuild["job"] == "failed":
         return [
-            f"Background rebuild: FAILED: {rebuild['detail']} (its output: {data['root']}/"
-            f".cache/rebuild.log); run {cli_hint('rebuild')}"
+            f"Background rebuild: FAILED: {rebuild['detail']} (its output: "
+            f"{data['rebuild_log']}); run {cli_hint('rebuild')}"
         ]
     return []
 

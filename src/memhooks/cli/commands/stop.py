@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from memhooks.cli.common import add_json, memory_paths, open_store, require_tree
+from memhooks.cli.common import add_json, local_paths, memory_paths, open_store, require_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
 from memhooks.store import (
@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     if Path(paths.base).is_dir():
         # First, and whatever follows: the user's word for this checkout, kept outside it.
         record_consent(paths.base, CONSENT_OFF)
+        paths = local_paths(paths)
         if not Path(paths.session).exists():  # a clone's memory, never started here: now silenced
             data = {"active": False, "was_active": False, "root": paths.base}
             emit({**data, "message": SILENCED}, SILENCED, as_json=args.json)

@@ -161,14 +161,15 @@ def _save(paths: MemoryPaths, *, as_json: bool) -> int:
     )
     shown = diff if len(diff) <= DIFF_CAP else diff[:DIFF_CAP] + "\n[… diff cut …]\n"
     verb = "Updated" if old is not None else "Created"
+    previous = str(Path(paths.cache) / PREVIOUS)
     summary = f"{verb} {PREFIX}master.md"
     if old is not None:
-        summary += f" (previous version kept in {PREFIX}.cache/{PREVIOUS})"
+        summary += f" (previous version kept in {previous})"
     emit(
         {
             "path": PREFIX + "master.md",
             "created": old is None,
-            "previous": f"{PREFIX}.cache/{PREVIOUS}" if old is not None else None,
+            "previous": previous if old is not None else None,
             "diff": diff,
         },
         summary + ("\n\n" + shown if shown else "\n(no change)"),

@@ -21,7 +21,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "state (Claude Code's own auto memory files not imported yet in a read-only group), "
         "superseded decisions, the session timeline, what the hooks injected and the "
         "health line, with a search box. It loads nothing from the network. By default it "
-        "goes to .claude/memory/.cache/view.html (derived, never committed); "
+        "goes to view.html in the checkout's machine-local folder (outside the checkout: "
+        "~/.local/state/memhooks/checkouts/<id>/); "
         "open it with any browser, or pass --open.",
     )
     parser.add_argument("--out", metavar="FILE", help="write the page here instead")
