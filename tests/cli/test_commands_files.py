@@ -53,7 +53,7 @@ EXPECTED = {
     "summarize": "Session: ",
     "synthesize": "Synthesis material for .claude/memory/master.md",
     "consolidate": "Nothing to consolidate in .claude/memory/",
-    "view": ".claude/memory/.cache/view.html",
+    "view": "/view.html",  # in the machine-local folder, outside the checkout
 }
 
 

@@ -131,7 +131,7 @@ def test_save_adds_the_footer_keeps_the_previous_version_and_prints_a_diff(
     code, out, _ = run(capsys, monkeypatch, "synthesize", "--save", "--json", stdin=changed)
     assert code == 0
     data = json.loads(out)
-    assert data["previous"] == ".claude/memory/.cache/master.previous.md"
+    assert data["previous"] == str(local_of(memory) / "master.previous.md")
     assert "-- Should tax be rounded per line?" in data["diff"]
     assert "+- Ship v2 on Friday?" in data["diff"]
     assert (local_of(memory) / "master.previous.md").read_text() == first

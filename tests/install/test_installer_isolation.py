@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from support import local_of, turn_on_here
+from support import turn_on_here
 
 REPO = Path(__file__).resolve().parents[2]
 LAUNCHER = REPO / "hooks" / "memhooks.py"
@@ -50,7 +50,7 @@ def hostile_project(root: Path, witness: Path, *, active: bool) -> Path:
         memory = project / ".claude" / "memory"
         memory.mkdir(parents=True)
         state = {"version": 1, "active": True, "started": "2026-01-01T00:00:00Z"}
-        (local_of(memory) / "session.json").write_text(json.dumps(state), encoding="utf-8")
+        (memory / "_session.json").write_text(json.dumps(state), encoding="utf-8")  # kept by:
         turn_on_here(project, state_home=root / "state")  # the user did, on this machine
     return project
 

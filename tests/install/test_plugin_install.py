@@ -75,7 +75,8 @@ def rebuild_log(host: Host) -> str:
 def test_a_fresh_clone_gets_its_index_from_session_start(host: Host) -> None:
     memory = started(host)
     assert memory.name in host.context("UserPromptSubmit", prompt=PROMPT)
-    shutil.rmtree(local_of(host.memory))  # what a clone of the repository holds
+    for derived in ("search.sqlite3", "catalog.json"):  # what a clone of the repository has
+        (local_of(host.memory) / derived).unlink()
     assert memory.name not in host.context("UserPromptSubmit", prompt=PROMPT)
     host.context("SessionStart", source="startup")
     assert wait_for(lambda: memory.name in host.context("UserPromptSubmit", prompt=PROMPT)), (
@@ -170,7 +171,7 @@ def test_claudes_memhooks_command_uses_the_plugins_data_folder(host: Host) -> No
     done = host.run("memhooks", "start", path=on_path)
     assert done.returncode == 0, done.stderr
     assert "installing" not in done.stderr
-    assert not (local_of(host.home) / "memhooks" / "deps").exists()  # no second copy
+    assert not (host.home / ".cache" / "memhooks" / "deps").exists()  # no second copy
     doctor = host.run("memhooks", "doctor", path=on_path)
     assert "[ok] dependencies" in doctor.stdout, doctor.stdout + doctor.stderr
     semantic = next(line for line in doctor.stdout.splitlines() if "semantic signals" in line)

@@ -181,7 +181,8 @@ def test_save_takes_cites_from_a_field(
 def test_memories_citing_nothing_leave_the_verdict_cache_alone(tmp_path: Path) -> None:
     """Every prompt pointing at a memory without cites rewrote `.cache/citations.json`."""
     memory = tmp_path / ".claude" / "memory"
-    (local_of(memory)).mkdir(parents=True)
+    memory.mkdir(parents=True)
+    local_of(memory).mkdir(parents=True)
     (memory / "decisions").mkdir()
     plain = memory / "decisions" / "plain.md"
     plain.write_text("---\ntitle: plain\n---\nno code cited here\n")

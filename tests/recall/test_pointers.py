@@ -337,10 +337,10 @@ def test_recall_in_a_fresh_clone_finds_the_committed_memories(
 ) -> None:
     """`.cache/` is not committed: a teammate's clone has the memory files and no index.
     `/memory recall` must still find them, not answer "no memory matches"."""
-    import shutil
 
     decision, _ = young_store(capsys)
-    shutil.rmtree(local_of(memory))
+    for derived in ("search.sqlite3", "catalog.json"):  # as a fresh clone has them: none
+        (local_of(memory) / derived).unlink()
     code, out, _ = run_main(capsys, "recall", "postgres", "job", "queue", "--json")
     assert code == 0
     assert any(p.endswith(decision) for p in [r["path"] for r in json.loads(out)["results"]])
@@ -416,8 +416,8 @@ def test_the_ledger_never_writes_through_a_symlinked_cache(tmp_path: Path) -> No
     outside.mkdir()
     memory_root = tmp_path / ".claude" / "memory"
     memory_root.mkdir(parents=True)
-    (local_of(memory_root)).symlink_to(outside)
-    record_injected(str(local_of(memory_root) / "injected.json"), "s-1", "SessionStart", 10)
+    (memory_root / ".cache").symlink_to(outside)
+    record_injected(str(memory_root / ".cache" / "injected.json"), "s-1", "SessionStart", 10)
     assert list(outside.iterdir()) == []
 
 

@@ -300,7 +300,7 @@ def test_a_slow_committed_pattern_is_dropped_and_every_hook_does_its_work(
     hook(project, "Stop", transcript_path=str(transcript), stop_hook_active=False)
     hook(project, "PreCompact", transcript_path=str(transcript), trigger="auto")
     assert "I merged the two split helpers" in checkpoint_of(project)
-    verdicts = json.loads((project / ".claude/memory/.cache/patterns.json").read_text())
+    verdicts = json.loads(Path(MemoryPaths(str(project / ".claude/memory")).patterns).read_text())
     assert verdicts == {SLOW_PATTERN: "slow"}
     status = run_cli("status", cwd=project)
     assert "Redaction: redact.extra_patterns[0]: dropped, too slow" in status.stdout
@@ -321,7 +321,7 @@ def test_a_pattern_that_runs_past_its_deadline_is_dropped_and_the_checkpoint_wri
     )
     hook(project, "PreCompact", transcript_path=str(transcript), trigger="auto")
     assert "refactor the tokenizer" in checkpoint_of(project)
-    verdicts = json.loads((project / ".claude/memory/.cache/patterns.json").read_text())
+    verdicts = json.loads(Path(MemoryPaths(str(project / ".claude/memory")).patterns).read_text())
     assert verdicts[SLOW_ON_CUE] == "slow"  # and the next hooks leave it out
     done = hook(project, "UserPromptSubmit", prompt=trap)
     assert "ran past" not in done.stderr

@@ -212,7 +212,7 @@ def test_the_injection_ledger_loses_no_count_under_parallel_hooks(tmp_path: Path
 
     from memhooks.store import session_counts
 
-    (local_of(tmp_path)).mkdir()
+    local_of(tmp_path).mkdir(parents=True)
     file = str(local_of(tmp_path) / "injected.json")
     with multiprocessing.get_context("fork").Pool(6) as pool:
         pool.map(_record_many, [(file, 40)] * 6)

@@ -1,5 +1,6 @@
 """Every fake credential of tests/secret_corpus.py, pushed through every channel that persists
-text, must leave no trace anywhere under `.claude/memory/` (`.cache/` included).
+text, must leave no trace anywhere under `.claude/memory/`, its machine-local folder or the
+recovery copies.
 
 Hooks run through their real entry point (`memhooks.hooks.entry.run`, stdin from a file, the
 payload shapes of tests/fixtures/hook_stdin_examples.jsonl); a subprocess run of each hook
@@ -20,7 +21,7 @@ import pytest
 
 from secret_corpus import NEAR_MISSES, SECRETS
 from secret_corpus_shapes import HELD_OUT, TUNE
-from support import run_hook
+from support import local_of, run_hook
 
 SESSION = "5a6ab793-afa3-4fb4-a04e-64b26bcd263c"
 
@@ -35,9 +36,14 @@ def _pad(text: str) -> str:
 
 
 def persisted(root: Path) -> str:
-    """Every file under the memory tree, as text (JSON escapes undone too)."""
+    """Every file under the memory tree, its machine-local folder and the recovery copies
+    (outside the checkout), as text (JSON escapes undone too)."""
+    from memhooks.store import MemoryPaths, mirror_dir
+
     parts: list[str] = []
-    for path in sorted(root.rglob("*")):
+    kept = [*root.rglob("*"), *local_of(root).rglob("*")]
+    kept += Path(mirror_dir(MemoryPaths(str(root)))).rglob("*")
+    for path in sorted(kept):
         if path.is_file() and not path.is_symlink():
             text = path.read_bytes().decode("utf-8", "replace")
             parts += [text, text.replace('\\"', '"').replace("\\\\", "\\")]

@@ -174,9 +174,9 @@ def test_command_refuses_a_symlinked_cache(
     store: tuple[Path, dict[str, object]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     project, _ = store
-    cache = local_of(project / ".claude" / "memory")
+    cache = project / ".claude" / "memory" / ".cache"  # planted: the tree is refused whole
     moved = tmp_path / "elsewhere"
-    cache.rename(moved)
+    moved.mkdir()
     cache.symlink_to(moved)
     assert main(["--project", str(project), "view"]) == 9
     assert not (moved / "view.html").exists()

@@ -109,7 +109,7 @@ def consent_decision(memory_base: str) -> dict[str, Any] | None:
     checkout = checkout_of(memory_base)
     real = os.path.realpath(checkout)
     dirs = git_dirs(real)
-    own_id = read_id(os.path.join(dirs[0], ID_NAME)) if dirs else checkout_id(real)
+    own_id = checkout_id(real)
     own = _vouched(record_file(real), real, own_id)
     if own is not None or dirs is None:
         return own
