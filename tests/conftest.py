@@ -31,7 +31,7 @@ def _isolated_home(
 
 @pytest.fixture(scope="session")
 def bare_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An interpreter with no pydantic, no filelock, no frontmatter, and no pip either: had the
+    """An interpreter with no pydantic, no frontmatter, and no pip either: had the
     installer run `-m pip` from the project, the project's `pip/` would be the one found."""
     venv = tmp_path_factory.mktemp("bare") / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)

@@ -354,9 +354,9 @@ def row(
 COLUMNS = ("modules", "packages", "edges", "crossings", "store_entries", "files_written")
 
 
-def table(rows: list[dict[str, Any]]) -> str:
-    head = ["event", *COLUMNS]
-    lines = [head] + [[r["event"], *(str(r[c]) for c in COLUMNS)] for r in rows]
+def table(rows: list[dict[str, Any]], columns: tuple[str, ...] = COLUMNS) -> str:
+    head = ["event", *columns]
+    lines = [head] + [[r["event"], *(str(r[c]) for c in columns)] for r in rows]
     widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
     out = []
     for n, line in enumerate(lines):

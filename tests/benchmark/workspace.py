@@ -86,8 +86,8 @@ def setup_semantic_table(data: Path, table: str) -> str:
 def setup_plugin_data(data: Path, python: str) -> str:
     """${CLAUDE_PLUGIN_DATA} as an installed plugin has it: the dependencies under deps/pyXY.
 
-    Links the packages this interpreter finds (pydantic, python-frontmatter, filelock and what
-    they import) and writes the marker, so SessionStart does not start a pip install.
+    Links the packages this interpreter finds (pydantic, python-frontmatter and what they
+    import) and writes the marker, so SessionStart does not start a pip install.
     """
     tag = subprocess.run(
         [python, "-S", "-c", "import sys; print('py%d%d' % sys.version_info[:2])"],
@@ -100,7 +100,7 @@ def setup_plugin_data(data: Path, python: str) -> str:
         return f"{target} (cached)"
     probe = (
         f"import json, sys; sys.path.insert(0, {str(REPO / 'src')!r})\n"
-        "import filelock, frontmatter, yaml, annotated_types, memhooks.store.models\n"
+        "import frontmatter, yaml, annotated_types, memhooks.store.models\n"
         "tops = {}\n"
         "for name, mod in list(sys.modules.items()):\n"
         "    f = getattr(mod, '__file__', None) or ''\n"

@@ -17,6 +17,7 @@ from sandbox_tools import Played
 
 from memhooks.demo import harness, scenario
 from memhooks.demo.mock_api import Rule
+from memhooks.demo.mock_replies import text_block
 from memhooks.demo.mock_requests import hook_contexts
 from support import local_of
 
@@ -29,6 +30,36 @@ AUTO_PROMPT = "Keep going: what is the next todo on the list?"
 RECALL_QUERY = "audit price formatting"
 AFTER_CLEAR = "Fresh start. What does the project memory say?"
 NEW_SESSION = "New session: is anything left over from last time?"
+
+
+def subagent_turn(project: str) -> tuple[scenario.Turn, Rule]:
+    """A turn that runs a sub-agent, and the rule that answers inside the sub-agent."""
+    prompt = "Use a sub-agent to audit report.py for any price that skips format_price."
+    agent_prompt = (
+        f"Audit {project}/report.py: list every price that is printed without format_price."
+    )
+    finding = (
+        "AUDIT-FINDING: every price in report.py goes through format_price(); nothing skips it."
+    )
+    call = scenario.Call(
+        "Agent",
+        {
+            "description": "Audit price formatting",
+            "prompt": agent_prompt,
+            "subagent_type": "general-purpose",
+            "run_in_background": False,
+        },
+        "toolu_demo_20",
+    )
+    reply = scenario.Reply
+    turn = scenario.Turn(
+        prompt, (reply("Handing the audit to a sub-agent.", call), reply("The audit is clean."))
+    )
+    return turn, Rule(
+        when="list every price that is printed without", content=[text_block(finding)]
+    )
+
+
 #: What the briefing after compaction must bring back, by fact name.
 BRIEFING_FACTS = ("task", "todo", "file_written", "file_edited", "decision")
 CHECKPOINT_FACTS = (*BRIEFING_FACTS, "failed_command", "blocker")
@@ -64,7 +95,7 @@ def played(
     project = str(box.project.resolve())
     for turn in scenario.turns(project):
         box.mock.add(*turn.rules())
-    agent_turn, in_agent = scenario.subagent_turn(project)
+    agent_turn, in_agent = subagent_turn(project)
     box.mock.add(*agent_turn.rules(), in_agent, Rule.too_long(AUTO_PROMPT[:40]))
     # /memory recall prints the resolved CLI; the model runs the search itself, quoting the
     # query (the user's words never go through the command file's shell injection).

@@ -248,8 +248,10 @@ def test_stop_nudges_when_memory_is_stale(
     (started / "config.json").write_text(
         json.dumps({"stop": {"nudge": "save", "nudge_interval_minutes": 1}}), encoding="utf-8"
     )
+    # A one-minute interval still waits out the 15-minute floor after the last nudge.
+    assert parse_output(run_hook("Stop", payload).stdout) is None
     state = json.loads((local_of(started) / "session.json").read_text(encoding="utf-8"))
-    state.pop("lastNudge")
+    state["lastNudge"] = "2020-01-01T00:00:00Z"  # long enough ago
     (local_of(started) / "session.json").write_text(json.dumps(state), encoding="utf-8")
     blocked = parse_output(run_hook("Stop", {**payload, "stop_hook_active": True}).stdout)
     assert blocked is None or "decision" not in blocked
@@ -290,7 +292,8 @@ def test_subagent_stop_files_the_result(examples: dict[str, dict[str, Any]], sta
     assert files[0].name in (started / "MEMORY.md").read_text(encoding="utf-8")
     compaction = {**payload, "agent_type": ""}
     assert run_hook("SubagentStop", compaction).returncode == 0
-    trivial = {**payload, "last_assistant_message": "ok"}
+    # Another sub-agent (the first one's mark would skip it whatever it said): too short to file.
+    trivial = {**payload, "last_assistant_message": "ok", "agent_id": "a-trivial-one"}
     assert run_hook("SubagentStop", trivial).returncode == 0
     assert len(list((started / "subagent").glob("*.md"))) == 1
 

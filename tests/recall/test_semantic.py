@@ -841,7 +841,7 @@ def test_status_says_a_rebuild_runs_only_while_its_process_lives(
         job.kill()
         job.wait()
     with (cache / "rebuild.log").open("a") as log:
-        log.write("memhooks: could not install pydantic, python-frontmatter, filelock\n")
+        log.write("memhooks: could not install pydantic, python-frontmatter\n")
     line = semantic_line()
     assert line["job"] == "failed"
     assert line["ok"] is False

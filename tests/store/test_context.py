@@ -8,7 +8,7 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from memhooks.store import is_placeholder, unbulleted
+from memhooks.store import is_filler, unbulleted
 
 _BULLET = re.compile(r"^[-*+]\s+(\[[ xX~]\]\s+)?|^\d+\.\s+")
 _PLACEHOLDER = re.compile(r"^\(?\s*(none|none yet|n/a|-|tbd)\s*\)?\.?$", re.IGNORECASE)
@@ -58,13 +58,13 @@ def test_string_rules_equal_the_regexes(text: str) -> None:
     line = text.strip()
     assert unbulleted(line) == _BULLET.sub("", line)
     stripped = unbulleted(line)
-    assert is_placeholder(stripped) == (_PLACEHOLDER.match(stripped) is not None)
+    assert is_filler(stripped) == (_PLACEHOLDER.match(stripped) is not None)
 
 
 def test_examples() -> None:
     assert unbulleted("- [ ] write the docs") == "write the docs"
     assert unbulleted("3. deploy") == "deploy"
     assert unbulleted("-no space") == "-no space"
-    assert is_placeholder("(none yet)")
-    assert is_placeholder("TBD.")
-    assert not is_placeholder("none of the above")
+    assert is_filler("(none yet)")
+    assert is_filler("TBD.")
+    assert not is_filler("none of the above")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memhooks.store import Entry, IndexCaps, Status, pointer_line, render_archive, render_index
+from memhooks.store import Entry, IndexCaps, Status, index_line, render_archive, render_index
 
 CATEGORIES = [
     "decision",
@@ -78,7 +78,7 @@ def test_pointer_line_format_and_escaping() -> None:
         title="Fix [prod] now",
         description="when  it\nbreaks",
     )
-    assert pointer_line(entry) == "- [Fix (prod) now](runbooks/x.md) — when it breaks"
+    assert index_line(entry) == "- [Fix (prod) now](runbooks/x.md) — when it breaks"
 
 
 def test_archive_lists_cut_entries_and_sessions() -> None:

@@ -232,11 +232,11 @@ def test_a_save_nudge_keeps_claude_working_at_most_once_per_floor(clone: Path) -
 
 
 def plant_dependencies(folder: Path, witness: Path) -> Path:
-    """A data folder as the launcher reads one: all three dependencies, each leaving a
+    """A data folder as the launcher reads one: both dependencies, each leaving a
     witness when imported, and the install marker."""
     deps = folder / "deps" / TAG
     code = f"open({str(witness)!r}, 'a').write(__name__ + '\\n')\n"
-    for name in ("pydantic", "filelock", "frontmatter"):
+    for name in ("pydantic", "frontmatter"):
         (deps / name).mkdir(parents=True)
         (deps / name / "__init__.py").write_text(code, encoding="utf-8")
     (deps / ".memhooks-deps-ok").write_text("planted\n", encoding="utf-8")

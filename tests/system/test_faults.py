@@ -18,6 +18,7 @@ import pytest
 
 from memhooks.cli.main import main
 from memhooks.continuity import transcript
+from memhooks.continuity.briefing import HEADER
 from memhooks.errors import Exit
 from memhooks.hooks.subagent_stop import LOCK_TIMEOUT as SUBAGENT_LOCK_TIMEOUT
 from memhooks.store import MemoryPaths
@@ -234,8 +235,15 @@ def test_live_lock_hooks_skip_within_budget(held_lock: Path) -> None:
 
 
 def test_live_lock_briefing_still_arrives(held_lock: Path) -> None:
+    """The store lock held by another process: SessionStart skips its writes, not its reply."""
     code, out, err = run_in_process("SessionStart", _payload("SessionStart", source="startup"))
-    assert assert_valid_output(code, out, err) is not None
+    data = assert_valid_output(code, out, err)
+    assert data is not None
+    specific = data["hookSpecificOutput"]
+    assert isinstance(specific, dict)
+    context = str(specific["additionalContext"])
+    assert context.startswith(HEADER)
+    assert "fault-session" in context  # this session's id: the briefing, not a fallback line
 
 
 def test_live_lock_cli_waits_then_fails_with_exit_8(

@@ -540,6 +540,7 @@ COMMAND_PATH = {"cli", "transfer", "demo"}
 #: Tests that reach a private helper of a store module through its submodule (keep it rare).
 TESTS_REACHING_IN = {
     "tests/store/test_files_atomic.py",  # the temp-name helper: temp names are unique, never fixed
+    "tests/store/test_store_limits.py",  # the caps themselves: what each list keeps at most
 }
 
 

@@ -22,36 +22,52 @@ The memory tree is <project>/.claude/memory/; MEMHOOKS_PROJECT_DIR overrides the
 """
 
 
-def build_parser() -> argparse.ArgumentParser:
-    import argparse
+#: Every command, in the order `--help` lists them: (name, module under
+#: `memhooks.cli.commands`, the one line `--help` shows). Each module defines
+#: `register(subparsers)`, whose parsers (one per name mapped to it) set `func`; only the
+#: chosen command's module is imported (tests/cli/test_main.py checks that each module
+#: registers its names with these lines).
+COMMANDS = (
+    ("start", "start", "create .claude/memory/ and turn memory on for this checkout on this "
+        "machine"),
+    ("stop", "stop", "turn memory off for this checkout on this machine (files are kept)"),
+    ("status", "status", "show whether memory is on and what it holds"),
+    ("rebuild", "rebuild", "regenerate MEMORY.md and caches from the files"),
+    ("save", "save", "save a typed memory (from flags or stdin)"),
+    ("list", "list_cmd", "list memories"),
+    ("show", "show", "print one memory and its content hash"),
+    ("retire", "lifecycle", "take a memory out of the index (GC deletes it after the grace "
+        "period)"),
+    ("archive", "lifecycle", "take a memory out of the index for good, never GC'd"),
+    ("restore", "lifecycle", "bring a retired or archived memory back, or take back the rewrite "
+        "`consolidate --apply` made of an active one"),
+    ("gc", "gc", "expire old memories, delete retired ones past the grace period"),
+    ("task", "task", "set the current task, next step or blockers"),
+    ("doctor", "doctor", "check the installation and the memory tree"),
+    ("recall", "recall", "print master.md and the index, or the memories matching a query"),
+    ("summarize", "summarize", "gather material for a session summary, or save one from stdin"),
+    ("synthesize", "synthesize", "gather material for master.md, or save a new one from stdin"),
+    ("remember", "remember", "remember a sentence as a typed memory (category guessed from cues)"),
+    ("forget", "forget", "retire a memory found by path or search (shows it first; --yes to "
+        "confirm)"),
+    ("promote", "tiers", "move a project memory up to the user tier (memories about you, used in "
+        "every project)"),
+    ("demote", "tiers", "move a user-tier memory down into this project's .claude/memory/"),
+    ("consolidate", "consolidate", "propose (or --apply) merges, retirements and date fixes that "
+        "keep memory true"),
+    ("export", "export", "pack chosen memories into one bundle (.tar.gz) for another project"),
+    ("import", "import_cmd", "bring the memories of an export bundle into this project"),
+    ("view", "view", "write a browser view of the memory (HTML, offline) and print its path"),
+    ("demo", "demo", "run a whole session offline and show what is injected"),
+)  # fmt: skip
 
-    # Every command module, in the order `--help` lists them; each defines
-    # `register(subparsers)`, and the parser it adds sets `func`. Imported here, by name (so
-    # "find usages" follows them), not at module level: a hook process loads this module too.
-    from memhooks.cli.commands import (
-        consolidate,
-        demo,
-        doctor,
-        export,
-        forget,
-        gc,
-        import_cmd,
-        lifecycle,
-        list_cmd,
-        rebuild,
-        recall,
-        remember,
-        save,
-        show,
-        start,
-        status,
-        stop,
-        summarize,
-        synthesize,
-        task,
-        tiers,
-        view,
-    )
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser: `command`'s module registers its own subparsers; every other command is a
+    name and its help line (enough for `memhooks --help` and to find the chosen command),
+    its module not imported. `command` "*" imports them all."""
+    import argparse
+    import importlib
 
     parser = argparse.ArgumentParser(
         prog="memhooks",
@@ -69,14 +85,21 @@ def build_parser() -> argparse.ArgumentParser:
         "that holds .claude/memory/ or .git, else the current directory)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands = (
-        start, stop, status, rebuild, save, list_cmd, show, lifecycle, gc, task, doctor,
-        recall, summarize, synthesize, remember, forget, tiers, consolidate, export,
-        import_cmd, view, demo,
-    )  # fmt: skip
-    for command in commands:
-        command.register(sub)
+    chosen = {m for n, m, _ in COMMANDS if command in (n, "*")}
+    for name, module, summary in COMMANDS:
+        if module in chosen:
+            importlib.import_module(f"memhooks.cli.commands.{module}").register(sub)
+            chosen.discard(module)  # it registered all its names
+        elif name not in sub.choices:
+            sub.add_parser(name, help=summary, add_help=False)
     return parser
+
+
+def parse(args_list: list[str]) -> argparse.Namespace:
+    """argv parsed: once to find the command (no command module imported), then with the
+    chosen command's parser."""
+    known, _ = build_parser().parse_known_args(args_list)
+    return build_parser(known.command).parse_args(args_list)
 
 
 def _failure(exc: Exception) -> tuple[str, int]:
@@ -160,10 +183,9 @@ def _dispatch(args_list: list[str]) -> int:
     _utf8_streams()
     from memhooks.errors import Exit, MemhooksError
 
-    parser = build_parser()
-    args = parser.parse_args(args_list)
+    args = parse(args_list)
     if not getattr(args, "func", None):
-        parser.print_help()
+        build_parser().print_help()
         return Exit.USAGE
     if getattr(args, "json", False):
         from memhooks.text.progress import silence

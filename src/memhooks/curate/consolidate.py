@@ -71,7 +71,7 @@ def write_log(store: Store, done: list[Action], now: dt.datetime | None) -> None
 # ------------------------------------------------------- the cached summary
 
 
-def write_summary(
+def record_pending(
     paths: MemoryPaths, actions: list[Action], now: dt.datetime | None = None
 ) -> None:
     """`.cache/consolidation.json`: what SessionStart reads to mention pending proposals."""
@@ -108,4 +108,4 @@ def refresh_if_old(paths: MemoryPaths, hours: float = 24.0) -> None:
     if computed is not None and utc_now() - computed < dt.timedelta(hours=hours):
         return
     with contextlib.suppress(OSError, ValueError):
-        write_summary(paths, analyse(paths))
+        record_pending(paths, analyse(paths))

@@ -30,7 +30,7 @@ from typing import Any
 from memhooks.curate import relative_dates
 from memhooks.recall import citations
 from memhooks.recall.tokenize import tokens
-from memhooks.store import BY_NAME, TREE_PREFIX, MemoryPaths
+from memhooks.store import BY_NAME, TREE_PREFIX, MemoryPaths, project_of
 from memhooks.text.clock import iso, parse_iso
 
 #: The categories that hold durable knowledge; session logs and sub-agent reports are records.
@@ -183,7 +183,7 @@ def analyse(paths: MemoryPaths, memories: list[Memory] | None = None) -> list[Ac
         by_category.setdefault(m.category, []).append(m)
     for group in by_category.values():
         actions.extend(_pairs(group, retired))
-    project = citations.project_of(paths.base)
+    project = project_of(paths)
     for m in live:
         if m.path not in retired:
             actions.extend(_dates(m))

@@ -35,7 +35,7 @@ def python_tag(python: Path) -> str:
 
 
 def has_deps(python: Path) -> bool:
-    probe = [str(python), "-c", "import pydantic, frontmatter, filelock"]
+    probe = [str(python), "-c", "import pydantic, frontmatter"]
     return subprocess.run(probe, capture_output=True, check=False).returncode == 0
 
 

@@ -217,33 +217,6 @@ def turns(project: str) -> list[Turn]:
     return [work, wire]
 
 
-def subagent_turn(project: str) -> tuple[Turn, Rule]:
-    """A turn that runs a sub-agent, and the rule that answers inside the sub-agent."""
-    prompt = "Use a sub-agent to audit report.py for any price that skips format_price."
-    agent_prompt = (
-        f"Audit {project}/report.py: list every price that is printed without format_price."
-    )
-    finding = (
-        "AUDIT-FINDING: every price in report.py goes through format_price(); nothing skips it."
-    )
-    call = Call(
-        "Agent",
-        {
-            "description": "Audit price formatting",
-            "prompt": agent_prompt,
-            "subagent_type": "general-purpose",
-            "run_in_background": False,
-        },
-        "toolu_demo_20",
-    )
-    turn = Turn(
-        prompt, (Reply("Handing the audit to a sub-agent.", call), Reply("The audit is clean."))
-    )
-    return turn, Rule(
-        when="list every price that is printed without", content=[text_block(finding)]
-    )
-
-
 def project_files() -> dict[str, str]:
     """The project as it is before the session starts."""
     return {"report.py": REPORT_PY}

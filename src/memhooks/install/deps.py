@@ -17,8 +17,8 @@ from memhooks.install.invocation import PACKAGE_DIR
 if TYPE_CHECKING:
     from pathlib import Path
 
-REQUIREMENTS = ("pydantic>=2.6", "python-frontmatter>=1.1", "filelock>=3.30")
-MODULES = ("pydantic", "frontmatter", "filelock")
+REQUIREMENTS = ("pydantic>=2.6", "python-frontmatter>=1.1")
+MODULES = ("pydantic", "frontmatter")
 MARKER = ".memhooks-deps-ok"
 STALE_INSTALL_SECONDS = 900
 #: How long a command waits for an install another process runs.

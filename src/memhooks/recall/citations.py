@@ -211,8 +211,3 @@ def parse_all(items: list[object]) -> list[Cite]:
 def from_meta(meta: dict[str, object]) -> list[Cite]:
     given = meta.get("cites")
     return parse_all(given) if isinstance(given, list) else []
-
-
-def project_of(memory_root: str) -> str:
-    """`<project>/.claude/memory` -> `<project>`."""
-    return os.path.dirname(os.path.dirname(os.path.abspath(memory_root)))

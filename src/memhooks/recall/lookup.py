@@ -1,7 +1,7 @@
 """What the commands ask of the search index beyond the per-prompt hook: the memories a query
 lists (`memhooks recall`, an export's `--query`), and the near-duplicates of a new text in
-its category (`memhooks remember` stops on one; an import flags one). Every command module
-is loaded to build the parser, so the index is imported only when asked."""
+its category (`memhooks remember` stops on one; an import flags one). The index is imported
+only when asked."""
 
 from __future__ import annotations
 

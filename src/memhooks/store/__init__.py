@@ -8,7 +8,9 @@ the rolling window, reconcile, rebuild) and the pydantic models: a hook never lo
 (tests/system/test_structure.py checks both).
 
 Names resolve lazily (PEP 562): importing `memhooks.store` loads nothing; a name loads the
-one module that defines it, the first time it is asked for.
+one module that defines it, the first time it is asked for. TREE and STORE below are the one
+list of the face's names; `__init__.pyi`, what mypy reads, is generated from them
+(`python tests/store/test_face.py` writes it; the test checks it is current).
 """
 
 from __future__ import annotations
@@ -18,116 +20,6 @@ import sys
 from memhooks import TYPE_CHECKING
 
 # fmt: off
-# isort: off
-if TYPE_CHECKING:
-    from memhooks.store.caches import (all_sessions as all_sessions, append_log as append_log,
-        HANDOFF_KEPT as HANDOFF_KEPT, keep_prompt as keep_prompt, leave_pointers as leave_pointers,
-        load_verdicts as load_verdicts, LOG_HEADER as LOG_HEADER, read_prompts as read_prompts,
-        read_summary as read_summary, record_injected as record_injected,
-        save_verdicts as save_verdicts, session_counts as session_counts,
-        take_pointers as take_pointers, without_native as without_native,
-        write_marks as write_marks, write_summary as write_summary)
-    from memhooks.store.catalog import (Entry as Entry, entry_for as entry_for,
-        SearchDoc as SearchDoc, load_catalog as load_catalog, ordered as ordered)
-    from memhooks.store.checkpoints import (checkpoint_document as checkpoint_document,
-        checkpoint_path as checkpoint_path, EVIDENCE_DISK_CAP as EVIDENCE_DISK_CAP,
-        EVIDENCE_MAX_KEPT as EVIDENCE_MAX_KEPT, EVIDENCE_MIN_KEPT as EVIDENCE_MIN_KEPT,
-        evidence_kept as evidence_kept, open_job_log as open_job_log,
-        others_newest_first as others_newest_first, read_baseline as read_baseline,
-        read_evidence as read_evidence, read_thread as read_thread,
-        rebuild_job as rebuild_job, rebuilding as rebuilding, rebuilt as rebuilt,
-        record_job as record_job, save_baseline as save_baseline,
-        save_evidence as save_evidence, save_thread as save_thread, VectorMarks as VectorMarks,
-        write_checkpoint as write_checkpoint)
-    from memhooks.store.config import (CONFIG_CAP as CONFIG_CAP, DIRECT_EDITS as DIRECT_EDITS,
-        FIELDS as FIELDS, HOST_CONTEXT_CAP as HOST_CONTEXT_CAP, load_settings as load_settings,
-        NUDGES as NUDGES, SEMANTIC_MODES as SEMANTIC_MODES, Settings as Settings,
-        settings_from_dict as settings_from_dict, untrusted as untrusted,
-        validate_config as validate_config)
-    from memhooks.store.context import (conflicted_files as conflicted_files,
-        has_markers as has_markers, is_placeholder as is_placeholder, PREVIOUS as PREVIOUS,
-        read_status as read_status, replace_master as replace_master, section as section,
-        Status as Status, status_line as status_line, unbulleted as unbulleted,
-        write_task as write_task)
-    from memhooks.store.derived import (safe_state as safe_state)
-    from memhooks.store.files import (check_folders as check_folders, check_target as check_target,
-        create_exclusive as create_exclusive, discard_derived as discard_derived,
-        log_line as log_line, makedirs as makedirs, open_created as open_created,
-        read_bytes as read_bytes, READ_CAP_BYTES as READ_CAP_BYTES, read_memory as read_memory,
-        read_text as read_text, replace_with_built as replace_with_built,
-        split_frontmatter as split_frontmatter, tree_problem as tree_problem,
-        UnsafeFileError as UnsafeFileError, write_atomic as write_atomic)
-    from memhooks.store.locking import (command_lock as command_lock,
-        LockTimeoutError as LockTimeoutError, quick_lock as quick_lock)
-    from memhooks.store.local import (checkout_id as checkout_id, checkout_of as checkout_of,
-        common_dir_id as common_dir_id, ensure_id as ensure_id, LEGACY_CACHE as LEGACY_CACHE,
-        LEGACY_SESSION as LEGACY_SESSION, local_dir as local_dir, make_id as make_id,
-        move_out as move_out, STATE_ENV as STATE_ENV, state_dir as state_dir)
-    from memhooks.store.machine import (carry_over as carry_over,
-        consent_decision as consent_decision, folder_identity as folder_identity,
-        consent_file as consent_file, CONSENT_OFF as CONSENT_OFF, CONSENT_ON as CONSENT_ON,
-        is_on as is_on, mark_slow as mark_slow, NOTICE as NOTICE, read_record as read_record,
-        record_consent as record_consent, record_file as record_file, recorded_id as recorded_id,
-        repository_file as repository_file, usable_patterns as usable_patterns)
-    from memhooks.store.memory_file import (content_hash as content_hash,
-        first_heading as first_heading, parse_bytes as parse_bytes, parse_text as parse_text,
-        render_document as render_document, UnparsableMemoryError as UnparsableMemoryError)
-    from memhooks.store.models import (BundleFile as BundleFile, BundleManifest as BundleManifest,
-        ConfigModel as ConfigModel, DESCRIPTION_MAX as DESCRIPTION_MAX, META_MODELS as META_MODELS,
-        meta_to_dict as meta_to_dict, parse_meta as parse_meta, PROVENANCE_KEYS as PROVENANCE_KEYS,
-        SECTION_MODELS as SECTION_MODELS, SessionRecord as SessionRecord,
-        SessionState as SessionState, TITLE_MAX as TITLE_MAX)
-    from memhooks.store.names import (BY_FOLDER as BY_FOLDER, BY_NAME as BY_NAME,
-        CATEGORIES as CATEGORIES, ConflictError as ConflictError, contained as contained,
-        DuplicateError as DuplicateError, Naming as Naming, NotFoundError as NotFoundError,
-        resolve_category as resolve_category, ResurrectionError as ResurrectionError,
-        slugify as slugify, StoreError as StoreError)
-    from memhooks.store.pages import (default_page as default_page, IndexCaps as IndexCaps,
-        pointer_line as pointer_line, render_archive as render_archive,
-        render_index as render_index, write_page as write_page)
-    from memhooks.store.paths import (command_project_root as command_project_root,
-        discover_project as discover_project, inside as inside, LAYOUT as LAYOUT, LOCAL as LOCAL,
-        MEMORY_DIR as MEMORY_DIR, MemoryPaths as MemoryPaths, project_root as project_root,
-        resolves_inside as resolves_inside, session_file_stem as session_file_stem,
-        TREE_PREFIX as TREE_PREFIX, UnsafePathError as UnsafePathError)
-    from memhooks.store.session import (append_journal as append_journal,
-        change_state as change_state, is_active as is_active, JOURNAL_HEADING as JOURNAL_HEADING,
-        journal_part as journal_part, KEYS as KEYS, read_offsets as read_offsets,
-        read_state as read_state, record_activity as record_activity, RECORD_KEYS as RECORD_KEYS,
-        record_shown as record_shown, repair_state as repair_state,
-        reset_reminder as reset_reminder, save_offset as save_offset,
-        shown_statuses as shown_statuses,
-        StateUnreadableError as StateUnreadableError)
-    from memhooks.store.setup import (create_tree as create_tree, Draft as Draft,
-        undo_created as undo_created, validate_draft as validate_draft)
-    from memhooks.store.tree import (project_of as project_of, HookWriter as HookWriter,
-        is_marked as is_marked,
-        LOCK_TIMEOUT as LOCK_TIMEOUT, mark_filed as mark_filed, marker_path as marker_path)
-    from memhooks.store.upkeep import (memory_files as memory_files, read_entry as read_entry,
-        scan_tree as scan_tree, scrub as scrub)
-    from memhooks.store.edit_backup import (edited_file as edited_file,
-        forget_backup as forget_backup, keep_backup as keep_backup,
-        restore_backup as restore_backup, was_absent as was_absent)
-    from memhooks.store.trusted import settle_trusted as settle_trusted, tree_turn as tree_turn
-    from memhooks.store.watch import (changed_since as changed_since,
-        keep_trusted as keep_trusted, kept_copies as kept_copies, kept_copy as kept_copy,
-        LOST_REPORTED as LOST_REPORTED, mark_lost_reported as mark_lost_reported,
-        memory_listing as memory_listing, mirror_dir as mirror_dir, note_own as note_own,
-        put_aside as put_aside, put_back as put_back, quarantined as quarantined,
-        quick_line as quick_line, record_quick as record_quick, record_tree as record_tree,
-        recorded_listing as recorded_listing, recorded_quick as recorded_quick,
-        recover_missing as recover_missing, user_cache as user_cache,
-        watched_changed as watched_changed)
-    from memhooks.store.tier_move import (move_between as move_between, MOVABLE as MOVABLE,
-        MOVES_KEPT as MOVES_KEPT)
-    from memhooks.store.user_tier import (checked_user_paths as checked_user_paths,
-        DATA_ENV as DATA_ENV, display as display, inside_project as inside_project,
-        InsideProjectError as InsideProjectError, made as made, PROJECT as PROJECT, USER as USER,
-        user_dir as user_dir, user_paths as user_paths)
-    from memhooks.store.worktree import (git_dirs as git_dirs,
-        is_linked_worktree as is_linked_worktree, join_worktree as join_worktree)
-    from memhooks.store.writer import (NewMemory as NewMemory, Store as Store)
-# isort: on
 
 #: The tree half (module: its names): standard library only, what a hook may import.
 TREE = {
@@ -141,7 +33,7 @@ TREE = {
         " save_baseline save_evidence save_thread VectorMarks write_checkpoint",
     "config": "CONFIG_CAP DIRECT_EDITS FIELDS HOST_CONTEXT_CAP load_settings NUDGES"
         " SEMANTIC_MODES Settings settings_from_dict untrusted",
-    "context": "conflicted_files has_markers is_placeholder PREVIOUS read_status replace_master"
+    "context": "conflicted_files has_markers is_filler PREVIOUS read_status replace_master"
         " section Status status_line unbulleted write_task",
     "derived": "safe_state",
     "files": "check_folders check_target create_exclusive discard_derived log_line makedirs"
@@ -156,7 +48,7 @@ TREE = {
     "memory_file": "content_hash first_heading render_document UnparsableMemoryError",
     "names": "BY_FOLDER BY_NAME CATEGORIES contained DuplicateError Naming resolve_category"
         " slugify StoreError",
-    "pages": "default_page IndexCaps pointer_line render_archive render_index write_page",
+    "pages": "default_page IndexCaps index_line render_archive render_index write_page",
     "paths": "command_project_root discover_project inside LAYOUT LOCAL MEMORY_DIR MemoryPaths"
         " project_root resolves_inside session_file_stem TREE_PREFIX UnsafePathError",
     "session": "append_journal change_state is_active JOURNAL_HEADING journal_part KEYS"
@@ -190,7 +82,7 @@ STORE = {
 _WHERE: dict[str, str] = {}
 
 
-if not TYPE_CHECKING:  # mypy reads the imports above, and flags a name not in them
+if not TYPE_CHECKING:  # mypy reads __init__.pyi
 
     def __getattr__(name: str) -> object:
         """A name of either half, imported from its module the first time it is asked."""

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-# ------------------------------------------------------------------ catalog
 # The catalog: a derived list of every memory with what its index line needs.
 #
 # `.cache/catalog.json` is written under the store lock by the write path and by `rebuild`, and
@@ -186,7 +185,7 @@ def save_catalog(path: str | os.PathLike[str], catalog: Catalog) -> None:
     )
 
 
-# ------------------------------------------------------------------ catalog_entry
+# --------------------------------------------------------------------------------------------------
 # What the catalog and the search index keep of one memory file. Standard library only, without
 # datetime, typing or pathlib: SubagentStop files through this module.
 

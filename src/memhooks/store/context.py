@@ -8,12 +8,11 @@ from __future__ import annotations
 import os
 import re
 
-from memhooks.store.files import read_text, split_frontmatter, write_atomic
+from memhooks.store.files import read_text, write_atomic
 from memhooks.store.paths import MemoryPaths
 from memhooks.text import clip
 from memhooks.text.lazy_re import LazyPattern
 
-# ------------------------------------------------------------------ context_files
 # Task, next step and blockers from `context/`: one short line each. Standard library only.
 
 
@@ -105,7 +104,7 @@ def unbulleted(line: str) -> str:
     return line
 
 
-def is_placeholder(text: str) -> bool:
+def is_filler(text: str) -> bool:
     """`(none yet)`, `n/a.`, `- `: a section with nothing in it yet."""
     text = text.removeprefix("(")
     text = text.removesuffix(".")
@@ -115,17 +114,7 @@ def is_placeholder(text: str) -> bool:
 
 def _meaningful(line: str) -> str:
     stripped = unbulleted(line.strip())
-    return "" if not stripped or is_placeholder(stripped) else stripped
-
-
-def meaningful_lines(markdown: str) -> list[str]:
-    """A context file's lines that say something: no frontmatter, headings or placeholders."""
-    _, body = split_frontmatter(markdown)
-    return [
-        text
-        for line in body.splitlines()
-        if not line.startswith("#") and (text := _meaningful(line))
-    ]
+    return "" if not stripped or is_filler(stripped) else stripped
 
 
 def section(markdown: str, heading: str) -> list[str]:
@@ -142,7 +131,7 @@ def section(markdown: str, heading: str) -> list[str]:
     return lines
 
 
-def parse_status(current_task_md: str, blockers_md: str, *, full: bool = False) -> Status:
+def parse_task_status(current_task_md: str, blockers_md: str, *, full: bool = False) -> Status:
     """The status as shown (clipped, three blockers), or `full` for rewriting the files."""
     task = section(current_task_md, "task")
     nxt = section(current_task_md, "next step") or section(current_task_md, "next")
@@ -165,7 +154,7 @@ def read_status(paths: MemoryPaths, *, full: bool = False) -> Status:
     (its lines would show up as the task and the blockers)."""
     task_md = read_text(paths.current_task, CONTEXT_CAP)
     blockers_md = read_text(paths.blockers, CONTEXT_CAP)
-    return parse_status(
+    return parse_task_status(
         "" if _conflicted(task_md) else task_md,
         "" if _conflicted(blockers_md) else blockers_md,
         full=full,
@@ -189,9 +178,9 @@ def status_line(status: Status) -> str:
     )
 
 
-# ------------------------------------------------------------------ task_files
+# --------------------------------------------------------------------------------------------------
 # Writing `context/current-task.md` and `context/blockers.md` (`memhooks task`); reading them is
-# `context_files`.
+# above.
 
 
 def render_current_task(task: str, next_step: str, progress: list[str]) -> str:
@@ -224,7 +213,7 @@ def write_task(
     write_atomic(paths.blockers, render_blockers(blockers))
 
 
-# ------------------------------------------------------------------ master_file
+# --------------------------------------------------------------------------------------------------
 # Replacing `master.md` (`memhooks synthesize --save`), keeping the version it replaces.
 
 
@@ -240,7 +229,7 @@ def replace_master(paths: MemoryPaths, new: str, old: str | None) -> None:
     write_atomic(paths.master, new)
 
 
-# ------------------------------------------------------------------ conflicts
+# --------------------------------------------------------------------------------------------------
 # Git conflict markers: a merge that left them makes a file unfit to inject or to trust.
 #
 # Standard library only: SessionStart and the status line check what they read with it.

@@ -115,16 +115,31 @@ class DerivedFiles:
         `heal_index` rebuilds the search index from the files when it does not hold every
         active memory (a fresh clone, a damaged file): the commands' path, never a hook's.
         """
-        self.write_derived(cat, now=now)
+        state = self.read_session()
+        self.write_derived(cat, state, now=now)
         self.update_search(changed, [*removed, *retired], bodies, cat, heal=heal_index)
-        self.update_stats(changed, cat, now)
+        self.update_stats(changed, cat, now, state)
+
+    def read_session(self) -> dict[str, Any] | None:
+        """`_session.json`, read once per write step (the index's header and the stats), or
+        None when it is missing or unreadable (then the stats are not written)."""
+        try:
+            return read_state(self.paths.session)
+        except (ValueError, OSError):
+            return None
 
     def write_derived(
-        self, cat: Catalog, *, now: dt.datetime | None = None, forget: Iterable[str] = ()
+        self,
+        cat: Catalog,
+        state: dict[str, Any] | None,
+        *,
+        now: dt.datetime | None = None,
+        forget: Iterable[str] = (),
     ) -> None:
-        """MEMORY.md, the archive and the catalog; `forget`: memory files this writer itself
-        deleted, whose last known copy is dropped (one deleted behind its back keeps it)."""
-        state = safe_state(self.paths.session)
+        """MEMORY.md, the archive and the catalog; `state` is `read_session()`; `forget`:
+        memory files this writer itself deleted, whose last known copy is dropped (one
+        deleted behind its back keeps it)."""
+        state = state or {}
         s = self.settings
         rendered = render_index(
             cat.active(),
@@ -197,11 +212,15 @@ class DerivedFiles:
         with self.search(self.paths.search_db) as index:
             index.rebuild(docs())
 
-    def update_stats(self, changed: list[Entry], cat: Catalog, now: dt.datetime | None) -> None:
-        try:
-            state = read_state(self.paths.session)
-        except ValueError:
-            return  # never overwrite a state file we could not parse
+    def update_stats(
+        self,
+        changed: list[Entry],
+        cat: Catalog,
+        now: dt.datetime | None,
+        state: dict[str, Any] | None,
+    ) -> None:
+        """The counts into `state` (`read_session()`, under the same lock turn), written
+        back; nothing when it was missing or could not be parsed (never overwritten)."""
         if state is None:
             return
         counts = cat.counts()

@@ -4,7 +4,8 @@ One mechanism for every lock file (`.cache/store.lock`, the handoff's, the injec
 ledger's, the installer's): an OS lock held on an open descriptor of a file that is never
 deleted, `flock` on Linux and macOS, `msvcrt.locking` on Windows. The kernel drops it when
 its process dies, so no lock goes stale. Stdlib only and small: the hooks import it, and
-`fcntl` is the only module it loads (a filelock import costs the hooks ~50 ms).
+`fcntl` is the only module it loads (the `filelock` package is not used: it would cost the
+hooks ~50 ms of imports and adds nothing to an OS lock on a file that is never deleted).
 
 `quick_lock` is the hooks' (a hook skips its write on timeout); `command_lock` is the same
 lock for the commands, which say so on stderr before they wait.

@@ -16,11 +16,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-# ------------------------------------------------------------------ memory_file
 # Reading and writing one memory file: YAML frontmatter plus a markdown body.
 #
 # Reading uses python-frontmatter with the safe loader (the command path only). Writing uses
-# `yaml_emit`, which python-frontmatter reads back unchanged. Loaded at module level: only the
+# the emitter below, which python-frontmatter reads back unchanged. Loaded at module level: only the
 # standard library (SubagentStop names a new memory with `first_heading`).
 
 
@@ -122,7 +121,7 @@ def first_sentence(body: str, limit: int = 160) -> str:
     return ""
 
 
-# ------------------------------------------------------------------ yaml_emit
+# --------------------------------------------------------------------------------------------------
 # A small, deterministic YAML emitter for memory frontmatter. Standard library only.
 #
 # python-frontmatter reads what this writes back to the same values (tested). We emit our own

@@ -312,10 +312,6 @@ def _config_model() -> type[_Strict]:
 ConfigModel = _config_model()
 
 
-BUNDLE_FORMAT = "memhooks-bundle"
-BUNDLE_VERSION = 1
-
-
 class BundleFile(_Strict):
     """One memory in a bundle: its path inside `.claude/memory/`, size and sha256 as packed."""
 

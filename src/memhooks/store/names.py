@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
-# ------------------------------------------------------------------ categories
 # The memory categories: folder, naming scheme and index heading. Standard library only.
 
 
@@ -82,7 +81,7 @@ def resolve_category(name: str) -> Category:
     return BY_NAME[key]
 
 
-# ------------------------------------------------------------------ naming
+# --------------------------------------------------------------------------------------------------
 # File names for new memories (seed 000), sanitised so that no name can leave the tree.
 
 
@@ -153,7 +152,7 @@ def contained_file(base: str, relative: str) -> str:
     return target
 
 
-# ------------------------------------------------------------------ write_errors
+# --------------------------------------------------------------------------------------------------
 # Why the store refused a write: each error carries its exit code (`memhooks.errors`).
 
 

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from memhooks.store.context import Status
 
 
-# ------------------------------------------------------------------ index_render
 # `MEMORY.md` and `MEMORY-archive.md` as pure functions of the catalog. Standard library only.
 #
 # The index holds a three-line status header and pointer lines, `- [Title](path.md) —
@@ -68,7 +67,7 @@ def _escape(text: str) -> str:
     return " ".join(text.replace("[", "(").replace("]", ")").split())
 
 
-def pointer_line(entry: Entry) -> str:
+def index_line(entry: Entry) -> str:
     line = f"- [{_escape(entry.title)}]({entry.path})"
     if entry.description:
         line += f" — {_escape(entry.description)}"
@@ -115,7 +114,7 @@ def _group(entries: Sequence[Entry]) -> list[str]:
     for category in sorted(by_category, key=lambda c: (_ORDER.get(c, 99), c)):
         heading = BY_NAME[category].heading if category in BY_NAME else category
         lines += ["", f"## {heading}"]
-        lines += [pointer_line(e) for e in by_category[category]]
+        lines += [index_line(e) for e in by_category[category]]
     return lines
 
 
@@ -178,7 +177,7 @@ def render_archive(cut: Sequence[Entry], sessions: Sequence[dict[str, object]]) 
     return "\n".join(lines) + "\n"
 
 
-# ------------------------------------------------------------------ view_page
+# --------------------------------------------------------------------------------------------------
 # The memory view's page (`memhooks view`): machine-local, by default `.cache/view.html`.
 #
 # Written whole and atomically, without fsync (it is made again on every run); the default place

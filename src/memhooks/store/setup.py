@@ -21,7 +21,6 @@ from memhooks.store.files import write_atomic
 from memhooks.store.names import CATEGORIES
 from memhooks.store.paths import MemoryPaths
 
-# ------------------------------------------------------------------ tree_setup
 # A new memory tree (seed 000): the folders and placeholders `memhooks start` creates, and taking
 # back what a start that failed half-way made.
 
@@ -72,7 +71,7 @@ def undo_created(paths: MemoryPaths, created: list[str], *, fresh: bool) -> None
                 target.unlink()
 
 
-# ------------------------------------------------------------------ draft
+# --------------------------------------------------------------------------------------------------
 # A memory before it is filed: its category, frontmatter and body, and the check every way in
 # makes (`save`, `remember`, `import`): the frontmatter as the category's model accepts it.
 

@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     from memhooks.store.paths import MemoryPaths
 
 
-# ------------------------------------------------------------------ new_file
 # A new memory file: its frontmatter completed, its name chosen, written exclusively.
 #
 # Shared by the commands' `Store` and the hooks' `HookWriter`, so both name and write a new memory
@@ -175,15 +174,15 @@ def _next_sequence(cat: Category, folder: str, day: str) -> int:
     return max(numbers, default=0) + 1
 
 
-# ------------------------------------------------------------------ hook_writer
+# --------------------------------------------------------------------------------------------------
 # The hooks' way to file a new memory: `HookWriter`. Standard library only, and none of
 # dataclasses, typing, pathlib, datetime or contextlib: SubagentStop runs it on the hot path.
 #
 # It takes the quick lock (`locking.quick_lock`), names and writes the file as the commands'
-# `Store` does (`new_file`), and settles the derived files with what the catalog says: no scan of
-# the tree, no frontmatter parsing, no rolling window. Files changed behind our back and an index
-# that needs healing are left to the next command. Without a catalog it refuses (run `memhooks
-# rebuild`), after the memory itself is safely on disk and marked filed.
+# `Store` does (`file_new` above), and settles the derived files with what the catalog says: no
+# scan of the tree, no frontmatter parsing, no rolling window. Files changed behind our back
+# and an index that needs healing are left to the next command. Without a catalog it refuses
+# (run `memhooks rebuild`), after the memory itself is safely on disk and marked filed.
 
 
 #: The hooks' usual wait for the lock: a hook skips its write rather than hold up a turn.
@@ -273,7 +272,7 @@ class HookWriter(TreeWriter):
         return entry
 
 
-# ------------------------------------------------------------------ filed_marks
+# --------------------------------------------------------------------------------------------------
 # The "filed" marks of sub-agent results: `.cache/subagents-filed/<agent id>`.
 #
 # SubagentStop may be delivered twice for one sub-agent; a mark, set under the store lock only

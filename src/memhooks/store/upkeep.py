@@ -21,13 +21,12 @@ from memhooks.store.names import BY_FOLDER, ResurrectionError
 from memhooks.store.paths import MemoryPaths
 from memhooks.text.clock import iso, parse_iso, utc_now
 from memhooks.text.progress import Progress
-from memhooks.text.redact import redact
+from memhooks.text.redact import redact, redact_value
 
 if TYPE_CHECKING:
     from memhooks.store.writer import Store
 
 
-# ------------------------------------------------------------------ scan
 # Regenerate everything derived from the memory files alone (seed 000's `rebuild`).
 
 
@@ -99,24 +98,13 @@ def scan_tree(paths: MemoryPaths, progress: Callable[[int, int], None] | None = 
     return result
 
 
-# ------------------------------------------------------------------ scrub
+# --------------------------------------------------------------------------------------------------
 # Secrets out of a memory file that was written behind the store's back, in place.
 #
 # The store redacts what it writes; a file a shell command, an editor or a `git pull` wrote was
 # never redacted. Before such a file is indexed (and so before any hook injects a line of it) its
 # frontmatter values and its body are redacted, and the file is rewritten when that changed
 # anything. The caller holds the store lock and has validated the file.
-
-
-def redact_value(value: object, patterns: tuple[str, ...]) -> object:
-    """Every string in a frontmatter value redacted (lists and mappings included)."""
-    if isinstance(value, str):
-        return redact(value, patterns)
-    if isinstance(value, list | tuple):
-        return [redact_value(v, patterns) for v in value]
-    if isinstance(value, dict):
-        return {k: redact_value(v, patterns) for k, v in value.items()}
-    return value
 
 
 def scrub(path: str, patterns: tuple[str, ...]) -> bool:
@@ -131,7 +119,7 @@ def scrub(path: str, patterns: tuple[str, ...]) -> bool:
     return True
 
 
-# ------------------------------------------------------------------ upkeep
+# --------------------------------------------------------------------------------------------------
 # The commands' care for the derived files: the catalog made from the files when missing, brought
 # in line with files changed behind our back, or made again with everything else.
 #
@@ -194,14 +182,15 @@ def reconcile(derived: DerivedFiles, cat: Catalog) -> tuple[list[Entry], list[st
 def rebuild_all(derived: DerivedFiles, progress: Progress | None) -> ScanResult:
     """Everything derived, regenerated from the memory files alone."""
     result = scan_tree(derived.paths, progress.step("reading memory files") if progress else None)
-    derived.write_derived(result.catalog)
+    state = derived.read_session()
+    derived.write_derived(result.catalog, state)
     indexing = progress.step("indexing (each memory's vector too)") if progress else None
     derived.rebuild_search(result.catalog, result.bodies, indexing)
-    derived.update_stats([], result.catalog, None)
+    derived.update_stats([], result.catalog, None, state)
     return result
 
 
-# ------------------------------------------------------------------ retention
+# --------------------------------------------------------------------------------------------------
 # A memory's lifecycle (seed 003): retire, archive, restore, expire, and delete for good.
 #
 # A retired or archived memory keeps its file; only its lifecycle fields change. `gc` deletes

@@ -290,7 +290,8 @@ class Store(TreeWriter):
         found, vanished, read = reconcile(self.derived, cat)
         retired = rolling_window(self, cat, changed, now)
         derived = self.derived
-        derived.write_derived(cat, now=now, forget=removed)
+        state = derived.read_session()
+        derived.write_derived(cat, state, now=now, forget=removed)
         derived.update_search(
             changed + found,
             [*removed, *vanished, *retired],
@@ -300,7 +301,7 @@ class Store(TreeWriter):
         )
         # Only what this writer changed is a memory write (the Stop hook's nudge): files a
         # `git pull` brought are not.
-        derived.update_stats(changed, cat, now)
+        derived.update_stats(changed, cat, now, state)
         return retired
 
     def refresh(self, now: dt.datetime | None = None) -> None:

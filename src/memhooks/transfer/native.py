@@ -129,19 +129,16 @@ def topic_files(folder: Path) -> list[NativeFile]:
             continue
         if not stat.S_ISREG(info.st_mode) or info.st_size > FILE_CAP:
             continue
-        try:
-            found.append(_read(name, path))
-        except OSError:  # replaced since (by a FIFO, a bigger file): skipped
-            continue
+        found.append(_read(name, path))
         if len(found) >= MAX_FILES:
             break
     return found
 
 
 def _read(name: str, path: Path) -> NativeFile:
-    from memhooks.store import UnparsableMemoryError, parse_bytes, read_bytes
+    from memhooks.store import UnparsableMemoryError, parse_bytes
 
-    data = read_bytes(path, FILE_CAP, whole=True)
+    data = path.read_bytes()
     digest = "sha256:" + hashlib.sha256(data).hexdigest()
     try:
         raw = parse_bytes(data)
@@ -165,15 +162,6 @@ def _title(given: str, file_name: str) -> str:
     return " ".join(text.split())[:TITLE_MAX]
 
 
-def read_native(folder: Path, name: str) -> NativeFile | None:
-    """One topic file by name, or None."""
-    path = folder / name
-    try:
-        return _read(name, path)
-    except OSError:  # missing, a symlink, a FIFO, too big
-        return None
-
-
 @dataclass
 class NativePlan(Planned):
     """What an import does with one native file: a bundle file's plan, whose path is the
@@ -192,12 +180,12 @@ class NativePlan(Planned):
 
 def imported(paths: MemoryPaths) -> dict[str, tuple[str, str]]:
     """native file name -> (memory path, native hash) of every memory imported from one."""
-    from memhooks.store import UnparsableMemoryError, memory_files, parse_bytes, read_memory
+    from memhooks.store import UnparsableMemoryError, memory_files, parse_bytes
 
     found: dict[str, tuple[str, str]] = {}
     for target in memory_files(paths):
         try:
-            meta = parse_bytes(read_memory(target)).meta
+            meta = parse_bytes(target.read_bytes()).meta
         except (OSError, UnparsableMemoryError):
             continue
         name = meta.get("native_path")

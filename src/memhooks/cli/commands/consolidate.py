@@ -56,9 +56,9 @@ def run(args: argparse.Namespace) -> int:
     if args.apply:
         done = consolidate.apply(store, actions)
         left = [a for a in actions if a not in done]
-        consolidate.write_summary(paths, left)
+        consolidate.record_pending(paths, left)
     else:
-        consolidate.write_summary(paths, actions)
+        consolidate.record_pending(paths, actions)
     emit(
         {
             "applied": bool(args.apply),

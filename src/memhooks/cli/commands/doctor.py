@@ -262,7 +262,7 @@ def run(args: argparse.Namespace) -> int:
         "all importable" if not missing else f"missing: {', '.join(missing)}",
         f"run {cli_hint('doctor --install')}, or {deps.manual_install_hint(data)}"
         if (data := deps.data_dir(fallback=True))
-        else "pip install pydantic python-frontmatter filelock",
+        else "pip install pydantic python-frontmatter",
     )
     paths = memory_paths(args)
     if not Path(paths.session).exists():

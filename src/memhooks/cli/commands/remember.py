@@ -109,8 +109,6 @@ def run(args: argparse.Namespace) -> int:
     if args.update:
         return _update(args, store, text, prefix)
     category, why = _category_in(tier, args.category, text)
-    if not args.new:
-        _refuse_similar(args, similar(paths, text, category), category, prefix)
     title = redact(args.title, patterns) if args.title else short_title(text)
     meta: dict[str, Any] = {"title": title, **INITIAL_FIELDS.get(category, {})}
     description = description_for(text, title)
@@ -122,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     from memhooks.store import DuplicateError
 
     def already() -> list[dict[str, Any]] | None:
-        # Again under the store lock: six parallel identical calls file one memory.
+        # Asked once, under the store lock: six parallel identical calls file one memory.
         return None if args.new else similar(paths, text, category) or None
 
     try:

@@ -1,0 +1,121 @@
+"""Mutation run: does the suite notice when a cap, an order or a check is changed?
+
+    python tests/benchmark/mutation_run.py [--only ID[,ID]] [--list] [--work DIR] [--json FILE]
+
+The tracked files are copied once into a work folder (`--work`, else a temporary one); then,
+for each mutant of `mutants.py`, one textual change is made to one module of the copy (the
+`old` text must occur exactly once), the mutant's own test files run there (`-x -q -n 0`,
+one process: the machine is shared), and the module is put back. A mutant is killed when the
+tests fail (or time out), survived when they pass. The tests run against the copy's `src/`
+and the copy's launcher, so hooks run as subprocesses see the mutant too.
+
+Standard library only; prints one line per mutant and the killed ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+
+from mutants import MUTANTS, Mutant  # noqa: E402
+
+TIMEOUT = 900  # seconds per mutant's tests; a hang counts as killed
+
+
+def copy_tracked(work: Path) -> None:
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source = REPO / name
+        if source.is_file() and not source.is_symlink():
+            (work / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, work / name)
+        elif source.is_symlink():
+            (work / name).parent.mkdir(parents=True, exist_ok=True)
+            (work / name).symlink_to(source.readlink())
+
+
+def run_tests(work: Path, tests: tuple[str, ...]) -> tuple[bool, str]:
+    """(passed, the last lines of pytest's output)."""
+    tests = tuple(t for t in tests if (work / t).exists())  # a copy made before a new test
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["PYTHONPATH"] = str(work / "src")
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    argv = [sys.executable, "-m", "pytest", *tests, "-x", "-q", "-n", "0", "-p", "no:cacheprovider"]
+    try:
+        done = subprocess.run(
+            argv, cwd=work, env=env, capture_output=True, text=True, timeout=TIMEOUT, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return False, "timed out"
+    tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-3:])
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"pytest could not run {tests} (exit {done.returncode}):\n{tail}")
+    return done.returncode == 0, tail
+
+
+def apply(work: Path, mutant: Mutant) -> str:
+    """Make the change in the copy; returns the original text."""
+    path = work / "src" / "memhooks" / mutant.path
+    original = path.read_text(encoding="utf-8")
+    count = original.count(mutant.old)
+    if count != 1:
+        raise SystemExit(f"{mutant.id}: {mutant.old!r} occurs {count} times in {mutant.path}")
+    path.write_text(original.replace(mutant.old, mutant.new), encoding="utf-8")
+    return original
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", help="comma-separated mutant ids (default: all)")
+    parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    parser.add_argument("--work", type=Path, help="the copy to mutate (made if missing)")
+    parser.add_argument("--json", type=Path, help="append one JSON line per mutant here")
+    parser.add_argument("--tests", help="comma-separated test files instead of each mutant's own")
+    args = parser.parse_args()
+    chosen = [m for m in MUTANTS if not args.only or m.id in args.only.split(",")]
+    if args.list:
+        for m in chosen:
+            print(f"{m.id:28} {m.path}: {m.why}")
+        return 0
+    work = args.work or Path(tempfile.mkdtemp(prefix="mutation-"))
+    if not (work / "src" / "memhooks").is_dir():
+        copy_tracked(work)
+    killed = 0
+    try:
+        for mutant in chosen:
+            original = apply(work, mutant)
+            started = time.monotonic()
+            try:
+                tests = tuple(args.tests.split(",")) if args.tests else mutant.tests
+                passed, tail = run_tests(work, tests)
+            finally:
+                (work / "src" / "memhooks" / mutant.path).write_text(original, encoding="utf-8")
+            killed += not passed
+            verdict = "survived" if passed else "killed"
+            print(f"{verdict:8} {mutant.id:28} {time.monotonic() - started:5.0f}s  {mutant.why}")
+            if args.json:
+                row = {"id": mutant.id, "killed": not passed, "tail": tail, "why": mutant.why}
+                with args.json.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps(row) + "\n")
+    finally:
+        if not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"killed {killed} of {len(chosen)} ({killed / max(len(chosen), 1):.0%})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
