@@ -73,6 +73,7 @@ def test_material_includes_the_git_log(memory: Path, capsys, monkeypatch) -> Non
     (project / "a.txt").write_text("a")
     subprocess.run([*git, "add", "a.txt"], check=True)
     subprocess.run([*git, "commit", "-qm", "GIT-COMMIT-SUBJECT"], check=True)
+    assert run(capsys, monkeypatch, "start")[0] == 0  # a git repository now: asked again
     code, out, _ = run(capsys, monkeypatch, "synthesize", "--material", "--json")
     assert code == 0
     assert "GIT-COMMIT-SUBJECT" in json.loads(out)["git"]

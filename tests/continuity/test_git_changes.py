@@ -21,7 +21,7 @@ from memhooks.continuity.git_changes import (
 )
 from memhooks.continuity.git_run import Git, filter_drivers, git_program, repo_root
 from memhooks.continuity.handover import file_lines
-from support import local_of, run_hook
+from support import local_of, run_cli, run_hook
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -284,6 +284,7 @@ def test_next_session_restore_shows_git_changes(started: Path, tmp_path: Path) -
     make_repo(project)
     (project / ".gitignore").write_text("build/\n.claude/\n", encoding="utf-8")
     git(project, "commit", "-q", "-am", "ignore the memory")
+    assert run_cli("start", cwd=project).returncode == 0  # a git repository now: asked again
     payload = {"session_id": SESSION_A, "cwd": str(project), "source": "startup"}
     assert run_hook("SessionStart", payload, cwd=project).returncode == 0
     kept = json.loads((local_of(started) / "restore" / "start" / f"{SESSION_A}.json").read_text())

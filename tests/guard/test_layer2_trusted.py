@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from memhooks.guard.write_guard import decide
-from support import FIXTURES, LAUNCHER, local_of, run_cli
+from support import FIXTURES, LAUNCHER, local_of, run_cli, wait_for
 
 pytestmark = pytest.mark.skipif(
     sys.platform == "win32" or shutil.which("bash") is None, reason="bash forms"
@@ -156,6 +156,9 @@ def test_a_script_rewriting_config_is_undone(session: Path, plugin_data: Path) -
     config = session / ".claude" / "memory" / "config.json"
     config.write_text('{"capture": {"prompts": true}}\n', "utf-8")  # the user, in an editor
     hook("SessionStart", session, plugin_data, source="startup")  # a change from outside: kept
+    # A store write running at the very moment of the tool call (the background rebuild this
+    # SessionStart may start) can take the change as its own: a gap docs/security.md names.
+    assert wait_for(lambda: not (local_of(session / ".claude" / "memory") / "rebuild.pid").exists())
     script = (
         "python3 - <<'EOF'\nimport json\n"
         "p = '.claude/memory/config.json'\n"

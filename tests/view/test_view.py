@@ -224,6 +224,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str]:
     _git(project, "commit", "-q", "-m", "remember postgres")
     memory.write_text(memory.read_text(encoding="utf-8") + "\nAlso: JSON columns.\n")
     _git(project, "commit", "-q", "-am", HOSTILE_SUBJECT)
+    assert main(["--project", str(project), "start"]) == 0  # a git repository now: asked again
     return project, f"decisions/{memory.name}"
 
 

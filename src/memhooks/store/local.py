@@ -79,12 +79,10 @@ def read_id_text(text: str) -> str | None:
 
 
 def checkout_id(checkout: str) -> str | None:
-    """The checkout's id; in a git checkout without one in its git dir, the one `.claude/`
-    kept from before `git init` (the next command moves it into the git dir)."""
-    found = read_id(id_file(checkout))
-    if found is None and git_dirs(checkout) is not None:
-        return read_id(os.path.join(checkout, ".claude", ID_NAME))
-    return found
+    """The checkout's id. In a git checkout only its git dir's counts: a `.claude/memhooks-id`
+    there may have come with the clone (an author who started before `git init` commits
+    it), so a checkout that became a git repository after `start` is asked again."""
+    return read_id(id_file(checkout))
 
 
 def local_dir(checkout_id_or_none: str | None) -> str:
@@ -130,10 +128,6 @@ def ensure_id(checkout: str) -> str:
     found = checkout_id(checkout)
     if found is None:
         return make_id(checkout)
-    before_git = os.path.join(checkout, ".claude", ID_NAME)
-    if read_id(id_file(checkout)) is None and os.path.isfile(before_git):
-        make_id(checkout, found)  # into the git dir, where no commit can take it
-        os.unlink(before_git)
     owner = owner_of(found)
     real = os.path.realpath(checkout)
     if owner != real:
