@@ -81,10 +81,12 @@ def host_summary(folder: Path) -> str:
     own = FIXTURES / "host_summaries" / f"{folder.name}.md"
     if own.is_file():
         return own.read_text(encoding="utf-8")
-    for entry in hook_payloads(folder):
-        if entry.get("event") == "PostCompact":
-            return str(entry["stdin"].get("compact_summary") or "")
-    return ""
+    summaries = [
+        str(entry["stdin"].get("compact_summary") or "")
+        for entry in hook_payloads(folder)
+        if entry.get("event") == "PostCompact"
+    ]
+    return summaries[-1] if summaries else ""  # the newest: a long session compacts again
 
 
 def turn_chunks(records: list[Record]) -> list[list[Record]]:
