@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity import handover
-from memhooks.continuity.excerpt import select, words_first
+from memhooks.continuity.excerpt import PASTE_MARK, select, words_first
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -136,10 +136,13 @@ def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
     goal = next((i for i in range(len(turns) - 1) if turns[i].get("prompt")), None)
     prompts = [i for i in before if i != goal and turns[i].get("prompt")]
     # the goal ahead of the user's other words at each pass (a long first prompt states the
-    # work and its constraints throughout), each longer at each pass
+    # work and its constraints throughout; a paste in it, older detail, grows no further),
+    # each longer at each pass
+    pasted = goal is not None and PASTE_MARK in str(turns[goal].get("prompt"))
+    cuts = (GOAL_CUTS[0], GOAL_CUTS[0]) if pasted else GOAL_CUTS
     passes = [
         (i, goal_cap if i == goal else cap)
-        for goal_cap, cap in zip(GOAL_CUTS, (SHORT_WORDS, PROMPT_WORDS), strict=True)
+        for goal_cap, cap in zip(cuts, (SHORT_WORDS, PROMPT_WORDS), strict=True)
         for i in ([goal] if goal is not None else []) + prompts
     ]
     passes += [(i, -1) for i in before]  # -1: its conclusion too
