@@ -59,7 +59,12 @@ SOURCE = ".claude/memory/.cache/restore/0f6c2a4e-5b7d-4c1e-9a3f-2d8b6e4c1a70.jso
 
 
 def cached_prompts(folder: Path) -> list[str]:
-    """The prompts UserPromptSubmit had kept when PreCompact ran."""
+    """The prompts UserPromptSubmit had kept when PreCompact ran; when the transcript read is
+    the whole session (a long session whose compactions are inside it), those it kept at its
+    end (at a mid-session PreCompact they were that moment's newest, not the session's)."""
+    whole = (folder / "transcript_at_precompact.jsonl").resolve() == (
+        folder / "transcript.jsonl"
+    ).resolve()
     prompts: list[str] = []
     for entry in hook_payloads(folder):
         stdin = entry.get("stdin")
@@ -67,7 +72,7 @@ def cached_prompts(folder: Path) -> list[str]:
             continue
         if entry.get("event") == "UserPromptSubmit" and isinstance(stdin.get("prompt"), str):
             prompts = [*prompts, stdin["prompt"]][-PROMPTS_KEPT:]
-        if entry.get("event") == "PreCompact":
+        if entry.get("event") == "PreCompact" and not whole:
             break
     return prompts
 
@@ -76,10 +81,12 @@ def host_summary(folder: Path) -> str:
     own = FIXTURES / "host_summaries" / f"{folder.name}.md"
     if own.is_file():
         return own.read_text(encoding="utf-8")
-    for entry in hook_payloads(folder):
-        if entry.get("event") == "PostCompact":
-            return str(entry["stdin"].get("compact_summary") or "")
-    return ""
+    summaries = [
+        str(entry["stdin"].get("compact_summary") or "")
+        for entry in hook_payloads(folder)
+        if entry.get("event") == "PostCompact"
+    ]
+    return summaries[-1] if summaries else ""  # the newest: a long session compacts again
 
 
 def turn_chunks(records: list[Record]) -> list[list[Record]]:

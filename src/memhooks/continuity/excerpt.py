@@ -137,11 +137,13 @@ def trim_paste(text: str) -> str:
 
 #: What ends no sentence: a list's marker ("1.", "b)"), an abbreviation.
 _NO_END = LazyPattern(r"^(?:\d+[.)]|[-*•]|\(?[a-zA-Z]\)|e\.g\.|i\.e\.|vs\.|etc\.)$")
+#: A label that heads what follows it ("Fix:", "Root cause:"): one sentence with it.
+_LABEL = LazyPattern(r"^\**\w+(?:\s\w+)?:\**$")
 
 
 def line_sentences(line: str) -> list[str]:
     """One line's sentences: cut after ".", "!", "?" or ":" and a space, but never inside
-    a code span (`a: b`) or after a list's marker."""
+    a code span (`a: b`), after a list's marker or after a label ("Fix: …")."""
     out: list[str] = []
     joined = False
     for raw in _SENTENCE_END.compiled.split(line):
@@ -152,7 +154,11 @@ def line_sentences(line: str) -> list[str]:
             out[-1] += " " + piece
         else:
             out.append(piece)
-        joined = out[-1].count("`") % 2 == 1 or bool(_NO_END.compiled.match(out[-1]))
+        joined = (
+            out[-1].count("`") % 2 == 1
+            or bool(_NO_END.compiled.match(out[-1]))
+            or bool(_LABEL.compiled.match(out[-1]))
+        )
     return out
 
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
 
-FILES_SHOWN = 25
+FILES_SHOWN = 12
 CHECKS_SHOWN = 8
 COMMITS_SHOWN = 8
 EARLIER_ERROR = 80

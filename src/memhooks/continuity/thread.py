@@ -9,8 +9,9 @@ it to put the parts rendered at the end of the last session together.
 `allot` shares the room: the last session what it needs up to LAST_SHARE of it (all of it
 when nothing earlier needs room), the earlier sessions the rest in equal shares, each at
 least EARLIER_MIN or left out (the oldest first), and what a share does not use goes to the
-others. `compose` puts the parts rendered at the end of a session (hooks/thread_build.py)
-together at the next start, with ages as of then, within the room it is given.
+others (hooks/thread_build.py gives the last session what the earlier parts left unused).
+`compose` puts the parts rendered at the end of a session (hooks/thread_build.py) together
+at the next start, with ages as of then, within the room it is given.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 - the last session: as a single session's restore shows it (`handover.next_session`);
 - an earlier one, by selection (`earlier_part`): its last turn with Claude's conclusion and
-  question, its goal (the first prompt), the user's other words newest first, Claude's
-  conclusions of those turns, its failures before its passes, its unfinished todos, and the
+  question, its goal (the first prompt) ahead of the user's other words newest first,
+  Claude's decisions and conclusions of those turns (selected wherever they sit), the todo
+  items a turn left not done, its failures before its passes, its unfinished todos, and the
   newest summary a model wrote of it (the host's at a compaction, or `/memory summarize`'s),
   framed as a summary; its headings say it is an earlier session's;
 - a trivial one (a greeting, no tool, nothing changed): its few words.
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity import handover
-from memhooks.continuity.excerpt import head_tail
+from memhooks.continuity.excerpt import PASTE_MARK, select, words_first
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -34,7 +35,7 @@ LAST_TURN_SHARE = 0.4
 #: Characters of an earlier session's first prompt (its goal), its other prompts, and Claude's
 #: conclusion of a turn (its last words), when there is room.
 GOAL_WORDS = 900
-GOAL_CUTS = (200, 450, GOAL_WORDS)
+GOAL_CUTS = (450, GOAL_WORDS)
 SHORT_WORDS = 160
 PROMPT_WORDS = 320
 CONCLUSION_WORDS = 260
@@ -98,16 +99,19 @@ def brief_state(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def _variant(turn: dict[str, Any], prompt: int, conclusion: int) -> list[str]:
-    """A turn's lines with the user's words cut to `prompt` characters and Claude's last
-    words to `conclusion` (0: left out), nothing else."""
-    final = turn.get("last") or turn.get("first") or ""
+    """A turn's lines with the user's words cut to `prompt` characters and Claude's words to
+    `conclusion` (0: left out) by selection (its question, options, decisions and
+    conclusions, wherever they sit in the turn's replies), nothing else."""
+    said = "\n".join(t for t in (turn.get("first"), *turn.get("mid", []), turn.get("last")) if t)
     shown = {
         **turn,
-        "prompt": head_tail(turn.get("prompt") or "", prompt, head_share=0.6),
+        "prompt": words_first(turn.get("prompt") or "", prompt),
         "first": "",
         "mid": [],
         "ran": [],
-        "last": head_tail(final, conclusion) if conclusion else "",
+        "last": select(said, conclusion) if conclusion else "",
+        # its items not done (what it left); a later session's list supersedes the rest
+        "todos": [t for t in turn.get("todos") or [] if t.get("status") != "completed"],
     }
     return handover.turn_lines(shown, len(handover.LEVELS) - 1)
 
@@ -131,10 +135,14 @@ def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
     before = range(len(turns) - 2, -1, -1)
     goal = next((i for i in range(len(turns) - 1) if turns[i].get("prompt")), None)
     prompts = [i for i in before if i != goal and turns[i].get("prompt")]
-    steps = zip(GOAL_CUTS, (SHORT_WORDS, PROMPT_WORDS, PROMPT_WORDS), strict=True)
+    # the goal ahead of the user's other words at each pass (a long first prompt states the
+    # work and its constraints throughout; a paste in it, older detail, grows no further),
+    # each longer at each pass
+    pasted = goal is not None and PASTE_MARK in str(turns[goal].get("prompt"))
+    cuts = (GOAL_CUTS[0], GOAL_CUTS[0]) if pasted else GOAL_CUTS
     passes = [
         (i, goal_cap if i == goal else cap)
-        for goal_cap, cap in steps
+        for goal_cap, cap in zip(cuts, (SHORT_WORDS, PROMPT_WORDS), strict=True)
         for i in ([goal] if goal is not None else []) + prompts
     ]
     passes += [(i, -1) for i in before]  # -1: its conclusion too

@@ -174,9 +174,17 @@ def _allot(work: _Build, sessions: list[dict[str, Any]], room: int, doc: dict[st
         avail -= thread.header_room(last, now) + (len(thread.hidden_line(99)) if earlier else 0)
     heads = [thread.header_room(entry, now) for entry in earlier]
     needs = [_need(work, entry) + head for entry, head in zip(earlier, heads, strict=True)]
-    budgets = _last_text(work, last, avail, needs)
+    budgets, shown = _last_share(work, last, avail, needs)
     for entry, share, head in zip(earlier, budgets, heads, strict=True):
         _earlier_text(work, entry, share - head if share > 0 else 0)
+    if shown < avail:  # what the earlier parts left of their shares goes to the last one
+        shown = avail - sum(
+            len(e["text"]) + head
+            for e, share, head in zip(earlier, budgets, heads, strict=True)
+            if share > 0
+        )
+    last["text"] = work.render(last, shown, tp.last_part)
+    last["renders"] = {k: v for k, v in last["renders"].items() if k in (str(avail), str(shown))}
     doc["hidden"] = sum(1 for share in budgets if share <= 0)
     doc["git"] = last["git"]
     for entry in sessions:  # only the last session's files are shown with git's view
@@ -184,8 +192,10 @@ def _allot(work: _Build, sessions: list[dict[str, Any]], room: int, doc: dict[st
             entry.pop("git", None)
 
 
-def _last_text(work: _Build, last: dict[str, Any], avail: int, needs: list[int]) -> list[int]:
-    """The last session's text in its share; the earlier sessions' shares (newest first)."""
+def _last_share(
+    work: _Build, last: dict[str, Any], avail: int, needs: list[int]
+) -> tuple[list[int], int]:
+    """The earlier sessions' shares (newest first) and the last session's room."""
     from memhooks.continuity import thread_parts as tp
 
     if "rough" not in last or "git" not in last:  # once per version of its evidence
@@ -196,10 +206,7 @@ def _last_text(work: _Build, last: dict[str, Any], avail: int, needs: list[int])
     if need < avail:
         need = len(work.render(last, avail, tp.last_part))
     budget, budgets = thread.allot(avail, need, needs)
-    shown = avail if budget >= need else budget
-    last["text"] = work.render(last, shown, tp.last_part)
-    last["renders"] = {k: v for k, v in last["renders"].items() if k in (str(avail), str(shown))}
-    return budgets
+    return budgets, avail if budget >= need else budget
 
 
 def _earlier_text(work: _Build, entry: dict[str, Any], budget: int) -> None:
