@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
-from memhooks.continuity.evidence import Evidence
-from memhooks.continuity.transcript_records import Record
 from memhooks.hooks import stdin
 from memhooks.hooks.event import HookInput
-from memhooks.hooks.handover_pick import CANDIDATES, last_session
 from memhooks.hooks.subagent_stop import DETAILS_CAP, render_body
 from memhooks.hooks.user_prompt import PROMPT_CHARS_KEPT, prompt_to_keep
-from memhooks.store import MemoryPaths, Settings, save_evidence
+from memhooks.store import MemoryPaths, Settings
 
 
 def test_a_payload_past_the_cap_is_not_read_whole(
@@ -44,17 +40,6 @@ def test_a_long_sub_agent_result_is_filed_cut_with_a_note() -> None:
     assert len(body) < DETAILS_CAP + 2_000
     assert "characters cut." in body
     assert "The parser drops the last token." in body
-
-
-def test_a_new_session_is_restored_from_the_newest_earlier_one(started: Path) -> None:
-    paths = MemoryPaths(started)
-    state = Evidence().add_all([Record(type="user", text="fix the slugs")]).state
-    for n in range(CANDIDATES + 3):
-        save_evidence(paths, f"s{n}", state)
-        os.utime(Path(paths.restore) / f"s{n}.json", (1_000_000 + n, 1_000_000 + n))
-    found = last_session(paths, "current")
-    assert found is not None
-    assert found[0] == f"s{CANDIDATES + 2}"
 
 
 def test_the_prompt_kept_for_pre_compact_is_cut_at_its_head(tmp_path: Path) -> None:

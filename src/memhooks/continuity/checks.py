@@ -154,7 +154,7 @@ def removed_paths(command: str) -> list[str]:
     out: list[str] = []
     for segment in _SEGMENTS.compiled.split(command.strip()):
         words = [word.strip("'\"") for word in segment.split()]
-        if words[:1] == ["git"]:
+        if words and words[0] == "git":  # `git rm`, `git mv`: the same operands
             words = words[1:]
         operands = [w for w in words[1:] if w and not w.startswith("-")]
         if words[:1] == ["mv"] and len(operands) > 1:

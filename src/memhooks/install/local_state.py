@@ -87,7 +87,9 @@ def _tracked(checkout: str, dirs: tuple[str, str] | None) -> set[str] | None:
     from memhooks.continuity.git_run import Git
 
     listed = Git(checkout).run(
-        "ls-files", "-z", "--", f"{MEMORY_DIR}/{LEGACY_SESSION}", f"{MEMORY_DIR}/{LEGACY_CACHE}"
+        "ls-files",
+        "-z",
+        operands=(f"{MEMORY_DIR}/{LEGACY_SESSION}", f"{MEMORY_DIR}/{LEGACY_CACHE}"),
     )
     return None if listed is None else {name for name in listed.split("\0") if name}
 
