@@ -109,7 +109,7 @@ def thread_pick(
 ) -> Pick | None:
     """The thread as the last Stop or SessionEnd rendered it (here only when it is missing)."""
     doc = read_thread(paths)
-    if not thread_build.usable(doc):
+    if doc is None or not thread_build.usable(doc):
         doc = _rebuilt(hook, paths, settings, doc)
         if doc is None:
             return None

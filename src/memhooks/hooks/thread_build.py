@@ -230,10 +230,10 @@ def _need(work: _Build, entry: dict[str, Any]) -> int:
     return int(entry["need"])
 
 
-def usable(doc: dict[str, Any] | None) -> bool:
-    """A thread SessionStart shows as it is: read and of this version. Whether it matches the
-    evidence now is not asked (see hooks/handover_pick.py)."""
-    return doc is not None and doc.get("version") == VERSION
+def usable(doc: dict[str, Any]) -> bool:
+    """A thread SessionStart shows as it is: of this version. Whether it matches the evidence
+    now is not asked (see hooks/handover_pick.py)."""
+    return doc.get("version") == VERSION
 
 
 ROLES = ("earlier", "last", "after")
