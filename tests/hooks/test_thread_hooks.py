@@ -199,3 +199,56 @@ def test_a_thread_file_of_the_wrong_shape_costs_only_the_restore(
     Path(paths.thread).write_text("{not json", encoding="utf-8")
     text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
     assert "I want a --json output mode" in text  # unreadable: rendered again
+
+
+def test_session_start_shows_the_file_without_rendering(
+    started: Path, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The last Stop and SessionEnd rendered the thread: SessionStart renders nothing, not
+    even when the evidence moved since (a session live elsewhere, or the starting session's
+    own id with evidence of its own, as the benchmark's project has); only a missing file
+    is rendered at the start."""
+    import os
+    import time
+
+    from memhooks.continuity import thread_parts
+    from memhooks.hooks import handover_pick, thread_build
+    from memhooks.hooks.event import HookInput
+    from memhooks.store import load_settings
+
+    project = _week(started, tmp_path)
+    paths = MemoryPaths(started)
+    later = time.time() + 60
+    os.utime(f"{paths.restore}/{REAL}.json", (later, later))  # a turn after the last render
+    builds: list[str] = []
+    renders: list[str] = []
+    build = thread_build.build
+
+    def counted_build(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        builds.append("build")
+        return build(*args, **kwargs)
+
+    def counted(name: str) -> Any:
+        part = getattr(thread_parts, name)
+
+        def render(*args: Any) -> str:
+            renders.append(name)
+            return str(part(*args))
+
+        return render
+
+    monkeypatch.setattr(thread_build, "build", counted_build)
+    for name in ("last_part", "earlier_part", "trivial_part"):
+        monkeypatch.setattr(thread_parts, name, counted(name))
+    settings = load_settings(paths.config)
+    for session in (NEW, REAL, GREETING):
+        hook = HookInput.from_payload("SessionStart", _payload(project, session, source="startup"))
+        chosen = handover_pick.pick(hook, paths, settings)
+        assert chosen is not None
+        assert "I want a --json output mode" in chosen.render(8_000)
+    assert builds == []
+    assert renders == []
+    Path(paths.thread).unlink()  # missing: rendered once, then kept
+    hook = HookInput.from_payload("SessionStart", _payload(project, NEW, source="startup"))
+    assert handover_pick.pick(hook, paths, settings) is not None
+    assert builds == ["build"]

@@ -6,8 +6,11 @@
   SessionStart(compact) runs before PostCompact and before the summary reaches the file).
 - startup, clear: the thread of the project's recent sessions (continuity/thread.py), as the
   last Stop or SessionEnd rendered it (hooks/thread_build.py), with their ages as of now and
-  git's view of what the last one changed; rendered here (bounded) when the file is missing
-  or no longer matches the evidence.
+  git's view of what the last one changed; rendered here (bounded) only when the file is
+  missing or unreadable. A file older than some evidence is used as it is: every hook that
+  changes the record renders it again, so the difference is a turn still under way in a live
+  session (its next Stop renders it) or one a crash cut short; rendering at the start would
+  cost every start what only those need.
 - resume: none; the host restores the conversation itself.
 """
 
@@ -22,7 +25,6 @@ from memhooks.store import (
     MemoryPaths,
     UnsafePathError,
     log_line,
-    others_newest_first,
     quick_lock,
     read_thread,
     save_thread,
@@ -105,13 +107,12 @@ def thread_pick(
     settings: Settings,
     git: tuple[Git, dict[str, Any]] | None,
 ) -> Pick | None:
-    """The thread as rendered at the last session's end (again here when it is stale)."""
+    """The thread as the last Stop or SessionEnd rendered it (here only when it is missing)."""
     doc = read_thread(paths)
-    if not thread_build.fresh(doc, others_newest_first(paths, hook.session_id)):
+    if doc is None or not thread_build.usable(doc):
         doc = _rebuilt(hook, paths, settings, doc)
         if doc is None:
             return None
-    assert doc is not None  # noqa: S101 - fresh, or built just above
     shown = thread_build.parts(doc)
     if not shown:
         return None
@@ -130,7 +131,7 @@ def thread_pick(
 def _rebuilt(
     hook: HookInput, paths: MemoryPaths, settings: Settings, doc: dict[str, Any] | None
 ) -> dict[str, Any] | None:
-    """The thread rendered here (its file was missing or stale), and kept; None when that
+    """The thread rendered here (its file was missing or unreadable), and kept; None when that
     failed (logged): the briefing comes without a restore rather than not at all."""
     try:
         room = thread_build.kept_room(doc) or thread_build.estimate_room(paths, settings)

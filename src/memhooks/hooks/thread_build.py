@@ -4,9 +4,9 @@
 (continuity/thread.py chooses and shares the room): per session its header facts, the room
 it was given and its part rendered in it. A finished session's part is kept and used again
 while its evidence and its share stay the same, so a Stop renders only its own session's
-part (and another's when the shares move by a step). `fresh` says whether the file still
-matches the evidence; SessionStart renders again (the same `build`, bounded) when it does not,
-e.g. after a crash between a compaction and the next Stop.
+part (and another's when the shares move by a step). Every hook that changes the evidence
+for good renders it (Stop, SessionEnd, `/memory summarize`); SessionStart shows the file as it
+is and renders (the same `build`, bounded) only when it is missing or unreadable.
 """
 
 from __future__ import annotations
@@ -144,7 +144,6 @@ def build(
         "version": VERSION,
         "room": room,
         "written": iso(),
-        "basis": dict(found),
         "sessions": entries[::-1],
         "hidden": 0,
         "git": None,
@@ -238,13 +237,10 @@ def _need(work: _Build, entry: dict[str, Any]) -> int:
     return int(entry["need"])
 
 
-def fresh(doc: dict[str, Any] | None, found: list[tuple[str, float]]) -> bool:
-    """The thread was rendered from the evidence as it is now (the same files, unchanged)."""
-    return (
-        doc is not None
-        and doc.get("version") == VERSION
-        and doc.get("basis") == dict(found[:MAX_SESSIONS])
-    )
+def usable(doc: dict[str, Any]) -> bool:
+    """A thread SessionStart shows as it is: of this version. Whether it matches the evidence
+    now is not asked (see hooks/handover_pick.py)."""
+    return doc.get("version") == VERSION
 
 
 ROLES = ("earlier", "last", "after")

@@ -36,7 +36,7 @@ from memhooks.curate.summary_material import (
     read_if_present,
 )
 from memhooks.errors import Exit, UserError
-from memhooks.store import JOURNAL_HEADING, MemoryPaths, first_heading
+from memhooks.store import JOURNAL_HEADING, MemoryPaths, Settings, first_heading
 from memhooks.store import TREE_PREFIX as PREFIX
 from memhooks.text import clip
 from memhooks.text.redact import redact, redact_field
@@ -209,7 +209,7 @@ def _save(paths: MemoryPaths, session_id: str, *, as_json: bool) -> int:
     meta = {k: redact_field(k, v, patterns) for k, v in meta.items()}
     meta = _validated(meta)
     saved = store.write_session_file(session_id, meta, body)
-    _keep_in_evidence(paths, session_id, body)
+    _keep_in_evidence(paths, store.settings, session_id, body)
     entry = saved.entry
     verb = "Saved" if saved.created else "Updated"
     text_out = f"{verb} the session summary: {PREFIX}{entry.path} — {entry.title}"
@@ -233,11 +233,12 @@ def _save(paths: MemoryPaths, session_id: str, *, as_json: bool) -> int:
     return Exit.OK
 
 
-def _keep_in_evidence(paths: MemoryPaths, session_id: str, body: str) -> None:
+def _keep_in_evidence(paths: MemoryPaths, settings: Settings, session_id: str, body: str) -> None:
     """The summary (redacted) kept in the session's evidence as well, where the thread of the
     next sessions finds it (continuity/thread.py: framed as a model's summary, never as
     proof). A session without evidence (capture off, another machine's) keeps none."""
     from memhooks.continuity.evidence import summary_text
+    from memhooks.hooks.thread_build import render_thread
     from memhooks.store import UnsafePathError, quick_lock, read_evidence, save_evidence
     from memhooks.text.clock import iso
 
@@ -253,6 +254,7 @@ def _keep_in_evidence(paths: MemoryPaths, session_id: str, body: str) -> None:
                 "after_turn": turns[-1].get("n", 0) if turns else 0,
             }
             save_evidence(paths, session_id, state)
+            render_thread(paths, settings, (session_id, state), "summarize")
     except (OSError, UnsafePathError):  # the summary file is what was asked for: it is saved
         return
 
