@@ -173,4 +173,5 @@ def _keep(paths: MemoryPaths, doc: dict[str, Any]) -> None:
         with quick_lock(paths.lock, LOCK_TIMEOUT):
             save_thread(paths, doc)
     except (OSError, UnsafePathError) as exc:
-        log_line(paths.log, f"SessionStart: thread not kept: {exc}")
+        # Only a saving for the next start (its Stop renders it anyway): the log, not the host.
+        log_line(paths.log, f"SessionStart: thread not kept: {exc}", echo=False)

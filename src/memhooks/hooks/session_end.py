@@ -83,4 +83,6 @@ def _close_thread(hook: HookInput, paths: MemoryPaths, settings: Settings) -> No
             current = (hook.session_id, state) if state is not None else None
             render_thread(paths, settings, current, "SessionEnd")
     except (OSError, UnsafePathError) as exc:  # LockTimeoutError is an OSError
-        log_line(paths.log, f"SessionEnd: the next session's restore not rendered: {exc}")
+        log_line(
+            paths.log, f"SessionEnd: the next session's restore not rendered: {exc}", echo=False
+        )

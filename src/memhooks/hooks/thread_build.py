@@ -349,4 +349,6 @@ def render_thread(
         room = kept_room(old) or estimate_room(paths, settings)
         save_thread(paths, build(paths, room, current=current, old=old))
     except Exception as exc:  # never worth the turn's own record
-        log_line(paths.log, f"{event}: the next session's restore not rendered: {exc!r}")
+        log_line(
+            paths.log, f"{event}: the next session's restore not rendered: {exc!r}", echo=False
+        )  # the log only: the next start renders a missing file

@@ -314,12 +314,14 @@ def create_exclusive(path: str | os.PathLike[str], text: str) -> None:
 MAX_LOG_BYTES = 256_000
 
 
-def log_line(log_path: str | os.PathLike[str] | None, message: str) -> None:
+def log_line(log_path: str | os.PathLike[str] | None, message: str, *, echo: bool = True) -> None:
+    """`message` to the log file and (with `echo`) to stderr, where the host shows it."""
     from memhooks.text.controls import inert
 
     line = inert(f"memhooks: {message}".replace("\n", " "))[:2000]
     try:  # not contextlib.suppress: contextlib costs every hook ~0.7 ms to import
-        sys.stderr.write(line + "\n")
+        if echo:
+            sys.stderr.write(line + "\n")
     except Exception:
         pass
     if log_path is None:
