@@ -28,6 +28,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def render(data: dict[str, Any]) -> str:
+    if not data["exists"] and data["problem"]:
+        return (
+            f"Memory's state file cannot be read ({data['problem']}), in {data['root']}.\n"
+            "Every memory file is kept. "
+            f"{cli_hint('doctor')} says what is wrong and how to repair it."
+        )
     if not data["exists"]:
         return (
             f"Memory is not set up in this project ({data['root']}).\n"
@@ -156,4 +162,4 @@ def run(args: argparse.Namespace) -> int:
     data = collect(paths)
     data["user_tier"] = user_summary(paths)
     emit(data, render(data), as_json=args.json)
-    return Exit.OK
+    return Exit.REFUSED if data["problem"] and not data["exists"] else Exit.OK

@@ -1,0 +1,80 @@
+"""What a new user does with the CLI, as the plugin's commands run it (a process of its own,
+in the project's folder, with a HOME of its own), and what they are told: issue 33."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from memhooks.errors import Exit
+from support import run_cli
+
+
+@pytest.fixture
+def home() -> Path:
+    return Path(os.environ["HOME"])
+
+
+@pytest.fixture
+def plugin_data(tmp_path: Path) -> Path:
+    data = tmp_path / "plugin-data"
+    data.mkdir()
+    return data
+
+
+def user(cwd: Path, data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`/memory <args>` as its command file runs it: from the project, with the data folder."""
+    env = {k: v for k, v in os.environ.items() if k != "MEMHOOKS_PROJECT_DIR"}
+    return subprocess.run(
+        [*run_cli_argv(), *args, "--plugin-data", str(data)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+
+
+def run_cli_argv() -> list[str]:
+    import sys
+
+    from support import LAUNCHER
+
+    return [sys.executable, str(LAUNCHER)]
+
+
+def test_start_in_the_home_folder_is_refused(home: Path, plugin_data: Path) -> None:
+    done = user(home, plugin_data, "start")
+    assert done.returncode == Exit.REFUSED, done.stdout + done.stderr
+    assert "is your home folder, not a project" in done.stderr
+    assert "Claude Code's own ~/.claude folder" in done.stderr
+    assert not (home / ".claude" / "memory").exists()
+
+
+@pytest.fixture
+def project(home: Path, plugin_data: Path) -> Path:
+    """A user's project, started as `/memory start` starts it."""
+    root = home / "code" / "textstats"
+    root.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    done = user(root, plugin_data, "start")
+    assert done.returncode == 0, done.stderr
+    return root
+
+
+def test_a_corrupt_state_file_is_named_with_its_repair(project: Path, plugin_data: Path) -> None:
+    from memhooks.store import MemoryPaths
+
+    state = Path(MemoryPaths.for_project(str(project)).session)
+    state.write_text('{"active": true, "started": ', encoding="utf-8")  # cut short
+    done = user(project, plugin_data, "status")
+    assert done.returncode == Exit.REFUSED
+    assert "not set up" not in done.stdout
+    assert "state file cannot be read" in done.stdout
+    assert "doctor` says what is wrong and how to repair it" in done.stdout
+    doctor = user(project, plugin_data, "doctor")
+    assert "move it away and run" in doctor.stdout
