@@ -78,3 +78,20 @@ def test_a_corrupt_state_file_is_named_with_its_repair(project: Path, plugin_dat
     assert "doctor` says what is wrong and how to repair it" in done.stdout
     doctor = user(project, plugin_data, "doctor")
     assert "move it away and run" in doctor.stdout
+
+
+@pytest.mark.parametrize("command", [("status",), ("recall",), ("recall", "parser"), ("view",)])
+def test_a_bad_config_is_reported_by_every_command_that_reads_it(
+    project: Path, plugin_data: Path, command: tuple[str, ...]
+) -> None:
+    from memhooks.store import MemoryPaths
+
+    config = Path(MemoryPaths.for_project(str(project)).config)
+    config.write_text('{"briefing":{"session_start_chars":"lots"},"bogus":1}', encoding="utf-8")
+    done = user(project, plugin_data, *command)
+    assert done.returncode == Exit.OK, done.stderr  # it carries on
+    said = [line for line in done.stderr.splitlines() if "config.json" in line]
+    assert len(said) == 1, done.stderr
+    assert "briefing.session_start_chars" in said[0]
+    assert "bogus" in said[0]
+    assert "the defaults apply instead" in said[0]

@@ -62,6 +62,19 @@ def settings(paths: MemoryPaths) -> Settings:
     return kept
 
 
+def report_config(paths: MemoryPaths) -> None:
+    """For a command that reads config.json as the hooks do (what is wrong in it ignored):
+    say so in one line on stderr, then carry on."""
+    try:
+        _configured(paths)
+    except UserError as exc:
+        problem = " ".join(str(exc).split())[:400]
+        sys.stderr.write(
+            f"memhooks: {problem} (ignored here: the defaults apply instead; "
+            f"{cli_hint('doctor')} checks the file)\n"
+        )
+
+
 def _configured(paths: MemoryPaths) -> Settings:
     from memhooks.store import CONFIG_CAP, read_bytes
 

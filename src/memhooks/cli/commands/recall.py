@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memhooks.cli.common import add_json, memory_paths, require_tree
+from memhooks.cli.common import add_json, memory_paths, report_config, require_tree
 from memhooks.cli.output import emit
 from memhooks.curate.summary_material import read_if_present
 from memhooks.errors import Exit, UserError
@@ -73,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
         return Exit.OK
     paths = memory_paths(args)
     require_tree(paths)
+    report_config(paths)
     query = " ".join(args.query).strip()
     if not query:
         return _overview(paths, as_json=args.json)

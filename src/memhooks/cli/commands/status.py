@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from memhooks.cli.common import add_json, memory_paths
+from memhooks.cli.common import add_json, memory_paths, report_config
 from memhooks.cli.output import emit
 from memhooks.errors import Exit
 from memhooks.install.invocation import cli_hint
@@ -159,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
     from memhooks.cli.user_store import user_summary
 
     paths = memory_paths(args)
+    report_config(paths)
     data = collect(paths)
     data["user_tier"] = user_summary(paths)
     emit(data, render(data), as_json=args.json)
