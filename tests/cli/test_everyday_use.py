@@ -95,3 +95,26 @@ def test_a_bad_config_is_reported_by_every_command_that_reads_it(
     assert "briefing.session_start_chars" in said[0]
     assert "bogus" in said[0]
     assert "the defaults apply instead" in said[0]
+
+
+def test_export_by_default_writes_a_bundle_tar_reads_outside_the_repository(
+    project: Path, plugin_data: Path
+) -> None:
+    remembered = user(project, plugin_data, "remember", "we decided to count words with split()")
+    assert remembered.returncode == 0, remembered.stderr
+    subprocess.run(["git", "-C", str(project), "add", "-A"], check=True)
+    done = user(project, plugin_data, "export")
+    assert done.returncode == 0, done.stderr
+    bundles = list(project.parent.glob("memhooks-textstats-*.tar.gz"))
+    assert len(bundles) == 1, done.stdout
+    assert ":" not in bundles[0].name
+    assert str(bundles[0]) in done.stdout
+    listed = subprocess.run(
+        ["tar", "tzf", bundles[0].name], cwd=bundles[0].parent, capture_output=True, text=True
+    )
+    assert listed.returncode == 0, listed.stderr
+    assert "manifest.json" in listed.stdout
+    changed = subprocess.run(
+        ["git", "status", "--porcelain", "--ignored"], cwd=project, capture_output=True, text=True
+    )
+    assert "tar.gz" not in changed.stdout
