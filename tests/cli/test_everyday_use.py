@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from memhooks.errors import Exit
-from support import run_cli
 
 
 @pytest.fixture
@@ -110,11 +109,66 @@ def test_export_by_default_writes_a_bundle_tar_reads_outside_the_repository(
     assert ":" not in bundles[0].name
     assert str(bundles[0]) in done.stdout
     listed = subprocess.run(
-        ["tar", "tzf", bundles[0].name], cwd=bundles[0].parent, capture_output=True, text=True
+        ["tar", "tzf", bundles[0].name],
+        cwd=bundles[0].parent,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert listed.returncode == 0, listed.stderr
     assert "manifest.json" in listed.stdout
     changed = subprocess.run(
-        ["git", "status", "--porcelain", "--ignored"], cwd=project, capture_output=True, text=True
+        ["git", "status", "--porcelain", "--ignored"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert "tar.gz" not in changed.stdout
+
+
+def test_the_user_tier_is_not_in_the_readmes_clone_and_an_old_one_moves_out(
+    home: Path, project: Path, plugin_data: Path
+) -> None:
+    """The README clones the plugin into ~/.local/share/memhooks; the user tier lived in its
+    `user/` (a `git clean` there took the user's memories). It moves out, once, whole."""
+    clone = home / ".local" / "share" / "memhooks"
+    clone.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(clone)], check=True)
+    old = clone / "user" / "preferences"
+    old.mkdir(parents=True)
+    mine = old / "british-english.md"
+    mine.write_text("---\ntitle: Answer in British English\n---\n\nbody\n", encoding="utf-8")
+    done = user(project, plugin_data, "remember", "--user", "I prefer tabs over spaces")
+    assert done.returncode == 0, done.stderr
+    assert "moved your user tier from" in done.stderr
+    tier = home / ".local" / "share" / "memhooks-user"
+    assert (tier / "preferences" / "british-english.md").read_bytes() == (
+        b"---\ntitle: Answer in British English\n---\n\nbody\n"
+    )
+    assert len(list((tier / "preferences").glob("*.md"))) == 2
+    assert "~/.local/share/memhooks-user/" in done.stdout
+    assert not (clone / "user").exists()
+    clean = subprocess.run(
+        ["git", "status", "--porcelain"], cwd=clone, capture_output=True, check=False
+    )
+    assert clean.stdout == b""
+    again = user(project, plugin_data, "status")
+    assert "moved" not in again.stderr  # once
+
+
+def test_an_old_user_tier_in_use_is_left_until_its_lock_is_free(
+    home: Path, project: Path, plugin_data: Path
+) -> None:
+    from memhooks.store import MemoryPaths, quick_lock
+
+    old = home / ".local" / "share" / "memhooks" / "user"
+    (old / "preferences").mkdir(parents=True)
+    (old / ".cache").mkdir()
+    with quick_lock(MemoryPaths(str(old)).lock, 0):  # a writer of the old tier at work
+        done = user(project, plugin_data, "status")
+    assert "the user tier is still at" in done.stderr
+    assert (old / "preferences").is_dir()
+    done = user(project, plugin_data, "status")
+    assert "moved your user tier" in done.stderr
+    assert (home / ".local" / "share" / "memhooks-user" / "preferences").is_dir()

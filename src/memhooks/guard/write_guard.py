@@ -31,7 +31,7 @@ REMOVALS = ("rm", "rmdir", "unlink", "shred", "mv", "find", "script")
 #: Writes that cannot take a folder: one aimed at a folder the tree lies in changes nothing.
 PLAIN_WRITES = (">", "tee", "touch", "truncate", "sed", "perl", "sort", "dd")
 #: The word that marks a command too long to check as naming the user tier's folder.
-USER_MARKER = "memhooks/user"
+USER_MARKER = "memhooks-user"
 #: The verb of a command too long to check that names `.claude`.
 UNCHECKED = "unchecked"
 REMEMBER_CATEGORIES = ("decision", "constraint", "runbook", "preference", "tech_debt")

@@ -27,18 +27,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.set_defaults(func=run)
 
 
-def render(data: dict[str, Any]) -> str:
-    if not data["exists"] and data["problem"]:
+def _not_there(data: dict[str, Any]) -> str:
+    if data["problem"]:
         return (
             f"Memory's state file cannot be read ({data['problem']}), in {data['root']}.\n"
             "Every memory file is kept. "
             f"{cli_hint('doctor')} says what is wrong and how to repair it."
         )
+    return (
+        f"Memory is not set up in this project ({data['root']}).\n"
+        f"Run `/memory start` in Claude Code (or {cli_hint('start')}) to turn it on."
+    )
+
+
+def render(data: dict[str, Any]) -> str:
     if not data["exists"]:
-        return (
-            f"Memory is not set up in this project ({data['root']}).\n"
-            f"Run `/memory start` in Claude Code (or {cli_hint('start')}) to turn it on."
-        )
+        return _not_there(data)
     lines = [
         f"Memory: {'ACTIVE' if data['active'] else 'INACTIVE'}  ({data['root']})",
         f"Why: {data['why']}",
