@@ -42,15 +42,62 @@ def default_data_dir() -> Path | None:
 
     The plugin's command files pass `--plugin-data "${CLAUDE_PLUGIN_DATA}"` (the host
     substitutes it); a launcher given it records the folder for its plugin root, so that
-    Claude's own Bash calls of the same launcher find it too. A checkout run by hand with
-    no record uses the user cache. The folder's name is never guessed, and neither is used
-    when it fails data_folder's checks (inside the project, or others could change it).
+    Claude's own Bash calls of the same launcher find it too. A version Claude Code installed,
+    run by hand with no record, uses the data folder that names it (`host_data_dir`); a
+    checkout run by hand with no record uses the user cache. The folder's name is never
+    guessed, and none is used when it fails data_folder's checks (inside the project, or
+    others could change it).
     """
     recorded = recorded_data_dir()
     if recorded is not None:
         return recorded
+    if host_plugin_dir():
+        # Installed by Claude Code and run by hand: its data folder, found by the record
+        # SessionStart keeps in it, or none (never the user cache, which the plugin's hooks
+        # do not read: a table built there would not serve).
+        found = host_data_dir()
+        return None if found is None or problem(found) else _path(found)
     cache = _user_cache_str()
     return None if problem(cache) else _path(cache)
+
+
+#: A plugin Claude Code installed, run by hand before it ever ran there.
+UNKNOWN_DATA_DIR = (
+    "the plugin's data folder is not known yet (Claude Code names it; the plugin records it "
+    "when it first runs): type any `/memory` command in Claude Code once (`/memory status`), "
+    "then run this again"
+)
+
+
+def host_plugin_dir() -> str:
+    """`<config>/plugins/cache/<marketplace>/<plugin>` when this code is a version of a
+    plugin Claude Code installed there, else ""."""
+    plugin = os.path.dirname(os.path.realpath(os.path.dirname(_SRC)))
+    cache = os.path.dirname(os.path.dirname(plugin))
+    return plugin if os.path.basename(cache) == "cache" else ""
+
+
+def host_data_dir() -> str | None:
+    """The host's data folder of this plugin: the one under `<config>/plugins/data/` whose
+    `plugin-root` record (install.link, kept by SessionStart) names a version of this same
+    plugin. Read, not guessed: the host's naming of the folder is its own."""
+    from memhooks.install.link import ROOT_RECORD
+
+    plugin = host_plugin_dir()
+    folders = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(plugin))), "data")
+    try:
+        names = sorted(os.listdir(folders))
+    except OSError:
+        return None
+    for name in names:
+        try:
+            with open(os.path.join(folders, name, ROOT_RECORD), encoding="utf-8") as handle:
+                root = handle.read(4096).strip()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if root and os.path.dirname(os.path.realpath(root)) == plugin:
+            return os.path.join(folders, name)
+    return None
 
 
 def _user_cache_str() -> str:
@@ -288,6 +335,9 @@ def ensure_now(*, fallback: bool = True) -> bool:
     if not missing_modules():
         return True
     data = data_dir(fallback=fallback)
+    if data is None and host_plugin_dir():
+        sys.stderr.write(f"memhooks: {UNKNOWN_DATA_DIR}\n")
+        return False
     if data is None:
         sys.stderr.write(
             f"memhooks: no data folder to install {', '.join(MODULES)} into that only you "

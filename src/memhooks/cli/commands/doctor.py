@@ -59,6 +59,8 @@ def link(args: argparse.Namespace) -> int:
     data = deps.data_dir(fallback=True)
     if launcher_path() is None:
         text = "memhooks is installed as a package: its `memhooks` command is on PATH already."
+    elif data is None and deps.host_plugin_dir():
+        raise UserError(deps.UNKNOWN_DATA_DIR, Exit.NOT_FOUND)
     elif os.name == "nt" or data is None:
         raise UserError(
             f"--link writes a POSIX shell script; here, run {cli_hint('…')} instead",
