@@ -8,12 +8,10 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+import pytest
 
 from memhooks.demo import run_demo, scenario
-
-if TYPE_CHECKING:
-    import pytest
 
 
 def test_no_claude_demo_prints_the_restored_state(capsys: pytest.CaptureFixture[str]) -> None:
@@ -77,3 +75,34 @@ def test_the_demo_prints_each_step_as_it_goes(
     assert "── 1. Turn memory on" in seen_at_start[2]
     assert "── 2. Work" in seen_at_start[3]
     assert "memory tree written by the plugin" not in "".join(seen_at_start.values())
+
+
+def test_demo_install_does_what_the_readme_says_and_says_where_claude_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`demo --install` (README step 1) installs from a clean clone in the README's folder,
+    not the working checkout, and says where the claude CLI it used is and how to put it on
+    PATH (the README's next command is `claude …`)."""
+    cli_dir = tmp_path / "cli"
+    cli_dir.mkdir()
+    calls = tmp_path / "calls.txt"
+    claude = cli_dir / "claude"
+    claude.write_text(f'#!/bin/sh\necho "$@" >> "{calls}"\n', encoding="utf-8")
+    claude.chmod(0o755)
+    monkeypatch.setenv("CLAUDE_BIN", str(claude))
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # no `claude` on it, as after the demo
+    assert run_demo(["--no-claude", "--install"]) == 0
+    out = capsys.readouterr().out
+    assert "the hook entry points run directly (--no-claude)" in out
+    clone = Path.home() / ".local" / "share" / "memhooks"
+    assert (clone / ".claude-plugin" / "plugin.json").is_file()
+    status = subprocess.run(
+        ["git", "status", "--porcelain"], cwd=clone, capture_output=True, text=True, check=True
+    )
+    assert status.stdout == ""  # a clean clone: nothing of the working checkout's own
+    assert calls.read_text(encoding="utf-8").splitlines() == [
+        f"plugin marketplace add {clone}",
+        "plugin install memory@memhooks",
+    ]
+    assert f"claude CLI: {claude.resolve()}" in out
+    assert f'export PATH="{claude.resolve().parent}:$PATH"' in out

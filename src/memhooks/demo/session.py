@@ -57,6 +57,7 @@ class DemoStep:
 class DemoReport:
     mode: str  # "claude" or "direct"
     project: str
+    why: str = ""  # why "direct": no CLI found, or --no-claude
     steps: list[DemoStep] = field(default_factory=list)
     memory_files: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -348,7 +349,11 @@ def _context_of(stdout: str) -> str:
 
 
 def play_direct(
-    plugin_root: Path | None, workdir: Path, *, watch: Watch | None = None
+    plugin_root: Path | None,
+    workdir: Path,
+    *,
+    watch: Watch | None = None,
+    why: str = "no claude CLI found",
 ) -> DemoReport:
     """Run the scenario through the hook entry points, with no CLI and no model."""
     project = workdir / "project"
@@ -357,7 +362,7 @@ def play_direct(
     session_id = str(uuid.uuid4())
     transcript = _Transcript(workdir / f"{session_id}.jsonl", session_id, project)
     runner = _HookRunner(plugin_root, project, transcript)
-    report = DemoReport("direct", str(project))
+    report = DemoReport("direct", str(project), why=why)
 
     def begin(title: str, prompt: str) -> DemoStep:
         if watch is not None:
