@@ -172,3 +172,31 @@ def test_an_old_user_tier_in_use_is_left_until_its_lock_is_free(
     done = user(project, plugin_data, "status")
     assert "moved your user tier" in done.stderr
     assert (home / ".local" / "share" / "memhooks-user" / "preferences").is_dir()
+
+
+def test_small_things_a_user_reads(project: Path, plugin_data: Path) -> None:
+    """Issue 33, item 11: `recall` shows MEMORY.md without an escaped `&lt;!--`; a second
+    `stop` does not say both "not active" and "stopped"; no message cites the seeds."""
+    assert user(project, plugin_data, "remember", "we decided to count words with split()")
+    shown = user(project, plugin_data, "recall")
+    assert shown.returncode == 0, shown.stderr
+    assert "&lt;!--" not in shown.stdout
+    assert "Derived by memhooks" not in shown.stdout
+    assert "count words with split()" in shown.stdout.lower() or "split" in shown.stdout
+    first = user(project, plugin_data, "stop")
+    assert first.stdout.strip() == "Memory mode stopped. Files preserved in .claude/memory/"
+    second = user(project, plugin_data, "stop")
+    assert (
+        second.stdout.strip() == "Memory mode was already off. Files preserved in .claude/memory/"
+    )
+    saved = subprocess.run(
+        [*run_cli_argv(), "summarize", "--save", "--session", "s-1"],
+        input="no title, no sections\n",
+        capture_output=True,
+        text=True,
+        cwd=project,
+        check=False,
+    )
+    assert saved.returncode == Exit.INVALID_INPUT, saved.stderr
+    assert "required structure" in saved.stderr
+    assert "seed" not in saved.stderr

@@ -61,14 +61,20 @@ def test_the_demo_prints_each_step_as_it_goes(
     seen_at_start: dict[int, str] = {}
     play = session.play_direct
 
-    def spying(plugin_root: Path | None, workdir: Path, *, watch: session.Watch | None = None):
+    def spying(
+        plugin_root: Path | None,
+        workdir: Path,
+        *,
+        watch: session.Watch | None = None,
+        why: str = "",
+    ):
         assert watch is not None, "the demo must pass a watch in text mode"
 
         def spy(report: session.DemoReport, upcoming: int, title: str = "") -> None:
             watch(report, upcoming, title)
             seen_at_start[upcoming] = capsys.readouterr().out
 
-        return play(plugin_root, workdir, watch=spy)
+        return play(plugin_root, workdir, watch=spy, why=why)
 
     monkeypatch.setattr(session, "play_direct", spying)
     assert run_demo(["--no-claude"]) == 0

@@ -275,8 +275,8 @@ def instead(target: Target, cli: str, current: str | None) -> str:  # noqa: C901
         session = rest[:-3]
         return "Run:\n" + _heredoc(
             f"{cli} summarize --save --session {session}",
-            "# Title\n## Context\n…\n## Tracking Points\n- Decision: …\n(seed 002's "
-            "structure; the automatic journal is kept)",
+            "# Title\n## Context\n…\n## Tracking Points\n- Decision: …\n(the structure "
+            "`summarize --material` shows; the automatic journal is kept)",
         )
     folder = target.category_folder or (top if top in BY_FOLDER and not rest else "")
     if not folder:

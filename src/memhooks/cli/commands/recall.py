@@ -84,6 +84,16 @@ def run(args: argparse.Namespace) -> int:
     return _search(paths, query, args.limit, max(args.min_score, 0.0), as_json=args.json)
 
 
+def _without_derived_note(index: str) -> str:
+    """MEMORY.md without the HTML comment `rebuild` writes for editors: in the frame it would
+    read `&lt;!-- Derived by memhooks…` (every tag-like `<` is escaped there)."""
+    return "\n".join(
+        line
+        for line in index.split("\n")
+        if not (line.startswith("<!-- Derived by memhooks") and line.endswith("-->"))
+    )
+
+
 def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
     master = read_if_present(Path(paths.master))
     index = read_if_present(Path(paths.index))
@@ -103,7 +113,7 @@ def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
     else:
         parts.append(
             f"=== {PREFIX}MEMORY.md (index: read only the file you need) ===\n\n"
-            + frame(f"{PREFIX}MEMORY.md", _cap(index, INDEX_CAP))
+            + frame(f"{PREFIX}MEMORY.md", _cap(_without_derived_note(index), INDEX_CAP))
         )
     waiting = _native_waiting(paths)
     if waiting:
