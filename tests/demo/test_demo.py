@@ -112,3 +112,16 @@ def test_demo_install_does_what_the_readme_says_and_says_where_claude_is(
     ]
     assert f"claude CLI: {claude.resolve()}" in out
     assert f'export PATH="{claude.resolve().parent}:$PATH"' in out
+
+
+def test_the_development_guide_lists_the_steps_the_demo_prints() -> None:
+    """docs/development.md's steps are the demo's titles, and what it says step 4 brings
+    back is what the restored-state test above finds after compaction."""
+    from memhooks.demo.session import PLAN
+
+    guide = (Path(__file__).parents[2] / "docs" / "development.md").read_text(encoding="utf-8")
+    demo = guide.split("## The demo", 1)[1].split("\n## ", 1)[0]
+    steps = [line for line in demo.splitlines() if line[:1].isdigit() and line[1:3] == ". "]
+    assert [line[3:] for line in steps] == [title for title, _, _ in PLAN]
+    for fact in ("`format_price`", "`money.py`", "`report.py`", "EUR price feed"):
+        assert fact in " ".join(demo.split()), fact
