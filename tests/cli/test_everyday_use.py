@@ -200,3 +200,21 @@ def test_small_things_a_user_reads(project: Path, plugin_data: Path) -> None:
     assert saved.returncode == Exit.INVALID_INPUT, saved.stderr
     assert "required structure" in saved.stderr
     assert "seed" not in saved.stderr
+
+
+def test_names_of_code_and_pasted_spaces_are_kept_verbatim(
+    project: Path, plugin_data: Path
+) -> None:
+    """Issue 33, item 9: what a user said about `word_count` in `__init__.py`, with the
+    double space that is the bug itself, is filed as said: no capital on the identifier,
+    no space dropped."""
+    said = "word_count uses str.split() so textstats/__init__.py counts 'hello  world' as 2"
+    done = user(project, plugin_data, "remember", said + "; line_count is fine")
+    assert done.returncode == 0, done.stderr
+    assert f"— {said}" in done.stdout  # the title, as said
+    (filed,) = (project / ".claude" / "memory" / "decisions").glob("*.md")
+    text = filed.read_text(encoding="utf-8")
+    assert f"title: {said}" in text or f'title: "{said}"' in text
+    assert "'hello  world'" in text
+    assert "line_count is fine" in text
+    assert "Word_count" not in text
