@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.errors import Exit
+from support import run_cli
 
 
 @pytest.fixture
@@ -25,25 +26,14 @@ def plugin_data(tmp_path: Path) -> Path:
 
 
 def user(cwd: Path, data: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """`/memory <args>` as its command file runs it: from the project, with the data folder."""
-    env = {k: v for k, v in os.environ.items() if k != "MEMHOOKS_PROJECT_DIR"}
-    return subprocess.run(
-        [*run_cli_argv(), *args, "--plugin-data", str(data)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    """`/memory <args>` as its command file runs it: from the project, with the data folder
+    (no MEMHOOKS_PROJECT_DIR here: the project is found from the folder, as it is for users)."""
+    return run_cli(*args, "--plugin-data", str(data), cwd=cwd)
 
 
-def run_cli_argv() -> list[str]:
-    import sys
-
-    from support import LAUNCHER
-
-    return [sys.executable, str(LAUNCHER)]
+def shell(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """A command the user types next (tar, git), in `cwd`."""
+    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, check=False)
 
 
 def test_start_in_the_home_folder_is_refused(home: Path, plugin_data: Path) -> None:
@@ -108,22 +98,10 @@ def test_export_by_default_writes_a_bundle_tar_reads_outside_the_repository(
     assert len(bundles) == 1, done.stdout
     assert ":" not in bundles[0].name
     assert str(bundles[0]) in done.stdout
-    listed = subprocess.run(
-        ["tar", "tzf", bundles[0].name],
-        cwd=bundles[0].parent,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    listed = shell(["tar", "tzf", bundles[0].name], bundles[0].parent)
     assert listed.returncode == 0, listed.stderr
     assert "manifest.json" in listed.stdout
-    changed = subprocess.run(
-        ["git", "status", "--porcelain", "--ignored"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    changed = shell(["git", "status", "--porcelain", "--ignored"], project)
     assert "tar.gz" not in changed.stdout
 
 
@@ -149,10 +127,7 @@ def test_the_user_tier_is_not_in_the_readmes_clone_and_an_old_one_moves_out(
     assert len(list((tier / "preferences").glob("*.md"))) == 2
     assert "~/.local/share/memhooks-user/" in done.stdout
     assert not (clone / "user").exists()
-    clean = subprocess.run(
-        ["git", "status", "--porcelain"], cwd=clone, capture_output=True, check=False
-    )
-    assert clean.stdout == b""
+    assert shell(["git", "status", "--porcelain"], clone).stdout == ""
     again = user(project, plugin_data, "status")
     assert "moved" not in again.stderr  # once
 
@@ -189,13 +164,8 @@ def test_small_things_a_user_reads(project: Path, plugin_data: Path) -> None:
     assert (
         second.stdout.strip() == "Memory mode was already off. Files preserved in .claude/memory/"
     )
-    saved = subprocess.run(
-        [*run_cli_argv(), "summarize", "--save", "--session", "s-1"],
-        input="no title, no sections\n",
-        capture_output=True,
-        text=True,
-        cwd=project,
-        check=False,
+    saved = run_cli(
+        "summarize", "--save", "--session", "s-1", stdin="no title, no sections\n", cwd=project
     )
     assert saved.returncode == Exit.INVALID_INPUT, saved.stderr
     assert "required structure" in saved.stderr
