@@ -117,7 +117,7 @@ def test_demo_install_does_what_the_readme_says_and_says_where_claude_is(
 def test_the_development_guide_lists_the_steps_the_demo_prints() -> None:
     """docs/development.md's steps are the demo's titles, and what it says step 4 brings
     back is what the restored-state test above finds after compaction."""
-    from memhooks.demo.session import PLAN
+    from memhooks.demo.scenario import PLAN
 
     guide = (Path(__file__).parents[2] / "docs" / "development.md").read_text(encoding="utf-8")
     demo = guide.split("## The demo", 1)[1].split("\n## ", 1)[0]

@@ -35,7 +35,7 @@ def test_the_clean_clone_size_install_md_gives_is_what_git_tracks() -> None:
 
 def test_the_readmes_paths_are_the_codes() -> None:
     from memhooks.demo import CLONE
-    from memhooks.store.user_tier import display, user_paths
+    from memhooks.store import display, user_paths
 
     readme = _text("README.md")
     clone = str(CLONE)

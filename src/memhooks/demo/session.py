@@ -83,18 +83,6 @@ def _memory_files(project: Path) -> list[str]:
 # --- the real CLI --------------------------------------------------------------------------
 
 
-#: (title, prompt, continue the session) for each `claude -p` run; docs/development.md lists
-#: the titles (a test keeps them the same). Without a CLI, all but the fifth are played.
-PLAN: tuple[tuple[str, str, bool], ...] = (
-    ("Turn memory on for this project", "/memory start", False),
-    ("Work: todo list, a new file, a failing test, a decision", scenario.TASK, True),
-    ("A blocker, and an edit", scenario.BLOCKER, True),
-    ("Compact the conversation", "/compact", True),
-    ("The first prompt after compaction", scenario.AFTER_COMPACT, True),
-    ("Next morning: a new session, not --continue", scenario.NEXT_DAY, False),
-)
-
-
 def play_with_claude(
     claude: Path,
     plugin_root: Path,
@@ -115,7 +103,7 @@ def play_with_claude(
         for turn in scenario.turns(str(box.project.resolve())):
             mock.add(*turn.rules())
         report = DemoReport("claude", str(box.project))
-        for number, (title, prompt, resume) in enumerate(PLAN, 1):
+        for number, (title, prompt, resume) in enumerate(scenario.PLAN, 1):
             if watch is not None:
                 _mark_reached(report, box.steps)
                 watch(report, number, title)
@@ -370,13 +358,13 @@ def play_direct(
             watch(report, len(report.steps) + 1, title)
         return DemoStep(title, prompt)
 
-    first = begin(PLAN[0][0], "/memory start")
+    first = begin(scenario.PLAN[0][0], "/memory start")
     first.hooks.append(runner.hook("SessionStart", source="startup"))
     started = runner.cli("start")
     first.reply, first.ok = (started.stdout + started.stderr).strip(), started.returncode == 0
     report.steps.append(first)
 
-    titles = (PLAN[1][0], PLAN[2][0])
+    titles = (scenario.PLAN[1][0], scenario.PLAN[2][0])
     for title, turn in zip(titles, scenario.turns(str(project.resolve())), strict=True):
         step = begin(title, turn.prompt)
         step.hooks.append(
@@ -390,13 +378,13 @@ def play_direct(
         step.hooks.append(runner.hook("Stop", stop_hook_active=False, last_assistant_message=last))
         report.steps.append(step)
 
-    compact = begin(PLAN[3][0], "/compact")
+    compact = begin(scenario.PLAN[3][0], "/compact")
     compact.hooks.append(runner.hook("PreCompact", trigger="manual", custom_instructions=""))
     compact.hooks.append(runner.hook("SessionStart", source="compact"))
     compact.hooks.append(runner.hook("SessionEnd", reason="other"))
     report.steps.append(compact)
 
-    later, new = begin(PLAN[-1][0], scenario.NEXT_DAY), {"session_id": "n"}
+    later, new = begin(scenario.PLAN[-1][0], scenario.NEXT_DAY), {"session_id": "n"}
     later.hooks.append(runner.hook("SessionStart", source="startup", **new))
     later.hooks.append(runner.hook("UserPromptSubmit", prompt=scenario.NEXT_DAY, **new))
     report.steps.append(later)

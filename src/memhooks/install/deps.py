@@ -51,6 +51,8 @@ def default_data_dir() -> Path | None:
     recorded = recorded_data_dir()
     if recorded is not None:
         return recorded
+    from memhooks.install.host_plugin import host_data_dir, host_plugin_dir
+
     if host_plugin_dir():
         # Installed by Claude Code and run by hand: its data folder, found by the record
         # SessionStart keeps in it, or none (never the user cache, which the plugin's hooks
@@ -59,45 +61,6 @@ def default_data_dir() -> Path | None:
         return None if found is None or problem(found) else _path(found)
     cache = _user_cache_str()
     return None if problem(cache) else _path(cache)
-
-
-#: A plugin Claude Code installed, run by hand before it ever ran there.
-UNKNOWN_DATA_DIR = (
-    "the plugin's data folder is not known yet (Claude Code names it; the plugin records it "
-    "when it first runs): type any `/memory` command in Claude Code once (`/memory status`), "
-    "then run this again"
-)
-
-
-def host_plugin_dir() -> str:
-    """`<config>/plugins/cache/<marketplace>/<plugin>` when this code is a version of a
-    plugin Claude Code installed there, else ""."""
-    plugin = os.path.dirname(os.path.realpath(os.path.dirname(_SRC)))
-    cache = os.path.dirname(os.path.dirname(plugin))
-    return plugin if os.path.basename(cache) == "cache" else ""
-
-
-def host_data_dir() -> str | None:
-    """The host's data folder of this plugin: the one under `<config>/plugins/data/` whose
-    `plugin-root` record (install.link, kept by SessionStart) names a version of this same
-    plugin. Read, not guessed: the host's naming of the folder is its own."""
-    from memhooks.install.link import ROOT_RECORD
-
-    plugin = host_plugin_dir()
-    folders = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(plugin))), "data")
-    try:
-        names = sorted(os.listdir(folders))
-    except OSError:
-        return None
-    for name in names:
-        try:
-            with open(os.path.join(folders, name, ROOT_RECORD), encoding="utf-8") as handle:
-                root = handle.read(4096).strip()
-        except (OSError, UnicodeDecodeError):
-            continue
-        if root and os.path.dirname(os.path.realpath(root)) == plugin:
-            return os.path.join(folders, name)
-    return None
 
 
 def _user_cache_str() -> str:
@@ -335,6 +298,8 @@ def ensure_now(*, fallback: bool = True) -> bool:
     if not missing_modules():
         return True
     data = data_dir(fallback=fallback)
+    from memhooks.install.host_plugin import UNKNOWN_DATA_DIR, host_plugin_dir
+
     if data is None and host_plugin_dir():
         sys.stderr.write(f"memhooks: {UNKNOWN_DATA_DIR}\n")
         return False
