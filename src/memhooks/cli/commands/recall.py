@@ -73,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
         return Exit.OK
     paths = memory_paths(args)
     require_tree(paths)
-    report_config(paths)
+    if not args.explain:  # --explain reads it strictly: a bad one is its error (exit 5)
+        report_config(paths)
     query = " ".join(args.query).strip()
     if not query:
         return _overview(paths, as_json=args.json)
