@@ -62,9 +62,9 @@ def test_a_corrupt_state_file_is_named_with_its_repair(project: Path, plugin_dat
     state.write_text('{"active": true, "started": ', encoding="utf-8")  # cut short
     done = user(project, plugin_data, "status")
     assert done.returncode == Exit.REFUSED
-    assert "not set up" not in done.stdout
-    assert "state file cannot be read" in done.stdout
-    assert "doctor` says what is wrong and how to repair it" in done.stdout
+    assert "not set up" not in done.stdout + done.stderr
+    assert "state file cannot be read" in done.stderr
+    assert "doctor` says what is wrong and how to repair it" in done.stderr
     doctor = user(project, plugin_data, "doctor")
     assert "move it away and run" in doctor.stdout
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from memhooks.cli.common import add_json, memory_paths, report_config
 from memhooks.cli.output import emit
-from memhooks.errors import Exit
+from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
 from memhooks.view.tree_status import collect
 
@@ -27,13 +27,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.set_defaults(func=run)
 
 
+def unreadable(data: dict[str, Any]) -> str:
+    """One line for a state file that exists but cannot be read."""
+    return (
+        f"memory's state file cannot be read ({data['problem']}), in {data['root']}; every "
+        f"memory file is kept: {cli_hint('doctor')} says what is wrong and how to repair it"
+    )
+
+
 def _not_there(data: dict[str, Any]) -> str:
-    if data["problem"]:
-        return (
-            f"Memory's state file cannot be read ({data['problem']}), in {data['root']}.\n"
-            "Every memory file is kept. "
-            f"{cli_hint('doctor')} says what is wrong and how to repair it."
-        )
     return (
         f"Memory is not set up in this project ({data['root']}).\n"
         f"Run `/memory start` in Claude Code (or {cli_hint('start')}) to turn it on."
@@ -166,5 +168,7 @@ def run(args: argparse.Namespace) -> int:
     report_config(paths)
     data = collect(paths)
     data["user_tier"] = user_summary(paths)
+    if data["problem"] and not data["exists"] and not args.json:
+        raise UserError(unreadable(data), Exit.REFUSED)
     emit(data, render(data), as_json=args.json)
     return Exit.REFUSED if data["problem"] and not data["exists"] else Exit.OK
