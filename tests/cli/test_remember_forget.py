@@ -297,8 +297,8 @@ def test_forget_user_finds_and_retires_in_the_user_tier_only(memory: Path, capsy
     code, out, err = run(capsys, "remember", "--user", "I prefer bun over npm", "--json")
     assert code == 0, err
     shown = json.loads(out)["path"]
-    assert shown.startswith("~/.local/share/memhooks/user/preferences/")
-    relative = shown.removeprefix("~/.local/share/memhooks/user/")
+    assert shown.startswith("~/.local/share/memhooks-user/preferences/")
+    relative = shown.removeprefix("~/.local/share/memhooks-user/")
     user = Path(user_dir())
     code, out, _ = run(capsys, "forget", "--user", "bun", "npm")
     assert code == 0
@@ -314,4 +314,4 @@ def test_forget_user_finds_and_retires_in_the_user_tier_only(memory: Path, capsy
     assert "record_status: active" in project_memories[0]  # the project's own is untouched
     code, _, err = run(capsys, "forget", "--user", "zebra quasar")
     assert code == 7
-    assert "no active memory in ~/.local/share/memhooks/user/" in err
+    assert "no active memory in ~/.local/share/memhooks-user/" in err

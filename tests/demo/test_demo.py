@@ -8,12 +8,10 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+import pytest
 
 from memhooks.demo import run_demo, scenario
-
-if TYPE_CHECKING:
-    import pytest
 
 
 def test_no_claude_demo_prints_the_restored_state(capsys: pytest.CaptureFixture[str]) -> None:
@@ -63,17 +61,67 @@ def test_the_demo_prints_each_step_as_it_goes(
     seen_at_start: dict[int, str] = {}
     play = session.play_direct
 
-    def spying(plugin_root: Path | None, workdir: Path, *, watch: session.Watch | None = None):
+    def spying(
+        plugin_root: Path | None,
+        workdir: Path,
+        *,
+        watch: session.Watch | None = None,
+        why: str = "",
+    ):
         assert watch is not None, "the demo must pass a watch in text mode"
 
         def spy(report: session.DemoReport, upcoming: int, title: str = "") -> None:
             watch(report, upcoming, title)
             seen_at_start[upcoming] = capsys.readouterr().out
 
-        return play(plugin_root, workdir, watch=spy)
+        return play(plugin_root, workdir, watch=spy, why=why)
 
     monkeypatch.setattr(session, "play_direct", spying)
     assert run_demo(["--no-claude"]) == 0
     assert "── 1. Turn memory on" in seen_at_start[2]
     assert "── 2. Work" in seen_at_start[3]
     assert "memory tree written by the plugin" not in "".join(seen_at_start.values())
+
+
+def test_demo_install_does_what_the_readme_says_and_says_where_claude_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`demo --install` (README step 1) installs from a clean clone in the README's folder,
+    not the working checkout, and says where the claude CLI it used is and how to put it on
+    PATH (the README's next command is `claude …`)."""
+    cli_dir = tmp_path / "cli"
+    cli_dir.mkdir()
+    calls = tmp_path / "calls.txt"
+    claude = cli_dir / "claude"
+    claude.write_text(f'#!/bin/sh\necho "$@" >> "{calls}"\n', encoding="utf-8")
+    claude.chmod(0o755)
+    monkeypatch.setenv("CLAUDE_BIN", str(claude))
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # no `claude` on it, as after the demo
+    assert run_demo(["--no-claude", "--install"]) == 0
+    out = capsys.readouterr().out
+    assert "the hook entry points run directly (--no-claude)" in out
+    clone = Path.home() / ".local" / "share" / "memhooks"
+    assert (clone / ".claude-plugin" / "plugin.json").is_file()
+    status = subprocess.run(
+        ["git", "status", "--porcelain"], cwd=clone, capture_output=True, text=True, check=True
+    )
+    assert status.stdout == ""  # a clean clone: nothing of the working checkout's own
+    assert calls.read_text(encoding="utf-8").splitlines() == [
+        f"plugin marketplace add {clone}",
+        "plugin install memory@memhooks",
+    ]
+    assert f"claude CLI: {claude.resolve()}" in out
+    assert f'export PATH="{claude.resolve().parent}:$PATH"' in out
+
+
+def test_the_development_guide_lists_the_steps_the_demo_prints() -> None:
+    """docs/development.md's steps are the demo's titles, and what it says step 4 brings
+    back is what the restored-state test above finds after compaction."""
+    from memhooks.demo.scenario import PLAN
+
+    guide = (Path(__file__).parents[2] / "docs" / "development.md").read_text(encoding="utf-8")
+    demo = guide.split("## The demo", 1)[1].split("\n## ", 1)[0]
+    steps = [line for line in demo.splitlines() if line[:1].isdigit() and line[1:3] == ". "]
+    assert [line[3:] for line in steps] == [title for title, _, _ in PLAN]
+    for fact in ("`format_price`", "`money.py`", "`report.py`", "EUR price feed"):
+        assert fact in " ".join(demo.split()), fact

@@ -40,7 +40,7 @@ def test_a_user_preference_from_project_a_reaches_project_b_and_stays_out_of_it(
     (project_a / ".git").mkdir(parents=True)
     cli(box, project_a, "start")
     saved = cli(box, project_a, "remember", "--user", PREFERENCE)
-    assert "in the user tier (~/.local/share/memhooks/user/" in saved.stdout
+    assert "in the user tier (~/.local/share/memhooks-user/" in saved.stdout
     assert not list((project_a / ".claude" / "memory" / "preferences").glob("*.md"))
 
     (box.project / ".git").mkdir(exist_ok=True)
@@ -51,7 +51,7 @@ def test_a_user_preference_from_project_a_reaches_project_b_and_stays_out_of_it(
     (context,) = step.contexts("SessionStart")
     assert f"- {PREFERENCE}\n" in context
     assert context.index(decision.removeprefix(".claude/memory/")) < context.index(PREFERENCE)
-    assert '<memhooks-data source="~/.local/share/memhooks/user/MEMORY.md">' in context
+    assert '<memhooks-data source="~/.local/share/memhooks-user/MEMORY.md">' in context
     for path in box.project.rglob("*"):
         if path.is_file() and not path.is_symlink():
             assert "British English" not in path.read_text(encoding="utf-8", errors="replace"), path

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="posix paths in 
 
 P = "/proj"
 BASE = "/proj/.claude/memory"
-USER_BASE = "/data/memhooks/user"
+USER_BASE = "/data/memhooks-user"
 CLI = "memhooks"
 HASHES = {f"{USER_BASE}/preferences/use-bun.md": "0123456789abcdef"}
 
@@ -96,21 +96,21 @@ def _payload(project: Path, tool: str, tool_input: dict[str, str]) -> dict[str, 
 def test_hook_refuses_direct_writes_into_the_user_tier(started: Path) -> None:
     saved = run_cli("remember", "--user", "I prefer bun over npm", "--json")
     assert saved.returncode == 0, saved.stderr
-    user = Path("~/.local/share/memhooks/user").expanduser()
+    user = Path("~/.local/share/memhooks-user").expanduser()
     relative = json.loads(saved.stdout)["path"].split("user/", 1)[-1]
     assert (user / relative).is_file()
     project = started.parent.parent
     for tool, tool_input in (
         ("Edit", {"file_path": str(user / relative)}),
         ("Write", {"file_path": str(user / "preferences" / "x.md"), "content": "x"}),
-        ("Bash", {"command": f"sed -i s/bun/npm/ ~/.local/share/memhooks/user/{relative}"}),
+        ("Bash", {"command": f"sed -i s/bun/npm/ ~/.local/share/memhooks-user/{relative}"}),
     ):
         done = run_hook("PreToolUse", _payload(project, tool, tool_input))
         assert done.returncode == 0
         hook = json.loads(done.stdout)["hookSpecificOutput"]
         assert hook["permissionDecision"] == "deny"
         reason = str(hook["permissionDecisionReason"])
-        assert "`~/.local/share/memhooks/user/" in reason
+        assert "`~/.local/share/memhooks-user/" in reason
         assert "--user" in reason
     elsewhere = run_hook(
         "PreToolUse", _payload(project, "Write", {"file_path": str(user.parent / "notes.md")})

@@ -3,6 +3,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from typing import TYPE_CHECKING
+from unittest import mock
 
 import pytest
 
@@ -286,3 +287,21 @@ def test_frequent_terms_rescore_candidates_only(db: Path, monkeypatch: pytest.Mo
     with built(db, docs) as index:
         hits = index.query("zeppelin service deploy", min_score=0)
     assert hits[0].path == "z.md"
+
+
+def test_a_query_is_bounded_by_its_work_not_by_the_clock() -> None:
+    """A runaway statement is interrupted after READ_STEPS steps of work, whatever the time;
+    a reader's connection serves query after query however long it was idle or the machine
+    busy (a wall-clock deadline made the benchmark's queries fail under load)."""
+    from memhooks.recall.search_index import READ_STEPS, bound_work
+
+    conn = sqlite3.connect(":memory:")
+    bound_work(conn, READ_STEPS)
+    runaway = (
+        "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r) SELECT count(*) FROM r"
+    )
+    with pytest.raises(sqlite3.OperationalError, match="interrupted"):
+        conn.execute(runaway).fetchone()
+    bound_work(conn, READ_STEPS)
+    with mock.patch("time.monotonic", return_value=1e12):  # "hours later"
+        assert conn.execute("SELECT 1").fetchone() == (1,)

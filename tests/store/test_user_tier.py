@@ -101,7 +101,7 @@ def test_remember_files_a_personal_sentence_in_the_user_tier_and_nothing_in_the_
     code, out, err = run_main(capsys, "remember", f"Answer in {WORDS} please")
     assert code == 0, err
     assert "in the user tier (" in out
-    assert "~/.local/share/memhooks/user/preferences/" in out
+    assert "~/.local/share/memhooks-user/preferences/" in out
     assert project_files(project) == before, "the user tier wrote under the project"
     (saved,) = (user_root() / "preferences").glob("*.md")
     assert WORDS in saved.read_text(encoding="utf-8")
@@ -123,7 +123,7 @@ def test_the_flags_choose_the_tier(
 ) -> None:
     code, out, _ = run_main(capsys, "remember", "--user", "use bun, not npm")
     assert code == 0
-    assert "the user tier (~/.local/share/memhooks/user/, every project; --user)" in out
+    assert "the user tier (~/.local/share/memhooks-user/, every project; --user)" in out
     assert list((user_root() / "preferences").glob("*.md")), "--user with no cue: a preference"
     code, out, _ = run_main(capsys, "remember", "--tier", "project", "I prefer tabs")
     assert code == 0
@@ -214,7 +214,7 @@ def test_a_duplicate_is_refused_both_ways_and_nothing_moves(
 ) -> None:
     code, out, _ = run_main(capsys, "remember", "--json", "--user", "Always use bun, not npm")
     assert code == 0
-    in_user = json.loads(out)["path"].rsplit("/user/", 1)[1]
+    in_user = json.loads(out)["path"].rsplit("/memhooks-user/", 1)[1]
     code, out, _ = run_main(capsys, "remember", "--json", "--new", "Always use bun, not npm")
     assert code == 0
     in_project = json.loads(out)["path"].removeprefix(".claude/memory/")
@@ -273,7 +273,7 @@ def test_session_start_injects_the_user_tier_after_the_project_memory(started: P
     file_user_memories(DOZEN)
     text = briefing_of(project)
     assert text.index("[memhooks] Project memory") < text.index("About the user")
-    assert '<memhooks-data source="~/.local/share/memhooks/user/MEMORY.md">' in text
+    assert '<memhooks-data source="~/.local/share/memhooks-user/MEMORY.md">' in text
     assert "- Call me Sam" in text
 
 
@@ -299,7 +299,7 @@ def test_a_large_user_tier_is_cut_to_its_share_and_the_project_keeps_its_own(
     assert len(text) <= 9_000
     project_part, user_part = text.split("\n\nAbout the user", 1)
     assert len(user_part) + len("\n\nAbout the user") <= USER_TIER_CHARS + 2
-    assert "more about the user: ~/.local/share/memhooks/user/MEMORY.md lists all." in user_part
+    assert "more about the user: ~/.local/share/memhooks-user/MEMORY.md lists all." in user_part
     assert user_part.rstrip().endswith("</memhooks-data>")
     assert len(project_part) >= 9_000 - USER_TIER_CHARS - 200, "the project keeps its share"
     assert "Project decision 119" in project_part
@@ -327,11 +327,11 @@ def test_nothing_of_the_user_tier_is_injected_where_memory_is_off(
 
 def test_the_user_tier_is_the_users_data_folder(monkeypatch: pytest.MonkeyPatch) -> None:
     home = Path(os.environ["HOME"])
-    assert user_paths().base == str(home / ".local" / "share" / "memhooks" / "user")
+    assert user_paths().base == str(home / ".local" / "share" / "memhooks-user")
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
-    assert user_dir() == str(home / "data" / "memhooks" / "user")
+    assert user_dir() == str(home / "data" / "memhooks-user")
     monkeypatch.setenv("XDG_DATA_HOME", "relative/path")  # the spec: an absolute path only
-    assert user_dir() == str(home / ".local" / "share" / "memhooks" / "user")
+    assert user_dir() == str(home / ".local" / "share" / "memhooks-user")
 
 
 # ------------------------------------------------- recall, status, view and export
@@ -346,7 +346,7 @@ def test_recall_status_view_and_export_see_both_tiers_and_say_which(
     code, out, _ = run_main(capsys, "recall", "British English")
     assert code == 0
     assert "Memories in .claude/memory/ (this project)" in out
-    assert "Memories in the user tier (~/.local/share/memhooks/user/, every project)" in out
+    assert "Memories in the user tier (~/.local/share/memhooks-user/, every project)" in out
     assert out.index(".claude/memory/decisions/") < out.index("user tier]")
     code, out, _ = run_main(capsys, "recall")
     assert "(the user tier: about you, every project) ===" in out
@@ -373,10 +373,10 @@ def test_the_user_tier_has_the_same_lifecycle(
 ) -> None:
     code, out, _ = run_main(capsys, "remember", "--user", "--json", "I prefer tabs")
     assert code == 0
-    relative = json.loads(out)["path"].rsplit("/user/", 1)[1]
+    relative = json.loads(out)["path"].rsplit("/memhooks-user/", 1)[1]
     code, out, _ = run_main(capsys, "retire", "--user", relative, "--reason", "not any more")
     assert code == 0
-    assert "Retired: ~/.local/share/memhooks/user/" in out
+    assert "Retired: ~/.local/share/memhooks-user/" in out
     meta = parse_text((user_root() / relative).read_text(encoding="utf-8")).meta
     assert meta["record_status"] == "retired"
     assert "tabs" not in user_block(MemoryPaths(str(started)), 1_000)

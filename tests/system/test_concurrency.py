@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -92,18 +93,17 @@ def test_parallel_sessions_subagents_and_saves(started: Path, tmp_path: Path) ->
         procs.append(_spawn_hook("UserPromptSubmit", {**base, "prompt": f"task {n}"}))
         procs.append(_spawn_hook("Stop", base))
         kinds += ["hook", "hook", "hook"]
-    for n in range(8):
-        procs.append(
-            _spawn_hook(
-                "SubagentStop",
-                {
-                    "session_id": f"session-{n % 4}",
-                    "agent_id": f"agent-{n}",
-                    "agent_type": f"worker{n}",
-                    "last_assistant_message": f"Result {n}. " + RESULT,
-                },
-            )
-        )
+    subagents = [
+        {
+            "session_id": f"session-{n % 4}",
+            "agent_id": f"agent-{n}",
+            "agent_type": f"worker{n}",
+            "last_assistant_message": f"Result {n}. " + RESULT,
+        }
+        for n in range(8)
+    ]
+    for payload in subagents:
+        procs.append(_spawn_hook("SubagentStop", payload))
         kinds.append("subagent")
     for n in range(6):
         procs.append(
@@ -130,16 +130,15 @@ def test_parallel_sessions_subagents_and_saves(started: Path, tmp_path: Path) ->
     ]
     assert len(set(saved)) == 6
     assert all((started / p).is_file() for p in saved)
-    skipped = sum(
-        1
-        for kind, (_, _, err) in zip(kinds, results, strict=True)
-        if kind == "subagent" and "lock" in err
-    )
-    agents = list((started / "subagent").glob("*.md"))
-    assert len(agents) == 8 - skipped  # a hook skips only when the lock stayed busy
-    assert skipped <= 2, [
-        err for kind, (_, _, err) in zip(kinds, results, strict=True) if kind == "subagent"
-    ]
+    # How many sub-agents find the lock busy past their wait depends on the machine's load: a
+    # hook skips only then (tests/system/test_faults.py holds the lock to test the skip itself),
+    # says so, and a retry files what was skipped, once.
+    subagent_errs = [err for k, (_, _, err) in zip(kinds, results, strict=True) if k == "subagent"]
+    skipped = [n for n, err in enumerate(subagent_errs) if err]
+    assert all("LockTimeoutError" in subagent_errs[n] for n in skipped), subagent_errs
+    assert len(list((started / "subagent").glob("*.md"))) == 8 - len(skipped)
+    _finish([_spawn_hook("SubagentStop", subagents[n]) for n in skipped])
+    assert len(list((started / "subagent").glob("*.md"))) == 8
     report = _consistent(started)
     assert report["counts"]["decision"] == 6  # type: ignore[index]
     # Session bookkeeping may be skipped under contention (logged), but never corrupted.
@@ -205,19 +204,43 @@ def _record_many(args: tuple[str, int]) -> None:
         record_injected(file, "s-1", "UserPromptSubmit", 10)
 
 
-def test_the_injection_ledger_loses_no_count_under_parallel_hooks(tmp_path: Path) -> None:
+def test_the_injection_ledger_loses_no_count_under_parallel_hooks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Parallel hooks (sub-agents, several sessions) all add to `.cache/injected.json`: each
-    injection is counted once, and the file always parses."""
+    injection that had its turn is counted once, and the file always parses. The turn's wait
+    is made long here (the forked workers inherit it): how long a busy machine makes a turn
+    last is not what this tests (the next test holds the lock to test the drop)."""
     import multiprocessing
 
-    from memhooks.store import session_counts
+    from memhooks.store import caches, session_counts
 
+    monkeypatch.setattr(caches, "LOCK_SECONDS", 120.0)
     local_of(tmp_path).mkdir(parents=True)
     file = str(local_of(tmp_path) / "injected.json")
     with multiprocessing.get_context("fork").Pool(6) as pool:
         pool.map(_record_many, [(file, 40)] * 6)
     assert json.loads(Path(file).read_text())  # whole, never torn
     assert session_counts(file, "s-1")[1]["UserPromptSubmit"] == (240, 2400)
+
+
+def test_a_count_that_cannot_have_its_turn_is_dropped_not_waited_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The decided behaviour: a hook waits at most LOCK_SECONDS for the ledger, then drops its
+    count (the session is not stalled for bookkeeping; `status` shows at least what was
+    injected). The file stays whole and the next count is taken as usual."""
+    from memhooks.store import caches, quick_lock, record_injected, session_counts
+
+    file = str(tmp_path / ".cache" / "injected.json")
+    (tmp_path / ".cache").mkdir()
+    assert record_injected(file, "s-1", "SessionStart", 100)
+    monkeypatch.setattr(caches, "LOCK_SECONDS", 0.0)
+    with quick_lock(tmp_path / ".cache" / "injected.lock", 0):  # another hook's turn
+        assert not record_injected(file, "s-1", "SessionStart", 50)
+    assert session_counts(file, "s-1")[1]["SessionStart"] == (1, 100)
+    assert record_injected(file, "s-1", "SessionStart", 50)
+    assert session_counts(file, "s-1")[1]["SessionStart"] == (2, 150)
 
 
 def test_parallel_hooks_count_what_they_injected(started: Path) -> None:
@@ -237,8 +260,19 @@ def test_parallel_hooks_count_what_they_injected(started: Path) -> None:
     assert injected
     from memhooks.store import session_counts
 
-    runs, chars = session_counts(str(local_of(started) / "injected.json"), "s-1")[1]["SessionStart"]
-    assert (runs, chars) == (sum(1 for o in outs if o.strip()), injected)
+    local = local_of(started)
+    runs, chars = session_counts(str(local / "injected.json"), "s-1")[1]["SessionStart"]
+    # A count dropped because the ledger stayed busy (a loaded machine) is said in the log.
+    log = (
+        (local / "memhooks.log").read_text(encoding="utf-8")
+        if (local / "memhooks.log").exists()
+        else ""
+    )
+    dropped = [int(n) for n in re.findall(r"SessionStart: ledger busy, (\d+) characters", log)]
+    assert (runs + len(dropped), chars + sum(dropped)) == (
+        sum(1 for o in outs if o.strip()),
+        injected,
+    )
 
 
 def _leave_many(args: tuple[str, int, int]) -> None:
@@ -250,13 +284,16 @@ def _leave_many(args: tuple[str, int, int]) -> None:
         leave_pointers(paths, "s-1", f"pointers {worker}-{i}")
 
 
-def test_parallel_subagent_starts_lose_no_handoff(started: Path) -> None:
+def test_parallel_subagent_starts_lose_no_handoff(
+    started: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Claude starts several sub-agents at once: every PreToolUse(Agent) leaves its entry, so
     each SubagentStart takes its own, not a neighbour's."""
     import multiprocessing
 
-    from memhooks.store import HANDOFF_KEPT, take_pointers
+    from memhooks.store import HANDOFF_KEPT, caches, take_pointers
 
+    monkeypatch.setattr(caches, "HANDOFF_LOCK_SECONDS", 120.0)  # a turn, however slow
     paths = MemoryPaths.for_project(started.parent.parent)
     workers, times = 4, HANDOFF_KEPT // 4
     with multiprocessing.get_context("fork").Pool(workers) as pool:

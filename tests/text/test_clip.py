@@ -8,9 +8,11 @@ from hypothesis import strategies as st
 from memhooks.text import ELLIPSIS, clip, clip_at_word, clip_counted, one_line
 
 
-def test_one_line_folds_every_run_of_white_space() -> None:
+def test_one_line_folds_line_breaks_and_keeps_a_lines_own_spaces() -> None:
     assert one_line("  a\n\tb  \r\n c ") == "a b c"
     assert one_line("") == ""
+    assert one_line("x\u2028y\x0bz") == "x y z"
+    assert one_line("`'hello  world'` counts 2") == "`'hello  world'` counts 2"  # the bug itself
 
 
 def test_clip_keeps_short_text_and_ends_a_cut_in_its_mark() -> None:

@@ -79,7 +79,30 @@ def settings(paths: MemoryPaths) -> Settings:
     return kept
 
 
+def report_config(paths: MemoryPaths) -> None:
+    """For a command that reads config.json as the hooks do (what is wrong in it ignored):
+    say so in one line on stderr, then carry on."""
+    try:
+        _validated(paths)
+    except UserError as exc:
+        problem = " ".join(str(exc).split())[:400]
+        sys.stderr.write(
+            f"memhooks: {problem} (ignored here: the defaults apply instead; "
+            f"{cli_hint('doctor')} checks the file)\n"
+        )
+
+
 def _configured(paths: MemoryPaths) -> Settings:
+    found = _validated(paths)
+    if found.redact_patterns:  # as the hooks do: `status` and `doctor` name the dropped ones
+        from memhooks.store import usable_patterns
+
+        found.redact_patterns = usable_patterns(paths.patterns, found.redact_patterns)[0]
+    return found
+
+
+def _validated(paths: MemoryPaths) -> Settings:
+    """config.json read and validated strictly; UserError says what is wrong."""
     from memhooks.store import CONFIG_CAP, read_bytes
 
     try:
@@ -93,14 +116,9 @@ def _configured(paths: MemoryPaths) -> Settings:
     except ValueError as exc:
         raise UserError(f"config.json is not JSON: {exc}", Exit.INVALID_INPUT) from None
     try:
-        found = validate_config(data)
+        return validate_config(data)
     except ValueError as exc:
         raise UserError(str(exc), Exit.INVALID_INPUT) from None
-    if found.redact_patterns:  # as the hooks do: `status` and `doctor` name the dropped ones
-        from memhooks.store import usable_patterns
-
-        found.redact_patterns = usable_patterns(paths.patterns, found.redact_patterns)[0]
-    return found
 
 
 def open_tree(args: argparse.Namespace) -> tuple[MemoryPaths, Store]:

@@ -66,7 +66,7 @@ def open_user_store(project: MemoryPaths, project_settings: Settings | None = No
 
 
 def where(paths: MemoryPaths, why: str = "") -> str:
-    """`the user tier (~/.local/share/memhooks/user/, every project)`: the output's words,
+    """`the user tier (~/.local/share/memhooks-user/, every project)`: the output's words,
     with why it went there when that was chosen (`--user`, a cue)."""
     return f"the user tier ({display(paths)}, every project{'; ' + why if why else ''})"
 

@@ -127,6 +127,11 @@ def split_reason(text: str) -> tuple[str, str]:
     return text[: match.start()].strip().rstrip(","), reason
 
 
+#: A word that names code: an underscore, a dot, brackets, a backtick, or a lower-case letter
+#: followed by a capital (camelCase).
+_CODE_NAME = re.compile(r"[_.()`\[\]/]|[a-z][A-Z]")
+
+
 def short_title(text: str, limit: int = TITLE_MAX) -> str:
     """What the memory is about: the first clause, without "we decided to use" and the
     like, capitalised and cut on a word boundary."""
@@ -138,6 +143,11 @@ def short_title(text: str, limit: int = TITLE_MAX) -> str:
 
 
 def _capital(text: str) -> str:
+    """The first letter made a capital, unless the first word is a name of code
+    (`word_count`, `__init__.py`, `getUser`, `str.split()`, a code span): kept verbatim."""
+    first = text.split(" ", 1)[0]
+    if not first[:1].isalpha() or _CODE_NAME.search(first):
+        return text
     return text[:1].upper() + text[1:]
 
 

@@ -41,29 +41,74 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Where `--install` clones the plugin from: the folder the README's install steps use.
+CLONE = Path("~/.local/share/memhooks")
+
+
+def _clean_clone(plugin_root: Path) -> tuple[Path | None, str]:
+    """The README's clean clone of this checkout (its committed branch: a marketplace install
+    copies the folder whole, so never the working checkout with its venvs and caches), made
+    once, or the one already there. (None, why) when there is none to use."""
+    clone = CLONE.expanduser()
+    if (clone / ".claude-plugin" / "plugin.json").is_file():
+        return clone, f"--install: using the clone already at {clone} (`git -C {clone} pull`)"
+    if clone.exists():
+        return None, f"--install: {clone} exists and is not a memhooks clone: nothing installed"
+    done = subprocess.run(
+        ["git", "clone", "--quiet", str(plugin_root), str(clone)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        why = done.stderr.strip()[-300:]
+        return None, f"--install: git clone {plugin_root} {clone} failed: {why}"
+    return clone, f"--install: cloned {plugin_root} (what is committed) into {clone}"
+
+
+def where_claude_is(claude: Path) -> str:
+    """The CLI's path, and how to put it on PATH when it is not there."""
+    on_path = shutil.which("claude")
+    if on_path is not None and Path(on_path).resolve() == claude.resolve():
+        return f"claude CLI: {claude} (on your PATH as `claude`)"
+    return (
+        f"claude CLI: {claude}. It is not on your PATH as `claude`: for the commands the "
+        f'README gives, run `export PATH="{claude.parent}:$PATH"` (add it to ~/.bashrc or '
+        "~/.zshrc to keep it), or install Claude Code itself."
+    )
+
+
 def _install_for_user(claude: Path | None, plugin_root: Path | None) -> list[str]:
-    """Install the plugin into the user's real Claude Code with the CLI the demo used."""
+    """Install the plugin into the user's real Claude Code as the README's 'Install in Claude
+    Code' does (a clean clone, marketplace add, install), with the CLI the demo used."""
     from memhooks.demo import harness
 
     if claude is None:
         return [
             "--install: no claude CLI (none on PATH, and npm was not there to fetch the pinned "
-            "one), so nothing was installed. With claude installed, run the two commands under "
+            "one), so nothing was installed. With claude installed, run the commands under "
             "'Install in Claude Code' in the README."
         ]
     if plugin_root is None:
         return ["--install: this copy of memhooks is not a plugin checkout; nothing was installed."]
-    done: list[str] = []
+    clone, said = _clean_clone(plugin_root)
+    done = [said]
+    if clone is None:
+        return done
     for args in (
-        ["plugin", "marketplace", "add", str(plugin_root)],
+        ["plugin", "marketplace", "add", str(clone)],
         ["plugin", "install", f"{harness.PLUGIN}@{harness.MARKETPLACE}"],
     ):
         proc = subprocess.run([str(claude), *args], capture_output=True, text=True, check=False)
-        state = (
-            "ok"
-            if proc.returncode == 0
-            else f"failed (exit {proc.returncode}): {proc.stderr.strip()[-300:]}"
-        )
+        state = "ok"
+        if proc.returncode != 0:
+            said = (proc.stderr or proc.stdout).strip()
+            state = f"failed (exit {proc.returncode}): {said[-300:]}"
+            if args[1] == "marketplace" and "already" in said:
+                state += (
+                    f" (`claude plugin marketplace remove {harness.MARKETPLACE}`, then run "
+                    "this again to add the clean clone)"
+                )
         done.append(f"--install: claude {' '.join(args)}: {state}")
     done.append("--install: run `/memory start` in a project to turn memory on there.")
     return done
@@ -107,14 +152,17 @@ def run_demo(argv: list[str]) -> int:
             result = session.play_with_claude(
                 claude, plugin_root, workdir, python, deps, watch=watch
             )
-            notes.insert(0, f"claude CLI: {claude}")
+            notes.insert(0, where_claude_is(claude))
         else:
-            result = session.play_direct(plugin_root, workdir, watch=watch)
+            why = "--no-claude" if args.no_claude else "no claude CLI found"
+            result = session.play_direct(plugin_root, workdir, watch=watch, why=why)
         result.notes.extend(notes)
         if args.install:
             if claude is None and args.no_claude:
                 claude = _find_or_fetch_claude(result.notes)
             result.notes.extend(_install_for_user(claude, plugin_root))
+            if claude is not None and where_claude_is(claude) not in result.notes:
+                result.notes.append(where_claude_is(claude))
         if args.keep:
             result.notes.append(f"kept: {workdir}")
         if stream is None:

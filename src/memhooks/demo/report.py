@@ -36,7 +36,7 @@ def _head(report: DemoReport) -> list[str]:
     how = (
         "the real claude CLI, offline, against a local mock of the API"
         if report.mode == "claude"
-        else "the hook entry points run directly (no claude CLI found)"
+        else f"the hook entry points run directly ({report.why})"
     )
     return [f"memhooks demo: {how}", f"project: {report.project}", ""]
 

@@ -71,6 +71,18 @@ TODOS = (
 FAILING_COMMAND = "python3 test_money.py"
 AFTER_COMPACT = "Where do we stand? What is left to do?"
 NEXT_DAY = "Good morning. Let's pick up where we left off."
+#: (title, prompt, continue the session) for each `claude -p` run; docs/development.md lists
+#: the titles (a test keeps them the same). Without a CLI, all but the fifth are played.
+PLAN: tuple[tuple[str, str, bool], ...] = (
+    ("Turn memory on for this project", "/memory start", False),
+    ("Work: todo list, a new file, a failing test, a decision", TASK, True),
+    ("A blocker, and an edit", BLOCKER, True),
+    ("Compact the conversation", "/compact", True),
+    ("The first prompt after compaction", AFTER_COMPACT, True),
+    ("Next morning: a new session, not --continue", NEXT_DAY, False),
+)
+
+
 #: Facts of the session that must survive compaction and the end of the session.
 FACTS = {
     "task": "format_price",

@@ -27,6 +27,7 @@ from memhooks.demo import harness, pinned_cli, scenario
 from memhooks.demo.mock_api import MockApi
 from memhooks.demo.mock_requests import request_texts
 from memhooks.install import semantic_assets
+from memhooks.store import MemoryPaths
 
 JsonDict = dict[str, Any]
 #: Called before each step with the report so far, the step's number and title, so that a
@@ -57,6 +58,7 @@ class DemoStep:
 class DemoReport:
     mode: str  # "claude" or "direct"
     project: str
+    why: str = ""  # why "direct": no CLI found, or --no-claude
     steps: list[DemoStep] = field(default_factory=list)
     memory_files: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -81,18 +83,6 @@ def _memory_files(project: Path) -> list[str]:
 # --- the real CLI --------------------------------------------------------------------------
 
 
-def _cli_plan() -> list[tuple[str, str, bool]]:
-    """(title, prompt, continue the session) for each `claude -p` run."""
-    return [
-        ("Turn memory on for this project", "/memory start", False),
-        ("Work: todo list, a new file, a failing test, a decision", scenario.TASK, True),
-        ("A blocker, and an edit", scenario.BLOCKER, True),
-        ("Compact the conversation", "/compact", True),
-        ("The first prompt after compaction", scenario.AFTER_COMPACT, True),
-        ("Next morning: a new session, not --continue", scenario.NEXT_DAY, False),
-    ]
-
-
 def play_with_claude(
     claude: Path,
     plugin_root: Path,
@@ -113,7 +103,7 @@ def play_with_claude(
         for turn in scenario.turns(str(box.project.resolve())):
             mock.add(*turn.rules())
         report = DemoReport("claude", str(box.project))
-        for number, (title, prompt, resume) in enumerate(_cli_plan(), 1):
+        for number, (title, prompt, resume) in enumerate(scenario.PLAN, 1):
             if watch is not None:
                 _mark_reached(report, box.steps)
                 watch(report, number, title)
@@ -122,7 +112,7 @@ def play_with_claude(
             report.steps.append(DemoStep(title, prompt, hooks, step.reply, ok=step.rc == 0))
             if (
                 prompt == "/memory start"
-                and not (box.project / ".claude/memory/_session.json").is_file()
+                and not Path(MemoryPaths.for_project(str(box.project)).session).is_file()
             ):
                 report.steps[-1].ok = False
                 report.notes.append(
@@ -348,7 +338,11 @@ def _context_of(stdout: str) -> str:
 
 
 def play_direct(
-    plugin_root: Path | None, workdir: Path, *, watch: Watch | None = None
+    plugin_root: Path | None,
+    workdir: Path,
+    *,
+    watch: Watch | None = None,
+    why: str = "no claude CLI found",
 ) -> DemoReport:
     """Run the scenario through the hook entry points, with no CLI and no model."""
     project = workdir / "project"
@@ -357,20 +351,20 @@ def play_direct(
     session_id = str(uuid.uuid4())
     transcript = _Transcript(workdir / f"{session_id}.jsonl", session_id, project)
     runner = _HookRunner(plugin_root, project, transcript)
-    report = DemoReport("direct", str(project))
+    report = DemoReport("direct", str(project), why=why)
 
     def begin(title: str, prompt: str) -> DemoStep:
         if watch is not None:
             watch(report, len(report.steps) + 1, title)
         return DemoStep(title, prompt)
 
-    first = begin("Turn memory on for this project", "/memory start")
+    first = begin(scenario.PLAN[0][0], "/memory start")
     first.hooks.append(runner.hook("SessionStart", source="startup"))
     started = runner.cli("start")
     first.reply, first.ok = (started.stdout + started.stderr).strip(), started.returncode == 0
     report.steps.append(first)
 
-    titles = ("Work: todo list, a new file, a failing test, a decision", "A blocker, and an edit")
+    titles = (scenario.PLAN[1][0], scenario.PLAN[2][0])
     for title, turn in zip(titles, scenario.turns(str(project.resolve())), strict=True):
         step = begin(title, turn.prompt)
         step.hooks.append(
@@ -384,13 +378,13 @@ def play_direct(
         step.hooks.append(runner.hook("Stop", stop_hook_active=False, last_assistant_message=last))
         report.steps.append(step)
 
-    compact = begin("Compact the conversation", "/compact")
+    compact = begin(scenario.PLAN[3][0], "/compact")
     compact.hooks.append(runner.hook("PreCompact", trigger="manual", custom_instructions=""))
     compact.hooks.append(runner.hook("SessionStart", source="compact"))
     compact.hooks.append(runner.hook("SessionEnd", reason="other"))
     report.steps.append(compact)
 
-    later, new = begin("Next morning: a new session", scenario.NEXT_DAY), {"session_id": "n"}
+    later, new = begin(scenario.PLAN[-1][0], scenario.NEXT_DAY), {"session_id": "n"}
     later.hooks.append(runner.hook("SessionStart", source="startup", **new))
     later.hooks.append(runner.hook("UserPromptSubmit", prompt=scenario.NEXT_DAY, **new))
     report.steps.append(later)

@@ -31,7 +31,7 @@ REMOVALS = ("rm", "rmdir", "unlink", "shred", "mv", "find", "script")
 #: Writes that cannot take a folder: one aimed at a folder the tree lies in changes nothing.
 PLAIN_WRITES = (">", "tee", "touch", "truncate", "sed", "perl", "sort", "dd")
 #: The word that marks a command too long to check as naming the user tier's folder.
-USER_MARKER = "memhooks/user"
+USER_MARKER = "memhooks-user"
 #: The same for this machine's memhooks folders (the state folder, the recovery copies).
 MACHINE_MARKER = "memhooks"
 #: The verb of a command too long to check that names `.claude`.
@@ -304,8 +304,8 @@ def instead(target: Target, cli: str, current: str | None) -> str:  # noqa: C901
         session = rest[:-3]
         return "Run:\n" + _heredoc(
             f"{cli} summarize --save --session {session}",
-            "# Title\n## Context\n…\n## Tracking Points\n- Decision: …\n(seed 002's "
-            "structure; the automatic journal is kept)",
+            "# Title\n## Context\n…\n## Tracking Points\n- Decision: …\n(the structure "
+            "`summarize --material` shows; the automatic journal is kept)",
         )
     folder = target.category_folder or (top if top in BY_FOLDER and not rest else "")
     if not folder:

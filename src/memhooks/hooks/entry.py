@@ -344,7 +344,9 @@ def _count_injected(
     try:
         from memhooks.store import record_injected
 
-        record_injected(paths.injected, hook.session_id, label, len(text))
+        if not record_injected(paths.injected, hook.session_id, label, len(text)):
+            # By decision (store/caches.py): the count is dropped, not waited for; said here.
+            log_line(paths.log, f"{event}: ledger busy, {len(text)} characters not counted")
     except OSError:
         # Best effort, like the count itself: a read-only or full tree has already been
         # reported once by this hook, and a lost count costs nothing else.

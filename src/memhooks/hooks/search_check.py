@@ -79,13 +79,13 @@ def _index_state(db: str) -> tuple[str, bool, bool] | None:
     """(why the index must be made again, or ""; it holds vectors of this table version; it
     holds no memory), or None if it could not be read. The readers' own checks first: a
     symlink or a view, trigger or foreign table (a crafted index could hang a query) is made
-    again, as the next write would; the queries run under the readers' deadline."""
+    again, as the next write would; the queries run under the readers' bound on work."""
     from memhooks.recall.search_index import (
-        READ_DEADLINE,
+        READ_STEPS,
+        bound_work,
         file_problem,
         read_only_uri,
         schema_problem,
-        with_deadline,
     )
     from memhooks.recall.search_read import SCHEMA_VERSION, has_vectors, search_stats
 
@@ -100,7 +100,7 @@ def _index_state(db: str) -> tuple[str, bool, bool] | None:
         try:
             conn = sqlite3.connect(read_only_uri(db), uri=True, timeout=0.05)
             try:
-                with_deadline(conn, READ_DEADLINE)
+                bound_work(conn, READ_STEPS)
                 version = int(conn.execute("PRAGMA user_version").fetchone()[0])
                 if version not in (0, SCHEMA_VERSION):
                     why = f"the search index is version {version}, this memhooks reads"

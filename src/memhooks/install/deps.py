@@ -42,13 +42,23 @@ def default_data_dir() -> Path | None:
 
     The plugin's command files pass `--plugin-data "${CLAUDE_PLUGIN_DATA}"` (the host
     substitutes it); a launcher given it records the folder for its plugin root, so that
-    Claude's own Bash calls of the same launcher find it too. A checkout run by hand with
-    no record uses the user cache. The folder's name is never guessed, and neither is used
-    when it fails data_folder's checks (inside the project, or others could change it).
+    Claude's own Bash calls of the same launcher find it too. A version Claude Code installed,
+    run by hand with no record, uses the data folder that names it (`host_data_dir`); a
+    checkout run by hand with no record uses the user cache. The folder's name is never
+    guessed, and none is used when it fails data_folder's checks (inside the project, or
+    others could change it).
     """
     recorded = recorded_data_dir()
     if recorded is not None:
         return recorded
+    from memhooks.install.host_plugin import host_data_dir, host_plugin_dir
+
+    if host_plugin_dir():
+        # Installed by Claude Code and run by hand: its data folder, found by the record
+        # SessionStart keeps in it, or none (never the user cache, which the plugin's hooks
+        # do not read: a table built there would not serve).
+        found = host_data_dir()
+        return None if found is None or problem(found) else _path(found)
     cache = _user_cache_str()
     return None if problem(cache) else _path(cache)
 
@@ -288,6 +298,11 @@ def ensure_now(*, fallback: bool = True) -> bool:
     if not missing_modules():
         return True
     data = data_dir(fallback=fallback)
+    from memhooks.install.host_plugin import UNKNOWN_DATA_DIR, host_plugin_dir
+
+    if data is None and host_plugin_dir():
+        sys.stderr.write(f"memhooks: {UNKNOWN_DATA_DIR}\n")
+        return False
     if data is None:
         sys.stderr.write(
             f"memhooks: no data folder to install {', '.join(MODULES)} into that only you "

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import stat
-import time
 
 try:
     # The C module alone: `sqlite3` adds the dbapi2 layer and `datetime` for date adapters
@@ -40,9 +39,13 @@ if TYPE_CHECKING:
 
 #: Readers wait at most this long for a writer's commit (seconds); then they return no hits.
 READ_BUSY_TIMEOUT = 0.05
-#: Seconds any one query may run: a crafted `.cache/search.sqlite3` must not hang a prompt.
-READ_DEADLINE = 1.0
-WRITE_DEADLINE = 30.0
+#: How much sqlite work one query may do, in progress-handler calls of STEP_OPS virtual-machine
+#: instructions each: a crafted `.cache/search.sqlite3` must not hang a prompt. Counted, not
+#: timed, so a query's fate does not depend on the machine's load: a query of a 10,000-memory
+#: store takes 5 steps; 5,000 take about a second on a quiet 2-core machine.
+READ_STEPS = 5_000
+WRITE_STEPS = 150_000
+STEP_OPS = 10_000
 _TABLES = frozenset(("meta", "docs", "terms", "postings", "vectors", "background"))
 SIDECARS = ("-journal", "-wal", "-shm")
 #: Writers hold the store lock; a reader holds its shared lock only for milliseconds.
@@ -166,7 +169,7 @@ class SearchIndex:
             conn = self._read_connection()
             if conn is None:
                 return []
-            with_deadline(conn, READ_DEADLINE)  # per query: a connection serves many
+            bound_work(conn, READ_STEPS)  # per query: a connection serves many
             return search(conn, terms, limit, min_score, exclude, prompt_vector=vector)
         except (sqlite3.Error, ValueError, TypeError) as exc:  # a crafted value too
             # Locked by a writer, corrupt, or half-written by another tool: fail open.
@@ -185,7 +188,7 @@ class SearchIndex:
         try:
             conn = sqlite3.connect(self.db_file, timeout=READ_BUSY_TIMEOUT)
             try:
-                with_deadline(conn, READ_DEADLINE)
+                bound_work(conn, READ_STEPS)
                 conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             finally:
                 conn.close()
@@ -198,7 +201,7 @@ class SearchIndex:
             conn = self._read_connection()
             if conn is None:
                 return 0
-            with_deadline(conn, READ_DEADLINE)
+            bound_work(conn, READ_STEPS)
             row = conn.execute("SELECT count(*) FROM docs").fetchone()
         except sqlite3.Error as exc:
             self.last_error = f"{type(exc).__name__}: {exc}"
@@ -215,7 +218,7 @@ class SearchIndex:
             return None
         uri = read_only_uri(self.db_file)
         conn = sqlite3.connect(uri, uri=True, timeout=READ_BUSY_TIMEOUT)
-        with_deadline(conn, READ_DEADLINE)
+        bound_work(conn, READ_STEPS)
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             problem = schema_problem(conn)
@@ -274,7 +277,7 @@ class SearchIndex:
         from memhooks.recall.search_write import calibrate, needs_calibration
 
         conn = self._write_connection()
-        with_deadline(conn, WRITE_DEADLINE)
+        bound_work(conn, WRITE_STEPS)
         # IMMEDIATE takes the write lock up front, so a write never fails halfway on a lock.
         conn.execute("BEGIN IMMEDIATE")
         try:
@@ -316,7 +319,7 @@ class SearchIndex:
                 # Not ours as it is: made again from the files.
                 discard_derived(self.db_file, SIDECARS)
             conn = sqlite3.connect(self.db_file, timeout=WRITE_BUSY_TIMEOUT, isolation_level=None)
-            with_deadline(conn, WRITE_DEADLINE)
+            bound_work(conn, WRITE_STEPS)
             try:
                 if schema_problem(conn) or other_version(conn):
                     conn.close()
@@ -324,7 +327,7 @@ class SearchIndex:
                     conn = sqlite3.connect(
                         self.db_file, timeout=WRITE_BUSY_TIMEOUT, isolation_level=None
                     )
-                    with_deadline(conn, WRITE_DEADLINE)
+                    bound_work(conn, WRITE_STEPS)
                 ensure_schema(conn)
             except sqlite3.Error:
                 conn.close()
@@ -374,13 +377,15 @@ def other_version(conn: sqlite3.Connection) -> bool:
     return conn.execute("PRAGMA user_version").fetchone()[0] not in (0, SCHEMA_VERSION)
 
 
-def with_deadline(conn: sqlite3.Connection, seconds: float) -> None:
-    """Interrupt any statement of `conn` still running `seconds` from now (until armed
-    again: each query arms it): SQLite raises OperationalError('interrupted'), and the
-    caller fails open."""
-    deadline = time.monotonic() + seconds
+def bound_work(conn: sqlite3.Connection, steps: int) -> None:
+    """Interrupt `conn` once it has done `steps` x STEP_OPS instructions of sqlite work from
+    now (until bounded again: each query bounds it): SQLite raises
+    OperationalError('interrupted'), and the caller fails open. Work, not time: the same
+    query on the same file has the same fate on a busy machine as on a quiet one."""
+    done = [0]
 
     def past() -> int:
-        return 1 if time.monotonic() > deadline else 0
+        done[0] += 1
+        return 1 if done[0] > steps else 0
 
-    conn.set_progress_handler(past, 10_000)
+    conn.set_progress_handler(past, STEP_OPS)

@@ -160,8 +160,11 @@ def take_pointers(paths: MemoryPaths, session_id: str, agent_type: str = "") -> 
 # Hidden context is what users of memory plugins complain about most, so every hook that adds
 # context counts it here. Parallel hooks (sub-agents, sessions side by side) take turns under the
 # store's lock mechanism (`locking.quick_lock`) on a lock file of the ledger's own (never the
-# store lock, which a long write may hold): no count is lost. A hook that waited LOCK_SECONDS in
-# vain skips its count rather than stall; the file is a cache and holds only the latest sessions.
+# store lock, which a long write may hold): no count taken in turn is lost. A hook that waited
+# LOCK_SECONDS in vain drops its count rather than stall the session: by decision, a hook's time
+# cap comes before exact bookkeeping, so `status` shows at least what was injected (a drop needs
+# another hook holding the ledger for a second, as only a starved machine does). The file is a
+# cache and holds only the latest sessions.
 
 
 LEDGER_SESSIONS = 10
@@ -182,10 +185,11 @@ def _load(file: str) -> dict[str, dict[str, list[int]]]:
     return data if isinstance(data, dict) else {}
 
 
-def record_injected(file: str, session_id: str, hook: str, chars: int) -> None:
-    """Add one injection of `chars` characters by `hook` to the session's counts."""
+def record_injected(file: str, session_id: str, hook: str, chars: int) -> bool:
+    """Add one injection of `chars` characters by `hook` to the session's counts. False when
+    the count was dropped: the ledger's turn not had within LOCK_SECONDS, or no ledger."""
     if not session_id or chars <= 0:
-        return
+        return True
     # `injected.lock`, not the `injected.json.lock` that older versions create and delete (one
     # of them would take this file, kept, for a held turn and wait out LOCK_SECONDS).
     turn = quick_lock(os.path.splitext(file)[0] + ".lock", LOCK_SECONDS)
@@ -194,11 +198,12 @@ def record_injected(file: str, session_id: str, hook: str, chars: int) -> None:
     except OSError:
         # Another hook's turn for longer than LOCK_SECONDS, a symlinked `.cache/` (never
         # followed out of the tree), a read-only or full tree: no count, as before.
-        return
+        return False
     try:
         _add(file, session_id, hook, chars)
     finally:
         turn.__exit__()
+    return True
 
 
 def _add(file: str, session_id: str, hook: str, chars: int) -> None:

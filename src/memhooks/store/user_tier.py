@@ -3,11 +3,12 @@
 
 A project's memory lives in the project (`.claude/memory/`), where git shares it. What a
 person re-teaches in every repository ("I prefer …", "answer in British English") lives in
-the user's own data folder instead, `$XDG_DATA_HOME/memhooks/user/` (by default
-`~/.local/share/memhooks/user/`): the same tree format as a project's (markdown with
-frontmatter, MEMORY.md, `.cache/`), so the same store, redaction, validation and lifecycle
-serve it. It is never inside a repository: a user folder that resolves inside the current
-project is refused (a home folder under git, an XDG_DATA_HOME pointed into a checkout).
+the user's own data folder instead, `$XDG_DATA_HOME/memhooks-user/` (by default
+`~/.local/share/memhooks-user/`; one found at the old `…/memhooks/user/` is moved there,
+once): the same tree format as a project's (markdown with frontmatter, MEMORY.md, `.cache/`),
+so the same store, redaction, validation and lifecycle serve it. It is never inside a
+repository: a user folder that resolves inside the current project is refused (a home
+folder under git, an XDG_DATA_HOME pointed into a checkout).
 
 Data, not state: XDG_DATA_HOME is where a person's own files go (XDG_STATE_HOME, where
 consent is kept, is for state that may be lost). Standard library only: SessionStart reads it.
@@ -32,20 +33,59 @@ class InsideProjectError(MemhooksError):
     code = Exit.REFUSED
 
 
-def user_dir() -> str:
-    """`$XDG_DATA_HOME/memhooks/user` (an absolute XDG_DATA_HOME only, as the spec says),
-    else `~/.local/share/memhooks/user`."""
+def _data_home() -> str:
+    """$XDG_DATA_HOME (an absolute one only, as the spec says), else `~/.local/share`."""
     base = os.environ.get(DATA_ENV, "")
     if not os.path.isabs(base):
         base = os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "memhooks", USER)
+    return base
+
+
+def user_dir() -> str:
+    """`$XDG_DATA_HOME/memhooks-user` (by default `~/.local/share/memhooks-user`). Not
+    `…/memhooks/user`, where it was until November 2026: `~/.local/share/memhooks` is where
+    people clone the plugin, and a `git clean` or a new clone there would take the tier."""
+    return os.path.join(_data_home(), "memhooks-" + USER)
+
+
+def old_user_dir() -> str:
+    """Where the user tier was before: inside a folder that is a plausible plugin clone."""
+    return os.path.join(_data_home(), "memhooks", USER)
 
 
 def user_paths() -> MemoryPaths:
-    """The user tier's tree: `MemoryPaths` rooted at the user folder itself, its machine-local
-    files in its own `.cache/` (the folder is this machine's already, in no repository)."""
-    base = user_dir()
-    return MemoryPaths(base, local=os.path.join(base, ".cache"))
+    """The user tier's tree: `MemoryPaths` rooted at the user folder itself (an old tier
+    moved there first, once); its machine-local files in its own `.cache/` (the folder is
+    this machine's already, in no repository)."""
+    folder = user_dir()
+    if not os.path.lexists(folder) and os.path.isdir(old_user_dir()):
+        move_old_tier(folder)
+    return MemoryPaths(folder, local=os.path.join(folder, ".cache"))
+
+
+def move_old_tier(folder: str) -> bool:
+    """Move the user tier from its old folder to `folder`: one rename, under the old tier's
+    store lock (no writer of it is half done), only while `folder` does not exist; nothing is
+    ever deleted. Whatever fails leaves the old tier where it is, to be tried again, and says
+    so on stderr. True when it moved."""
+    import sys
+
+    from memhooks.store.locking import LockTimeoutError, quick_lock
+
+    old = old_user_dir()
+    try:
+        with quick_lock(MemoryPaths(old).lock, 1.0):
+            if os.path.lexists(folder) or not os.path.isdir(old):
+                return False
+            os.rename(old, folder)
+    except (LockTimeoutError, OSError) as exc:
+        sys.stderr.write(f"memhooks: the user tier is still at {old} ({exc}); moved later\n")
+        return False
+    sys.stderr.write(
+        f"memhooks: moved your user tier from {old} to {folder} (the old folder is where the "
+        "plugin is often cloned)\n"
+    )
+    return True
 
 
 def inside_project(project: str | os.PathLike[str], paths: MemoryPaths | None = None) -> bool:

@@ -9,8 +9,13 @@ ELLIPSIS = "…"
 
 
 def one_line(text: str) -> str:
-    """Every run of white space, line breaks included, as one space; the ends trimmed."""
-    return " ".join(text.split())
+    """Every line break, with the white space around it, as one space; the ends trimmed.
+    Spaces within a line are kept as they were: `'hello  world'` may be the very thing a
+    user pasted (the bug itself), and a code span is quoted verbatim."""
+    lines = text.replace("\t", " ").splitlines()  # \n \r \v \f \x1c-\x1e \x85 \u2028 \u2029
+    if len(lines) == 1:
+        return lines[0].strip()
+    return " ".join(kept for kept in (line.strip() for line in lines) if kept)
 
 
 def clip(text: str, limit: int, *, fold: bool = False, mark: str = ELLIPSIS) -> str:

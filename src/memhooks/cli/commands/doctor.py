@@ -11,7 +11,7 @@ from typing import Any
 from memhooks.cli.common import add_json, memory_paths
 from memhooks.cli.output import emit
 from memhooks.errors import Exit
-from memhooks.install import deps
+from memhooks.install import deps, host_plugin
 from memhooks.install.invocation import cli_hint
 from memhooks.install.semantic_assets import state as semantic_state
 from memhooks.install.semantic_assets import table_file
@@ -59,6 +59,8 @@ def link(args: argparse.Namespace) -> int:
     data = deps.data_dir(fallback=True)
     if launcher_path() is None:
         text = "memhooks is installed as a package: its `memhooks` command is on PATH already."
+    elif data is None and host_plugin.host_plugin_dir():
+        raise UserError(host_plugin.UNKNOWN_DATA_DIR, Exit.NOT_FOUND)
     elif os.name == "nt" or data is None:
         raise UserError(
             f"--link writes a POSIX shell script; here, run {cli_hint('…')} instead",

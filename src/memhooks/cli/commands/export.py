@@ -60,7 +60,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--out",
         metavar="FILE",
         type=Path,
-        help="where to write the bundle (default: ./memhooks-<project>-<date>.tar.gz); "
+        help="where to write the bundle (default: beside the project's folder, "
+        "../memhooks-<project>-<date>-<hhmmss>.tar.gz); "
         "an existing file is never overwritten",
     )
     parser.add_argument(
@@ -91,10 +92,18 @@ def _known(name: str) -> str | None:
         return None
 
 
+def default_bundle(paths: MemoryPaths, name: str, stamp: str) -> Path:
+    """Beside the project, not in it (where git would list it as a change of the project's,
+    and `import` would find it again): `<parent>/memhooks-<name>-<date>-<hhmmss>.tar.gz`.
+    No colon: `tar` reads `host:file` as a remote archive."""
+    clock = stamp[11:19].replace(":", "")
+    return Path(paths.base).parent.parent.parent / f"memhooks-{name}-{stamp[:10]}-{clock}.tar.gz"
+
+
 def _output(args: argparse.Namespace, paths: MemoryPaths, project: str, stamp: str) -> Path:
     from memhooks.store import slugify
 
-    out = args.out or Path(f"memhooks-{slugify(project)}-{stamp[:10]}-{stamp[11:19]}.tar.gz")
+    out = args.out or default_bundle(paths, slugify(project), stamp)
     out = out.expanduser().absolute()  # the atomic write's temp file goes beside it
     if out.exists() or out.is_symlink():
         raise UserError(

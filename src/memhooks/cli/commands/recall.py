@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memhooks.cli.common import add_json, memory_paths, require_tree
+from memhooks.cli.common import add_json, memory_paths, report_config, require_tree
 from memhooks.cli.output import emit
 from memhooks.curate.summary_material import read_if_present
 from memhooks.errors import Exit, UserError
@@ -73,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
         return Exit.OK
     paths = memory_paths(args)
     require_tree(paths)
+    if not args.explain:  # --explain reads it strictly: a bad one is its error (exit 5)
+        report_config(paths)
     query = " ".join(args.query).strip()
     if not query:
         return _overview(paths, as_json=args.json)
@@ -81,6 +83,16 @@ def run(args: argparse.Namespace) -> int:
     if args.limit <= 0:
         raise UserError("--limit must be at least 1", Exit.USAGE)
     return _search(paths, query, args.limit, max(args.min_score, 0.0), as_json=args.json)
+
+
+def _without_derived_note(index: str) -> str:
+    """MEMORY.md without the HTML comment `rebuild` writes for editors: in the frame it would
+    read `&lt;!-- Derived by memhooks…` (every tag-like `<` is escaped there)."""
+    return "\n".join(
+        line
+        for line in index.split("\n")
+        if not (line.startswith("<!-- Derived by memhooks") and line.endswith("-->"))
+    )
 
 
 def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
@@ -102,7 +114,7 @@ def _overview(paths: MemoryPaths, *, as_json: bool) -> int:
     else:
         parts.append(
             f"=== {PREFIX}MEMORY.md (index: read only the file you need) ===\n\n"
-            + frame(f"{PREFIX}MEMORY.md", _cap(index, INDEX_CAP))
+            + frame(f"{PREFIX}MEMORY.md", _cap(_without_derived_note(index), INDEX_CAP))
         )
     waiting = _native_waiting(paths)
     if waiting:

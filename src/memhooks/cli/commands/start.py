@@ -85,8 +85,21 @@ def _activate(paths: MemoryPaths) -> tuple[dict[str, object], bool]:
     return kept, was_active
 
 
+def refuse_home(paths: MemoryPaths) -> None:
+    """The home folder is no project: its `.claude/` is Claude Code's own folder."""
+    project = Path(paths.base).parent.parent
+    if project.resolve() == Path.home().resolve():
+        raise UserError(
+            f"{project} is your home folder, not a project: memory would go into "
+            f"{paths.base}, inside Claude Code's own ~/.claude folder. Run start in a "
+            "project's folder (cd into it, or open Claude Code there).",
+            Exit.REFUSED,
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     paths = memory_paths(args)
+    refuse_home(paths)
     settings(paths)  # a broken config.json is reported before anything is written
     fresh = not Path(paths.base).exists()
     created: list[str] = []

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from memhooks.cli.common import add_json, memory_paths
+from memhooks.cli.common import add_json, memory_paths, report_config
 from memhooks.cli.output import emit
-from memhooks.errors import Exit
+from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_hint
 from memhooks.view.tree_status import collect
 
@@ -27,12 +27,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.set_defaults(func=run)
 
 
+def unreadable(data: dict[str, Any]) -> str:
+    """One line for a state file that exists but cannot be read."""
+    return (
+        f"memory's state file cannot be read ({data['problem']}), in {data['root']}; every "
+        f"memory file is kept: {cli_hint('doctor')} says what is wrong and how to repair it"
+    )
+
+
+def _not_there(data: dict[str, Any]) -> str:
+    return (
+        f"Memory is not set up in this project ({data['root']}).\n"
+        f"Run `/memory start` in Claude Code (or {cli_hint('start')}) to turn it on."
+    )
+
+
 def render(data: dict[str, Any]) -> str:
     if not data["exists"]:
-        return (
-            f"Memory is not set up in this project ({data['root']}).\n"
-            f"Run `/memory start` in Claude Code (or {cli_hint('start')}) to turn it on."
-        )
+        return _not_there(data)
     lines = [
         f"Memory: {'ACTIVE' if data['active'] else 'INACTIVE'}  ({data['root']})",
         f"Why: {data['why']}",
@@ -153,7 +165,10 @@ def run(args: argparse.Namespace) -> int:
     from memhooks.cli.user_store import user_summary
 
     paths = memory_paths(args)
+    report_config(paths)
     data = collect(paths)
     data["user_tier"] = user_summary(paths)
+    if data["problem"] and not data["exists"] and not args.json:
+        raise UserError(unreadable(data), Exit.REFUSED)
     emit(data, render(data), as_json=args.json)
-    return Exit.OK
+    return Exit.REFUSED if data["problem"] and not data["exists"] else Exit.OK

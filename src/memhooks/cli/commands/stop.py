@@ -20,6 +20,7 @@ from memhooks.store import (
 from memhooks.text.clock import iso
 
 CONFIRMATION = "Memory mode stopped. Files preserved in .claude/memory/"
+ALREADY_OFF = "Memory mode was already off. Files preserved in .claude/memory/"
 SILENCED = "Memory stays off for this checkout on this machine. Files preserved in .claude/memory/"
 
 
@@ -83,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     }
     emit(
         data,
-        CONFIRMATION if was_active else "Memory mode was not active. " + CONFIRMATION,
+        CONFIRMATION if was_active else ALREADY_OFF,
         as_json=args.json,
     )
     return Exit.OK

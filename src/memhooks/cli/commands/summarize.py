@@ -149,7 +149,7 @@ def _material(paths: MemoryPaths, session_id: str, budget: int, *, as_json: bool
     # This session's own checkpoint, never another session's (latest.md is per project).
     checkpoint, where = read_session_checkpoint(paths, session_id)
     pack = Pack(max(budget, 2_000))
-    pack.add("Required structure (seed 002)", SUMMARY_TEMPLATE)
+    pack.add("Required structure", SUMMARY_TEMPLATE)
     source = PREFIX + relative
     pack.add(f"Existing summary in {source} (update it)", summary, source=source)
     pack.add(
@@ -196,7 +196,10 @@ def _save(paths: MemoryPaths, session_id: str, *, as_json: bool) -> int:
     body = without_journal(text).strip() + "\n"
     problems = summary_problems(body)
     if problems:
-        raise UserError("the summary does not follow seed 002's structure: " + "; ".join(problems))
+        raise UserError(
+            "the summary does not follow the required structure (`summarize --material` "
+            "shows it): " + "; ".join(problems)
+        )
     store = open_store(paths)
     patterns = store.settings.redact_patterns
     body = redact(body, patterns)

@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "synthesized (its footer date, else its mtime): session summaries, the latest "
         "checkpoint, decisions, other memories' titles, docs/ and _docs/ markdown and the "
         "git log, within a character budget. --save reads the new master.md on stdin, checks "
-        "seed 002's sections (Current Status, Key Decisions, Learnings & Discoveries, "
+        "the five sections (Current Status, Key Decisions, Learnings & Discoveries, "
         "Evolution & Changes, Active Questions), sets the '*Last synthesized: …*' footer, "
         "keeps the previous version as .cache/master.previous.md and prints a unified diff.",
         epilog="Example: memhooks synthesize --save <<'EOF'\n# Project Memory\n…\nEOF",
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
 def _chunks(paths: MemoryPaths, args: argparse.Namespace) -> int:
     check_chunk_chars(args.chunk_chars)
     found = synthesis_material(paths, Path(paths.base).parent.parent, UNCUT, piece_cap=UNCUT)
-    structure = "=== Required structure (seed 002) ===\n\n" + MASTER_TEMPLATE
+    structure = "=== Required structure ===\n\n" + MASTER_TEMPLATE
     text = (found.pack.render() + "\n\n" + structure).strip()
     chunks = split(text.split("\n"), args.chunk_chars)
     if args.chunk is not None:
@@ -112,10 +112,7 @@ def _material(paths: MemoryPaths, budget: int, *, as_json: bool) -> int:
     ]
     if found.previous is None and not found.pack.pieces:
         head.append("Nothing to synthesize from yet: save session summaries first.")
-    tail = (
-        "=== Required structure (seed 002; synthesize by theme, not by date) ===\n\n"
-        + MASTER_TEMPLATE
-    )
+    tail = "=== Required structure (synthesize by theme, not by date) ===\n\n" + MASTER_TEMPLATE
     emit(
         {
             "previous": found.previous,
@@ -139,7 +136,10 @@ def _save(paths: MemoryPaths, *, as_json: bool) -> int:
         raise UserError("no master.md on stdin: pipe the markdown in (a heredoc works)")
     problems = master_problems(text)
     if problems:
-        raise UserError("master.md does not follow seed 002's structure: " + "; ".join(problems))
+        raise UserError(
+            "master.md does not follow the required structure (`synthesize --material` "
+            "shows it): " + "; ".join(problems)
+        )
     store = open_store(paths)
     project = Path(paths.base).parent.parent
     sessions = len(memories(paths, "sessions"))

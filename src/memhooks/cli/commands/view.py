@@ -7,7 +7,7 @@ import os
 import time
 from pathlib import Path
 
-from memhooks.cli.common import add_json, memory_paths, require_tree
+from memhooks.cli.common import add_json, memory_paths, report_config, require_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit, UserError
 from memhooks.store import MemoryPaths
@@ -52,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
     paths = memory_paths(args)
     require_tree(paths)
+    report_config(paths)
     out = _target(args, paths)
     started = time.perf_counter()
     data = gather(paths)
