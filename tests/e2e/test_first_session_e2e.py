@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from conftest import SandboxFactory
 
 REPO = Path(__file__).resolve().parents[2]
-INSTALL_LIMIT_MB = 20.0
+INSTALL_LIMIT_MB = 25.0  # a clean clone: 22 MB, 19 MB of it test fixtures (docs/install.md)
 #: What a developer's own runs leave in their checkout (a venv made by hand, the caches of a
 #: bare `mypy` or `pytest`): reported, not counted. `.ci/run` and the tests create none of
 #: them there (their venv, CLI, caches and benchmark files live in the user cache).

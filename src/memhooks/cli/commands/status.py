@@ -168,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
     report_config(paths)
     data = collect(paths)
     data["user_tier"] = user_summary(paths)
-    if data["problem"] and not data["exists"] and not args.json:
+    if data["problem"] and not args.json:  # the state file is there but cannot be read
         raise UserError(unreadable(data), Exit.REFUSED)
     emit(data, render(data), as_json=args.json)
-    return Exit.REFUSED if data["problem"] and not data["exists"] else Exit.OK
+    return Exit.REFUSED if data["problem"] else Exit.OK
