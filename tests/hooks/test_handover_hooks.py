@@ -127,9 +127,6 @@ def test_the_next_session_is_restored_from_what_stop_kept(started: Path, tmp_pat
     assert done.returncode == 0
     text = _context(run_hook("SessionStart", _payload(project, SESSION_B, source="clear")))
     assert "it ended cleanly at" in text
-    # The session's own SessionStart(startup) never restores itself.
-    own = _context(run_hook("SessionStart", _payload(project, SESSION_A, source="startup")))
-    assert "Where the last session" not in own
 
 
 def test_a_briefing_in_a_fresh_project_has_no_filler(started: Path) -> None:

@@ -235,6 +235,7 @@ READERS_ELSEWHERE = {
     "store/local.py": "the owner file of a checkout's machine-local folder (branch trust)",
     "install/deps.py": "the plugin's data folder",
     "install/link.py": "the plugin's data folder",
+    "install/host_plugin.py": "the host's plugin data folders (which one records this plugin)",
     "install/semantic_assets.py": "the plugin's data folder",
     "cli/semantic_build.py": "the token table's archive, in the plugin's data folder",
     "transfer/native.py": "the user's own ~/.claude/settings.json",
