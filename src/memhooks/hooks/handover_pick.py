@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 
 #: Bytes of the transcript read past the evidence's offset to find the host's summary.
 SUMMARY_READ = 4_000_000
-LOCK_TIMEOUT = 0.3
+#: The thread kept at SessionStart is only a saving (the next Stop renders it): one try, no wait.
+LOCK_TIMEOUT = 0.0
 _SOURCE = "the record this machine kept of session "
 
 
