@@ -13,9 +13,11 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 from memhooks.demo import HarnessError, harness
 from memhooks.demo.hook_python import base_python, python_tag
+from support import local_of
 
 
 def bare_python(cache: Path) -> Path:
@@ -69,6 +71,21 @@ def stop_hook_durations(transcript: Path) -> list[tuple[str, int]]:
     return found
 
 
+def box_state(box: harness.Sandbox) -> dict[str, str]:
+    """The sandbox machine's state folder (`XDG_STATE_HOME`), to run this process's code or
+    interpreter as that machine: what `start` recorded there is what the hooks read."""
+    env = box.env()
+    return {"XDG_STATE_HOME": env.get("XDG_STATE_HOME") or f"{env['HOME']}/.local/state"}
+
+
+def box_local(box: harness.Sandbox, memory: Path | None = None) -> Path:
+    """The machine-local folder (`store.local`) of a memory tree in the sandbox (its project's
+    by default), found as the sandbox's hooks find it. Look it up after `start`: before,
+    the checkout has no id."""
+    with mock.patch.dict(os.environ, box_state(box)):
+        return local_of(memory or box.project / ".claude" / "memory")
+
+
 @dataclass
 class Played:
     """A sandbox and the steps a test module's session ran in it, by name."""
@@ -79,6 +96,10 @@ class Played:
     @property
     def memory(self) -> Path:
         return self.box.project / ".claude" / "memory"
+
+    @property
+    def local(self) -> Path:
+        return box_local(self.box, self.memory)
 
     def failures(self) -> dict[str, tuple[int, str]]:
         """The steps whose CLI run did not exit 0, with the end of their stderr."""
@@ -93,8 +114,9 @@ PRICE_DESCRIPTION = (
 )
 
 
-def save_price_decision(box: harness.Sandbox) -> str:
-    """`memhooks save` of the price decision in the sandbox's project; its path."""
+def save_price_decision(box: harness.Sandbox, env: dict[str, str] | None = None) -> str:
+    """`memhooks save` of the price decision in the sandbox's project (on the machine `env`
+    describes, the sandbox's by default); its path."""
     saved = subprocess.run(
         [
             str(box.python),
@@ -108,7 +130,7 @@ def save_price_decision(box: harness.Sandbox) -> str:
             "--json",
         ],
         cwd=box.project,
-        env={**box.env(), "CLAUDE_PLUGIN_DATA": str(box.plugin_data)},
+        env=env or {**box.env(), "CLAUDE_PLUGIN_DATA": str(box.plugin_data)},
         capture_output=True,
         text=True,
         timeout=120,

@@ -36,7 +36,7 @@ def test_shipped_memory_reaches_the_model_only_after_start(sandboxes: SandboxFac
             check=False,
         )
         assert done.returncode == 0, done.stderr
-    path = save_price_decision(box)
+    path = save_price_decision(box, author)
     before = box.run(PROMPT, name="before start")
     assert before.rc == 0, before.stderr
     assert EVIL_NEXT not in before.model_text()

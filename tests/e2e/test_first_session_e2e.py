@@ -8,12 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sandbox_tools import tree_size
+from sandbox_tools import box_local, tree_size
 
 from memhooks.cli.commands.start import CONFIRMATION
 from memhooks.demo import harness
 from memhooks.demo.hook_python import python_tag
-from support import local_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -38,7 +37,7 @@ def _check_first_start(step: harness.Step, box: harness.Sandbox, data: Path) -> 
     logs = f"stdout: {step.stdout[-1500:]}\nstderr: {step.stderr[-1500:]}"
     assert step.rc == 0, logs
     memory = box.project / ".claude" / "memory"
-    assert (local_of(memory) / "session.json").is_file(), logs
+    assert (box_local(box, memory) / "session.json").is_file(), logs
     assert _model_saw(step, CONFIRMATION), logs  # the command's output reached the model
     assert "${CLAUDE_PLUGIN_DATA}" not in step.request_text()
     assert "is not installed yet" not in step.request_text()

@@ -12,13 +12,14 @@ saves a seed 002 summary.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from sandbox_tools import Played
+from sandbox_tools import Played, box_state
 
 from memhooks.demo import harness
 from memhooks.demo.mock_api import Rule
@@ -64,11 +65,14 @@ def _heredoc(command: str, text: str) -> str:
     return f"{command} <<'MEMHOOKS_EOF'\n{text}\nMEMHOOKS_EOF"
 
 
-def _ours(*args: str, project: Path) -> subprocess.CompletedProcess[str]:
-    """The CLI with the test's interpreter (it has the dependencies). Recall runs with
-    --min-score 0: the relevance gate of a two-document store is issue 14's, not ours."""
+def _ours(*args: str, box: harness.Sandbox) -> subprocess.CompletedProcess[str]:
+    """The CLI with the test's interpreter (it has the dependencies), on the sandbox's machine
+    (where `/memory start` recorded the checkout). Recall runs with --min-score 0: the
+    relevance gate of a two-document store is issue 14's, not ours."""
+    project = str(box.project)
     return subprocess.run(
-        [sys.executable, str(REPO / "hooks" / "memhooks.py"), "--project", str(project), *args],
+        [sys.executable, str(REPO / "hooks" / "memhooks.py"), "--project", project, *args],
+        env={**os.environ, **box_state(box)},
         capture_output=True,
         text=True,
         timeout=120,
@@ -239,9 +243,7 @@ def test_the_retry_through_the_cli_lands_indexed_and_searchable(played: Played) 
     assert "Use Postgres for the job queue" in (played.memory / "MEMORY.md").read_text()
     # Words of its body only: the session summary repeats "Postgres job queue", and how
     # recall ranks two documents that share every query word is issue 14's to settle.
-    found = _ours(
-        "recall", "--min-score", "0", "skip", "locked", "durable", project=played.box.project
-    )
+    found = _ours("recall", "--min-score", "0", "skip", "locked", "durable", box=played.box)
     assert found.returncode == 0, found.stderr
     assert saved[0].name in found.stdout, found.stdout
 
@@ -287,7 +289,7 @@ def test_with_direct_edits_allowed_a_valid_write_is_indexed(played: Played) -> N
     assert target.is_file()
     assert "category: decision" in target.read_text()
     assert "Cache sessions in Redis" in (played.memory / "MEMORY.md").read_text()
-    found = _ours("recall", "--min-score", "0", "redis", "sessions", project=played.box.project)
+    found = _ours("recall", "--min-score", "0", "redis", "sessions", box=played.box)
     assert target.name in found.stdout
 
 

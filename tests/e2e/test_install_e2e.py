@@ -9,9 +9,11 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sandbox_tools import box_local
+
 from memhooks.demo import harness
 from memhooks.demo.hook_python import python_tag
-from support import local_of, turn_on_here
+from support import turn_on_here
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -90,10 +92,10 @@ def test_bootstrap_installs_the_dependencies(
     assert not (box.plugin_data / "deps").exists(), "no installer where memory is off"
     memory = box.project / ".claude" / "memory"
     memory.mkdir(parents=True)
-    (local_of(memory) / "session.json").write_text(
+    turn_on_here(box.project, state_home=box.home / ".local" / "state")
+    (box_local(box, memory) / "session.json").write_text(
         '{"version": 1, "active": true, "started": "2026-01-01T00:00:00Z"}', encoding="utf-8"
     )
-    turn_on_here(box.project, state_home=box.home / ".local" / "state")
     first = box.run("hello again", resume=True)
     assert first.rc == 0
     marker = box.plugin_data / "deps" / python_tag(box.python) / ".memhooks-deps-ok"

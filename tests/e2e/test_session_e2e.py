@@ -19,7 +19,6 @@ from memhooks.demo import harness, scenario
 from memhooks.demo.mock_api import Rule
 from memhooks.demo.mock_replies import text_block
 from memhooks.demo.mock_requests import hook_contexts
-from support import local_of
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -153,9 +152,9 @@ def test_hooks_come_from_the_marketplace_install(played: Played) -> None:
 
 
 def test_start_creates_the_tree(played: Played) -> None:
-    assert (local_of(played.memory) / "session.json").is_file()
+    assert (played.local / "session.json").is_file()
     assert (played.memory / "MEMORY.md").is_file()
-    state = json.loads((local_of(played.memory) / "session.json").read_text())
+    state = json.loads((played.local / "session.json").read_text())
     assert state.get("active") is True
     # The command body, with the CLI's output inlined, is what the model saw.
     assert "memory:start" in played.steps["start"].model_text()
@@ -296,7 +295,7 @@ def test_a_new_session_gets_the_last_sessions_restore(played: Played) -> None:
 
 
 def test_session_end_closes_the_session_record(played: Played) -> None:
-    state = json.loads((local_of(played.memory) / "session.json").read_text())
+    state = json.loads((played.local / "session.json").read_text())
     records = {r.get("id"): r for r in state.get("sessions", []) if isinstance(r, dict)}
     work = records.get(played.steps["work"].session_id)
     assert work is not None, sorted(records)

@@ -5,10 +5,13 @@ the user's words quoted, and the host allows them by the files' own `allowed-too
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tarfile
 from typing import TYPE_CHECKING
+
+from sandbox_tools import box_state
 
 from memhooks.demo import scenario
 
@@ -52,6 +55,7 @@ def test_export_then_import_through_the_slash_commands(
     saved = subprocess.run(
         [sys.executable, "-m", "memhooks", "--project", str(box.project), "save", "runbook",
          "--title", "Rotate the CDN token", "--body", "1. ask ops\n2. update CDN_TOKEN"],
+        env={**os.environ, **box_state(box)},  # the sandbox's machine, where it was started
         capture_output=True, text=True, check=False, timeout=60,
     )  # fmt: skip
     assert saved.returncode == 0, saved.stderr

@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 import pytest
@@ -24,6 +25,9 @@ from memhooks.text.clock import iso
 from memhooks.view.data import gather
 from memhooks.view.page import csp
 from view_tree import HOSTILE_TITLE, build_store
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 pytestmark = pytest.mark.e2e
 
@@ -72,17 +76,42 @@ def browse(chromium: str, url: str, tmp: Path, *extra: str) -> tuple[str, list[s
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, object]]:
+def view_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The HOME of the module's machine: the store's session record lives under it, and the
+    page is made before (and outlives) each test's own empty HOME."""
+    return tmp_path_factory.mktemp("view-home")
+
+
+@pytest.fixture(scope="module")
+def page(
+    tmp_path_factory: pytest.TempPathFactory, view_home: Path
+) -> Iterator[tuple[Path, Path, dict[str, object]]]:
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("HOME", str(view_home))
+        for name in ("XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+            env.delenv(name, raising=False)
+        yield _made_page(tmp_path_factory)
+
+
+@pytest.fixture
+def on_view_machine(view_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test runs as the machine where the store was started (its HOME)."""
+    monkeypatch.setenv("HOME", str(view_home))
+
+
+def _made_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, object]]:
     project = tmp_path_factory.mktemp("view") / "proj"
+    project.mkdir()
+    git = ["git", "-c", 'user.name=Eve & "Mallory"', "-c", "user.email=e@example.com"]
+    git += ["-c", "commit.gpgsign=false", "-C", str(project)]
+    # A git checkout before `start`: the id `start` makes is kept in its git dir.
+    subprocess.run([*git, "init", "-q"], check=True)
     paths = build_store(project)
     append_journal(
         paths,
         "s-333",
         render_entry("<summary>Shipping the view</summary>", trigger="auto", when=iso()),
     )
-    git = ["git", "-c", 'user.name=Eve & "Mallory"', "-c", "user.email=e@example.com"]
-    git += ["-c", "commit.gpgsign=false", "-C", str(project)]
-    subprocess.run([*git, "init", "-q"], check=True)
     subprocess.run([*git, "add", "-A"], check=True)
     subprocess.run([*git, "commit", "-qm", HOSTILE_SUBJECT], check=True)
     assert main(["--project", str(project), "view"]) == 0
@@ -97,6 +126,7 @@ def _status(project: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, obje
     return dict(json.loads(capsys.readouterr().out))
 
 
+@pytest.mark.usefixtures("on_view_machine")
 def test_counts_match_status_and_nothing_logged(
     chromium: str,
     page: tuple[Path, Path, dict[str, object]],
