@@ -175,6 +175,19 @@ def test_a_smaller_room_drops_the_oldest_sessions_then_the_last_ones_older_lines
     assert "more lines not shown" in tight
 
 
+def test_a_trimmed_part_keeps_the_count_of_turns_left_out() -> None:
+    """The record's own "[… N more turns not shown]" stays when the thread trims the part:
+    a reader is told how much of the session is missing, not only the lines trimmed."""
+    said = [f"[{n}] user: words of turn {n} " + "x" * 60 for n in range(40, 60)]
+    text = "\n".join(
+        ["## What was said", "[1] user: the goal", "[… 38 more turns not shown]", *said]
+    )
+    trimmed = thread._trimmed(text, len(text) - 400)
+    assert "[… 38 more turns not shown]" in trimmed
+    assert "more lines not shown]" in trimmed
+    assert "[59] user:" in trimmed
+
+
 def test_the_room_is_used_when_earlier_sessions_have_content() -> None:
     """Built as the hooks build it: what the content allows fills the room."""
     states = [_session(f"task {k}", turns=14) for k in range(4)]

@@ -197,7 +197,8 @@ def _trimmed(text: str, room: int) -> str:
     if len(text) <= room:
         return text
     lines = text.splitlines()
-    said = [i for i, line in enumerate(lines) if line.startswith("[")]
+    # a line counting turns left out already stays: what it counts is gone either way
+    said = [i for i, line in enumerate(lines) if line.startswith("[") and not line.startswith("[…")]
     first = lines[said[0]].split("]", 1)[0] if said else ""
     drop = [i for i in said if not lines[i].startswith(first + "]")][:-1]
     excess = len(text) - room + 40
