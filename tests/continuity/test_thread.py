@@ -90,6 +90,18 @@ def test_summaries_are_framed_as_summaries_never_as_proofs() -> None:
     assert "The user wants NDJSON" not in own
 
 
+def test_a_summary_says_how_many_turns_came_after_it() -> None:
+    """A summary many turns old reads as old: its heading counts the turns that supersede it
+    (a long session shows few of them, and a reader took its stale claims as current)."""
+    state = _session("json output", turns=2)
+    evidence = Evidence(state)
+    evidence.summary("The user wants NDJSON.")
+    for n in range(3, 9):
+        evidence.state["turns"].append({**evidence.state["turns"][-1], "n": n})
+    text = thread_parts.last_part(evidence.state, 4_000)
+    assert "after turn 2 (a model's summary, not the record's proof; the 6 turns after it" in text
+
+
 # ---------------------------------------------------------------- the room
 
 

@@ -261,18 +261,20 @@ def said_section(turns: Sequence[dict[str, Any]], budget: int) -> str:
 # ---------------------------------------------------------------- the two restores
 
 
-def summary_heading(summary: dict[str, Any]) -> str:
-    """A model-written summary's heading: whose it is, and that it is no proof."""
+def summary_heading(summary: dict[str, Any], later: int = 0) -> str:
+    """A model-written summary's heading: whose it is, that it is no proof, and how many
+    turns came after it (`later`: what it cannot know)."""
     after = summary.get("after_turn", 0)
+    turns = f"the {later} turns after it" if later > 1 else "later turns"
+    tail = f"(a model's summary, not the record's proof; {turns} supersede it)"
     if summary.get("kind") == "summarize":
         return (
-            f"## What the session summary Claude wrote with `/memory summarize` after turn "
-            f"{after} said (a model's summary, not the record's proof; later turns below "
-            "supersede it)"
+            "## What the session summary Claude wrote with `/memory summarize` after turn "
+            f"{after} said {tail}"
         )
     return (
         f"## What Claude Code's own summary said, written earlier at the compaction after turn "
-        f"{after} (a model's summary, not the record's proof; later turns below supersede it)"
+        f"{after} {tail}"
     )
 
 
@@ -295,7 +297,7 @@ def next_session(
     if summary and summary.get("text"):
         after = summary.get("after_turn", 0)
         room = budget - _size(parts) - 2
-        head = summary_heading(summary)
+        head = summary_heading(summary, sum(1 for turn in turns if turn["n"] > after))
         body = clip(summary["text"], max(0, room // 2 - len(head)))
         parts.append(f"{head}\n{body}")
         turns = [turn if turn["n"] > after else _words_only(turn) for turn in turns]
