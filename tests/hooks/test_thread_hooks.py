@@ -252,3 +252,19 @@ def test_session_start_shows_the_file_without_rendering(
     hook = HookInput.from_payload("SessionStart", _payload(project, NEW, source="startup"))
     assert handover_pick.pick(hook, paths, settings) is not None
     assert builds == ["build"]
+
+
+def test_a_clean_end_shows_even_when_session_end_could_not_render(
+    started: Path, tmp_path: Path
+) -> None:
+    """SessionEnd's render is skipped when the lock stays busy (a background rebuild); the
+    clean end it recorded still reaches the next start: the marks come from the session
+    record, not the thread file."""
+    project = _week(started, tmp_path)
+    paths = MemoryPaths(started)
+    kept = json.loads(Path(paths.thread).read_text(encoding="utf-8"))
+    for entry in kept["sessions"]:
+        entry["ended"] = ""  # as if every SessionEnd's render had been skipped
+    Path(paths.thread).write_text(json.dumps(kept), encoding="utf-8")
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    assert "it ended cleanly" in text

@@ -117,6 +117,10 @@ def thread_pick(
     shown = thread_build.parts(doc)
     if not shown:
         return None
+    # A clean end recorded after the file was rendered (SessionEnd's render skipped on a busy
+    # lock) still shows: the marks are read from the session record, not the file.
+    ended = thread_build.ended_marks(paths)
+    shown = [{**p, "ended": ended.get(p["id"], p.get("ended", ""))} for p in shown]
     if git is not None and isinstance(doc.get("git"), dict):
         shown = [_with_git(paths, p, doc["git"], git, settings.redact_patterns) for p in shown]
     now = time.time()

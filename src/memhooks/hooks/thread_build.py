@@ -81,7 +81,8 @@ class _Build:
         return str(renders[key])
 
 
-def _ended(paths: MemoryPaths) -> dict[str, str]:
+def ended_marks(paths: MemoryPaths) -> dict[str, str]:
+    """Each session's clean end (id: when), from this machine's session record."""
     try:
         state = read_state(paths.session) or {}
     except StateUnreadableError:
@@ -136,7 +137,7 @@ def build(
     found = others_newest_first(paths, exclude)[:MAX_SESSIONS]
     work = _Build(paths, current, time.monotonic() + seconds)
     entries = _entries(work, cached, found)
-    ended = _ended(paths)
+    ended = ended_marks(paths)
     shown = [e for e in entries if not e.get("empty")][::-1]  # oldest first
     for entry in shown:
         entry["ended"] = ended.get(entry["id"], "")

@@ -29,7 +29,9 @@ def utc_now() -> dt.datetime:
 
 def iso(moment: dt.datetime | None = None) -> str:
     if moment is None:
-        return time.strftime(ISO_FORMAT, time.gmtime())
+        # time.time(), not gmtime()'s own time(NULL): that coarse clock can still read the
+        # previous second just after datetime.now() read the next.
+        return time.strftime(ISO_FORMAT, time.gmtime(time.time()))
     return moment.strftime(ISO_FORMAT)
 
 
