@@ -112,7 +112,8 @@ def play_with_claude(
             report.steps.append(DemoStep(title, prompt, hooks, step.reply, ok=step.rc == 0))
             if (
                 prompt == "/memory start"
-                and not Path(MemoryPaths.for_project(str(box.project)).session).is_file()
+                # the tree, in the project (the session record is the sandbox HOME's)
+                and not Path(MemoryPaths.for_project(str(box.project)).index).is_file()
             ):
                 report.steps[-1].ok = False
                 report.notes.append(
