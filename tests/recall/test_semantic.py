@@ -13,6 +13,7 @@ import os
 import shutil
 import sqlite3
 import sys
+import time
 import zipfile
 from pathlib import Path
 
@@ -831,6 +832,13 @@ def test_status_says_a_rebuild_runs_only_while_its_process_lives(
     # A live process that is a rebuild (its command line says so), as SessionStart starts it.
     job = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "rebuild"])
     try:
+        # Until the child has exec'd, /proc/<pid>/cmdline is the forking worker's: wait for
+        # the event (on a busy machine the exec comes late), not for a time.
+        cmdline = Path(f"/proc/{job.pid}/cmdline")
+        for _ in range(2_000):
+            if not cmdline.exists() or b"rebuild" in cmdline.read_bytes():
+                break
+            time.sleep(0.005)
         (cache / "rebuild.pid").write_text(f"{job.pid}\n")
         (cache / "rebuild.log").write_text("memhooks: why\n$ python3 -I memhooks.py rebuild\n")
         line = semantic_line()
