@@ -61,6 +61,9 @@ def test_random_looking_text_that_is_no_secret_survives(text: str) -> None:
         # Paths and URLs with a hash in them
         "https://github.com/python/cpython/blob/fcf1d003bf4f0100c9d0921ff3d70e1127ca1b71/Lib/x.py",
         "dist/main.3f9c2b7d8e1a4f6b0c5d9e2a7b4c1f8e.js",
+        # File names of words and numbers (a published session's path read as a licence key)
+        '@"PLN /Actividad 1/muinar02_act1/muinar02_act1.docx"',
+        "report_v2_final3_draft4_notes5.md",
         # The host's own ids
         "toolu_01A09q90qw90lq917835lq9 msg_01XFDUDYJgAACzvnptvVoYEL req_011CSHoEeqs5C35K2UUqR7Fy",
         # Config lines and prose that only look like a name and a value

@@ -66,6 +66,8 @@ _MIN_PIECE = 16
 #: A licence key's groups: four or more of four or more characters.
 _MIN_GROUP = 4
 _MIN_GROUPS = 4
+#: Four lowercase letters in a row read as a word, not as a key's random group.
+_LOWER_WORD = LazyBytes(rb"[a-z]{4}")
 _SEPARATORS = LazyBytes(rb"[-_~$+/]")
 _CLASS_RUNS = LazyBytes(rb"[A-Z]+|[a-z]+|[0-9]+")
 _HEX_RUN = LazyBytes(rb"(?:^|(?<=[-_$]))(?:[0-9a-f]{32,}|[0-9A-F]{32,})(?=[-_$]|$)")
@@ -130,11 +132,14 @@ def _switches_often(token: bytes) -> bool:
 
 def _key_groups(pieces: list[bytes]) -> bool:
     groups = [piece for piece in pieces if len(piece) >= _MIN_GROUP]
-    # A group mixes digits with letters beyond hex: a labelled UUID (`kernel-<uuid>`) is an id.
+    # A group mixes digits with letters beyond hex: a labelled UUID (`kernel-<uuid>`) is an id;
+    # a group with a lowercase word in it (`muinar02_act1`, a file's name) is a name.
     mixed = [
         group
         for group in groups
-        if group.translate(None, _HEX) and len(group.translate(None, _DIGITS)) < len(group)
+        if group.translate(None, _HEX)
+        and len(group.translate(None, _DIGITS)) < len(group)
+        and _LOWER_WORD.compiled.search(group) is None
     ]
     return len(groups) >= _MIN_GROUPS and len(mixed) * 4 >= len(groups) * 3
 
