@@ -27,15 +27,14 @@ TREE = {
         " LOG_HEADER read_prompts read_summary record_injected save_verdicts session_counts"
         " take_pointers without_native write_marks write_summary",
     "catalog": "Entry entry_for SearchDoc load_catalog ordered",
-    "checkpoints": "checkpoint_document checkpoint_path EVIDENCE_DISK_CAP EVIDENCE_MAX_KEPT"
-        " EVIDENCE_MIN_KEPT evidence_kept open_job_log others_newest_first"
-        " read_baseline read_evidence read_thread rebuild_job rebuilding rebuilt record_job"
-        " save_baseline save_evidence save_thread VectorMarks write_checkpoint",
+    "checkpoints": "checkpoint_document checkpoint_path write_checkpoint",
     "config": "CONFIG_CAP DIRECT_EDITS FIELDS HOST_CONTEXT_CAP load_settings NUDGES"
         " SEMANTIC_MODES Settings settings_from_dict untrusted",
-    "context": "conflicted_files has_markers is_filler PREVIOUS read_status replace_master"
+    "context": "conflicted_files has_markers is_filler read_status replace_master"
         " section Status status_line unbulleted write_task",
     "derived": "safe_state",
+    "evidence_files": "EVIDENCE_DISK_CAP EVIDENCE_MAX_KEPT EVIDENCE_MIN_KEPT evidence_kept"
+        " others_newest_first read_baseline read_evidence save_baseline save_evidence",
     "files": "check_folders check_target create_exclusive discard_derived log_line makedirs"
         " open_created read_bytes READ_CAP_BYTES read_memory read_text replace_with_built"
         " split_frontmatter tree_problem UnsafeFileError write_atomic",
@@ -51,9 +50,11 @@ TREE = {
     "pages": "default_page IndexCaps index_line render_archive render_index write_page",
     "paths": "command_project_root discover_project inside LAYOUT LOCAL MEMORY_DIR MemoryPaths"
         " project_root resolves_inside session_file_stem TREE_PREFIX UnsafePathError",
+    "rebuild_marks": "open_job_log rebuild_job rebuilding rebuilt record_job VectorMarks",
     "session": "append_journal change_state is_active JOURNAL_HEADING journal_part KEYS"
         " read_offsets read_state record_activity RECORD_KEYS record_shown repair_state"
         " reset_reminder save_offset shown_statuses StateUnreadableError",
+    "thread_file": "read_thread save_thread",
     "tree": "HookWriter is_marked LOCK_TIMEOUT mark_filed marker_path project_of",
     "edit_backup": "edited_file forget_backup keep_backup restore_backup was_absent",
     "trusted": "settle_trusted tree_turn",

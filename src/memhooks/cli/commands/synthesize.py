@@ -35,8 +35,8 @@ from memhooks.curate.summary_material import (
 )
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_command
-from memhooks.store import PREVIOUS, MemoryPaths, replace_master
 from memhooks.store import TREE_PREFIX as PREFIX
+from memhooks.store import MemoryPaths, replace_master
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
 
@@ -161,7 +161,7 @@ def _save(paths: MemoryPaths, *, as_json: bool) -> int:
     )
     shown = diff if len(diff) <= DIFF_CAP else diff[:DIFF_CAP] + "\n[… diff cut …]\n"
     verb = "Updated" if old is not None else "Created"
-    previous = str(Path(paths.cache) / PREVIOUS)
+    previous = paths.previous_master
     summary = f"{verb} {PREFIX}master.md"
     if old is not None:
         summary += f" (previous version kept in {previous})"
