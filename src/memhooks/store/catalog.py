@@ -185,7 +185,6 @@ def save_catalog(path: str | os.PathLike[str], catalog: Catalog) -> None:
     )
 
 
-# --------------------------------------------------------------------------------------------------
 # What the catalog and the search index keep of one memory file. Standard library only, without
 # datetime, typing or pathlib: SubagentStop files through this module.
 

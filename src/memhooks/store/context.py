@@ -177,7 +177,6 @@ def status_line(status: Status) -> str:
     )
 
 
-# --------------------------------------------------------------------------------------------------
 # Writing `context/current-task.md` and `context/blockers.md` (`memhooks task`); reading them is
 # above.
 
@@ -212,7 +211,6 @@ def write_task(
     write_atomic(paths.blockers, render_blockers(blockers))
 
 
-# --------------------------------------------------------------------------------------------------
 # Replacing `master.md` (`memhooks synthesize --save`), keeping the version it replaces.
 
 
@@ -225,7 +223,6 @@ def replace_master(paths: MemoryPaths, new: str, old: str | None) -> None:
     write_atomic(paths.master, new)
 
 
-# --------------------------------------------------------------------------------------------------
 # Git conflict markers: a merge that left them makes a file unfit to inject or to trust.
 #
 # Standard library only: SessionStart and the status line check what they read with it.

@@ -174,7 +174,6 @@ def _next_sequence(cat: Category, folder: str, day: str) -> int:
     return max(numbers, default=0) + 1
 
 
-# --------------------------------------------------------------------------------------------------
 # The hooks' way to file a new memory: `HookWriter`. Standard library only, and none of
 # dataclasses, typing, pathlib, datetime or contextlib: SubagentStop runs it on the hot path.
 #
@@ -272,7 +271,6 @@ class HookWriter(TreeWriter):
         return entry
 
 
-# --------------------------------------------------------------------------------------------------
 # The "filed" marks of sub-agent results: `.cache/subagents-filed/<agent id>`.
 #
 # SubagentStop may be delivered twice for one sub-agent; a mark, set under the store lock only
