@@ -16,10 +16,10 @@ if TYPE_CHECKING:
     from memhooks.store.paths import MemoryPaths
 
 
-# - `.cache/prompts.json`: the latest prompts (redacted), for PreCompact, which can run
+# - `local/prompts.json`: the latest prompts (redacted), for PreCompact, which can run
 #   before the transcript has them;
-# - `.cache/citations.json`: the staleness verdicts of the memories' code citations;
-# - `.cache/subagent-pointers.json`: pointers PreToolUse(Agent) leaves for the next
+# - `local/citations.json`: the staleness verdicts of the memories' code citations;
+# - `local/subagent-pointers.json`: pointers PreToolUse(Agent) leaves for the next
 #   SubagentStart of the same session (`hooks.subagent_pointers`): {session_id, at, type,
 #   text} entries, oldest call first, under a lock of their own; one older than
 #   HANDOFF_SECONDS belongs to a sub-agent that never started.

@@ -1,5 +1,5 @@
 """The files `memhooks consolidate` keeps: the log of what `--apply` changed, and the cached
-summary SessionStart reads (`.cache/consolidation.json`). Standard library only: SessionStart
+summary SessionStart reads (`local/consolidation.json`). Standard library only: SessionStart
 reads the summary and marks it mentioned.
 """
 

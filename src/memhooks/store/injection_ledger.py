@@ -47,7 +47,7 @@ def record_injected(file: str, session_id: str, hook: str, chars: int) -> bool:
     try:
         turn.__enter__()
     except OSError:
-        # Another hook's turn for longer than LOCK_SECONDS, a symlinked `.cache/` (never
+        # Another hook's turn for longer than LOCK_SECONDS, a symlinked `local/` (never
         # followed out of the tree), a read-only or full tree: no count, as before.
         return False
     try:

@@ -1,5 +1,5 @@
 """The automatic journal section of `sessions/<session-id>.md`, and how far the Stop hook has
-journaled each session's transcript (`.cache/offsets.json`). Standard library only.
+journaled each session's transcript (`local/offsets.json`). Standard library only.
 
 The Stop hook appends to the journal; `/memory summarize` replaces the summary above it and
 keeps it. The offsets are byte offsets per session id, most recent last, machine-local (a lost

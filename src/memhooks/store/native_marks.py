@@ -2,9 +2,9 @@
 library only: SessionStart reads it.
 
 `memhooks import --native` files the project's native topic files as memories (their frontmatter
-keeps `native_path` and `native_hash`) and writes this machine's map in `.cache/native-
+keeps `native_path` and `native_hash`) and writes this machine's map in `local/native-
 imports.json`: memory path -> the native file's absolute path. It is derived and machine-local,
-like the rest of `.cache/`: the next `import --native` writes it again from the memories'
+like the rest of `local/`: the next `import --native` writes it again from the memories'
 frontmatter. SessionStart leaves out of the index lines it injects the memories whose native
 file is still there, since the host already loads its own index (`MEMORY.md` of the native
 folder) into the same context.

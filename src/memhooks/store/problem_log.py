@@ -35,7 +35,7 @@ def _append(target: str, line: str) -> None:
 
     if not os.path.isdir(os.path.dirname(target)):
         return  # never create a tree just to log into it
-    # Never through a symlink: a committed `.cache/memhooks.log -> ~/.bashrc` must not get
+    # Never through a symlink: a committed `local/memhooks.log -> ~/.bashrc` must not get
     # lines appended (open_created refuses it, and a symlinked folder on the way).
     fd = open_created(target, os.O_WRONLY | os.O_APPEND)
     try:

@@ -19,7 +19,7 @@ ASSUMED_RUNNING_SECONDS = 3600
 
 
 def open_job_log(paths: MemoryPaths, header: str) -> int:
-    """`.cache/rebuild.log`, emptied, with `header`: the file descriptor the job writes its
+    """`local/rebuild.log`, emptied, with `header`: the file descriptor the job writes its
     output to (no symlink followed: the tree may come from someone else)."""
     from memhooks.store.files import open_created
 

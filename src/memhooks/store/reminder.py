@@ -2,7 +2,7 @@
 
 The reminder says something only on the first prompt after a start, resume or compaction
 (SessionStart resets it), and when the status changed since it was last shown to this session.
-`.cache/reminder.json` maps a session id to the status text last shown.
+`local/reminder.json` maps a session id to the status text last shown.
 """
 
 from __future__ import annotations
