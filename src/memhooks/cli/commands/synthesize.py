@@ -3,7 +3,8 @@
 Seed 002: master.md is distilled by theme from the session summaries, the checkpoints, the
 decisions, the project's docs and its git history, incrementally (only what is newer than
 the last synthesis). Claude writes the prose; the CLI checks it, keeps the previous version
-in `.cache/master.previous.md`, writes it atomically under the store lock and shows a diff.
+in the machine-local `master.previous.md`, writes it atomically under the store lock and
+shows a diff.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "git log, within a character budget. --save reads the new master.md on stdin, checks "
         "the five sections (Current Status, Key Decisions, Learnings & Discoveries, "
         "Evolution & Changes, Active Questions), sets the '*Last synthesized: …*' footer, "
-        "keeps the previous version as .cache/master.previous.md and prints a unified diff.",
+        "keeps the previous version as master.previous.md in the machine-local folder and "
+        "prints a unified diff.",
         epilog="Example: memhooks synthesize --save <<'EOF'\n# Project Memory\n…\nEOF",
     )
     add_mode_options(
