@@ -39,6 +39,7 @@ TREE = {
     "edit_backup": "edited_file forget_backup keep_backup restore_backup was_absent",
     "evidence_files": "EVIDENCE_DISK_CAP evidence_kept EVIDENCE_MAX_KEPT EVIDENCE_MIN_KEPT"
         " others_newest_first read_baseline read_evidence save_baseline save_evidence",
+    "filed_marks": "is_marked mark_filed marker_path",
     "files": "check_folders check_target create_exclusive discard_derived makedirs"
         " open_created read_bytes READ_CAP_BYTES read_memory read_text replace_with_built"
         " tree_problem UnsafeFileError write_atomic",
@@ -62,7 +63,7 @@ TREE = {
     "session": "change_state is_active KEYS read_state record_activity RECORD_KEYS"
         " repair_state StateUnreadableError",
     "thread_file": "read_thread save_thread",
-    "tree": "HookWriter is_marked LOCK_TIMEOUT mark_filed marker_path project_of",
+    "tree": "HookWriter LOCK_TIMEOUT project_of",
     "trusted": "settle_trusted tree_turn",
     "user_tier": "checked_user_paths DATA_ENV display inside_project InsideProjectError made"
         " PROJECT USER user_dir user_paths",

@@ -69,6 +69,9 @@ from memhooks.store.evidence_files import read_baseline as read_baseline
 from memhooks.store.evidence_files import read_evidence as read_evidence
 from memhooks.store.evidence_files import save_baseline as save_baseline
 from memhooks.store.evidence_files import save_evidence as save_evidence
+from memhooks.store.filed_marks import is_marked as is_marked
+from memhooks.store.filed_marks import mark_filed as mark_filed
+from memhooks.store.filed_marks import marker_path as marker_path
 from memhooks.store.files import READ_CAP_BYTES as READ_CAP_BYTES
 from memhooks.store.files import UnsafeFileError as UnsafeFileError
 from memhooks.store.files import check_folders as check_folders
@@ -187,9 +190,6 @@ from memhooks.store.tier_move import MOVES_KEPT as MOVES_KEPT
 from memhooks.store.tier_move import move_between as move_between
 from memhooks.store.tree import LOCK_TIMEOUT as LOCK_TIMEOUT
 from memhooks.store.tree import HookWriter as HookWriter
-from memhooks.store.tree import is_marked as is_marked
-from memhooks.store.tree import mark_filed as mark_filed
-from memhooks.store.tree import marker_path as marker_path
 from memhooks.store.tree import project_of as project_of
 from memhooks.store.trusted import settle_trusted as settle_trusted
 from memhooks.store.trusted import tree_turn as tree_turn
