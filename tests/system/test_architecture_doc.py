@@ -1,6 +1,7 @@
 """docs/architecture.md against the code: the paths table against `MemoryPaths`, the command
-table against `COMMANDS`, the store's face against its two tables, and the parts table's
-"writes" column against what each folder's modules write, directly or through the store."""
+list against `COMMANDS`, the store's face against its two tables, the parts table's "writes"
+column against what each folder's modules write (directly or through the store), and every
+module the page names against the files."""
 
 from __future__ import annotations
 
