@@ -202,3 +202,16 @@ def test_every_module_the_doc_names_is_there() -> None:
         if not found:
             missing.append(name)
     assert not missing, f"the doc names modules that are not there: {sorted(missing)}"
+
+
+def test_the_write_step_names_its_callers() -> None:
+    """The modules "One write step, one record" names as `tree_turn`'s callers are those that
+    call it."""
+    text = " ".join(DOC.read_text(encoding="utf-8").split())
+    listed = text.split("its callers: ", 1)[1].split(")", 1)[0]
+    callers = {
+        p.relative_to(PACKAGE).as_posix()
+        for p in PACKAGE.rglob("*.py")
+        if p.name != "trusted.py" and re.search(r"\btree_turn\(", p.read_text(encoding="utf-8"))
+    }
+    assert set(_CODE.findall(listed)) == callers
