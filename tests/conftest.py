@@ -23,7 +23,7 @@ def _isolated_home(
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("USERPROFILE", str(home))
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)  # the user cache is under HOME too
-    monkeypatch.delenv("XDG_STATE_HOME", raising=False)  # and consent (store.machine)
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)  # and consent (store.consent)
     monkeypatch.delenv("XDG_DATA_HOME", raising=False)  # and the user tier (store.user_tier)
     monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
     monkeypatch.delenv("CLAUDE_PLUGIN_DATA", raising=False)

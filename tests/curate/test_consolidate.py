@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.curate import consolidate, proposals
+from memhooks.curate import proposals
 from memhooks.store import LOG_HEADER, MemoryPaths, append_log
 from support import FIXTURES, run_main
 
@@ -212,7 +212,7 @@ def test_apply_then_restore_and_undo_take_each_back(
         "preferences/never-squash-merge-pull-requests.md",
     ):
         assert "retired" not in (root / path).read_text(encoding="utf-8")
-    log = (root / consolidate.LOG).read_text(encoding="utf-8")
+    log = (root / "consolidation.log.md").read_text(encoding="utf-8")
     for path, reason in reasons.items():
         assert reason in log
         assert f"memhooks restore {path}" in log

@@ -110,10 +110,10 @@ def test_an_index_found_fine_is_not_opened_again(started: Path) -> None:
     project = started.parent.parent
     _remember(started)
     _session_start(project)
-    marks = list((local_of(started)).glob("vectors-v*.ok"))
+    marks = list((local_of(started)).glob("vectors.ok"))
     assert len(marks) == 1
     db = local_of(started) / "search.sqlite3"
-    assert marks[0].read_text(encoding="utf-8") == str(db.stat().st_ino)
+    assert marks[0].read_text(encoding="utf-8").split()[-1] == str(db.stat().st_ino)
     _session_start(project)
     assert "SessionStart:" not in _log(started)
 

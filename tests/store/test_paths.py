@@ -38,9 +38,9 @@ def test_every_entry_is_a_string_of_the_tree(tmp_path: Path) -> None:
     in the checkout, the machine-local ones in the local folder, outside it."""
     paths = MemoryPaths.for_project(tmp_path)
     assert paths.base == str(tmp_path / ".claude" / "memory")
-    assert len(LAYOUT) == 14  # the tree: what a repository may share
+    assert len(LAYOUT) == 15  # the tree: what a repository may share
     # machine-local: the session record, caches, evidence, the next session's restore, log
-    assert len(LOCAL) == 22
+    assert len(LOCAL) == 27
     for name, relative in LAYOUT.items():
         value = getattr(paths, name)
         assert isinstance(value, str)

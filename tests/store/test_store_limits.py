@@ -32,21 +32,13 @@ from memhooks.store import (
     shown_statuses,
     take_pointers,
 )
-from memhooks.store.caches import (
-    HANDOFF_KEPT,
-    HANDOFF_SECONDS,
-    LEDGER_SESSIONS,
-    PROMPTS_KEPT,
-    VERDICTS_KEPT,
-)
+from memhooks.store.caches import HANDOFF_KEPT, HANDOFF_SECONDS, PROMPTS_KEPT, VERDICTS_KEPT
+from memhooks.store.filed_marks import MARKERS_KEPT
+from memhooks.store.injection_ledger import LEDGER_SESSIONS
+from memhooks.store.journal import MAX_OFFSETS
 from memhooks.store.pages import LINE_MAX_CHARS
-from memhooks.store.session import (
-    MAX_OFFSETS,
-    MAX_SESSIONS_KEPT,
-    REMINDER_SESSIONS,
-    session_record,
-)
-from memhooks.store.tree import MARKERS_KEPT
+from memhooks.store.reminder import REMINDER_SESSIONS
+from memhooks.store.session import MAX_SESSIONS_KEPT, session_record
 
 
 def test_a_sibling_folder_sharing_the_prefix_is_not_inside(tmp_path: Path) -> None:

@@ -228,9 +228,9 @@ def test_every_deadline_is_under_the_hosts_timeout() -> None:
 #: readers built on it), and why the file they open is none the repository controls.
 READERS_ELSEWHERE = {
     "continuity/transcript.py": "the host's transcript, at the path the host's payload names",
-    "store/checkpoints.py": "/proc/<pid>/cmdline of the background rebuild",
-    "store/machine.py": "consent records, in the user's own state folder",
-    "store/caches.py": "the native-import marks: machine-local state (issue 32, item 1)",
+    "store/rebuild_marks.py": "/proc/<pid>/cmdline of the background rebuild",
+    "store/consent.py": "consent records, in the user's own state folder",
+    "store/native_marks.py": "the native-import marks: machine-local state (issue 32, item 1)",
     "store/watch.py": "the guard's backup copies: machine-local state (issue 32, item 1)",
     "store/local.py": "the owner file of a checkout's machine-local folder (branch trust)",
     "install/deps.py": "the plugin's data folder",

@@ -25,7 +25,7 @@ The memory tree is <project>/.claude/memory/; MEMHOOKS_PROJECT_DIR overrides the
 #: Every command, in the order `--help` lists them: (name, module under
 #: `memhooks.cli.commands`, the one line `--help` shows). Each module defines
 #: `register(subparsers)`, whose parsers (one per name mapped to it) set `func`; only the
-#: chosen command's module is imported (tests/cli/test_main.py checks that each module
+#: chosen command's module is imported (tests/cli/test_parser.py checks that each module
 #: registers its names with these lines).
 COMMANDS = (
     ("start", "start", "create .claude/memory/ and turn memory on for this checkout on this "

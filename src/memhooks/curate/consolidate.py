@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memhooks.curate.proposals import KINDS, Action, analyse
@@ -18,7 +17,6 @@ from memhooks.text.clock import iso, parse_iso
 if TYPE_CHECKING:
     from memhooks.store import MemoryPaths, Store
 
-LOG = "consolidation.log.md"
 REFRESH_MAX = 500  # memories: above this, a save does not refresh the summary
 
 
@@ -52,7 +50,7 @@ def apply(store: Store, actions: list[Action], now: dt.datetime | None = None) -
 def write_log(store: Store, done: list[Action], now: dt.datetime | None) -> None:
     from memhooks.store import append_log
 
-    target = Path(store.paths.base) / LOG
+    target = store.paths.consolidation_log
     lines = [f"## {iso(now)} — memhooks consolidate --apply", ""]
     for action in done:
         lines.append(f"- **{action.kind}**: {action.proposal}")

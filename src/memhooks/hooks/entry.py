@@ -287,7 +287,7 @@ def _gate(event: str, hook: HookInput, paths: MemoryPaths) -> tuple[bool, Memory
 
 def _memory_on(event: str, paths: MemoryPaths) -> bool:
     """The gate every hook passes: the tree is there, this machine's session record says
-    active, and the user turned memory on for this checkout on this machine (store.machine).
+    active, and the user turned memory on for this checkout on this machine (store.consent).
     Else nothing of the tree is read and nothing is written into it: memory never started
     here, or stopped, or the tree was deleted. At most one line for the user, at
     SessionStart, where the repository ships memory that nobody here decided on."""

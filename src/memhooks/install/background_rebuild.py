@@ -5,7 +5,7 @@ conflict markers in it; `.cache/` is never committed, so a fresh clone has no se
 an index made before the token table arrived has no memory vectors. SessionStart starts
 `memhooks rebuild` detached (it needs the command path's dependencies and takes longer than
 a hook may), through the plugin's own launcher and with the data folder the host gave the
-hook, so the next hook read finds the index whole again. Its marks: store.checkpoints. Standard
+hook, so the next hook read finds the index whole again. Its marks: store.rebuild_marks. Standard
 library only.
 """
 

@@ -23,46 +23,54 @@ from memhooks import TYPE_CHECKING
 
 #: The tree half (module: its names): standard library only, what a hook may import.
 TREE = {
-    "caches": "all_sessions append_log HANDOFF_KEPT keep_prompt leave_pointers load_verdicts"
-        " LOG_HEADER read_prompts read_summary record_injected save_verdicts session_counts"
-        " take_pointers without_native write_marks write_summary",
-    "catalog": "Entry entry_for SearchDoc load_catalog ordered",
-    "checkpoints": "checkpoint_document checkpoint_path EVIDENCE_DISK_CAP EVIDENCE_MAX_KEPT"
-        " EVIDENCE_MIN_KEPT evidence_kept open_job_log others_newest_first"
-        " read_baseline read_evidence read_thread rebuild_job rebuilding rebuilt record_job"
-        " save_baseline save_evidence save_thread VectorMarks write_checkpoint",
+    "caches": "HANDOFF_KEPT keep_prompt leave_pointers load_verdicts read_prompts"
+        " save_verdicts take_pointers",
+    "catalog": "Entry entry_for load_catalog ordered SearchDoc",
+    "checkpoints": "checkpoint_document checkpoint_path write_checkpoint",
     "config": "CONFIG_CAP DIRECT_EDITS FIELDS HOST_CONTEXT_CAP load_settings NUDGES"
         " SEMANTIC_MODES Settings settings_from_dict untrusted",
-    "context": "conflicted_files has_markers is_filler PREVIOUS read_status replace_master"
-        " section Status status_line unbulleted write_task",
+    "consent": "carry_over consent_decision consent_file CONSENT_OFF CONSENT_ON"
+        " folder_identity is_on NOTICE read_record record_consent record_file recorded_id"
+        " repository_file",
+    "consolidation_files": "append_log LOG_HEADER read_summary write_summary",
+    "context": "conflicted_files has_markers is_filler read_status replace_master section"
+        " Status status_line unbulleted write_task",
     "derived": "safe_state",
-    "files": "check_folders check_target create_exclusive discard_derived log_line makedirs"
+    "edit_backup": "edited_file forget_backup keep_backup restore_backup was_absent",
+    "evidence_files": "EVIDENCE_DISK_CAP evidence_kept EVIDENCE_MAX_KEPT EVIDENCE_MIN_KEPT"
+        " others_newest_first read_baseline read_evidence save_baseline save_evidence",
+    "filed_marks": "is_marked mark_filed marker_path",
+    "files": "check_folders check_target create_exclusive discard_derived makedirs"
         " open_created read_bytes READ_CAP_BYTES read_memory read_text replace_with_built"
-        " split_frontmatter tree_problem UnsafeFileError write_atomic",
-    "locking": "LockTimeoutError quick_lock",
+        " tree_problem UnsafeFileError write_atomic",
+    "injection_ledger": "all_sessions record_injected session_counts",
+    "journal": "append_journal JOURNAL_HEADING journal_part read_offsets save_offset",
     "local": "checkout_id checkout_of common_dir_id ensure_id LEGACY_CACHE LEGACY_SESSION"
-        " local_dir make_id move_out STATE_ENV state_dir",
-    "machine": "carry_over consent_decision consent_file folder_identity CONSENT_OFF CONSENT_ON"
-        " is_on mark_slow NOTICE read_record record_consent record_file recorded_id"
-        " repository_file usable_patterns",
-    "memory_file": "content_hash first_heading render_document UnparsableMemoryError",
+        " local_dir make_id move_out state_dir STATE_ENV",
+    "locking": "LockTimeoutError quick_lock",
+    "memory_file": "content_hash first_heading render_document split_frontmatter"
+        " UnparsableMemoryError",
     "names": "BY_FOLDER BY_NAME CATEGORIES contained DuplicateError Naming resolve_category"
         " slugify StoreError",
-    "pages": "default_page IndexCaps index_line render_archive render_index write_page",
+    "native_marks": "without_native write_marks",
+    "pages": "default_page index_line IndexCaps render_archive render_index write_page",
     "paths": "command_project_root discover_project inside LAYOUT LOCAL MEMORY_DIR MemoryPaths"
         " project_root resolves_inside session_file_stem TREE_PREFIX UnsafePathError",
-    "session": "append_journal change_state is_active JOURNAL_HEADING journal_part KEYS"
-        " read_offsets read_state record_activity RECORD_KEYS record_shown repair_state"
-        " reset_reminder save_offset shown_statuses StateUnreadableError",
-    "tree": "HookWriter is_marked LOCK_TIMEOUT mark_filed marker_path project_of",
-    "edit_backup": "edited_file forget_backup keep_backup restore_backup was_absent",
+    "pattern_timings": "mark_slow usable_patterns",
+    "problem_log": "log_line",
+    "rebuild_marks": "open_job_log rebuild_job rebuilding rebuilt record_job VectorMarks",
+    "reminder": "record_shown reset_reminder shown_statuses",
+    "session": "change_state is_active KEYS read_state record_activity RECORD_KEYS"
+        " repair_state StateUnreadableError",
+    "thread_file": "read_thread save_thread",
+    "tree": "HookWriter LOCK_TIMEOUT project_of",
     "trusted": "settle_trusted tree_turn",
-    "watch": "changed_since keep_trusted kept_copies kept_copy LOST_REPORTED"
-        " mark_lost_reported memory_listing mirror_dir note_own put_aside put_back quarantined"
-        " quick_line record_quick record_tree recorded_listing recorded_quick"
-        " recover_missing user_cache watched_changed",
     "user_tier": "checked_user_paths DATA_ENV display inside_project InsideProjectError made"
         " PROJECT USER user_dir user_paths",
+    "watch": "changed_since keep_trusted kept_copies kept_copy LOST_REPORTED"
+        " mark_lost_reported memory_listing mirror_dir note_own put_aside put_back quarantined"
+        " quick_line record_quick record_tree recorded_listing recorded_quick recover_missing"
+        " user_cache watched_changed",
     "worktree": "git_dirs is_linked_worktree join_worktree",
 }
 #: The store half: the commands' `Store`, lifecycle, upkeep, models.
@@ -74,7 +82,7 @@ STORE = {
         " parse_meta PROVENANCE_KEYS SECTION_MODELS SessionRecord SessionState TITLE_MAX",
     "names": "ConflictError NotFoundError ResurrectionError",
     "setup": "create_tree Draft undo_created validate_draft",
-    "tier_move": "move_between MOVABLE MOVES_KEPT",
+    "tier_move": "MOVABLE move_between MOVES_KEPT",
     "upkeep": "memory_files read_entry scan_tree scrub",
     "writer": "NewMemory Store",
 }

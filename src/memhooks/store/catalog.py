@@ -1,4 +1,4 @@
-"""The catalog (`.cache/catalog.json`): a derived list of every memory with what its index line
+"""The catalog (`local/catalog.json`): a derived list of every memory with what its index line
 and the search index need. Standard library only.
 """
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 # The catalog: a derived list of every memory with what its index line needs.
 #
-# `.cache/catalog.json` is written under the store lock by the write path and by `rebuild`, and
+# `local/catalog.json` is written under the store lock by the write path and by `rebuild`, and
 # read by whoever renders the index. It never holds anything the files do not: `rebuild` makes it
 # again from the files alone. Standard library only, without dataclasses, typing or pathlib:
 # SubagentStop files through it.
@@ -185,7 +185,6 @@ def save_catalog(path: str | os.PathLike[str], catalog: Catalog) -> None:
     )
 
 
-# --------------------------------------------------------------------------------------------------
 # What the catalog and the search index keep of one memory file. Standard library only, without
 # datetime, typing or pathlib: SubagentStop files through this module.
 

@@ -112,7 +112,7 @@ FIELDS: dict[tuple[str, str], tuple[str, type, tuple[Any, ...]]] = {
 #: Settings with which a committed `config.json` would make more run, by `Settings` field:
 #: a custom pattern is a regular expression run over every text kept, a save nudge keeps
 #: Claude working after a Stop, direct edits let Claude's tools write memory files. They are
-#: honoured only once the user turned memory on for the checkout (store.machine).
+#: honoured only once the user turned memory on for the checkout (store.consent).
 WIDENING = {
     "redact_patterns": "redact.extra_patterns",
     "nudge": "stop.nudge",

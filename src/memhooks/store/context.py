@@ -5,7 +5,6 @@ only.
 
 from __future__ import annotations
 
-import os
 import re
 
 from memhooks.store.files import read_text, write_atomic
@@ -178,7 +177,6 @@ def status_line(status: Status) -> str:
     )
 
 
-# --------------------------------------------------------------------------------------------------
 # Writing `context/current-task.md` and `context/blockers.md` (`memhooks task`); reading them is
 # above.
 
@@ -213,23 +211,18 @@ def write_task(
     write_atomic(paths.blockers, render_blockers(blockers))
 
 
-# --------------------------------------------------------------------------------------------------
 # Replacing `master.md` (`memhooks synthesize --save`), keeping the version it replaces.
-
-
-#: The replaced master.md, under `.cache/`: one step back, never committed.
-PREVIOUS = "master.previous.md"
 
 
 def replace_master(paths: MemoryPaths, new: str, old: str | None) -> None:
     """Write `new` as master.md, first keeping `old` (what it held, read by the caller under
-    the same lock; None when there was none) as `.cache/master.previous.md`."""
+    the same lock; None when there was none) as `paths.previous_master`, machine-local: one
+    step back, never committed."""
     if old is not None:
-        write_atomic(os.path.join(paths.cache, PREVIOUS), old)
+        write_atomic(paths.previous_master, old)
     write_atomic(paths.master, new)
 
 
-# --------------------------------------------------------------------------------------------------
 # Git conflict markers: a merge that left them makes a file unfit to inject or to trust.
 #
 # Standard library only: SessionStart and the status line check what they read with it.

@@ -190,7 +190,7 @@ class DerivedFiles:
                         for e in active
                     )
         except Exception as exc:  # the search index is derived: rebuild heals it
-            from memhooks.store.files import log_line
+            from memhooks.store.problem_log import log_line
 
             log_line(self.paths.log, f"search index not updated ({exc}); run `memhooks rebuild`")
 

@@ -14,7 +14,6 @@ if TYPE_CHECKING:
     from memhooks.store.paths import MemoryPaths
 
 
-# ------------------------------------------------------------------ edit_backup
 # The bytes a memory file had before a direct edit, so an invalid edit can be undone.
 #
 # Only used when `guard.direct_edits` is "allow": PreToolUse keeps the file's bytes (or notes that

@@ -1,14 +1,11 @@
-"""Files of a tree that may come from someone else: safe opens and reads, atomic writes, the
-problem log, a `---` fence split by hand. Standard library (and `text.controls` when a text is
-written) only: every hook imports this.
+"""Files of a tree that may come from someone else: safe opens and reads, atomic writes.
+Standard library (and `text.controls` when a text is written) only: every hook imports this.
 """
 
 from __future__ import annotations
 
 import os
 import stat
-import sys
-import time
 
 from memhooks import TYPE_CHECKING
 
@@ -16,7 +13,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
 
-# ------------------------------------------------------------------ safe_fs
 # Opening files of a tree that may come from someone else. Standard library only: the hooks import
 # this.
 #
@@ -165,7 +161,6 @@ def tree_problem(base: str) -> str:
     return ""
 
 
-# ------------------------------------------------------------------ atomic
 # Whole-file I/O for the tree: atomic replacement (a unique temp file in the same folder, fsync,
 # os.replace) and the forgiving reads the hooks make.
 #
@@ -305,63 +300,3 @@ def create_exclusive(path: str | os.PathLike[str], text: str) -> None:
         os.link(tmp, target)
     finally:
         discard(tmp)
-
-
-# ------------------------------------------------------------------ logsink
-# One line per problem, to stderr and to `.cache/memhooks.log`. Never raises.
-
-
-MAX_LOG_BYTES = 256_000
-
-
-def log_line(log_path: str | os.PathLike[str] | None, message: str, *, echo: bool = True) -> None:
-    """`message` to the log file and (with `echo`) to stderr, where the host shows it."""
-    from memhooks.text.controls import inert
-
-    line = inert(f"memhooks: {message}".replace("\n", " "))[:2000]
-    try:  # not contextlib.suppress: contextlib costs every hook ~0.7 ms to import
-        if echo:
-            sys.stderr.write(line + "\n")
-    except Exception:
-        pass
-    if log_path is None:
-        return
-    try:
-        _append(os.fspath(log_path), line)
-    except Exception:
-        pass
-
-
-def _append(target: str, line: str) -> None:
-
-    if not os.path.isdir(os.path.dirname(target)):
-        return  # never create a tree just to log into it
-    # Never through a symlink: a committed `.cache/memhooks.log -> ~/.bashrc` must not get
-    # lines appended (open_created refuses it, and a symlinked folder on the way).
-    fd = open_created(target, os.O_WRONLY | os.O_APPEND)
-    try:
-        if os.fstat(fd).st_size > MAX_LOG_BYTES:
-            os.close(fd)
-            fd = -1
-            os.replace(target, target + ".1")
-            fd = open_created(target, os.O_WRONLY | os.O_APPEND)
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        os.write(fd, f"{stamp} {line}\n".encode("utf-8", "replace"))
-    finally:
-        if fd >= 0:
-            os.close(fd)
-
-
-# ------------------------------------------------------------------ fences
-# A memory-style file's `---` frontmatter fence, split by hand. Standard library only: the hooks
-# read checkpoints and context files with it; the command path parses the frontmatter itself with
-# python-frontmatter (`memory_file`).
-
-
-def split_frontmatter(text: str) -> tuple[str, str]:
-    """(frontmatter lines without the fences, body); ('', text) when no closed fence opens it."""
-    if text.startswith("---\n"):
-        end = text.find("\n---\n", 4)
-        if end >= 0:
-            return text[4:end], text[end + 5 :]
-    return "", text

@@ -13,7 +13,7 @@ is simply never read.
 `store.worktree.join_worktree`), written into the checkout's git dir (`.git/memhooks-id`,
 or `.git/worktrees/<name>/memhooks-id` for a linked worktree: never committed, never
 pulled, one per worktree, and a new clone has none) and into this machine's consent record
-(`store.machine`), which holds only when the two agree. Outside git it is kept in
+(`store.consent`), which holds only when the two agree. Outside git it is kept in
 `.claude/memhooks-id`. A copy of a checkout (`cp -a`) carries the id but not the record of
 its path, so `start` there makes a new one; the folder names its checkout (`checkout`) so a
 command never writes into another checkout's state.

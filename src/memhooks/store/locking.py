@@ -1,6 +1,6 @@
 """The store lock: one writer at a time, readers never lock.
 
-One mechanism for every lock file (`.cache/store.lock`, the handoff's, the injection
+One mechanism for every lock file (`local/store.lock`, the handoff's, the injection
 ledger's, the installer's): an OS lock held on an open descriptor of a file that is never
 deleted, `flock` on Linux and macOS, `msvcrt.locking` on Windows. The kernel drops it when
 its process dies, so no lock goes stale. Stdlib only and small: the hooks import it, and
@@ -75,7 +75,7 @@ class quick_lock:  # noqa: N801 - used like the function-style context managers 
     def _take(self, timeout: float) -> None:
         from memhooks.store.files import open_created
 
-        # Not followed if a symlink: a dangling `.cache/store.lock` must not create its target.
+        # Not followed if a symlink: a dangling `local/store.lock` must not create its target.
         fd = open_created(self._path, os.O_RDWR)
         deadline = time.monotonic() + timeout
         while not _try_lock(fd):

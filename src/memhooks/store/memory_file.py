@@ -121,7 +121,6 @@ def first_sentence(body: str, limit: int = 160) -> str:
     return ""
 
 
-# --------------------------------------------------------------------------------------------------
 # A small, deterministic YAML emitter for memory frontmatter. Standard library only.
 #
 # python-frontmatter reads what this writes back to the same values (tested). We emit our own
@@ -209,3 +208,12 @@ def render_document(meta: Mapping[str, object], body: str) -> str:
     if body:
         text += "\n" + body.strip("\n") + "\n"
     return text
+
+
+def split_frontmatter(text: str) -> tuple[str, str]:
+    """(frontmatter lines without the fences, body); ('', text) when no closed fence opens it."""
+    if text.startswith("---\n"):
+        end = text.find("\n---\n", 4)
+        if end >= 0:
+            return text[4:end], text[end + 5 :]
+    return "", text

@@ -81,7 +81,6 @@ def resolve_category(name: str) -> Category:
     return BY_NAME[key]
 
 
-# --------------------------------------------------------------------------------------------------
 # File names for new memories (seed 000), sanitised so that no name can leave the tree.
 
 
@@ -152,7 +151,6 @@ def contained_file(base: str, relative: str) -> str:
     return target
 
 
-# --------------------------------------------------------------------------------------------------
 # Why the store refused a write: each error carries its exit code (`memhooks.errors`).
 
 

@@ -177,21 +177,16 @@ def render_archive(cut: Sequence[Entry], sessions: Sequence[dict[str, object]]) 
     return "\n".join(lines) + "\n"
 
 
-# --------------------------------------------------------------------------------------------------
-# The memory view's page (`memhooks view`): machine-local, by default `.cache/view.html`.
-#
+# The memory view's page (`memhooks view`): machine-local, by default `paths.view_page`.
 # Written whole and atomically, without fsync (it is made again on every run); the default place
-# is refused when `.cache/` or the page is a symlink.
-
-
-DEFAULT_NAME = "view.html"
+# is refused when the machine-local folder or the page is a symlink.
 
 
 def default_page(paths: MemoryPaths) -> Path:
-    """`.cache/<DEFAULT_NAME>`; UnsafeFileError when it or a folder on the way is a symlink."""
+    """`paths.view_page`; UnsafeFileError when it or a folder on the way is a symlink."""
     from pathlib import Path
 
-    target = Path(paths.cache) / DEFAULT_NAME
+    target = Path(paths.view_page)
     check_target(target)
     return target
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 
 from memhooks.errors import MemhooksError
-from memhooks.store.local import checkout_id, checkout_of, local_dir
+from memhooks.store.local import OWNER, checkout_id, checkout_of, local_dir
 
 #: Overrides the project root for tests and scripts; wins over everything else.
 ROOT_ENV = "MEMHOOKS_PROJECT_DIR"
@@ -121,6 +121,7 @@ class MemoryPaths:
         self.checkpoints = j(base, "checkpoints")
         self.latest_checkpoint = j(base, "checkpoints", "latest.md")
         self.session_checkpoints = j(base, "checkpoints", "sessions")  # <session-id>.md each
+        self.consolidation_log = j(base, "consolidation.log.md")  # what consolidation did
         # ... and the machine-local files, relative to the local folder (LOCAL below).
         cache = local if local is not None else local_dir(checkout_id(checkout_of(base)))
         self.cache = cache
@@ -132,12 +133,14 @@ class MemoryPaths:
         self.prompts = j(cache, "prompts.json")  # the latest prompts, for PreCompact
         self.offsets = j(cache, "offsets.json")  # transcript byte offsets per session
         self.restore = j(cache, "restore")  # <session-id>.json: each session's evidence
+        self.baselines = j(cache, "restore", "start")  # <session-id>.json: git at its start
         self.thread = j(cache, "thread.json")  # the next session's restore, rendered
         self.reminder = j(cache, "reminder.json")  # the status reminder last shown
         self.injected = j(cache, "injected.json")  # characters injected, per session
         self.handoff = j(cache, "subagent-pointers.json")  # PreToolUse(Agent) -> start
         self.rebuild_pid = j(cache, "rebuild.pid")  # SessionStart's background rebuild
         self.rebuild_log = j(cache, "rebuild.log")  # ... and its output
+        self.vector_mark = j(cache, "vectors.ok")  # a search index found holding vectors
         self.citations = j(cache, "citations.json")  # staleness verdicts of citations
         self.consolidation = j(cache, "consolidation.json")  # pending proposals, summed up
         self.native_marks = j(cache, "native-imports.json")  # memory -> native file
@@ -146,6 +149,9 @@ class MemoryPaths:
         self.guard_backups = j(cache, "guard")  # a direct edit's backup
         self.subagents_filed = j(cache, "subagents-filed")  # <agent id> marks
         self.watch = j(cache, "watch.json")  # stamps of the hooks' own writes (store.watch)
+        self.previous_master = j(cache, "master.previous.md")  # what `synthesize` replaced
+        self.view_page = j(cache, "view.html")  # `memhooks view`'s page
+        self.owner = j(cache, OWNER)  # its checkout's real path (store.local)
 
     def __setattr__(self, name: str, value: object) -> None:
         if name in self.__dict__:

@@ -1,5 +1,5 @@
-"""A session's files: `_session.json` as plain JSON, the journal in `sessions/<id>.md` and how far
-it got, and when the per-prompt reminder goes out. Standard library only.
+"""The session record, `local/session.json`, as plain JSON for the hooks; the commands
+validate it with `SessionState`. Standard library only.
 """
 
 from __future__ import annotations
@@ -9,19 +9,13 @@ import os
 
 from memhooks import TYPE_CHECKING
 from memhooks.errors import MemhooksError
-from memhooks.store.files import read_memory, read_text, write_atomic
-from memhooks.store.paths import MemoryPaths, UnsafePathError, inside, session_file_stem
-from memhooks.store.watch import note_own
-from memhooks.text.clock import iso
+from memhooks.store.files import write_atomic
 
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, TypeVar
 
 
-# ------------------------------------------------------------------ session_state
-# `_session.json` as plain JSON, for the hooks; the commands validate it with `SessionState`.
-#
 # Hooks change only the keys they own (lastActivity, sessions, stats counters) and keep every
 # other key as read, so a hook never drops what a newer version wrote.
 
@@ -197,127 +191,3 @@ def record_activity(
         if ended_reason is not None:
             record["ended"] = when
             record["end_reason"] = ended_reason
-
-
-# ------------------------------------------------------------------ session_journal
-# The automatic journal section of `sessions/<session-id>.md`, and how far the Stop hook has
-# journaled each session's transcript (`.cache/offsets.json`). Standard library only.
-#
-# The Stop hook appends to the journal; `/memory summarize` replaces the summary above it and
-# keeps it. The offsets are byte offsets per session id, most recent last, machine-local (a lost
-# write re-reads a turn, never journals one twice: the Stop hook reads them again under the lock).
-
-
-JOURNAL_HEADING = "## Automatic journal"
-
-
-#: Sessions whose offsets are remembered; the oldest are dropped first.
-MAX_OFFSETS = 200
-
-
-def journal_part(body: str) -> str:
-    """The journal section of a session file's body, or ''."""
-    at = body.find(JOURNAL_HEADING)
-    return body[at:].strip("\n") + "\n" if at >= 0 else ""
-
-
-def append_journal(paths: MemoryPaths, session_id: str, entry: str) -> None:
-    """Append one entry; a new file gets frontmatter (the next command-path write indexes it)."""
-    name = f"{session_file_stem(session_id)}.md"
-    target = os.path.join(paths.sessions, name)
-    if not inside(paths.base, target):
-        raise UnsafePathError(f"sessions/{name} resolves outside .claude/memory/: not written")
-    _append(target, session_id, entry)
-    note_own(paths, f"sessions/{name}")  # the hook's own write: never "behind the store's back"
-
-
-def _append(target: str, session_id: str, entry: str) -> None:
-    try:
-        current = read_memory(target).decode("utf-8")
-    except FileNotFoundError:
-        now = iso()
-        meta = {
-            "title": f"Session {now[:16].replace('T', ' ')} ({session_id[:8]})",
-            "category": "session_summary",
-            "description": "Automatic journal; `/memory summarize` adds a summary",
-            "created": now,
-            "updated": now,
-            "record_status": "active",
-            "session_id": session_id,
-        }
-        from memhooks.store.memory_file import render_document  # only for a new session's file
-
-        current = render_document(meta, f"{JOURNAL_HEADING}\n")
-    if JOURNAL_HEADING not in current:
-        current = current.rstrip("\n") + f"\n\n{JOURNAL_HEADING}\n"
-    write_atomic(target, current.rstrip("\n") + "\n\n" + entry.strip("\n") + "\n")
-
-
-def read_offsets(paths: MemoryPaths) -> dict[str, int]:
-    """The offsets as last written; {} when missing or unreadable."""
-    try:
-        data = json.loads(read_text(paths.offsets))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict):
-        return {}
-    return {str(k): v for k, v in data.items() if isinstance(v, int) and v >= 0}
-
-
-def save_offset(paths: MemoryPaths, offsets: dict[str, int], session_id: str, end: int) -> None:
-    """Write `offsets` with `session_id` at `end`, moved last; the caller holds the lock."""
-    offsets.pop(session_id, None)
-    offsets[session_id] = end  # most recent last: the oldest are dropped first
-    kept = dict(list(offsets.items())[-MAX_OFFSETS:])
-    write_atomic(paths.offsets, json.dumps(kept), durable=False)
-
-
-# ------------------------------------------------------------------ reminder_state
-# When the per-prompt status reminder goes out. Standard library only (the hot path).
-#
-# The reminder says something only on the first prompt after a start, resume or compaction
-# (SessionStart resets it), and when the status changed since it was last shown to this session.
-# `.cache/reminder.json` maps a session id to the status text last shown.
-
-
-REMINDER_SESSIONS = 20
-
-
-def _read(paths: MemoryPaths) -> dict[str, str]:
-    try:
-        data = json.loads(read_text(paths.reminder, 20_000) or "{}")
-    except ValueError:
-        return {}
-    return {k: v for k, v in data.items() if isinstance(v, str)} if isinstance(data, dict) else {}
-
-
-def _write(paths: MemoryPaths, shown: dict[str, str]) -> None:
-    kept = dict(list(shown.items())[-REMINDER_SESSIONS:])
-    try:
-        write_atomic(paths.reminder, json.dumps(kept), durable=False)
-    except OSError:
-        pass  # a read-only tree: the reminder just goes out more often
-
-
-def reset_reminder(paths: MemoryPaths, session_id: str) -> None:
-    """A start, resume or compaction: the next prompt gets the reminder again."""
-    shown = _read(paths)
-    if session_id in shown:
-        del shown[session_id]
-        _write(paths, shown)
-
-
-def shown_statuses(paths: MemoryPaths) -> dict[str, str]:
-    """Session id -> the status text last shown to it since its start."""
-    return _read(paths)
-
-
-def record_shown(
-    paths: MemoryPaths, shown: dict[str, str], session_id: str, status_text: str
-) -> None:
-    """Remember that ``status_text`` went out to this session; `shown` is what
-    `shown_statuses` read (the file is read once a prompt)."""
-    shown = dict(shown)
-    shown.pop(session_id, None)
-    shown[session_id] = status_text
-    _write(paths, shown)

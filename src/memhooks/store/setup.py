@@ -71,7 +71,6 @@ def undo_created(paths: MemoryPaths, created: list[str], *, fresh: bool) -> None
                 target.unlink()
 
 
-# --------------------------------------------------------------------------------------------------
 # A memory before it is filed: its category, frontmatter and body, and the check every way in
 # makes (`save`, `remember`, `import`): the frontmatter as the category's model accepts it.
 

@@ -98,7 +98,6 @@ def scan_tree(paths: MemoryPaths, progress: Callable[[int, int], None] | None = 
     return result
 
 
-# --------------------------------------------------------------------------------------------------
 # Secrets out of a memory file that was written behind the store's back, in place.
 #
 # The store redacts what it writes; a file a shell command, an editor or a `git pull` wrote was
@@ -119,7 +118,6 @@ def scrub(path: str, patterns: tuple[str, ...]) -> bool:
     return True
 
 
-# --------------------------------------------------------------------------------------------------
 # The commands' care for the derived files: the catalog made from the files when missing, brought
 # in line with files changed behind our back, or made again with everything else.
 #
@@ -190,7 +188,6 @@ def rebuild_all(derived: DerivedFiles, progress: Progress | None) -> ScanResult:
     return result
 
 
-# --------------------------------------------------------------------------------------------------
 # A memory's lifecycle (seed 003): retire, archive, restore, expire, and delete for good.
 #
 # A retired or archived memory keeps its file; only its lifecycle fields change. `gc` deletes

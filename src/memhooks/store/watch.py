@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from memhooks.store.paths import MemoryPaths
 
 
-# ------------------------------------------------------------------ tree_marks
 # The tree as the store last left it, and the last known copy of every memory file, kept OUTSIDE
 # the tree: so that the next hook notices what changed behind the store's back (a shell command
 # the write guard did not see, an editor, a `git pull`), and a deletion, even of the whole
@@ -311,7 +310,6 @@ def record_quick(paths: MemoryPaths) -> None:
         return
 
 
-# ------------------------------------------------------------------ tree_repair
 # Repairs after a change behind the store's back: an invalid memory file put aside where no hook
 # reads, a memory file put back from its last known copy (`tree_marks`). The caller holds the
 # store lock. Standard library only.

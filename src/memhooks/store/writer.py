@@ -24,6 +24,7 @@ from typing import Any
 
 from memhooks.store.catalog import Entry, entry_for, ordered
 from memhooks.store.files import read_memory, write_atomic
+from memhooks.store.journal import journal_part
 from memhooks.store.locking import command_lock
 from memhooks.store.memory_file import content_hash, parse_bytes, render_document
 from memhooks.store.names import (
@@ -38,7 +39,6 @@ from memhooks.store.names import (
     contained,
 )
 from memhooks.store.paths import UnsafePathError
-from memhooks.store.session import journal_part
 from memhooks.store.tree import TreeWriter, file_new, project_of
 from memhooks.store.trusted import tree_turn
 from memhooks.store.upkeep import (

@@ -125,7 +125,7 @@ def background_rebuild(paths: MemoryPaths) -> dict[str, str]:
 
 
 def dropped_patterns(paths: MemoryPaths) -> list[str]:
-    """A line for each `redact.extra_patterns` entry too slow to run (`store.machine`)."""
+    """A line for each `redact.extra_patterns` entry too slow to run (`store.pattern_timings`)."""
     from memhooks.store import load_settings, usable_patterns
 
     patterns = load_settings(paths.config).redact_patterns

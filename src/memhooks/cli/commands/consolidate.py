@@ -4,7 +4,6 @@ relative dates and stale code citations; a dry run unless --apply."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memhooks.cli.common import add_json, open_tree
@@ -77,10 +76,9 @@ def _undo(args: argparse.Namespace, paths: MemoryPaths, store: Store) -> int:
 
 def undo_rewrite(args: argparse.Namespace, paths: MemoryPaths, store: Store, relative: str) -> int:
     """Take back the newest rewrite `--apply` made of `relative` (also `memhooks restore`)."""
-    from memhooks.curate.consolidate import LOG
     from memhooks.curate.undo import undo
 
-    log = read_text(Path(paths.base) / LOG)
+    log = read_text(paths.consolidation_log)
     diff = undo(store, relative, log)
     emit(
         {"undone": relative, "diff": diff},

@@ -11,7 +11,7 @@ from pathlib import Path
 from memhooks.cli.common import add_json, open_tree
 from memhooks.cli.output import emit
 from memhooks.errors import Exit
-from memhooks.store import TREE_PREFIX
+from memhooks.store import TREE_PREFIX, MemoryPaths
 
 LOG_CAP = 8_000_000  # bytes read of the consolidation log or a memory file
 
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         store = open_user_store(paths, store.settings)
         paths, prefix = store.paths, display(store.paths)
     relative = args.path.removeprefix(prefix).removeprefix(TREE_PREFIX)
-    if args.verb == "restore" and _rewritten_and_active(Path(paths.base), relative):
+    if args.verb == "restore" and _rewritten_and_active(paths, relative):
         from memhooks.cli.commands.consolidate import undo_rewrite
 
         return undo_rewrite(args, paths, store, relative)
@@ -62,18 +62,17 @@ def run(args: argparse.Namespace) -> int:
     return Exit.OK
 
 
-def _rewritten_and_active(root: Path, relative: str) -> bool:
+def _rewritten_and_active(paths: MemoryPaths, relative: str) -> bool:
     """An active memory whose body `consolidate --apply` rewrote (its diff is in the log):
     `restore` then takes the rewrite back, as `consolidate --undo` does."""
-    from memhooks.curate.consolidate import LOG
     from memhooks.curate.undo import last_diff
     from memhooks.store import UnparsableMemoryError, UnsafeFileError, parse_bytes, read_bytes
 
     try:
-        log = read_bytes(str(root / LOG), LOG_CAP).decode("utf-8", "replace")
+        log = read_bytes(paths.consolidation_log, LOG_CAP).decode("utf-8", "replace")
         if not last_diff(log, relative):
             return False
-        meta = parse_bytes(read_bytes(str(root / relative), LOG_CAP)).meta
+        meta = parse_bytes(read_bytes(str(Path(paths.base, relative)), LOG_CAP)).meta
     except (OSError, UnsafeFileError, UnparsableMemoryError, ValueError):
         return False
     return str(meta.get("record_status", "active")) == "active"

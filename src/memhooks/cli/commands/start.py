@@ -1,5 +1,5 @@
 """`memhooks start`: create the tree (seed 000), mark memory active, and record that the user
-turned it on for this checkout on this machine (store.machine: the hooks' gate)."""
+turned it on for this checkout on this machine (store.consent: the hooks' gate)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`memhooks stop`: archive the session summary, mark memory inactive, keep every file, and
-record that the user turned memory off for this checkout on this machine (store.machine)."""
+record that the user turned memory off for this checkout on this machine (store.consent)."""
 
 from __future__ import annotations
 

@@ -50,7 +50,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "summarize",
         help="gather material for a session summary, or save one from stdin",
         description="--material prints what a session summary is written from: the session "
-        "id (given, or the latest session in _session.json), the existing summary (a re-run "
+        "id (given, or the latest session in the session record), the existing summary (a re-run "
         "updates it), the session's automatic journal, checkpoints/latest.md and the required "
         "structure. --save reads the summary markdown on stdin ('# Title', '## Context', "
         "'## Tracking Points' with labelled points such as '- Decision: …', optional "

@@ -3,7 +3,8 @@
 Seed 002: master.md is distilled by theme from the session summaries, the checkpoints, the
 decisions, the project's docs and its git history, incrementally (only what is newer than
 the last synthesis). Claude writes the prose; the CLI checks it, keeps the previous version
-in `.cache/master.previous.md`, writes it atomically under the store lock and shows a diff.
+in the machine-local `master.previous.md`, writes it atomically under the store lock and
+shows a diff.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ from memhooks.curate.summary_material import (
 )
 from memhooks.errors import Exit, UserError
 from memhooks.install.invocation import cli_command
-from memhooks.store import PREVIOUS, MemoryPaths, replace_master
 from memhooks.store import TREE_PREFIX as PREFIX
+from memhooks.store import MemoryPaths, replace_master
 from memhooks.text.clock import iso
 from memhooks.text.redact import redact
 
@@ -54,7 +55,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "git log, within a character budget. --save reads the new master.md on stdin, checks "
         "the five sections (Current Status, Key Decisions, Learnings & Discoveries, "
         "Evolution & Changes, Active Questions), sets the '*Last synthesized: …*' footer, "
-        "keeps the previous version as .cache/master.previous.md and prints a unified diff.",
+        "keeps the previous version as master.previous.md in the machine-local folder and "
+        "prints a unified diff.",
         epilog="Example: memhooks synthesize --save <<'EOF'\n# Project Memory\n…\nEOF",
     )
     add_mode_options(
@@ -161,7 +163,7 @@ def _save(paths: MemoryPaths, *, as_json: bool) -> int:
     )
     shown = diff if len(diff) <= DIFF_CAP else diff[:DIFF_CAP] + "\n[… diff cut …]\n"
     verb = "Updated" if old is not None else "Created"
-    previous = str(Path(paths.cache) / PREVIOUS)
+    previous = paths.previous_master
     summary = f"{verb} {PREFIX}master.md"
     if old is not None:
         summary += f" (previous version kept in {previous})"

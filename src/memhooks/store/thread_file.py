@@ -1,0 +1,38 @@
+"""The next session's restore as the last Stop or SessionEnd rendered it, with the parts it was
+made of (hooks/thread_build.py), `local/thread.json`. Machine-local, like the evidence.
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from memhooks import TYPE_CHECKING
+from memhooks.store.files import read_text, write_atomic
+from memhooks.store.paths import MemoryPaths, UnsafePathError, inside
+
+if TYPE_CHECKING:
+    from typing import Any
+
+
+THREAD_READ_CAP = 2_000_000
+
+
+def read_thread(paths: MemoryPaths) -> dict[str, Any] | None:
+    """The rendered thread, or None (missing, unreadable, resolving outside the tree)."""
+    path = paths.thread
+    if not inside(paths.cache, path) and os.path.lexists(os.path.dirname(path)):
+        return None
+    try:
+        data = json.loads(read_text(path, THREAD_READ_CAP) or "null")
+    except (ValueError, RecursionError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def save_thread(paths: MemoryPaths, thread: dict[str, Any]) -> None:
+    """Replace the rendered thread (the caller holds the hooks' lock)."""
+    if not inside(paths.cache, paths.thread) and os.path.lexists(os.path.dirname(paths.thread)):
+        raise UnsafePathError("thread.json resolves outside the machine-local folder")
+    write_atomic(paths.thread, json.dumps(thread, ensure_ascii=False), durable=False)
