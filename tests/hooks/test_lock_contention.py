@@ -132,3 +132,23 @@ def test_a_host_summary_post_compact_could_not_keep_comes_from_the_transcript(
     state = load(paths, CONTENDED)
     assert state is not None
     assert state["summary"]["text"] == summary_text(SUMMARY)
+
+
+def test_a_last_stop_that_found_the_lock_taken_is_caught_up_at_session_end(
+    started: Path, tmp_path: Path
+) -> None:
+    """No Stop follows the last one: SessionEnd keeps what it could not, in the evidence and
+    in the journal."""
+    paths = MemoryPaths(started)
+    turns = _turns()
+    contended = _Session(started, tmp_path, CONTENDED)
+    contended.turn(turns[0])
+    with quick_lock(paths.lock, 0):
+        assert b"failed open" in contended.turn(turns[1])
+    contended.hook("SessionEnd", reason="prompt_input_exit")
+    state = load(paths, CONTENDED)
+    assert state is not None
+    assert len(state["turns"]) == 2
+    journal = (started / "sessions" / f"{CONTENDED}.md").read_text(encoding="utf-8")
+    for turn in state["turns"]:
+        assert turn["prompt"].splitlines()[0][:40] in journal
