@@ -15,7 +15,7 @@ import pytest
 from memhooks.continuity.host_summary import summary_text
 from memhooks.hooks.evidence_update import load
 from memhooks.store import MemoryPaths, quick_lock
-from support import FIXTURES, run_hook
+from support import FIXTURES, run_hook, transcript_turns
 
 CONTENDED = "aaaaaaaa-0000-4000-8000-0000000000c1"
 QUIET = "aaaaaaaa-0000-4000-8000-0000000000c2"
@@ -24,17 +24,8 @@ SUMMARY = "<summary>NDJSON output for hitcount; the totals line is still open.</
 
 
 def _turns() -> list[list[bytes]]:
-    """The fixture's lines in turns (a user's typed prompt starts one; the host's bookkeeping
-    before the first prompt is left out)."""
-    chunks: list[list[bytes]] = [[]]
-    for line in TRANSCRIPT.read_bytes().splitlines(keepends=True):
-        record = json.loads(line)
-        content = (record.get("message") or {}).get("content")
-        typed = record.get("type") == "user" and isinstance(content, str) and content[:1] != "<"
-        if typed and not record.get("isMeta") and any(chunks[-1]):
-            chunks.append([])
-        chunks[-1].append(line)
-    return chunks[1:]
+    """The fixture's turns, without the host's bookkeeping before the first prompt."""
+    return transcript_turns(TRANSCRIPT.read_bytes().splitlines(keepends=True))[1:]
 
 
 def _compaction() -> list[bytes]:
