@@ -79,6 +79,19 @@ def injected(done: subprocess.CompletedProcess[bytes]) -> str:
     return str(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
 
 
+def transcript_turns(lines: list[bytes]) -> list[list[bytes]]:
+    """A transcript's lines, one chunk per turn (a user's typed prompt starts one)."""
+    chunks: list[list[bytes]] = [[]]
+    for line in lines:
+        record = json.loads(line)
+        content = (record.get("message") or {}).get("content")
+        typed = record.get("type") == "user" and isinstance(content, str) and content[:1] != "<"
+        if typed and not record.get("isMeta") and any(chunks[-1]):
+            chunks.append([])
+        chunks[-1].append(line)
+    return chunks
+
+
 def wait_for(check: Callable[[], bool], seconds: float = 90) -> bool:
     """Poll `check` until it holds (a background job's result), for at most `seconds`."""
     deadline = time.monotonic() + seconds

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from memhooks.cli.main import main
 from memhooks.recall.search_read import SCHEMA_VERSION
+from memhooks.store import MemoryPaths, append_journal
 from support import local_of, run_hook, wait_for
 
 PROMPT = "which database backs the job queue workers? postgres or redis"
@@ -103,6 +104,17 @@ def test_no_memory_and_no_index_starts_nothing(started: Path) -> None:
     time.sleep(0.3)
     assert "SessionStart:" not in _log(started)
     assert not (local_of(started) / "search.sqlite3").exists()
+
+
+def test_a_new_trees_first_journal_starts_no_rebuild(started: Path) -> None:
+    """`memhooks start` makes the empty index: the journal the hooks write (a memory file
+    they do not index) is no fresh clone, and no background rebuild holds the lock that the
+    session's hooks wait for."""
+    project = started.parent.parent
+    assert (local_of(started) / "search.sqlite3").exists()
+    append_journal(MemoryPaths(str(started)), "s-0", "### the first turn\n\nparser work\n")
+    _session_start(project)
+    assert "SessionStart:" not in _log(started)
 
 
 def test_an_index_found_fine_is_not_opened_again(started: Path) -> None:

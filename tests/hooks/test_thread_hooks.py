@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from memhooks.store import MemoryPaths
-from support import FIXTURES, injected, run_cli, run_hook
+from support import FIXTURES, injected, run_cli, run_hook, transcript_turns
 
 REAL = "aaaaaaaa-0000-4000-8000-00000000000a"
 GREETING = "bbbbbbbb-0000-4000-8000-00000000000b"
@@ -27,19 +27,6 @@ hitcount gets a --json mode for the dashboards team.
 
 def _payload(project: Path, session: str, **extra: Any) -> dict[str, Any]:
     return {"session_id": session, "cwd": str(project), **extra}
-
-
-def _turns(lines: list[bytes]) -> list[list[bytes]]:
-    """The transcript's lines, one chunk per turn (a user's typed prompt starts one)."""
-    chunks: list[list[bytes]] = [[]]
-    for line in lines:
-        record = json.loads(line)
-        content = (record.get("message") or {}).get("content")
-        typed = record.get("type") == "user" and isinstance(content, str) and content[:1] != "<"
-        if typed and not record.get("isMeta") and any(chunks[-1]):
-            chunks.append([])
-        chunks[-1].append(line)
-    return chunks
 
 
 def _session(project: Path, session: str, transcript: Path, turns: list[list[bytes]]) -> None:
@@ -70,7 +57,7 @@ def _week(started: Path, tmp_path: Path) -> Path:
     """A real session, then a trivial one; returns the project."""
     project = started.parent.parent
     lines = MESSY.read_bytes().splitlines(keepends=True)
-    _session(project, REAL, tmp_path / "real.jsonl", _turns(lines))
+    _session(project, REAL, tmp_path / "real.jsonl", transcript_turns(lines))
     _greeting(project, tmp_path)
     return project
 
@@ -174,7 +161,7 @@ def test_session_end_adds_the_turn_stop_never_saw(started: Path, tmp_path: Path)
     """The user interrupted the last turn (no Stop): SessionEnd reads it and renders the
     thread with it."""
     project = started.parent.parent
-    turns = _turns(MESSY.read_bytes().splitlines(keepends=True))
+    turns = transcript_turns(MESSY.read_bytes().splitlines(keepends=True))
     transcript = tmp_path / "cut.jsonl"
     _session(project, REAL, transcript, turns[:-1])
     with transcript.open("ab") as out:

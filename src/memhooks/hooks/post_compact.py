@@ -4,7 +4,9 @@ The summary is model-written and free: `/memory summarize`, `/memory synthesize`
 session's restore use it. It is not injected again in this session (the host already put it
 in the context). It is redacted, cut to a size, appended to `sessions/<session-id>.md`'s
 journal and kept in the session's evidence (`.cache/restore/<session-id>.json`), where the
-next session's restore starts from it.
+next session's restore starts from it. When the store lock stays taken the evidence write
+is skipped, and nothing is lost: the next Stop (or SessionEnd) reads the same summary from
+the record the host wrote into the transcript (`isCompactSummary`, continuity.evidence).
 """
 
 from __future__ import annotations

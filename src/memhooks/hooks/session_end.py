@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 #: Seconds git may take at SessionEnd (all SessionEnd hooks share 1.5 s).
 GIT_SECONDS = 0.5
-#: Bytes of the transcript SessionEnd reads past the evidence's offset at most (a turn Stop
+#: Bytes of the transcript SessionEnd reads past the offsets Stop kept at most (a turn Stop
 #: did not see), and how long it waits for the hooks' lock.
 CATCH_UP_BYTES = 4_000_000
 LOCK_TIMEOUT = 0.3
@@ -57,29 +57,20 @@ def unmerged_line(paths: MemoryPaths) -> str:
 
 
 def _close_thread(hook: HookInput, paths: MemoryPaths, settings: Settings) -> None:
-    """The session's evidence caught up with what Stop did not see (a turn the user
-    interrupted: no Stop), then the next session's thread rendered with its clean end."""
-    from memhooks.hooks.evidence_update import evidence_for, load, read_from
+    """What the last Stops did not keep (a turn the user interrupted: no Stop; a Stop that
+    found the lock taken) read and kept as Stop does, journal and evidence, then the next
+    session's thread rendered with its clean end."""
+    from memhooks.hooks.evidence_update import load
+    from memhooks.hooks.stop import keep_update, read_update
     from memhooks.hooks.thread_build import render_thread
-    from memhooks.store import UnsafePathError, quick_lock, save_evidence
+    from memhooks.store import UnsafePathError, quick_lock, read_offsets
 
-    state = load(paths, hook.session_id)
-    at = state.get("offset") if state else None
-    transcript = hook.transcript_path
+    journal_at = read_offsets(paths).get(hook.session_id)
     try:
-        behind = (
-            state is not None
-            and isinstance(at, int)
-            and os.path.isfile(transcript)
-            and os.path.getsize(transcript) > at
-        )
-        if behind and state is not None:
-            records, _, end = read_from(transcript, at, CATCH_UP_BYTES)
-            state = evidence_for(hook, paths, settings, state, records).state
-            state["offset"] = end
+        update = read_update(hook, paths, settings, journal_at, CATCH_UP_BYTES)
         with quick_lock(paths.lock, LOCK_TIMEOUT):
-            if behind and state is not None:
-                save_evidence(paths, hook.session_id, state)
+            caught_up = update.read > 0 and keep_update(paths, hook.session_id, update, journal_at)
+            state = update.state if caught_up else load(paths, hook.session_id)
             current = (hook.session_id, state) if state is not None else None
             render_thread(paths, settings, current, "SessionEnd")
     except (OSError, UnsafePathError) as exc:  # LockTimeoutError is an OSError

@@ -45,12 +45,14 @@ NUDGE_FLOOR_MINUTES = 15
 
 
 class _Update:
-    """What one Stop adds: the journal entry and the evidence, with their new offsets."""
+    """What one Stop adds: the journal entry and the evidence, with their new offsets, and
+    how many records of the transcript were read for them."""
 
     def __init__(self) -> None:
         self.entry = ""
         self.end: int | None = None
         self.state: dict[str, Any] | None = None
+        self.read = 0
 
 
 def _journaled(settings: Settings) -> bool:
@@ -62,10 +64,15 @@ def _journaled(settings: Settings) -> bool:
 
 
 def read_update(
-    hook: HookInput, paths: MemoryPaths, settings: Settings, journal_at: int | None
+    hook: HookInput,
+    paths: MemoryPaths,
+    settings: Settings,
+    journal_at: int | None,
+    cap: int = READ_MAX,
 ) -> _Update:
-    """One read of the transcript, from the earlier of the journal's and the evidence's
-    offsets; each takes the records past its own."""
+    """One read of the transcript (`cap` bytes at most), from the earlier of the journal's
+    and the evidence's offsets; each takes the records past its own. SessionEnd reads what
+    the last Stops did not keep the same way."""
     update = _Update()
     transcript = hook.transcript_path
     if not hook.session_id or not transcript or not os.path.isfile(transcript):
@@ -77,7 +84,8 @@ def read_update(
     # A journal not started yet reads the tail, though PreCompact may have moved the
     # evidence's offset to the end already.
     first = None if journaled and journal_at is None else (min(known) if known else None)
-    records, start, end = read_from(transcript, first, READ_MAX)
+    records, start, end = read_from(transcript, first, cap)
+    update.read = len(records)
     since = evidence_at if isinstance(evidence_at, int) and evidence_at >= start else start
     evidence = evidence_for(hook, paths, settings, state, [r for r in records if r.offset >= since])
     evidence.state["offset"] = end
@@ -128,13 +136,9 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     update = read_update(hook, paths, settings, journal_at) if settings.capture_journal else None
     now = time.time()
     with tree_turn(paths, LOCK_TIMEOUT):
-        # Read the offsets again under the lock: parallel sessions' Stop hooks share the
-        # file, and a stale copy would move another session back (and journal it twice).
-        current = read_offsets(paths)
         if (
             update is not None
-            and current.get(hook.session_id, journal_at) == journal_at
-            and _save(paths, hook.session_id, update, current)
+            and keep_update(paths, hook.session_id, update, journal_at)
             and update.state is not None
         ):
             render_thread(paths, settings, (hook.session_id, update.state), "Stop")
@@ -147,10 +151,17 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         return change_state(paths.session, change, durable=False)
 
 
-def _save(paths: MemoryPaths, session_id: str, update: _Update, offsets: dict[str, int]) -> bool:
-    """The journal entry, the offsets and the evidence; another Stop of this session that got
-    here first (the offsets moved) wins, and this one writes nothing. An id that is no file
-    name keeps none of them (one line in the log, and False)."""
+def keep_update(
+    paths: MemoryPaths, session_id: str, update: _Update, journal_at: int | None
+) -> bool:
+    """The journal entry, the offsets and the evidence, under the lock; another Stop of this
+    session that got here first (the offsets moved) wins, and this one writes nothing. An id
+    that is no file name keeps none of them (one line in the log, and False)."""
+    # Read the offsets again under the lock: parallel sessions' Stop hooks share the file,
+    # and a stale copy would move another session back (and journal it twice).
+    offsets = read_offsets(paths)
+    if offsets.get(session_id, journal_at) != journal_at:
+        return False
     try:
         if update.entry:
             append_journal(paths, session_id, update.entry)

@@ -182,9 +182,13 @@ class DerivedFiles:
                 for path in removed:
                     index.remove(path)
                 active = cat.active()
-                if heal and index.count() != len(active):
+                missing = not os.path.lexists(self.paths.search_db)
+                if heal and (missing or index.count() != len(active)):
                     # A fresh clone (`.cache/` is not committed) or a damaged index: make
                     # it again from the files, so recall and the pointers work at once.
+                    # A new tree gets its empty index too: SessionStart would otherwise
+                    # start a background rebuild, which holds the lock the hooks wait for,
+                    # once the first journal is on disk (hooks.search_check).
                     index.rebuild(
                         search_doc(e, bodies.get(e.path) or body_of(self.file_of(e.path)))
                         for e in active
