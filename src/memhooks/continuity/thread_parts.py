@@ -18,7 +18,7 @@ from memhooks.continuity.excerpt import PASTE_MARK, select, words_first
 from memhooks.continuity.proofs import question_line
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
     from typing import Any
 
 #: A trivial session's entry, at most.
@@ -120,12 +120,16 @@ def _variant(turn: dict[str, Any], prompt: int, conclusion: int) -> list[str]:
     return handover.turn_lines(shown, len(handover.LEVELS) - 1)
 
 
+def _goal_first(goal: int | None, turns: Iterable[int]) -> list[int]:
+    return ([goal] if goal is not None else []) + [i for i in turns if i != goal]
+
+
 def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
     """What was said in an earlier session, by selection: its last turn short (Claude's
     conclusion and question), then its goal (the first prompt) and the user's other words
-    newest first, each longer at each pass, then Claude's conclusions of those turns, newest
-    first, then its last turn longer; oldest first on the page, a line counting the turns left
-    out."""
+    newest first, each longer at each pass, then Claude's conclusions of those turns (the
+    goal's first: its approach to the work), then its last turn longer; oldest first on the
+    page, a line counting the turns left out."""
     if not turns:
         return ""
     room = budget - len(handover.RECORD_HEADING) - 1
@@ -139,21 +143,21 @@ def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
     caps: dict[int, tuple[int, int]] = {end: cut}  # each chosen turn's prompt and conclusion
     used = _size(last)
     goal = next((i for i in range(end) if turns[i].get("prompt")), None)
-    prompts = [i for i in range(end - 1, -1, -1) if i != goal and turns[i].get("prompt")]
+    prompts = [i for i in range(end - 1, -1, -1) if turns[i].get("prompt")]
     # the goal ahead of the user's other words at each pass (a long first prompt states the
     # work and its constraints throughout; a paste in it, older detail, grows no further)
     pasted = goal is not None and PASTE_MARK in str(turns[goal].get("prompt"))
     goal_cuts = (GOAL_CUTS[0], GOAL_CUTS[0]) if pasted else GOAL_CUTS
-    # (turn, its prompt's cap, its conclusion's cap; None: as it is)
+    # (turn, its prompt's cap, its conclusion's cap; None: as it is), each only growing
     passes: list[tuple[int, int | None, int | None]] = []
     for goal_cap, cap in zip(goal_cuts, (SHORT_WORDS, PROMPT_WORDS), strict=True):
-        passes += [(goal, goal_cap, None)] if goal is not None else []
-        passes += [(i, cap, None) for i in prompts]
-    passes += [(i, None, CONCLUSION_WORDS) for i in range(end - 1, -1, -1)]
+        passes += [(i, goal_cap if i == goal else cap, None) for i in _goal_first(goal, prompts)]
+    # Claude's conclusions: the goal's (its approach to the work) first, then newest first
+    passes += [(i, None, CONCLUSION_WORDS) for i in _goal_first(goal, range(end - 1, -1, -1))]
     passes.append((end, *LAST_TURN_FULL))
     for i, prompt, conclusion in passes:
         had = caps.get(i, (SHORT_WORDS, 0))
-        want = (had[0] if prompt is None else prompt, had[1] if conclusion is None else conclusion)
+        want = (max(had[0], prompt or 0), max(had[1], conclusion or 0))
         lines = _variant(turns[i], *want)
         grown = used - _size(chosen.get(i, [])) + _size(lines)
         if lines and _size(lines) > _size(chosen.get(i, [])) and grown <= room - GAP_LINE:
