@@ -74,6 +74,28 @@ def test_an_earlier_session_keeps_its_goal_last_words_and_question_in_a_small_sh
     assert all("earlier" in line for line in headings)
 
 
+def test_an_earlier_session_shows_its_approach_and_keeps_the_user_s_last_words() -> None:
+    """In a small share: Claude's answer to the goal (the approach a short "sounds good, go"
+    agreed to) before the other turns' conclusions; the user's last words whole before
+    Claude's; its open question not claimed unanswered (a later session may answer it)."""
+    evidence = Evidence(new_state("s"))
+    evidence.prompt("Make the queue survive restarts. " + "It loses edits when killed. " * 3)
+    evidence.said("Plan: I'll keep the queue as a JSON file in Application Support.")
+    evidence.prompt("sounds good, go")
+    for n in range(3, 9):
+        evidence.prompt(f"step {n}: " + "please keep the public API as it is. " * 3)
+        evidence.said(f"Done with step {n}. " + "The parser reads the header first. " * 8)
+    last = "and leave API/Generated alone, CI regenerates it. " * 3
+    evidence.prompt("ok. " + last)
+    evidence.said("Noted. " + "The banner counts pending edits. " * 20 + "Which copy do we use?")
+    text = thread_parts.earlier_part(evidence.state, 1_600)
+    assert len(text) <= 1_600
+    assert "keep the queue as a JSON file in Application Support" in text
+    assert "[9] user: ok. " + last.strip() in text
+    assert "Which copy do we use?" in text  # its last turn shows what it asked
+    assert "no prompt has answered" not in text
+
+
 def test_summaries_are_framed_as_summaries_never_as_proofs() -> None:
     state = _session("json output", turns=4)
     evidence = Evidence(state)

@@ -157,6 +157,36 @@ def test_a_build_renders_only_what_changed(memory: Path, monkeypatch: Any) -> No
     ]
 
 
+def test_the_room_the_last_part_leaves_goes_to_the_earlier_parts(memory: Path) -> None:
+    """The last session needs little, the earlier ones more than their shares: what the
+    shares (in steps) and the parts leave is rendered into the earlier parts cut short."""
+    import os
+    import time
+
+    from memhooks.continuity import thread
+    from memhooks.continuity.evidence import Evidence, new_state
+    from memhooks.hooks import thread_build
+    from memhooks.store import save_evidence
+
+    paths = MemoryPaths(memory)
+    for k, (name, turns) in enumerate((("a", 12), ("b", 12), ("c", 1))):
+        evidence = Evidence(new_state(name))
+        for n in range(turns):
+            evidence.prompt(f"session {name} step {n}: " + "keep the API stable. " * 10)
+            evidence.said("Done. " + "The parser reads the header first. " * 12)
+        session = f"{name * 8}-0000-4000-8000-00000000000{k}"
+        save_evidence(paths, session, evidence.state)
+        os.utime(paths.restore + f"/{session}.json", (time.time() - 100 + k, time.time() - 100 + k))
+    room = 7_000
+    doc = thread_build.build(paths, room)
+    shown = thread_build.parts(doc)
+    earlier = [p for p in shown if p["role"] == "earlier"]
+    assert len(earlier) == 2
+    assert any(len(p["text"]) < p["need"] for p in earlier)  # cut short, yet:
+    text = thread.compose(shown, 0, time.time(), room)
+    assert room * 0.95 <= len(text) <= room  # (it left 870 of 7,000 unused before)
+
+
 def test_session_end_adds_the_turn_stop_never_saw(started: Path, tmp_path: Path) -> None:
     """The user interrupted the last turn (no Stop): SessionEnd reads it and renders the
     thread with it."""

@@ -32,6 +32,9 @@ EARLIER_TOP = 3_000
 #: Shares are rounded down to this step, so a finished session's part is rendered again
 #: only when its share moves by a step (hooks/thread_build.py keeps the renders).
 STEP = 300
+#: What the parts leave of the room goes to the earlier ones cut short when it is at least this
+#: (each of them rendered again in its share and the rest).
+SPARE_MIN = 60
 #: Room kept for a session's header beyond its length now (its age may grow a digit), and the
 #: step it is rounded up to (a finished session's share stays the same while its age grows).
 HEADER_SLACK = 8

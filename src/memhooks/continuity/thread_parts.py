@@ -15,9 +15,10 @@ from __future__ import annotations
 from memhooks import TYPE_CHECKING
 from memhooks.continuity import handover
 from memhooks.continuity.excerpt import PASTE_MARK, select, words_first
+from memhooks.continuity.proofs import question_line
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Iterable, Sequence
     from typing import Any
 
 #: A trivial session's entry, at most.
@@ -28,10 +29,13 @@ TRIVIAL_TURNS = 3
 EARLIER_FILES = 3
 EARLIER_CHECKS = 2
 EARLIER_TODOS = 6
-#: An earlier session's last turn: the user's words and Claude's conclusion (with its
-#: question), the longest of these cuts that takes at most LAST_TURN_SHARE of its room.
-LAST_TURN_CUTS = ((320, 700), (200, 400), (120, 200), (120, 0))
+#: An earlier session's last turn at first: the user's words and Claude's conclusion (with its
+#: question), the longest of these cuts that takes at most LAST_TURN_SHARE of its room; it
+#: grows to LAST_TURN_FULL after the other turns are shown (a longer last turn first would
+#: crowd out the turns before it: more room gave fewer of them).
+LAST_TURN_CUTS = ((320, 200), (200, 200), (120, 0))
 LAST_TURN_SHARE = 0.4
+LAST_TURN_FULL = (320, 700)
 #: Characters of an earlier session's first prompt (its goal), its other prompts, and Claude's
 #: conclusion of a turn (its last words), when there is room.
 GOAL_WORDS = 900
@@ -116,42 +120,48 @@ def _variant(turn: dict[str, Any], prompt: int, conclusion: int) -> list[str]:
     return handover.turn_lines(shown, len(handover.LEVELS) - 1)
 
 
+def _goal_first(goal: int | None, turns: Iterable[int]) -> list[int]:
+    return ([goal] if goal is not None else []) + [i for i in turns if i != goal]
+
+
 def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
-    """What was said in an earlier session, by selection: its last turn (Claude's conclusion
-    and question) first in the room, then its goal (the first prompt) and the user's other
-    words newest first, each longer at each pass, then Claude's conclusions of those turns,
-    newest first; oldest first on the page, a line counting the turns left out."""
+    """What was said in an earlier session, by selection: its last turn short (Claude's
+    conclusion and question), then its goal (the first prompt) and the user's other words
+    newest first, each longer at each pass, then Claude's conclusions of those turns (the
+    goal's first: its approach to the work), then its last turn longer; oldest first on the
+    page, a line counting the turns left out."""
     if not turns:
         return ""
     room = budget - len(handover.RECORD_HEADING) - 1
+    end = len(turns) - 1
     last: list[str] = []
-    for prompt, conclusion in LAST_TURN_CUTS:
-        last = _variant(turns[-1], prompt, conclusion)
+    for cut in LAST_TURN_CUTS:
+        last = _variant(turns[end], *cut)
         if _size(last) <= room * LAST_TURN_SHARE:
             break
-    chosen: dict[int, list[str]] = {len(turns) - 1: last}
-    words: dict[int, int] = {}  # the prompt's cap each chosen turn has
+    chosen: dict[int, list[str]] = {end: last}
+    caps: dict[int, tuple[int, int]] = {end: cut}  # each chosen turn's prompt and conclusion
     used = _size(last)
-    before = range(len(turns) - 2, -1, -1)
-    goal = next((i for i in range(len(turns) - 1) if turns[i].get("prompt")), None)
-    prompts = [i for i in before if i != goal and turns[i].get("prompt")]
+    goal = next((i for i in range(end) if turns[i].get("prompt")), None)
+    prompts = [i for i in range(end - 1, -1, -1) if turns[i].get("prompt")]
     # the goal ahead of the user's other words at each pass (a long first prompt states the
-    # work and its constraints throughout; a paste in it, older detail, grows no further),
-    # each longer at each pass
+    # work and its constraints throughout; a paste in it, older detail, grows no further)
     pasted = goal is not None and PASTE_MARK in str(turns[goal].get("prompt"))
-    cuts = (GOAL_CUTS[0], GOAL_CUTS[0]) if pasted else GOAL_CUTS
-    passes = [
-        (i, goal_cap if i == goal else cap)
-        for goal_cap, cap in zip(cuts, (SHORT_WORDS, PROMPT_WORDS), strict=True)
-        for i in ([goal] if goal is not None else []) + prompts
-    ]
-    passes += [(i, -1) for i in before]  # -1: its conclusion too
-    for i, cap in passes:
-        prompt = words.get(i, SHORT_WORDS) if cap < 0 else cap
-        lines = _variant(turns[i], prompt, CONCLUSION_WORDS if cap < 0 else 0)
+    goal_cuts = (GOAL_CUTS[0], GOAL_CUTS[0]) if pasted else GOAL_CUTS
+    # (turn, its prompt's cap, its conclusion's cap; None: as it is), each only growing
+    passes: list[tuple[int, int | None, int | None]] = []
+    for goal_cap, cap in zip(goal_cuts, (SHORT_WORDS, PROMPT_WORDS), strict=True):
+        passes += [(i, goal_cap if i == goal else cap, None) for i in _goal_first(goal, prompts)]
+    # Claude's conclusions: the goal's (its approach to the work) first, then newest first
+    passes += [(i, None, CONCLUSION_WORDS) for i in _goal_first(goal, range(end - 1, -1, -1))]
+    passes.append((end, *LAST_TURN_FULL))
+    for i, prompt, conclusion in passes:
+        had = caps.get(i, (SHORT_WORDS, 0))
+        want = (max(had[0], prompt or 0), max(had[1], conclusion or 0))
+        lines = _variant(turns[i], *want)
         grown = used - _size(chosen.get(i, [])) + _size(lines)
         if lines and _size(lines) > _size(chosen.get(i, [])) and grown <= room - GAP_LINE:
-            chosen[i], used, words[i] = lines, grown, prompt
+            chosen[i], used, caps[i] = lines, grown, want
     out: list[str] = []
     for i in range(len(turns)):
         if i in chosen:
@@ -173,9 +183,16 @@ _EARLIER_HEADINGS = {
 
 
 def earlier_part(state: dict[str, Any], budget: int) -> str:
-    """An earlier session by selection, its headings marked as that session's."""
+    """An earlier session by selection, its headings marked as that session's. Its open
+    question is not among its proofs: a later session's prompts may have answered it (its
+    last turn, shown, asks it)."""
     brief = brief_state(state)
-    text = handover.next_session(brief, budget=budget, said=said_brief)
+    asked = question_line(brief)
+    extra = len(asked) + 1 if asked else 0
+    text = handover.next_session(brief, budget=budget + extra, said=said_brief)
+    if asked:
+        text = text.replace(f"{handover.PROVEN_HEADING}\n{asked}\n\n", "")
+        text = text.replace(f"\n{asked}", "")
     lines = [
         _EARLIER_HEADINGS.get(line, line + EARLIER_MARK) if line.startswith("## ") else line
         for line in text.splitlines()

@@ -175,8 +175,10 @@ def _allot(work: _Build, sessions: list[dict[str, Any]], room: int, doc: dict[st
     heads = [thread.header_room(entry, now) for entry in earlier]
     needs = [_need(work, entry) + head for entry, head in zip(earlier, heads, strict=True)]
     budgets, shown = _last_share(work, last, avail, needs)
-    for entry, share, head in zip(earlier, budgets, heads, strict=True):
-        _earlier_text(work, entry, share - head if share > 0 else 0)
+    used = [
+        {_earlier_text(work, entry, share - head if share > 0 else 0)}
+        for entry, share, head in zip(earlier, budgets, heads, strict=True)
+    ]
     if shown < avail:  # what the earlier parts left of their shares goes to the last one
         shown = avail - sum(
             len(e["text"]) + head
@@ -185,6 +187,11 @@ def _allot(work: _Build, sessions: list[dict[str, Any]], room: int, doc: dict[st
         )
     last["text"] = work.render(last, shown, tp.last_part)
     last["renders"] = {k: v for k, v in last["renders"].items() if k in (str(avail), str(shown))}
+    _spare(work, earlier, [b > 0 for b in budgets], heads, avail - len(last["text"]), used=used)
+    for entry, keys in zip(earlier, used, strict=True):  # the renders the next build needs
+        keys.discard("")
+        keep = keys | {str(thread.EARLIER_TOP)} if keys else set()
+        entry["renders"] = {k: v for k, v in entry.get("renders", {}).items() if k in keep}
     doc["hidden"] = sum(1 for share in budgets if share <= 0)
     doc["git"] = last["git"]
     for entry in sessions:  # only the last session's files are shown with git's view
@@ -209,22 +216,41 @@ def _last_share(
     return budgets, avail if budget >= need else budget
 
 
-def _earlier_text(work: _Build, entry: dict[str, Any], budget: int) -> None:
-    """An earlier session's text in `budget` (0: left out); the renders kept are those this
-    share and its whole part need."""
+def _spare(
+    work: _Build,
+    earlier: list[dict[str, Any]],
+    shown: list[bool],
+    heads: list[int],
+    room: int,
+    *,
+    used: list[set[str]],
+) -> None:
+    """What the parts left of `room` (the last one took what it needs), given to the earlier
+    parts cut short, the newest first: each rendered again in its length and the rest
+    (`used`: the renders each one used)."""
+    room -= sum(len(e["text"]) + h for e, h, s in zip(earlier, heads, shown, strict=True) if s)
+    for entry, keys, show in zip(earlier, used, shown, strict=True):
+        if room < thread.SPARE_MIN:
+            break
+        if not show or entry.get("trivial") or len(entry["text"]) >= entry["need"]:
+            continue
+        before = len(entry["text"])
+        keys.add(_earlier_text(work, entry, before + room))
+        room -= len(entry["text"]) - before
+
+
+def _earlier_text(work: _Build, entry: dict[str, Any], budget: int) -> str:
+    """An earlier session's text in `budget` (0: left out); the key of the render it is."""
     from memhooks.continuity import thread_parts as tp
 
     if budget <= 0:
-        entry["renders"] = {}
-        return
+        return ""
     if entry.get("trivial"):
         entry["text"] = work.render(entry, 0, lambda s, _b: tp.trivial_part(s))
-    elif budget >= entry["need"]:
-        entry["text"] = work.render(entry, thread.EARLIER_TOP, tp.earlier_part)
-    else:
-        entry["text"] = work.render(entry, budget, tp.earlier_part)
-    used = {str(thread.EARLIER_TOP), str(budget), "0"}
-    entry["renders"] = {k: v for k, v in entry["renders"].items() if k in used}
+        return "0"
+    key = thread.EARLIER_TOP if budget >= entry["need"] else budget
+    entry["text"] = work.render(entry, key, tp.earlier_part)
+    return str(key)
 
 
 def _need(work: _Build, entry: dict[str, Any]) -> int:
