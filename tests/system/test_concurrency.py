@@ -213,9 +213,9 @@ def test_the_injection_ledger_loses_no_count_under_parallel_hooks(
     last is not what this tests (the next test holds the lock to test the drop)."""
     import multiprocessing
 
-    from memhooks.store import caches, session_counts
+    from memhooks.store import injection_ledger, session_counts
 
-    monkeypatch.setattr(caches, "LOCK_SECONDS", 120.0)
+    monkeypatch.setattr(injection_ledger, "LOCK_SECONDS", 120.0)
     local_of(tmp_path).mkdir(parents=True)
     file = str(local_of(tmp_path) / "injected.json")
     with multiprocessing.get_context("fork").Pool(6) as pool:
@@ -230,12 +230,12 @@ def test_a_count_that_cannot_have_its_turn_is_dropped_not_waited_for(
     """The decided behaviour: a hook waits at most LOCK_SECONDS for the ledger, then drops its
     count (the session is not stalled for bookkeeping; `status` shows at least what was
     injected). The file stays whole and the next count is taken as usual."""
-    from memhooks.store import caches, quick_lock, record_injected, session_counts
+    from memhooks.store import injection_ledger, quick_lock, record_injected, session_counts
 
     file = str(tmp_path / ".cache" / "injected.json")
     (tmp_path / ".cache").mkdir()
     assert record_injected(file, "s-1", "SessionStart", 100)
-    monkeypatch.setattr(caches, "LOCK_SECONDS", 0.0)
+    monkeypatch.setattr(injection_ledger, "LOCK_SECONDS", 0.0)
     with quick_lock(tmp_path / ".cache" / "injected.lock", 0):  # another hook's turn
         assert not record_injected(file, "s-1", "SessionStart", 50)
     assert session_counts(file, "s-1")[1]["SessionStart"] == (1, 100)
