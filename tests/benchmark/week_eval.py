@@ -176,7 +176,7 @@ def score(scenario: Scenario, ours: str, scorer: Any, work: Path) -> dict[str, A
 def evaluate(
     scenario: Scenario, tree: Path, data: Path, scorer: Any, now: dt.datetime
 ) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="week-") as base:
+    with tempfile.TemporaryDirectory(prefix="week-", ignore_cleanup_errors=True) as base:
         world = World(Path(base), tree, data, FIXTURES)
         started = time.perf_counter()
         ours = scenario.play(world, now)
@@ -275,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     scorer = load_scorer()
     now = dt.datetime.now(dt.timezone.utc)
     variants = {"a": (False,), "b": (True,), "both": (False, True)}[args.variant]
-    with tempfile.TemporaryDirectory(prefix="week-data-") as data:
+    with tempfile.TemporaryDirectory(prefix="week-data-", ignore_cleanup_errors=True) as data:
         log(f"hooks of {tree}; {setup_plugin_data(Path(data), sys.executable)}")
         # No hook may build the semantic table (a model download) in the background.
         (Path(data) / "semantic").mkdir()
