@@ -21,6 +21,7 @@ FILES_SHOWN = 12
 CHECKS_SHOWN = 8
 COMMITS_SHOWN = 8
 EARLIER_ERROR = 80
+PASSED_CMD = 100
 
 PROVEN_HEADING = "## What the record proves (tool calls and their results)"
 CHECKS_HEADING = (
@@ -147,7 +148,8 @@ def check_lines(state: dict[str, Any]) -> list[str]:
                 f"(turn {entry['closed_turn']}): {cmd}"
             )
             continue
-        if entry["ok"]:
+        if entry["ok"]:  # a pass needs less of its command than a failure
+            cmd = code_span(entry["cmd"], PASSED_CMD)
             closed = entry.get("closed_by")
             lines.append(
                 f"- passed (turn {entry.get('closed_turn', entry['turn'])}): {cmd}"

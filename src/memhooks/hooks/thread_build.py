@@ -348,6 +348,8 @@ def render_thread(
     try:
         old = read_thread(paths) or {}
         room = kept_room(old) or estimate_room(paths, settings)
+        if event == "SessionEnd":  # the index may have grown since the last start noted it
+            room = min(room, estimate_room(paths, settings) or room)
         save_thread(paths, build(paths, room, current=current, old=old))
     except Exception as exc:  # never worth the turn's own record
         log_line(
