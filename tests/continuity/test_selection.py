@@ -11,7 +11,13 @@ from records import said as _said
 
 from memhooks.continuity import checks
 from memhooks.continuity.evidence import Evidence
-from memhooks.continuity.excerpt import select, sentences, statements_first, trim_paste
+from memhooks.continuity.excerpt import (
+    decisions,
+    select,
+    sentences,
+    statements_first,
+    trim_paste,
+)
 from memhooks.continuity.handover import (
     LEVELS,
     RECORD_HEADING,
@@ -324,12 +330,12 @@ def test_a_long_session_shows_what_the_user_stated_before_what_they_only_asked()
         ),
         _said("Changed."),
     ]
-    for n in range(40):
+    for n in range(80):
         records += [_prompt(f"what does helper number {n} do?"), _said(f"It formats row {n}.")]
     text = next_session(Evidence().add_all(records).state, budget=2_500)
     assert "the managers want the reminder 24 hours before the appointment" in text
     assert "what does helper number 5 do?" not in text
-    assert "what does helper number 39 do?" in text  # the last turn stays
+    assert "what does helper number 79 do?" in text  # the last turn stays
 
 
 def test_a_prompt_cut_hard_keeps_what_it_states_before_its_questions() -> None:
@@ -361,3 +367,24 @@ def test_a_summary_of_a_long_sessions_start_gives_way_to_the_turns_after_it() ->
     assert shown.endswith("\n…")
     assert len(shown) < 600
     assert "[60] user: step 59" in text
+
+
+def test_a_suggestion_shown_short_keeps_claudes_answer_beside_it() -> None:
+    """A user's suggestion alone reads as a decision: when turns are left out, a short one
+    keeps what Claude's reply decided (not its options, not its questions)."""
+    records = [_prompt("add a donations progress bar"), _said("Done.")]
+    records += [
+        _prompt("maybe goal_amount should be cast to float before dividing, the bar shows 0%"),
+        _said(
+            "Looking at the model. No cast: we keep BigDecimal instead, since a float would "
+            "round cents. The page renders."
+        ),
+    ]
+    for n in range(80):
+        records += [_prompt(f"what does helper number {n} do?"), _said(f"It formats row {n}.")]
+    text = next_session(Evidence().add_all(records).state, budget=3_000)
+    assert "maybe goal_amount should be cast to float" in text
+    assert "No cast: we keep BigDecimal instead, since a float would round cents." in text
+    answer = next(line for line in text.splitlines() if line.startswith("[2] Claude:"))
+    assert "Looking at the model" not in answer  # a preamble, no decision
+    assert decisions("1. **Use floats** everywhere.\nWhich one?", 200) == ""

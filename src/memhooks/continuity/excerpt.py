@@ -318,5 +318,32 @@ def select(text: str, limit: int) -> str:
     return head + " ".join(pieces) + tail
 
 
+def decisions(text: str, limit: int) -> str:
+    """The sentences of `text` that state a decision or a conclusion (a choice, a cause, a
+    constraint, what comes next, a quoted error; not a question, not a list item), in their
+    order, as many as fit in `limit`, each gap marked " … "; '' when it states none."""
+    pairs = _units(text)
+    units = [unit for unit, _ in pairs]
+    found = [
+        i
+        for i, (unit, item) in enumerate(pairs)
+        if not item  # a list item may be an option offered, not one chosen
+        and not unit.endswith("?")
+        and (_DECISION.compiled.search(unit) or MESSAGE.compiled.search(unit))
+    ]
+    kept: list[int] = []
+    used = 0
+    for i in found:
+        if used + len(units[i]) + len(CUT) <= limit:
+            kept.append(i)
+            used += len(units[i]) + len(CUT)
+    pieces: list[str] = []
+    for i in kept:
+        if i - 1 not in kept:
+            pieces.append("…")
+        pieces.append(units[i])
+    return " ".join(pieces)[2:] if pieces and kept[0] == 0 else " ".join(pieces)
+
+
 def clip_unit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: max(0, limit - 1)].rstrip() + "…"

@@ -21,6 +21,7 @@ import itertools
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity.excerpt import (
+    decisions,
     flat,
     head_tail,
     prose,
@@ -77,7 +78,7 @@ OLD_MAX_LEVEL = 2
 GOAL_LEVEL = 2
 #: The share of the record's room the turns shown may take at their shortest: the rest is
 #: for the detail of the newest (a long session's 100 one-line prompts tell a reader less).
-BREADTH_SHARE = 0.7
+BREADTH_SHARE = 0.85
 #: The share of the record's room the newest turns get first, as whole as their age allows.
 RECENT_SHARE = 0.3
 #: The share the last turn may take first, whole (its options and its question).
@@ -91,6 +92,9 @@ SUMMARY_FLOOR = 0.2
 #: STATED_STEP characters up to STATED_CAP (a long paste is no more worth than a paragraph).
 STATED_STEP = 60
 STATED_CAP = 240
+#: Characters of Claude's reply beside a prompt shown at its shortest when turns are left
+#: out: its decisions and conclusions.
+ANSWER_CAP = 120
 RUNS_SHOWN = 6
 TODO_LIMIT = 160
 #: The level from which a turn shows its todo list's done items too.
@@ -141,17 +145,24 @@ def _runs(turn: dict[str, Any]) -> str:
 
 def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[str]:
     """A turn's lines at `level`; `hard`: turns are left out, so one shown at its shortest
-    keeps what its prompt states (`statements_first`)."""
+    keeps what its prompt states (`statements_first`) and what Claude's reply decided or
+    concluded (`decisions`: a user's suggestion alone reads as a decision, and Claude's
+    reversal of an earlier choice is in its words)."""
     prompt_cap, first_cap, mid_cap, last_cap, with_runs = LEVELS[level]
     n = turn["n"]
     lines = []
+    shortest = hard and level == 0
     if turn["prompt"]:
-        cut = statements_first if hard and level == 0 else PROMPT_CUT
+        cut = statements_first if shortest else PROMPT_CUT
         lines.append(f"[{n}] user: {cut(turn['prompt'], prompt_cap)}")
     said = _said(turn)
     cap = first_cap + mid_cap + last_cap
     if said and cap:  # the turn's texts as one reply: what matters most, wherever it sits
         lines.append(f"[{n}] Claude: {select(said, cap)}")
+    elif said and shortest and not _speaks_for_itself(turn["prompt"]):
+        answer = decisions(said, ANSWER_CAP)
+        if answer:
+            lines.append(f"[{n}] Claude: {answer}")
     todos = turn.get("todos") or []
     if todos:  # a turn shown short keeps the items not done
         shown = (
@@ -215,8 +226,20 @@ def _worth(turns: Sequence[dict[str, Any]], i: int) -> tuple[int, int]:
     state most (a choice, a constraint, news: what a reader cannot guess; prose, not a
     pasted log), then those that state less, then questions and greetings; a turn a
     model's summary covers after all those of the turns after it."""
-    stated = sum(len(s) for s in sentences(turns[i]["prompt"]) if answers(s) and prose(s))
+    stated = _stated(turns[i]["prompt"])
     return bool(turns[i].get("summarized")), -(min(stated, STATED_CAP) // STATED_STEP)
+
+
+def _stated(prompt: str) -> int:
+    """Characters of what `prompt` states in prose (not its questions, not a pasted log)."""
+    return sum(len(s) for s in sentences(prompt) if answers(s) and prose(s))
+
+
+def _speaks_for_itself(prompt: str) -> bool:
+    """A prompt that states at length and asks nothing: Claude's reply adds little to it (a
+    short one, a suggestion or a question, needs Claude's answer beside it)."""
+    asks = any(s.endswith("?") for s in sentences(prompt))
+    return not asks and _stated(prompt) >= ANSWER_CAP
 
 
 def _said(turn: dict[str, Any]) -> str:
