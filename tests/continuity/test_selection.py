@@ -388,3 +388,18 @@ def test_a_suggestion_shown_short_keeps_claudes_answer_beside_it() -> None:
     answer = next(line for line in text.splitlines() if line.startswith("[2] Claude:"))
     assert "Looking at the model" not in answer  # a preamble, no decision
     assert decisions("1. **Use floats** everywhere.\nWhich one?", 200) == ""
+
+
+def test_a_passing_one_off_inline_script_is_no_check_worth_a_line() -> None:
+    """A `python3 -c` probe that passed says nothing a reader needs; its failure does."""
+    records = [
+        _prompt("check the totals"),
+        *_bash("1", "python3 -c 'import app; print(app.total())'", ok=True),
+        *_bash("2", "python3 -c 'import app; app.check()'", ok=False, output="ValueError: x"),
+        *_bash("3", "pytest tests/test_totals.py", ok=True),
+    ]
+    text = next_session(Evidence().add_all(records).state, budget=3_000)
+    checks = text.split("## Last outcome of each check", 1)[1].split("\n\n", 1)[0]
+    assert "print(app.total())" not in checks
+    assert "app.check()" in checks
+    assert "pytest tests/test_totals.py" in checks
