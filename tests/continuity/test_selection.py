@@ -385,9 +385,9 @@ def test_a_suggestion_shown_short_keeps_claudes_answer_beside_it() -> None:
     text = next_session(Evidence().add_all(records).state, budget=3_000)
     assert "maybe goal_amount should be cast to float" in text
     assert "No cast: we keep BigDecimal instead, since a float would round cents." in text
-    answer = next(line for line in text.splitlines() if line.startswith("[2] Claude:"))
-    assert "Looking at the model" not in answer  # a preamble, no decision
     assert decisions("1. **Use floats** everywhere.\nWhich one?", 200) == ""
+    reply = "Looking at the model. No cast: we keep BigDecimal instead. The page renders."
+    assert decisions(reply, 200) == "… No cast: we keep BigDecimal instead. …"
 
 
 def test_a_passing_one_off_inline_script_is_no_check_worth_a_line() -> None:

@@ -342,6 +342,8 @@ def decisions(text: str, limit: int) -> str:
         if i - 1 not in kept:
             pieces.append("…")
         pieces.append(units[i])
+    if kept and kept[-1] != len(units) - 1:
+        pieces.append("…")
     return " ".join(pieces)[2:] if pieces and kept[0] == 0 else " ".join(pieces)
 
 

@@ -160,9 +160,9 @@ def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[
     if said and cap:  # the turn's texts as one reply: what matters most, wherever it sits
         lines.append(f"[{n}] Claude: {select(said, cap)}")
     elif said and shortest and not _speaks_for_itself(turn["prompt"]):
-        answer = decisions(said, ANSWER_CAP)
-        if answer:
-            lines.append(f"[{n}] Claude: {answer}")
+        # what it decided, else how it began (its answer: a decision in other words)
+        answer = decisions(said, ANSWER_CAP) or statements_first(said, ANSWER_CAP)
+        lines.append(f"[{n}] Claude: {answer}")
     todos = turn.get("todos") or []
     if todos:  # a turn shown short keeps the items not done
         shown = (
