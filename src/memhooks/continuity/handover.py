@@ -144,16 +144,16 @@ def _runs(turn: dict[str, Any]) -> str:
 
 
 def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[str]:
-    """A turn's lines at `level`; `hard`: turns are left out, so one shown at its shortest
-    keeps what its prompt states (`statements_first`) and what Claude's reply decided or
-    concluded (`decisions`: a user's suggestion alone reads as a decision, and Claude's
-    reversal of an earlier choice is in its words)."""
+    """A turn's lines at `level`; `hard`: turns are left out, so one shown short keeps what
+    its prompt states (`statements_first`, below the goal's level), and one shown at its
+    shortest what Claude's reply decided or concluded (`decisions`: a user's suggestion
+    alone reads as a decision, and Claude's reversal of an earlier choice is in its words)."""
     prompt_cap, first_cap, mid_cap, last_cap, with_runs = LEVELS[level]
     n = turn["n"]
     lines = []
     shortest = hard and level == 0
     if turn["prompt"]:
-        cut = statements_first if shortest else PROMPT_CUT
+        cut = statements_first if hard and level < GOAL_LEVEL else PROMPT_CUT
         lines.append(f"[{n}] user: {cut(turn['prompt'], prompt_cap)}")
     said = _said(turn)
     cap = first_cap + mid_cap + last_cap
