@@ -11,7 +11,13 @@ from records import said as _said
 
 from memhooks.continuity import checks
 from memhooks.continuity.evidence import Evidence
-from memhooks.continuity.excerpt import select, sentences, trim_paste
+from memhooks.continuity.excerpt import (
+    decisions,
+    select,
+    sentences,
+    statements_first,
+    trim_paste,
+)
 from memhooks.continuity.handover import (
     LEVELS,
     RECORD_HEADING,
@@ -311,3 +317,89 @@ def test_a_prompt_with_a_paste_cut_short_keeps_what_the_user_asks_after_it() -> 
     line = turn_lines(state["turns"][0], 1)[0]
     assert "leave the force unwrap, force_unwrapping got switched on by accident" in line
     assert len(line) < 300
+
+
+def test_a_long_session_shows_what_the_user_stated_before_what_they_only_asked() -> None:
+    """A long session's later turns do not all fit: the user's words that state something (a
+    changed rule, news) are shown before newer prompts that only ask."""
+    records = [_prompt("add reminders for the clinics"), _said("Done.")]
+    records += [
+        _prompt(
+            "Plot twist: the managers want the reminder 24 hours before the appointment, "
+            "not at 6pm the evening before."
+        ),
+        _said("Changed."),
+    ]
+    for n in range(80):
+        records += [_prompt(f"what does helper number {n} do?"), _said(f"It formats row {n}.")]
+    text = next_session(Evidence().add_all(records).state, budget=2_500)
+    assert "the managers want the reminder 24 hours before the appointment" in text
+    assert "what does helper number 5 do?" not in text
+    assert "what does helper number 79 do?" in text  # the last turn stays
+
+
+def test_a_prompt_cut_hard_keeps_what_it_states_before_its_questions() -> None:
+    prompt = (
+        "Morning! I talked to the managers and they want the reminder 24 hours before the "
+        "appointment instead. How hard is that? Can we ship it today? What about DST?"
+    )
+    short = statements_first(prompt, 110)
+    assert short.startswith("Morning! I talked to the managers and they want the reminder")
+    assert "DST" not in short
+    assert len(short) <= 110
+    assert statements_first("ok, go", 110) == "ok, go"
+
+
+def test_a_summary_of_a_long_sessions_start_gives_way_to_the_turns_after_it() -> None:
+    """The host's summary at turn 4 of 60 states its claims as they stood then: it gets room
+    in proportion to the part it tells of, cut at a line, and the turns after it the rest."""
+    evidence = Evidence()
+    for n in range(60):
+        evidence.add_all([_prompt(f"step {n}: the key is now (id, kind, at)"), _said("ok")])
+    summary = (
+        "1. Primary Request and Intent:\n   Reminders at the right local time; never touch "
+        "billing.\n2. Key Technical Concepts:\n" + "   - a unique index on (id, kind)\n" * 30
+    )
+    state = {**evidence.state, "summary": {"text": summary, "after_turn": 4}}
+    text = next_session(state, budget=6_000)
+    shown = text.split("supersede it)\n", 1)[1].split("\n\n", 1)[0]
+    assert shown.startswith("1. Primary Request and Intent:")
+    assert shown.endswith("\n…")
+    assert len(shown) < 600
+    assert "[60] user: step 59" in text
+
+
+def test_a_suggestion_shown_short_keeps_claudes_answer_beside_it() -> None:
+    """A user's suggestion alone reads as a decision: when turns are left out, a short one
+    keeps what Claude's reply decided (not its options, not its questions)."""
+    records = [_prompt("add a donations progress bar"), _said("Done.")]
+    records += [
+        _prompt("maybe goal_amount should be cast to float before dividing, the bar shows 0%"),
+        _said(
+            "Looking at the model. No cast: we keep BigDecimal instead, since a float would "
+            "round cents. The page renders."
+        ),
+    ]
+    for n in range(80):
+        records += [_prompt(f"what does helper number {n} do?"), _said(f"It formats row {n}.")]
+    text = next_session(Evidence().add_all(records).state, budget=3_000)
+    assert "maybe goal_amount should be cast to float" in text
+    assert "No cast: we keep BigDecimal instead, since a float would round cents." in text
+    assert decisions("1. **Use floats** everywhere.\nWhich one?", 200) == ""
+    reply = "Looking at the model. No cast: we keep BigDecimal instead. The page renders."
+    assert decisions(reply, 200) == "… No cast: we keep BigDecimal instead. …"
+
+
+def test_a_passing_one_off_inline_script_is_no_check_worth_a_line() -> None:
+    """A `python3 -c` probe that passed says nothing a reader needs; its failure does."""
+    records = [
+        _prompt("check the totals"),
+        *_bash("1", "python3 -c 'import app; print(app.total())'", ok=True),
+        *_bash("2", "python3 -c 'import app; app.check()'", ok=False, output="ValueError: x"),
+        *_bash("3", "pytest tests/test_totals.py", ok=True),
+    ]
+    text = next_session(Evidence().add_all(records).state, budget=3_000)
+    checks = text.split("## Last outcome of each check", 1)[1].split("\n\n", 1)[0]
+    assert "print(app.total())" not in checks
+    assert "app.check()" in checks
+    assert "pytest tests/test_totals.py" in checks

@@ -285,3 +285,23 @@ def test_a_clean_end_shows_even_when_session_end_could_not_render(
     Path(paths.thread).write_text(json.dumps(kept), encoding="utf-8")
     text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
     assert "it ended cleanly" in text
+
+
+def test_session_end_renders_for_the_room_the_grown_index_leaves(
+    memory: Path, monkeypatch: Any
+) -> None:
+    """The room a SessionStart noted was measured before this session's journal line joined
+    the index: SessionEnd renders for the smaller room now, so the next start need not cut
+    the restore's lines."""
+    from memhooks.hooks import thread_build
+    from memhooks.store import Settings
+
+    paths = MemoryPaths(memory)
+    rooms: list[int] = []
+    monkeypatch.setattr(thread_build, "read_thread", lambda _paths: {"room": 8_200})
+    monkeypatch.setattr(thread_build, "estimate_room", lambda _paths, _settings: 7_800)
+    monkeypatch.setattr(thread_build, "save_thread", lambda _paths, _doc: None)
+    monkeypatch.setattr(thread_build, "build", lambda _paths, room, **_kw: rooms.append(room) or {})
+    for event in ("Stop", "SessionEnd"):
+        thread_build.render_thread(paths, Settings(), None, event)
+    assert rooms == [8_200, 7_800]

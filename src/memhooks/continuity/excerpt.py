@@ -28,6 +28,8 @@ PASTE_LINES = 8
 ERROR_LINES = 6
 TAIL_LINES = 3
 LINE_LIMIT = 240
+#: The room left that `statements_first` fills with the start of a sentence.
+FILL_MIN = 40
 
 #: A line that reports an error (shared with `checks`, which picks a failed run's line).
 ERROR_LINE = LazyPattern(
@@ -60,7 +62,7 @@ def _letters_share(line: str) -> float:
     return sum(c.isalpha() or c == " " for c in line) / max(1, len(line))
 
 
-def _prose(line: str) -> bool:
+def prose(line: str) -> bool:
     """A line a person typed, not a line of output."""
     return not _LOGGY.compiled.match(line) and _letters_share(line) > 0.8  # noqa: PLR2004
 
@@ -107,7 +109,7 @@ def _kept_lines(lines: list[str]) -> set[int]:
     keep.update(
         i
         for i, line in enumerate(lines)
-        if _prose(line) and len(line) > 1 and not FRAME.compiled.match(line)
+        if prose(line) and len(line) > 1 and not FRAME.compiled.match(line)
     )
     return keep
 
@@ -169,6 +171,37 @@ def words_first(text: str, limit: int) -> str:
     if PASTE_MARK not in text:
         return head_tail(text, limit, head_share=0.6)
     return select(text, limit)
+
+
+def statements_first(text: str, limit: int) -> str:
+    """A user's message cut hard (in `limit`) by selection: its first sentence, then what it
+    states (its sentences that are not questions) before what it asks, in their order, one
+    line, each gap marked " … "; a sentence that does not fit whole shows its start when
+    the whole ones leave most of the room (what it states says more than the questions
+    after it). A message with a paste is cut by `words_first`."""
+    parts = sentences(text)
+    whole = " ".join(parts)
+    if len(whole) <= limit or PASTE_MARK in text:
+        return words_first(text, limit)
+    order = sorted(range(len(parts)), key=lambda i: (i > 0, parts[i].endswith("?"), i))
+    shown: dict[int, str] = {}
+    used = 0
+    for i in order:
+        room = limit - used - len(CUT)
+        if len(parts[i]) <= room:
+            shown[i] = parts[i]
+        elif room >= FILL_MIN and used < limit // 2:  # the start of what it says, once
+            shown[i] = clip_unit(parts[i], room)
+        else:
+            continue
+        used += len(shown[i]) + len(CUT)
+    pieces: list[str] = []
+    for i in range(len(parts)):
+        if i in shown:
+            pieces.append(shown[i])
+        elif pieces and not pieces[-1].endswith("…"):
+            pieces.append("…")
+    return " ".join(pieces) if pieces else clip_unit(whole, limit)
 
 
 def sentences(text: str) -> list[str]:
@@ -283,6 +316,35 @@ def select(text: str, limit: int) -> str:
     head = "" if 0 in kept else "… "
     tail = "" if len(units) - 1 in kept else " …"
     return head + " ".join(pieces) + tail
+
+
+def decisions(text: str, limit: int) -> str:
+    """The sentences of `text` that state a decision or a conclusion (a choice, a cause, a
+    constraint, what comes next, a quoted error; not a question, not a list item), in their
+    order, as many as fit in `limit`, each gap marked " … "; '' when it states none."""
+    pairs = _units(text)
+    units = [unit for unit, _ in pairs]
+    found = [
+        i
+        for i, (unit, item) in enumerate(pairs)
+        if not item  # a list item may be an option offered, not one chosen
+        and not unit.endswith("?")
+        and (_DECISION.compiled.search(unit) or MESSAGE.compiled.search(unit))
+    ]
+    kept: list[int] = []
+    used = 0
+    for i in found:
+        if used + len(units[i]) + len(CUT) <= limit:
+            kept.append(i)
+            used += len(units[i]) + len(CUT)
+    pieces: list[str] = []
+    for i in kept:
+        if i - 1 not in kept:
+            pieces.append("…")
+        pieces.append(units[i])
+    if kept and kept[-1] != len(units) - 1:
+        pieces.append("…")
+    return " ".join(pieces)[2:] if pieces and kept[0] == 0 else " ".join(pieces)
 
 
 def clip_unit(text: str, limit: int) -> str:

@@ -20,10 +20,20 @@ from __future__ import annotations
 import itertools
 
 from memhooks import TYPE_CHECKING
-from memhooks.continuity.excerpt import flat, head_tail, select, words_first
+from memhooks.continuity.excerpt import (
+    decisions,
+    flat,
+    head_tail,
+    prose,
+    select,
+    sentences,
+    statements_first,
+    words_first,
+)
 from memhooks.continuity.proofs import (
     CHECKS_HEADING,
     PROVEN_HEADING,
+    answers,
     code_span,
     file_lines,
     open_question,
@@ -55,7 +65,7 @@ __all__ = [
 #: of the turn (their sum is the room of its reply, read as one text and cut by selection),
 #: and whether what ran is listed. The newest turns get the fullest.
 LEVELS = (
-    (120, 0, 0, 0, False),
+    (160, 0, 0, 0, False),
     (240, 0, 0, 200, False),
     (600, 260, 0, 200, False),
     (600, 400, 0, 900, True),
@@ -68,11 +78,23 @@ OLD_MAX_LEVEL = 2
 GOAL_LEVEL = 2
 #: The share of the record's room the turns shown may take at their shortest: the rest is
 #: for the detail of the newest (a long session's 100 one-line prompts tell a reader less).
-BREADTH_SHARE = 0.5
+BREADTH_SHARE = 0.85
 #: The share of the record's room the newest turns get first, as whole as their age allows.
 RECENT_SHARE = 0.3
 #: The share the last turn may take first, whole (its options and its question).
 LAST_SHARE = 0.5
+#: The share of the restore a model's summary takes at most (see `_summary_room`): what was
+#: said after it supersedes it, and a long session has much of that.
+SUMMARY_SHARE = 0.25
+#: The least share of SUMMARY_SHARE a summary gets, however early it was written.
+SUMMARY_FLOOR = 0.2
+#: A prompt's stated words (not its questions) rank it among the turns shown, in steps of
+#: STATED_STEP characters up to STATED_CAP (a long paste is no more worth than a paragraph).
+STATED_STEP = 60
+STATED_CAP = 240
+#: Characters of Claude's reply beside a prompt shown at its shortest when turns are left
+#: out: its decisions and conclusions.
+ANSWER_CAP = 120
 RUNS_SHOWN = 6
 TODO_LIMIT = 160
 #: The level from which a turn shows its todo list's done items too.
@@ -121,16 +143,26 @@ def _runs(turn: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
-def turn_lines(turn: dict[str, Any], level: int) -> list[str]:
+def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[str]:
+    """A turn's lines at `level`; `hard`: turns are left out, so one shown short keeps what
+    its prompt states (`statements_first`, below the goal's level), and one shown at its
+    shortest what Claude's reply decided or concluded (`decisions`: a user's suggestion
+    alone reads as a decision, and Claude's reversal of an earlier choice is in its words)."""
     prompt_cap, first_cap, mid_cap, last_cap, with_runs = LEVELS[level]
     n = turn["n"]
     lines = []
+    shortest = hard and level == 0
     if turn["prompt"]:
-        lines.append(f"[{n}] user: {PROMPT_CUT(turn['prompt'], prompt_cap)}")
-    said = "\n".join(text for text in (turn["first"], *turn.get("mid", []), turn["last"]) if text)
+        cut = statements_first if hard and level < GOAL_LEVEL else PROMPT_CUT
+        lines.append(f"[{n}] user: {cut(turn['prompt'], prompt_cap)}")
+    said = _said(turn)
     cap = first_cap + mid_cap + last_cap
     if said and cap:  # the turn's texts as one reply: what matters most, wherever it sits
         lines.append(f"[{n}] Claude: {select(said, cap)}")
+    elif said and shortest and not _speaks_for_itself(turn["prompt"]):
+        # what it decided, else how it began (its answer: a decision in other words)
+        answer = decisions(said, ANSWER_CAP) or statements_first(said, ANSWER_CAP)
+        lines.append(f"[{n}] Claude: {answer}")
     todos = turn.get("todos") or []
     if todos:  # a turn shown short keeps the items not done
         shown = (
@@ -166,21 +198,52 @@ def _pinned(turns: Sequence[dict[str, Any]], goal: int) -> set[int]:
     return {goal} | {i for i, turn in enumerate(turns) if "todos" in turn or turn["n"] == at}
 
 
-def _fitting(turns: Sequence[dict[str, Any]], pinned: set[int], budget: int) -> list[int]:
-    """The pinned and the newest turns' indexes that fit `budget` at their shortest, with a
-    line for each run of turns left out: a long session's older turns are left out before
-    any detail is chosen (a flat cost)."""
+def _fitting(
+    turns: Sequence[dict[str, Any]], pinned: set[int], budget: int
+) -> tuple[list[int], bool]:
+    """The pinned turns' indexes and the others', those worth most first (`_worth`), that
+    fit `budget` at their shortest, with a line for each run of turns left out: a long
+    session's turns are left out before any detail is chosen (a flat cost); and whether any
+    was (then each one shown keeps what its prompt states)."""
+    if _size([line for turn in turns for line in turn_lines(turn, 0)]) <= budget:
+        return list(range(len(turns))), False
     keep = set(pinned)
-    used = sum(_size(turn_lines(turns[i], 0)) for i in keep)
-    for i in range(len(turns) - 1, -1, -1):
+    used = sum(_size(turn_lines(turns[i], 0, hard=True)) for i in keep)
+    newest_first = range(len(turns) - 1, -1, -1)
+    for i in sorted(newest_first, key=lambda i: _worth(turns, i)):
         if i in keep:
             continue
-        size = _size(turn_lines(turns[i], 0)) + len(_gap(len(turns))) + 1
+        size = _size(turn_lines(turns[i], 0, hard=True)) + len(_gap(len(turns))) + 1
         if used + size > budget:
             break
         keep.add(i)
         used += size - len(_gap(len(turns))) - 1
-    return sorted(keep)
+    return sorted(keep), True
+
+
+def _worth(turns: Sequence[dict[str, Any]], i: int) -> tuple[int, int]:
+    """How soon a turn is shown when not all fit (lowest first): the user's words that
+    state most (a choice, a constraint, news: what a reader cannot guess; prose, not a
+    pasted log), then those that state less, then questions and greetings; a turn a
+    model's summary covers after all those of the turns after it."""
+    stated = _stated(turns[i]["prompt"])
+    return bool(turns[i].get("summarized")), -(min(stated, STATED_CAP) // STATED_STEP)
+
+
+def _stated(prompt: str) -> int:
+    """Characters of what `prompt` states in prose (not its questions, not a pasted log)."""
+    return sum(len(s) for s in sentences(prompt) if answers(s) and prose(s))
+
+
+def _speaks_for_itself(prompt: str) -> bool:
+    """A prompt that states at length and asks nothing: Claude's reply adds little to it (a
+    short one, a suggestion or a question, needs Claude's answer beside it)."""
+    asks = any(s.endswith("?") for s in sentences(prompt))
+    return not asks and _stated(prompt) >= ANSWER_CAP
+
+
+def _said(turn: dict[str, Any]) -> str:
+    return "\n".join(text for text in (turn["first"], *turn.get("mid", []), turn["last"]) if text)
 
 
 def _gap(count: int) -> str:
@@ -190,12 +253,14 @@ def _gap(count: int) -> str:
 def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
     """The turns, oldest first, as detailed as `budget` allows: the first prompt's turn (the
     goal) and the newest get the most; every turn shown keeps at least its prompt's head, and
-    a line counts each run of turns that do not fit even so."""
+    a line counts each run of turns that do not fit even so. The turns shown are chosen in
+    the room the last turn whole leaves (`_worth`: the user's words that decide first)."""
     if not turns:
         return []
     goal = next((i for i, turn in enumerate(turns) if turn["prompt"]), 0)
     pinned = _pinned(turns, goal)
-    kept = _fitting(turns, pinned, int(budget * BREADTH_SHARE))
+    last = min(_size(turn_lines(turns[-1], MAX_LEVEL_BY_AGE[0])), int(budget * LAST_SHARE))
+    kept, hard = _fitting(turns, pinned, int((budget - last) * BREADTH_SHARE))
     bounds = [-1, *kept, len(turns)]
     room = budget - sum(
         len(_gap(j - i - 1)) + 1 for i, j in itertools.pairwise(bounds) if j - i > 1
@@ -203,7 +268,8 @@ def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
     order = [kept.index(i) for i in sorted(pinned, key=lambda i: i != goal)]
     out: list[str] = []
     previous = -1
-    for at, lines in zip(kept, _detailed([turns[i] for i in kept], order, room), strict=True):
+    detailed = _detailed([turns[i] for i in kept], order, room, hard=hard)
+    for at, lines in zip(kept, detailed, strict=True):
         if at - previous > 1:
             out.append(_gap(at - previous - 1))
         out += lines
@@ -214,7 +280,7 @@ def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
 
 
 def _detailed(
-    turns: Sequence[dict[str, Any]], pinned: Sequence[int], budget: int
+    turns: Sequence[dict[str, Any]], pinned: Sequence[int], budget: int, *, hard: bool
 ) -> list[list[str]]:
     """Each turn's lines, at the fullest level of detail `budget` allows: the last turn whole
     first (in LAST_SHARE of the room), then the goal and the newest turns as whole as their
@@ -223,7 +289,7 @@ def _detailed(
     goal = pinned[0] if pinned else 0
     newest_first = [len(turns) - 1 - age for age in range(len(turns))]
     levels = [0] * len(turns)
-    rendered = [turn_lines(turn, 0) for turn in turns]
+    rendered = [turn_lines(turn, 0, hard=hard) for turn in turns]
     used = sum(_size(lines) for lines in rendered)
     tried: dict[tuple[int, int], list[str]] = {}
 
@@ -233,7 +299,7 @@ def _detailed(
         nonlocal used
         for level in tops:
             lines = tried.get((i, level)) or tried.setdefault(
-                (i, level), turn_lines(turns[i], level)
+                (i, level), turn_lines(turns[i], level, hard=hard)
             )
             if used - _size(rendered[i]) + _size(lines) <= limit:
                 used += _size(lines) - _size(rendered[i])
@@ -298,7 +364,8 @@ def next_session(
         after = summary.get("after_turn", 0)
         room = budget - _size(parts) - 2
         head = summary_heading(summary, sum(1 for turn in turns if turn["n"] > after))
-        body = clip(summary["text"], max(0, room // 2 - len(head)))
+        share = _summary_room(budget, after, turns[-1]["n"] if turns else after)
+        body = _head_lines(summary["text"], max(0, min(room // 2, share) - len(head)))
         parts.append(f"{head}\n{body}")
         turns = [turn if turn["n"] > after else _words_only(turn) for turn in turns]
     record = (said or said_section)(turns, budget - _size(parts) - 2)
@@ -307,9 +374,26 @@ def next_session(
     return "\n\n".join(parts)
 
 
+def _summary_room(budget: int, after: int, last: int) -> int:
+    """A model's summary's room: SUMMARY_SHARE of the restore, in proportion to the part of
+    the session it tells of (turn `after` of `last`): the turns after it are the record and
+    supersede it, so the longer the session ran on, the less of it is shown."""
+    return int(budget * SUMMARY_SHARE * max(SUMMARY_FLOOR, after / max(1, last)))
+
+
+def _head_lines(text: str, limit: int) -> str:
+    """`text`'s head in `limit`, cut after its last whole line that fits when that keeps most
+    of the room (a summary's sections are lines), marked."""
+    if len(text) <= limit:
+        return text
+    cut = clip(text, limit)
+    at = cut.rfind("\n")
+    return cut if at < limit // 2 else text[:at].rstrip() + "\n…"
+
+
 def _words_only(turn: dict[str, Any]) -> dict[str, Any]:
     """A turn the host's summary covers: the user's own words only (what summaries lose)."""
-    return {**turn, "first": "", "mid": [], "last": "", "ran": []}
+    return {**turn, "first": "", "mid": [], "last": "", "ran": [], "summarized": True}
 
 
 def _in_summary(prompt: str, summary: str) -> bool:

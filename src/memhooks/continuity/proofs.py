@@ -12,6 +12,7 @@ import re
 from memhooks import TYPE_CHECKING
 from memhooks.continuity.excerpt import flat, sentences
 from memhooks.text import clip
+from memhooks.text.lazy_re import LazyPattern
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -21,6 +22,10 @@ FILES_SHOWN = 12
 CHECKS_SHOWN = 8
 COMMITS_SHOWN = 8
 EARLIER_ERROR = 80
+PASSED_CMD = 100
+
+#: A one-off script written into the command itself: `python3 -c`, `node -e`, a heredoc.
+_INLINE = LazyPattern(r"\s-[ce]\s+['\"]|<<-?\s*['\"]?\w+")
 
 PROVEN_HEADING = "## What the record proves (tool calls and their results)"
 CHECKS_HEADING = (
@@ -135,9 +140,14 @@ def _changed_after(state: dict[str, Any], seq: int) -> bool:
 
 def check_lines(state: dict[str, Any]) -> list[str]:
     """The last outcome of each check, newest first; a failure followed by changes to the
-    files is "earlier" (not re-run since), never "failing now"."""
+    files is "earlier" (not re-run since), never "failing now"; a one-off script written
+    inline that passed is no check worth a line (its failure is)."""
     lines = []
-    entries = list(state.get("checks", {}).values())[::-1][:CHECKS_SHOWN]
+    entries = [
+        entry
+        for entry in list(state.get("checks", {}).values())[::-1]
+        if not (entry["ok"] and _INLINE.compiled.search(entry["cmd"]))
+    ][:CHECKS_SHOWN]
     for entry in entries:
         cmd = code_span(entry["cmd"], 160)
         if entry.get("refreshed"):
@@ -147,7 +157,8 @@ def check_lines(state: dict[str, Any]) -> list[str]:
                 f"(turn {entry['closed_turn']}): {cmd}"
             )
             continue
-        if entry["ok"]:
+        if entry["ok"]:  # a pass needs less of its command than a failure
+            cmd = code_span(entry["cmd"], PASSED_CMD)
             closed = entry.get("closed_by")
             lines.append(
                 f"- passed (turn {entry.get('closed_turn', entry['turn'])}): {cmd}"

@@ -323,8 +323,9 @@ def note_room(paths: MemoryPaths, doc: dict[str, Any], room: int) -> None:
 def estimate_room(paths: MemoryPaths, settings: Settings) -> int:
     """The room the next SessionStart will give the restore, as far as it can be known now
     (used until a SessionStart says: `note_room`):
-    the briefing made with this tree's index, status and user tier, a multi-session title
-    and no restore (what changes at each start, a note on the tree, is left out)."""
+    the briefing made with this tree's index, status and user tier, the longer of the
+    titles (one session's or several's) and no restore (what changes at each start, a note
+    on the tree, is left out)."""
     from memhooks.continuity import briefing
     from memhooks.hooks.user_memory import share, user_block
     from memhooks.install.invocation import cli_command
@@ -345,11 +346,18 @@ def estimate_room(paths: MemoryPaths, settings: Settings) -> int:
         index=index,
         budget=budget - (len(user) + 2 if user else 0),
         handover=restore,
-        handover_title=thread.title([{}, {}], 0.0),
+        handover_title=max(thread.title([{}, {}], 0.0), _single_title(), key=len),
         handover_source=source(paths),
         cli=cli_command(),
     )
     return rooms[0] if rooms else 0
+
+
+def _single_title() -> str:
+    """A one-session thread's title at its longest (an ended session, its id and date)."""
+    end = iso()
+    entry = {"id": _SAMPLE_ID, "end": end, "ended": end}
+    return thread.single_title(entry, time.time() + 99 * 86_400)
 
 
 def source(paths: MemoryPaths) -> str:
@@ -374,6 +382,8 @@ def render_thread(
     try:
         old = read_thread(paths) or {}
         room = kept_room(old) or estimate_room(paths, settings)
+        if event == "SessionEnd":  # the index may have grown since the last start noted it
+            room = min(room, estimate_room(paths, settings) or room)
         save_thread(paths, build(paths, room, current=current, old=old))
     except Exception as exc:  # never worth the turn's own record
         log_line(
