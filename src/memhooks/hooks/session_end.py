@@ -1,6 +1,6 @@
 """SessionEnd: close the session record and render the next session's restore (the thread,
-hooks/thread_build.py) with this session's clean end. The host gives all SessionEnd hooks
-1.5 s in total.
+hooks/thread_build.py) with this session's clean end, in one write step under the store lock.
+The host gives all SessionEnd hooks 1.5 s in total.
 
 In a linked worktree, one line for the user when memories saved here are not on the main
 branch yet (continuity.unmerged): a worktree removed unmerged would lose them. git gets a small
@@ -15,8 +15,9 @@ import os
 
 from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
-from memhooks.hooks.session_record import touch_session
-from memhooks.store import MemoryPaths, Settings, log_line
+from memhooks.hooks.thread_build import render_thread
+from memhooks.store import MemoryPaths, Settings, log_line, save_evidence
+from memhooks.text.clock import iso
 
 if TYPE_CHECKING:
     from typing import Any
@@ -30,9 +31,7 @@ LOCK_TIMEOUT = 0.3
 
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
-    touch_session(paths, hook.session_id, ended_reason=hook.reason or "other")
-    if settings.capture_journal and hook.session_id:
-        _close_thread(hook, paths, settings)
+    _end(hook, paths, settings)
     line = unmerged_line(paths)
     if not line:
         return None
@@ -56,33 +55,48 @@ def unmerged_line(paths: MemoryPaths) -> str:
         return ""
 
 
-def _close_thread(hook: HookInput, paths: MemoryPaths, settings: Settings) -> None:
-    """The session's evidence caught up with what Stop did not see (a turn the user
-    interrupted: no Stop), then the next session's thread rendered with its clean end."""
-    from memhooks.hooks.evidence_update import evidence_for, load, read_from
-    from memhooks.hooks.thread_build import render_thread
-    from memhooks.store import UnsafePathError, quick_lock, save_evidence
+def _end(hook: HookInput, paths: MemoryPaths, settings: Settings) -> None:
+    """One write step: the session's clean end in the session record, its evidence caught up
+    with what Stop did not see (a turn the user interrupted: no Stop), and the next session's
+    thread rendered with that end. A busy lock skips it (one line in the log)."""
+    from memhooks.store import UnsafePathError, change_state, record_activity, tree_turn
 
-    state = load(paths, hook.session_id)
-    at = state.get("offset") if state else None
-    transcript = hook.transcript_path
+    thread = settings.capture_journal and bool(hook.session_id)
+    when = iso()
     try:
-        behind = (
-            state is not None
-            and isinstance(at, int)
-            and os.path.isfile(transcript)
-            and os.path.getsize(transcript) > at
-        )
-        if behind and state is not None:
-            records, _, end = read_from(transcript, at, CATCH_UP_BYTES)
-            state = evidence_for(hook, paths, settings, state, records).state
-            state["offset"] = end
-        with quick_lock(paths.lock, LOCK_TIMEOUT):
+        state, behind = _caught_up(hook, paths, settings) if thread else (None, False)
+        with tree_turn(paths, LOCK_TIMEOUT):
+            change_state(
+                paths.session,
+                lambda record: record_activity(
+                    record, hook.session_id, when, ended_reason=hook.reason or "other"
+                ),
+                durable=False,
+            )
+            if not thread:
+                return
             if behind and state is not None:
                 save_evidence(paths, hook.session_id, state)
             current = (hook.session_id, state) if state is not None else None
             render_thread(paths, settings, current, "SessionEnd")
     except (OSError, UnsafePathError) as exc:  # LockTimeoutError is an OSError
-        log_line(
-            paths.log, f"SessionEnd: the next session's restore not rendered: {exc}", echo=False
-        )
+        log_line(paths.log, f"SessionEnd: the session's end not recorded: {exc}", echo=False)
+
+
+def _caught_up(
+    hook: HookInput, paths: MemoryPaths, settings: Settings
+) -> tuple[dict[str, Any] | None, bool]:
+    """The session's evidence with the transcript past its offset read (outside the lock),
+    and whether there was any."""
+    from memhooks.hooks.evidence_update import evidence_for, load, read_from
+
+    state = load(paths, hook.session_id)
+    at = state.get("offset") if state else None
+    transcript = hook.transcript_path
+    behind = isinstance(at, int) and os.path.isfile(transcript)
+    if not behind or state is None or os.path.getsize(transcript) <= at:
+        return state, False
+    records, _, end = read_from(transcript, at, CATCH_UP_BYTES)
+    state = evidence_for(hook, paths, settings, state, records).state
+    state["offset"] = end
+    return state, True
