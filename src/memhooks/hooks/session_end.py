@@ -93,8 +93,9 @@ def _caught_up(
     state = load(paths, hook.session_id)
     at = state.get("offset") if state else None
     transcript = hook.transcript_path
-    behind = isinstance(at, int) and os.path.isfile(transcript)
-    if not behind or state is None or os.path.getsize(transcript) <= at:
+    if not isinstance(at, int) or not os.path.isfile(transcript):
+        return state, False
+    if state is None or os.path.getsize(transcript) <= at:
         return state, False
     records, _, end = read_from(transcript, at, CATCH_UP_BYTES)
     state = evidence_for(hook, paths, settings, state, records).state
