@@ -48,6 +48,10 @@ MAX_FILES = 200
 MAX_PENDING = 200
 FINDING_CAP = 600
 REDACTED_KEPT = 2_000
+#: The redacted texts of this process, per set of custom patterns: shared by every Evidence,
+#: so the Stop hook's journal entry (its own Evidence of the same records) redacts nothing
+#: the session's evidence just did.
+_REDACTED: dict[tuple[str, ...], dict[str, str]] = {}
 FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 AGENT_TOOLS = frozenset({"Agent", "Task"})
 TODO_STATUSES = ("pending", "in_progress", "completed")
@@ -124,7 +128,7 @@ class Evidence:
     ) -> None:
         self.state: dict[str, Any] = state if state is not None and usable(state) else new_state()
         self.patterns = tuple(redact_patterns)
-        self._clean: dict[str, str] = {}
+        self._clean = _REDACTED.setdefault(self.patterns, {})
 
     # ---------------------------------------------------------------- records
 

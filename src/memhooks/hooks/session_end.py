@@ -1,6 +1,6 @@
 """SessionEnd: close the session record and render the next session's restore (the thread,
-hooks/thread_build.py) with this session's clean end. The host gives all SessionEnd hooks
-1.5 s in total.
+hooks/thread_build.py) with this session's clean end, in one write step under the store lock.
+The host gives all SessionEnd hooks 1.5 s in total.
 
 In a linked worktree, one line for the user when memories saved here are not on the main
 branch yet (continuity.unmerged): a worktree removed unmerged would lose them. git gets a small
@@ -15,8 +15,9 @@ import os
 
 from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
-from memhooks.hooks.session_record import touch_session
+from memhooks.hooks.thread_build import render_thread
 from memhooks.store import MemoryPaths, Settings, log_line
+from memhooks.text.clock import iso
 
 if TYPE_CHECKING:
     from typing import Any
@@ -30,9 +31,7 @@ LOCK_TIMEOUT = 0.3
 
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
-    touch_session(paths, hook.session_id, ended_reason=hook.reason or "other")
-    if settings.capture_journal and hook.session_id:
-        _close_thread(hook, paths, settings)
+    _end(hook, paths, settings)
     line = unmerged_line(paths)
     if not line:
         return None
@@ -56,24 +55,39 @@ def unmerged_line(paths: MemoryPaths) -> str:
         return ""
 
 
-def _close_thread(hook: HookInput, paths: MemoryPaths, settings: Settings) -> None:
-    """What the last Stops did not keep (a turn the user interrupted: no Stop; a Stop that
-    found the lock taken) read and kept as Stop does, journal and evidence, then the next
-    session's thread rendered with its clean end."""
+def _end(hook: HookInput, paths: MemoryPaths, settings: Settings) -> None:
+    """One write step: the session's clean end in the session record, what the last Stops did
+    not keep (a turn the user interrupted: no Stop; a Stop that found the lock taken) read and
+    kept as Stop does, journal and evidence, and the next session's thread rendered with that
+    end. A busy lock skips it (one line in the log)."""
     from memhooks.hooks.evidence_update import load
     from memhooks.hooks.stop import keep_update, read_update
-    from memhooks.hooks.thread_build import render_thread
-    from memhooks.store import UnsafePathError, quick_lock, read_offsets
+    from memhooks.store import (
+        UnsafePathError,
+        change_state,
+        read_offsets,
+        record_activity,
+        tree_turn,
+    )
 
-    journal_at = read_offsets(paths).get(hook.session_id)
+    thread = settings.capture_journal and bool(hook.session_id)
+    when = iso()
     try:
-        update = read_update(hook, paths, settings, journal_at, CATCH_UP_BYTES)
-        with quick_lock(paths.lock, LOCK_TIMEOUT):
+        journal_at = read_offsets(paths).get(hook.session_id) if thread else None
+        update = read_update(hook, paths, settings, journal_at, CATCH_UP_BYTES) if thread else None
+        with tree_turn(paths, LOCK_TIMEOUT):
+            change_state(
+                paths.session,
+                lambda record: record_activity(
+                    record, hook.session_id, when, ended_reason=hook.reason or "other"
+                ),
+                durable=False,
+            )
+            if update is None:
+                return
             caught_up = update.read > 0 and keep_update(paths, hook.session_id, update, journal_at)
             state = update.state if caught_up else load(paths, hook.session_id)
             current = (hook.session_id, state) if state is not None else None
             render_thread(paths, settings, current, "SessionEnd")
     except (OSError, UnsafePathError) as exc:  # LockTimeoutError is an OSError
-        log_line(
-            paths.log, f"SessionEnd: the next session's restore not rendered: {exc}", echo=False
-        )
+        log_line(paths.log, f"SessionEnd: the session's end not recorded: {exc}", echo=False)
