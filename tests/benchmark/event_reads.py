@@ -1,6 +1,7 @@
 """What each hook event and `memhooks remember` load and touch, counted in-process.
 
     python tests/benchmark/event_reads.py [--json] [--memories N] [--only LABEL]
+                                          [--verbose [--where]]
 
 The project and session of `call_paths.py` (a git repository, `memhooks start`, N generated
 memories, the search index, an earlier session with evidence); each hook runs in a fresh
@@ -47,6 +48,8 @@ class Counter:
         self.writes: collections.Counter[str] = collections.Counter()
         self.connects = 0
         self.locks = 0
+        #: Where each read and lock turn came from: memhooks' innermost frames.
+        self.where: collections.defaultdict[str, list[str]] = collections.defaultdict(list)
 
     def __call__(self, event: str, args: tuple[Any, ...]) -> None:
         if event == "open":
@@ -58,6 +61,7 @@ class Counter:
 
             if args[1] & fcntl.LOCK_EX:
                 self.locks += 1
+                self.where["(lock)"].append(caller())
 
     def _open(self, args: tuple[Any, ...]) -> None:
         path, mode, flags = args[0], args[1], args[2]
@@ -72,6 +76,22 @@ class Counter:
         else:
             writing = bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
         (self.writes if writing else self.reads)[relative] += 1
+        if not writing:
+            self.where[relative].append(caller())
+
+
+def caller(depth: int = 4) -> str:
+    """The innermost memhooks frames of the current stack, innermost first."""
+    frame = sys._getframe(2)  # the audit hook's caller
+    found: list[str] = []
+    src = str(SRC / "memhooks") + os.sep
+    while frame is not None and len(found) < depth:
+        path = frame.f_code.co_filename
+        if path.startswith(src):
+            module = path[len(src) : -3].replace(os.sep, ".")
+            found.append(f"{module}:{frame.f_code.co_name}:{frame.f_lineno}")
+        frame = frame.f_back
+    return " < ".join(found)
 
 
 def worker(kind: str, what: str, payload_file: str, out_file: str) -> None:
@@ -110,6 +130,7 @@ def worker(kind: str, what: str, payload_file: str, out_file: str) -> None:
         "writes": dict(counter.writes),
         "connects": counter.connects,
         "locks": counter.locks,
+        "where": counter.where,
         "exit": code,
         "output": captured.getvalue(),
     }
@@ -158,6 +179,9 @@ def rows(session: Session, only: str | None) -> list[dict[str, Any]]:
                 "index": result["connects"],
                 "locks": result["locks"],
                 "read_twice": sorted(p for p, n in reads.items() if n > 1),
+                "where": {
+                    p: w for p, w in result["where"].items() if p == "(lock)" or reads[p] > 1
+                },
             }
         )
     return out
@@ -172,6 +196,11 @@ def main() -> int:
     parser.add_argument("--memories", type=int, default=60, help="memories in the tree")
     parser.add_argument("--only", help="only the rows whose label holds this")
     parser.add_argument("--verbose", action="store_true", help="list the files read twice")
+    parser.add_argument(
+        "--where",
+        action="store_true",
+        help="with --verbose: where each repeated read and each lock turn came from",
+    )
     parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -192,6 +221,11 @@ def main() -> int:
         for r in found:
             if r["read_twice"]:
                 print(f"\n{r['event']}: read more than once: {', '.join(r['read_twice'])}")
+            if args.where:
+                for path, stacks in r["where"].items():
+                    print(f"  {path}:")
+                    for stack in stacks:
+                        print(f"    {stack}")
     return 0
 
 
