@@ -17,7 +17,7 @@ from memhooks.hooks.handover_pick import pick
 from memhooks.hooks.output import context_output
 from memhooks.hooks.search_check import check_search_index
 from memhooks.hooks.session_git import keep_baseline, start_snapshot
-from memhooks.hooks.session_record import touch_session
+from memhooks.hooks.session_record import LOCK_TIMEOUT, touch_locked
 from memhooks.hooks.user_memory import share, user_block
 from memhooks.install.invocation import cli_command
 from memhooks.store import (
@@ -28,8 +28,10 @@ from memhooks.store import (
     read_status,
     read_text,
     reset_reminder,
+    tree_turn,
     without_native,
 )
+from memhooks.text.clock import iso
 
 if TYPE_CHECKING:
     from typing import Any
@@ -72,7 +74,7 @@ def _settle_tree(paths: MemoryPaths, settings: Settings) -> str:
     from memhooks.guard.tree_settle import look
 
     try:
-        return " ".join(look(paths, settings, cli_command(), full=True, from_claude=False))
+        return " ".join(look(paths, settings, cli_command(), from_claude=False))
     except Exception as exc:  # the briefing matters more; logged
         log_line(paths.log, f"SessionStart: changes to the tree not settled: {exc}")
         return ""
@@ -95,12 +97,17 @@ def _heal_index(paths: MemoryPaths) -> None:
 
 
 def record_start(paths: MemoryPaths, session_id: str, git_now: dict[str, Any] | None) -> None:
-    """The start's one write step: the session's record, its git baseline (a new session),
-    and the per-prompt reminder made due again."""
-    touch_session(paths, session_id, started=True)
-    if git_now is not None:
-        keep_baseline(paths, session_id, git_now)
-    reset_reminder(paths, session_id)
+    """The start's one write step, one turn of the store lock: the session's record, its git
+    baseline (a new session), and the per-prompt reminder made due again. Skipped and logged
+    rather than wait or fail: the briefing is what the user needs."""
+    try:
+        with tree_turn(paths, LOCK_TIMEOUT):
+            touch_locked(paths, session_id, iso(), started=True)
+            if git_now is not None:
+                keep_baseline(paths, session_id, git_now)
+            reset_reminder(paths, session_id)
+    except OSError as exc:  # LockTimeoutError is one too
+        log_line(paths.log, f"SessionStart: session activity not recorded: {exc}")
 
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
