@@ -14,7 +14,10 @@ same sentence again, which a similar memory refuses). Counted through `sys.addau
   opens and as distinct files; the files read more than once are listed with --verbose;
 - writes: files opened for writing there;
 - index: sqlite connections opened (the search index, the citations);
-- lock turns: exclusive `flock`s taken (the store lock, the handoff's, the ledger's).
+- lock turns: exclusive `flock`s taken of the store lock (locks), and of the others (other:
+  the ledger's, the handoff's), told apart by the locked file's name (Linux).
+
+After the session, SessionStart runs again as a resume of it and as a /clear (a new session).
 
 Standard library only; the numbers are counts, not times.
 """
@@ -36,6 +39,9 @@ sys.path.insert(0, str(HERE))
 
 from call_paths import SESSION, SRC, Session, table  # noqa: E402
 
+#: The store lock's file (store.paths): its turns are told apart from the other locks'.
+STORE_LOCK = "store.lock"
+CLEARED = "c1ea4ed0-1111-4222-8333-444455556666"
 REMEMBER = ("remember", "we always squash-merge pull requests before the release branch is cut")
 
 
@@ -48,6 +54,7 @@ class Counter:
         self.writes: collections.Counter[str] = collections.Counter()
         self.connects = 0
         self.locks = 0
+        self.other_locks = 0
         #: Where each read and lock turn came from: memhooks' innermost frames.
         self.where: collections.defaultdict[str, list[str]] = collections.defaultdict(list)
 
@@ -60,8 +67,12 @@ class Counter:
             import fcntl
 
             if args[1] & fcntl.LOCK_EX:
-                self.locks += 1
-                self.where["(lock)"].append(caller())
+                store = lock_name(args[0]) == STORE_LOCK
+                if store:
+                    self.locks += 1
+                else:
+                    self.other_locks += 1
+                self.where["(store lock)" if store else "(other lock)"].append(caller())
 
     def _open(self, args: tuple[Any, ...]) -> None:
         path, mode, flags = args[0], args[1], args[2]
@@ -78,6 +89,14 @@ class Counter:
         (self.writes if writing else self.reads)[relative] += 1
         if not writing:
             self.where[relative].append(caller())
+
+
+def lock_name(fd: int) -> str:
+    """The name of the file a descriptor holds (Linux: /proc), or ""."""
+    try:
+        return Path(f"/proc/self/fd/{fd}").readlink().name
+    except OSError:
+        return ""
 
 
 def caller(depth: int = 4) -> str:
@@ -130,6 +149,7 @@ def worker(kind: str, what: str, payload_file: str, out_file: str) -> None:
         "writes": dict(counter.writes),
         "connects": counter.connects,
         "locks": counter.locks,
+        "other_locks": counter.other_locks,
         "where": counter.where,
         "exit": code,
         "output": captured.getvalue(),
@@ -150,7 +170,11 @@ def measure(session: Session, kind: str, what: str, payload: dict[str, Any]) -> 
 def rows(session: Session, only: str | None) -> list[dict[str, Any]]:
     out = []
     cases: list[tuple[str, str, str, dict[str, Any]]] = []
-    for label, event, fields in session.cases():
+    after = [
+        ("SessionStart resume", "SessionStart", {"source": "resume"}),
+        ("SessionStart clear", "SessionStart", {"source": "clear", "session_id": CLEARED}),
+    ]
+    for label, event, fields in [*session.cases(), *after]:
         payload = {
             "session_id": SESSION,
             "transcript_path": str(session.base / "transcript_at_precompact.jsonl"),
@@ -178,16 +202,27 @@ def rows(session: Session, only: str | None) -> list[dict[str, Any]]:
                 "writes": len(result["writes"]),
                 "index": result["connects"],
                 "locks": result["locks"],
+                "other": result["other_locks"],
                 "read_twice": sorted(p for p, n in reads.items() if n > 1),
                 "where": {
-                    p: w for p, w in result["where"].items() if p == "(lock)" or reads[p] > 1
+                    p: w for p, w in result["where"].items() if p.startswith("(") or reads[p] > 1
                 },
             }
         )
     return out
 
 
-COLUMNS = ("modules", "memhooks", "pydantic", "opens", "files", "writes", "index", "locks")
+COLUMNS = (
+    "modules",
+    "memhooks",
+    "pydantic",
+    "opens",
+    "files",
+    "writes",
+    "index",
+    "locks",
+    "other",
+)
 
 
 def main() -> int:
@@ -219,8 +254,9 @@ def main() -> int:
     print(table(found, COLUMNS))
     if args.verbose:
         for r in found:
-            if r["read_twice"]:
-                print(f"\n{r['event']}: read more than once: {', '.join(r['read_twice'])}")
+            if r["read_twice"] or (args.where and r["where"]):
+                twice = ", ".join(r["read_twice"]) or "nothing"
+                print(f"\n{r['event']}: read more than once: {twice}")
             if args.where:
                 for path, stacks in r["where"].items():
                     print(f"  {path}:")

@@ -22,6 +22,7 @@ from memhooks.store import (
     consent_decision,
     is_active,
     is_on,
+    keep_reads,
     load_settings,
     log_line,
     tree_problem,
@@ -143,6 +144,7 @@ LOST_TREE_EVENTS = ("PostToolUse", "SessionStart")
 def run(event: str) -> int:
     """The hook for `event`, within its deadline: exit 0 whatever happens."""
     previous = _arm_deadline(DEADLINE.get(event, DEFAULT_DEADLINE))
+    keep_reads(on=True)  # each file read once (store.files)
     try:
         return _run(event)
     except HookDeadlineError as exc:  # past the handler in _run (while it logged, say)
@@ -151,6 +153,7 @@ def run(event: str) -> int:
         _failed_open(None, event, exc)
         return 0
     finally:
+        keep_reads(on=False)
         _disarm(previous)
 
 

@@ -51,6 +51,7 @@ TREE = {
     "pages": "default_page IndexCaps index_line render_archive render_index write_page",
     "paths": "command_project_root discover_project inside LAYOUT LOCAL MEMORY_DIR MemoryPaths"
         " project_root resolves_inside session_file_stem TREE_PREFIX UnsafePathError",
+    "read_once": "keep_reads",
     "session": "append_journal change_state is_active JOURNAL_HEADING journal_part KEYS"
         " read_offsets read_state record_activity RECORD_KEYS record_shown repair_state"
         " reset_reminder save_offset shown_statuses StateUnreadableError",

@@ -163,6 +163,7 @@ from memhooks.store.paths import inside as inside
 from memhooks.store.paths import project_root as project_root
 from memhooks.store.paths import resolves_inside as resolves_inside
 from memhooks.store.paths import session_file_stem as session_file_stem
+from memhooks.store.read_once import keep_reads as keep_reads
 from memhooks.store.session import JOURNAL_HEADING as JOURNAL_HEADING
 from memhooks.store.session import KEYS as KEYS
 from memhooks.store.session import RECORD_KEYS as RECORD_KEYS
