@@ -35,6 +35,14 @@ def opens(path: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
+def read_once(folder: Path, name: str, data: bytes) -> Path:
+    """A file written outside the hook, then read (and kept) by it."""
+    target = folder / name
+    target.write_bytes(data)
+    assert read_bytes(target) == data
+    return target
+
+
 @pytest.mark.usefixtures("keeping")
 def test_an_unchanged_file_is_read_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "config.json"
@@ -48,9 +56,7 @@ def test_an_unchanged_file_is_read_once(tmp_path: Path, monkeypatch: pytest.Monk
 
 @pytest.mark.usefixtures("keeping")
 def test_a_replaced_or_appended_file_is_read_again(tmp_path: Path) -> None:
-    target = tmp_path / "session.json"
-    target.write_text("one", encoding="utf-8")
-    assert read_bytes(target) == b"one"
+    target = read_once(tmp_path, "session.json", b"one")
     other = tmp_path / "other"
     other.write_text("two", encoding="utf-8")  # another writer: a new file, same size
     other.replace(target)
@@ -82,18 +88,14 @@ def test_outside_a_hook_nothing_is_kept(tmp_path: Path, monkeypatch: pytest.Monk
 
 @pytest.mark.usefixtures("keeping")
 def test_a_whole_read_over_its_cap_is_refused_from_the_kept_bytes_too(tmp_path: Path) -> None:
-    target = tmp_path / "big"
-    target.write_bytes(b"0123456789")
-    assert read_bytes(target) == b"0123456789"
+    target = read_once(tmp_path, "big", b"0123456789")
     with pytest.raises(OSError, match="over 4"):
         read_bytes(target, 4, whole=True)
 
 
 @pytest.mark.usefixtures("keeping")
 def test_a_file_replaced_by_a_symlink_is_refused(tmp_path: Path) -> None:
-    target = tmp_path / "context.md"
-    target.write_text("mine", encoding="utf-8")
-    assert read_bytes(target) == b"mine"
+    target = read_once(tmp_path, "context.md", b"mine")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.write_text("mine", encoding="utf-8")
     target.unlink()
