@@ -1,11 +1,12 @@
-"""Each file read once while a hook runs (`hooks.entry`). Standard library only.
+"""Each file read once while a hook or a command runs (`hooks.entry`, `cli.main`). Standard
+library only.
 
 The bytes of every file read (or written) whole are kept with its stamp, and a later read of the
 same path whose `lstat` still gives that stamp takes them without opening the file again
 (`store.files.read_bytes`, `store.local.read_id`). The stamp holds the inode, size, mtime and
 ctime: every write of memhooks replaces the file (a new inode), under the lock or not, and an
 append changes its size, so a read under the lock still sees what another writer wrote before
-it. Outside a hook's run (a command, a test) nothing is kept.
+it. Outside a run (a library call, a test) nothing is kept.
 """
 
 from __future__ import annotations
@@ -13,14 +14,14 @@ from __future__ import annotations
 import os
 
 _Stamp = tuple[int, int, int, int, int, int]
-#: path -> (stamp, bytes); None outside a hook's run.
+#: path -> (stamp, bytes); None outside a run.
 _KEPT: dict[str, tuple[_Stamp, bytes]] | None = None
 #: A file bigger than this is read again rather than held (a hook's files are small).
 KEEP_CAP = 4_000_000
 
 
 def keep_reads(*, on: bool) -> None:
-    """Start (`on`) or end a hook's run: what it read is kept until the end, then dropped."""
+    """Start (`on`) or end a run: what it read is kept until the end, then dropped."""
     global _KEPT  # noqa: PLW0603 - one hook's run, one process
     _KEPT = {} if on else None
 
@@ -41,7 +42,7 @@ def _stamp(info: os.stat_result) -> _Stamp:
 
 
 def kept_bytes(target: str) -> bytes | None:
-    """The bytes this hook's run already read of `target`, if the file is unchanged since."""
+    """The bytes this run already read of `target`, if the file is unchanged since."""
     if _KEPT is None or target not in _KEPT:
         return None
     try:
