@@ -1,6 +1,7 @@
 """What each hook event and `memhooks remember` load and touch, counted in-process.
 
     python tests/benchmark/event_reads.py [--json] [--memories N] [--only LABEL]
+                                          [--verbose [--where]]
 
 The project and session of `call_paths.py` (a git repository, `memhooks start`, N generated
 memories, the search index, an earlier session with evidence); each hook runs in a fresh
@@ -13,7 +14,10 @@ same sentence again, which a similar memory refuses). Counted through `sys.addau
   opens and as distinct files; the files read more than once are listed with --verbose;
 - writes: files opened for writing there;
 - index: sqlite connections opened (the search index, the citations);
-- lock turns: exclusive `flock`s taken (the store lock, the handoff's, the ledger's).
+- lock turns: exclusive `flock`s taken of the store lock (locks), and of the others (other:
+  the ledger's, the handoff's), told apart by the locked file's name (Linux).
+
+After the session, SessionStart runs again as a resume of it and as a /clear (a new session).
 
 Standard library only; the numbers are counts, not times.
 """
@@ -35,6 +39,9 @@ sys.path.insert(0, str(HERE))
 
 from call_paths import SESSION, SRC, Session, table  # noqa: E402
 
+#: The store lock's file (store.paths): its turns are told apart from the other locks'.
+STORE_LOCK = "store.lock"
+CLEARED = "c1ea4ed0-1111-4222-8333-444455556666"
 REMEMBER = ("remember", "we always squash-merge pull requests before the release branch is cut")
 
 
@@ -47,6 +54,9 @@ class Counter:
         self.writes: collections.Counter[str] = collections.Counter()
         self.connects = 0
         self.locks = 0
+        self.other_locks = 0
+        #: Where each read and lock turn came from: memhooks' innermost frames.
+        self.where: collections.defaultdict[str, list[str]] = collections.defaultdict(list)
 
     def __call__(self, event: str, args: tuple[Any, ...]) -> None:
         if event == "open":
@@ -57,7 +67,12 @@ class Counter:
             import fcntl
 
             if args[1] & fcntl.LOCK_EX:
-                self.locks += 1
+                store = lock_name(args[0]) == STORE_LOCK
+                if store:
+                    self.locks += 1
+                else:
+                    self.other_locks += 1
+                self.where["(store lock)" if store else "(other lock)"].append(caller())
 
     def _open(self, args: tuple[Any, ...]) -> None:
         path, mode, flags = args[0], args[1], args[2]
@@ -72,6 +87,30 @@ class Counter:
         else:
             writing = bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
         (self.writes if writing else self.reads)[relative] += 1
+        if not writing:
+            self.where[relative].append(caller())
+
+
+def lock_name(fd: int) -> str:
+    """The name of the file a descriptor holds (Linux: /proc), or ""."""
+    try:
+        return Path(f"/proc/self/fd/{fd}").readlink().name
+    except OSError:
+        return ""
+
+
+def caller(depth: int = 4) -> str:
+    """The innermost memhooks frames of the current stack, innermost first."""
+    frame = sys._getframe(2)  # the audit hook's caller
+    found: list[str] = []
+    src = str(SRC / "memhooks") + os.sep
+    while frame is not None and len(found) < depth:
+        path = frame.f_code.co_filename
+        if path.startswith(src):
+            module = path[len(src) : -3].replace(os.sep, ".")
+            found.append(f"{module}:{frame.f_code.co_name}:{frame.f_lineno}")
+        frame = frame.f_back
+    return " < ".join(found)
 
 
 def worker(kind: str, what: str, payload_file: str, out_file: str) -> None:
@@ -110,6 +149,8 @@ def worker(kind: str, what: str, payload_file: str, out_file: str) -> None:
         "writes": dict(counter.writes),
         "connects": counter.connects,
         "locks": counter.locks,
+        "other_locks": counter.other_locks,
+        "where": counter.where,
         "exit": code,
         "output": captured.getvalue(),
     }
@@ -129,7 +170,11 @@ def measure(session: Session, kind: str, what: str, payload: dict[str, Any]) -> 
 def rows(session: Session, only: str | None) -> list[dict[str, Any]]:
     out = []
     cases: list[tuple[str, str, str, dict[str, Any]]] = []
-    for label, event, fields in session.cases():
+    after = [
+        ("SessionStart resume", "SessionStart", {"source": "resume"}),
+        ("SessionStart clear", "SessionStart", {"source": "clear", "session_id": CLEARED}),
+    ]
+    for label, event, fields in [*session.cases(), *after]:
         payload = {
             "session_id": SESSION,
             "transcript_path": str(session.base / "transcript_at_precompact.jsonl"),
@@ -157,13 +202,27 @@ def rows(session: Session, only: str | None) -> list[dict[str, Any]]:
                 "writes": len(result["writes"]),
                 "index": result["connects"],
                 "locks": result["locks"],
+                "other": result["other_locks"],
                 "read_twice": sorted(p for p, n in reads.items() if n > 1),
+                "where": {
+                    p: w for p, w in result["where"].items() if p.startswith("(") or reads[p] > 1
+                },
             }
         )
     return out
 
 
-COLUMNS = ("modules", "memhooks", "pydantic", "opens", "files", "writes", "index", "locks")
+COLUMNS = (
+    "modules",
+    "memhooks",
+    "pydantic",
+    "opens",
+    "files",
+    "writes",
+    "index",
+    "locks",
+    "other",
+)
 
 
 def main() -> int:
@@ -172,6 +231,11 @@ def main() -> int:
     parser.add_argument("--memories", type=int, default=60, help="memories in the tree")
     parser.add_argument("--only", help="only the rows whose label holds this")
     parser.add_argument("--verbose", action="store_true", help="list the files read twice")
+    parser.add_argument(
+        "--where",
+        action="store_true",
+        help="with --verbose: where each repeated read and each lock turn came from",
+    )
     parser.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -190,8 +254,14 @@ def main() -> int:
     print(table(found, COLUMNS))
     if args.verbose:
         for r in found:
-            if r["read_twice"]:
-                print(f"\n{r['event']}: read more than once: {', '.join(r['read_twice'])}")
+            if r["read_twice"] or (args.where and r["where"]):
+                twice = ", ".join(r["read_twice"]) or "nothing"
+                print(f"\n{r['event']}: read more than once: {twice}")
+            if args.where:
+                for path, stacks in r["where"].items():
+                    print(f"  {path}:")
+                    for stack in stacks:
+                        print(f"    {stack}")
     return 0
 
 

@@ -78,6 +78,17 @@ def test_a_trivial_session_never_hides_the_real_one_before_it(
     assert 6_000 < len(text) <= 9_000  # the budget is used
 
 
+def _rebuild_ended(paths: MemoryPaths) -> None:
+    """Wait (a minute at most) for the background rebuild a SessionStart started to end."""
+    import time
+
+    from memhooks.store import rebuilding
+
+    deadline = time.monotonic() + 60
+    while rebuilding(paths) and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def test_session_start_reads_the_thread_rendered_at_the_end(started: Path, tmp_path: Path) -> None:
     project = _week(started, tmp_path)
     paths = MemoryPaths(started)
@@ -89,7 +100,9 @@ def test_session_start_reads_the_thread_rendered_at_the_end(started: Path, tmp_p
     Path(paths.thread).write_text(json.dumps(kept), encoding="utf-8")
     text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
     assert "rendered at the end, read at the start" in text
-    # Missing (a crash before any Stop wrote it): rendered at the start, and kept.
+    # Missing (a crash before any Stop wrote it): rendered at the start, and kept (when the
+    # lock is free: the search index's first build, started by a start, holds it meanwhile).
+    _rebuild_ended(paths)
     Path(paths.thread).unlink()
     text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
     assert "I want a --json output mode" in text

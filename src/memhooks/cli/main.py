@@ -191,6 +191,9 @@ def _dispatch(args_list: list[str]) -> int:
         from memhooks.text.progress import silence
 
         silence()  # one JSON document, and no progress lines from this or its children
+    from memhooks.store import keep_reads
+
+    keep_reads(on=True)  # each file read once, as in a hook (store.read_once)
     try:
         return int(args.func(args))
     except (MemhooksError, OSError) as exc:
@@ -215,3 +218,5 @@ def _dispatch(args_list: list[str]) -> int:
             raise
         sys.stderr.write(f"memhooks: {exc}; fix or remove it in config.json\n")
         return Exit.REFUSED
+    finally:
+        keep_reads(on=False)

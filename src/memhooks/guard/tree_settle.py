@@ -53,14 +53,13 @@ if TYPE_CHECKING:
 NAMED = 5
 
 
-def look(
-    paths: MemoryPaths, settings: Settings, cli: str, *, full: bool, from_claude: bool
-) -> list[str]:
+def look(paths: MemoryPaths, settings: Settings, cli: str, *, from_claude: bool) -> list[str]:
     """What changed behind the store's back, settled: the messages for Claude and the user,
-    [] when nothing did. `full` lists the tree even when the cheap check finds nothing (an
-    in-place write into an existing file changes no folder); `from_claude`: the change is a
-    tool call's, so an invalid file is put aside and a valid one is pointed out."""
-    if not full and recorded_quick(paths) == quick_line(paths):
+    [] when nothing did. `from_claude`: the change is a tool call's, so an invalid file is put
+    aside and a valid one is pointed out. The cheap check needs no lock: the line it compares
+    is recorded under the lock by every write step, so a match means nothing changed since;
+    only a difference is looked at again under the lock (a write step may be under way)."""
+    if recorded_quick(paths) == quick_line(paths):
         return []
     try:
         return _look_deeper(paths, settings, cli, from_claude=from_claude)

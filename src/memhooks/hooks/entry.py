@@ -22,6 +22,7 @@ from memhooks.store import (
     consent_decision,
     is_active,
     is_on,
+    keep_reads,
     load_settings,
     log_line,
     tree_problem,
@@ -143,6 +144,7 @@ LOST_TREE_EVENTS = ("PostToolUse", "SessionStart")
 def run(event: str) -> int:
     """The hook for `event`, within its deadline: exit 0 whatever happens."""
     previous = _arm_deadline(DEADLINE.get(event, DEFAULT_DEADLINE))
+    keep_reads(on=True)  # each file read once (store.files)
     try:
         return _run(event)
     except HookDeadlineError as exc:  # past the handler in _run (while it logged, say)
@@ -151,6 +153,7 @@ def run(event: str) -> int:
         _failed_open(None, event, exc)
         return 0
     finally:
+        keep_reads(on=False)
         _disarm(previous)
 
 
@@ -176,10 +179,12 @@ def _run(event: str) -> int:
             # whole tree was deleted, which is said once.
             _report_lost_tree(event, paths)
             return 0
+        settings = load_settings(paths.config)
+        if event == "SessionStart":
+            _bootstrap_dependencies(semantic=settings.semantic != "off")
         if problem:
             log_line(paths.log, f"{event}: {problem}; skipped")
             return 0
-        settings = load_settings(paths.config)
         for issue in settings.problems:
             log_line(paths.log, f"{event}: config.json {issue}")
         _drop_slow_patterns(paths, settings)
@@ -274,14 +279,15 @@ def _report_lost_tree(event: str, paths: MemoryPaths) -> None:
 def _gate(event: str, hook: HookInput, paths: MemoryPaths) -> tuple[bool, MemoryPaths]:
     """(memory is on here, the tree's paths). SessionStart first moves an older memhooks'
     machine-local state out of the checkout, and takes the paths again once a worktree
-    joined (its id is new)."""
+    joined (its id is new: it had no session record)."""
     if event != "SessionStart":
         return _memory_on(event, paths), paths
+    _record_plugin()  # for Claude's own `memhooks` calls, even before a start
     paths = _moved_out(paths)
+    joining = not os.path.lexists(paths.session)
     active = _memory_on(event, paths)
-    if active:
+    if active and joining:
         paths = hook.memory_paths()
-    _prepare_plugin(paths, active=active)
     return active, paths
 
 
@@ -353,15 +359,6 @@ def _count_injected(
         return
 
 
-def _prepare_plugin(paths: MemoryPaths, *, active: bool) -> None:
-    _record_plugin()  # for Claude's own `memhooks` calls, even before a start
-    if active:
-        # Only where memory is active (`start` installs them itself elsewhere): a project
-        # that never started memory costs nothing, not even a background process.
-        wanted = load_settings(paths.config).semantic != "off"
-        _bootstrap_dependencies(semantic=wanted)
-
-
 def _record_plugin() -> None:
     """Claude's own Bash calls of the plugin's `memhooks` get no CLAUDE_PLUGIN_DATA: they
     find the folder the hooks were given (deps.record_data_dir), and a `doctor --link`
@@ -380,6 +377,8 @@ def _record_plugin() -> None:
 
 
 def _bootstrap_dependencies(*, semantic: bool) -> None:
+    """At SessionStart, only where memory is active (`start` installs them itself elsewhere):
+    a project that never started memory costs nothing, not even a background process."""
     try:
         from memhooks.install.deps import ensure_in_background
 

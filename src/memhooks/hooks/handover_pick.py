@@ -25,7 +25,6 @@ from memhooks.store import (
     MemoryPaths,
     UnsafePathError,
     log_line,
-    quick_lock,
     read_thread,
     save_thread,
 )
@@ -40,18 +39,46 @@ if TYPE_CHECKING:
 
 #: Bytes of the transcript read past the evidence's offset to find the host's summary.
 SUMMARY_READ = 4_000_000
-#: The thread kept at SessionStart is only a saving (the next Stop renders it): one try, no wait.
-LOCK_TIMEOUT = 0.0
 _SOURCE = "the record this machine kept of session "
 
 
 class Pick:
-    __slots__ = ("render", "source", "title")
+    """The restore chosen: `render(room)` makes its text; for a new session, the thread it
+    came from (`doc`, `rebuilt` here when its file was missing) and the room it was rendered
+    in, which the start's write step keeps (`keep_thread`)."""
 
-    def __init__(self, render: Callable[[int], str], title: str, source: str) -> None:
+    __slots__ = ("doc", "rebuilt", "render", "room", "source", "title")
+
+    def __init__(
+        self,
+        render: Callable[[int], str],
+        title: str,
+        source: str,
+        doc: dict[str, Any] | None = None,
+        *,
+        rebuilt: bool = False,
+    ) -> None:
         self.render = render
         self.title = title
         self.source = source
+        self.doc = doc
+        self.rebuilt = rebuilt
+        self.room: int | None = None
+
+
+def keep_thread(paths: MemoryPaths, chosen: Pick | None) -> None:
+    """The thread's part of the start's write step (the caller holds the store lock): the
+    thread rendered here, for the next start, and the room this start gave it. Only a saving
+    (the next Stop renders it anyway): a failure is logged, never raised."""
+    if chosen is None or chosen.doc is None:
+        return
+    try:
+        if chosen.rebuilt:
+            save_thread(paths, chosen.doc)
+        if chosen.room is not None:
+            thread_build.note_room(paths, chosen.doc, chosen.room)
+    except (OSError, UnsafePathError) as exc:
+        log_line(paths.log, f"SessionStart: thread not kept: {exc}", echo=False)
 
 
 def host_summary(hook: HookInput, state: dict[str, Any]) -> str:
@@ -109,11 +136,11 @@ def thread_pick(
     git: tuple[Git, dict[str, Any]] | None,
 ) -> Pick | None:
     """The thread as the last Stop or SessionEnd rendered it (here only when it is missing)."""
-    doc = read_thread(paths)
-    if doc is None or not thread_build.usable(doc):
-        doc = _rebuilt(hook, paths, settings, doc)
-        if doc is None:
-            return None
+    kept = read_thread(paths)
+    rebuilt = kept is None or not thread_build.usable(kept)
+    doc = _rebuilt(hook, paths, settings, kept) if rebuilt else kept
+    if doc is None:
+        return None
     shown = thread_build.parts(doc)
     if not shown:
         return None
@@ -127,25 +154,26 @@ def thread_pick(
     hidden = thread_build.hidden(doc)
 
     def render(room: int) -> str:
-        thread_build.note_room(paths, doc, room)
+        chosen.room = room
         return thread.compose(shown, hidden, now, room)
 
-    return Pick(render, thread.title(shown, now), thread_build.source(paths))
+    title = thread.title(shown, now)
+    chosen = Pick(render, title, thread_build.source(paths), doc, rebuilt=rebuilt)
+    return chosen
 
 
 def _rebuilt(
     hook: HookInput, paths: MemoryPaths, settings: Settings, doc: dict[str, Any] | None
 ) -> dict[str, Any] | None:
-    """The thread rendered here (its file was missing or unreadable), and kept; None when that
-    failed (logged): the briefing comes without a restore rather than not at all."""
+    """The thread rendered here (its file was missing or unreadable; the write step keeps
+    it); None when that failed (logged): the briefing comes without a restore rather than
+    not at all."""
     try:
         room = thread_build.kept_room(doc) or thread_build.estimate_room(paths, settings)
-        built = thread_build.build(paths, room, exclude=hook.session_id, old=doc or {})
+        return thread_build.build(paths, room, exclude=hook.session_id, old=doc or {})
     except Exception as exc:  # the rest of the briefing matters more
         log_line(paths.log, f"SessionStart: the thread not rendered: {exc!r}")
         return None
-    _keep(paths, built)
-    return built
 
 
 def _with_git(
@@ -170,13 +198,3 @@ def _with_git(
         log_line(paths.log, f"SessionStart: git's view not added: {exc!r}")
         return part
     return {**part, "text": thread_parts.replace_files(str(part["text"]), before, after)}
-
-
-def _keep(paths: MemoryPaths, doc: dict[str, Any]) -> None:
-    """The thread rendered here, for the next start; skipped rather than wait."""
-    try:
-        with quick_lock(paths.lock, LOCK_TIMEOUT):
-            save_thread(paths, doc)
-    except (OSError, UnsafePathError) as exc:
-        # Only a saving for the next start (its Stop renders it anyway): the log, not the host.
-        log_line(paths.log, f"SessionStart: thread not kept: {exc}", echo=False)

@@ -42,7 +42,7 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     if hook.tool_name in WATCHED_TOOLS:
         from memhooks.guard.tree_settle import look
 
-        return notice(look(paths, settings, cli_command(), full=False, from_claude=True))
+        return notice(look(paths, settings, cli_command(), from_claude=True))
     if settings.direct_edits != "allow":
         return None
     relative = _memory_file(hook, paths)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity.git_changes import baseline, snapshot
-from memhooks.store import UnsafePathError, log_line, save_baseline, tree_turn
+from memhooks.store import UnsafePathError, log_line, save_baseline
 
 if TYPE_CHECKING:
     from typing import Any
@@ -16,8 +16,6 @@ if TYPE_CHECKING:
     from memhooks.continuity.git_run import Git
     from memhooks.hooks.event import HookInput
     from memhooks.store import MemoryPaths, Settings
-
-LOCK_TIMEOUT = 0.3
 
 
 def start_snapshot(hook: HookInput, settings: Settings) -> tuple[Git, dict[str, Any]] | None:
@@ -28,11 +26,11 @@ def start_snapshot(hook: HookInput, settings: Settings) -> tuple[Git, dict[str, 
 
 
 def keep_baseline(paths: MemoryPaths, session_id: str, now: dict[str, Any]) -> None:
-    """The session's git baseline; skipped and logged rather than wait."""
+    """The session's git baseline (the caller holds the store lock); skipped and logged, so
+    that the rest of the turn's write step is recorded."""
     if not session_id:
         return
     try:
-        with tree_turn(paths, LOCK_TIMEOUT):
-            save_baseline(paths, session_id, baseline(now))
-    except (OSError, UnsafePathError) as exc:  # LockTimeoutError is an OSError
+        save_baseline(paths, session_id, baseline(now))
+    except (OSError, UnsafePathError) as exc:
         log_line(paths.log, f"SessionStart: git baseline not kept: {exc}")

@@ -35,10 +35,22 @@ def _touch(
 ) -> None:
     when = iso()
     with tree_turn(paths, LOCK_TIMEOUT):
-        change_state(
-            paths.session,
-            lambda state: record_activity(
-                state, session_id, when, started=started, ended_reason=ended_reason
-            ),
-            durable=False,
-        )
+        touch_locked(paths, session_id, when, started=started, ended_reason=ended_reason)
+
+
+def touch_locked(
+    paths: MemoryPaths,
+    session_id: str,
+    when: str,
+    *,
+    started: bool = False,
+    ended_reason: str | None = None,
+) -> None:
+    """The session's activity in its record; the caller holds the store lock (a turn)."""
+    change_state(
+        paths.session,
+        lambda state: record_activity(
+            state, session_id, when, started=started, ended_reason=ended_reason
+        ),
+        durable=False,
+    )

@@ -13,11 +13,11 @@ from memhooks import TYPE_CHECKING
 from memhooks.continuity import briefing
 from memhooks.continuity import pending_note as consolidation_note
 from memhooks.hooks.event import HookInput
-from memhooks.hooks.handover_pick import pick
+from memhooks.hooks.handover_pick import Pick, keep_thread, pick
 from memhooks.hooks.output import context_output
 from memhooks.hooks.search_check import check_search_index
 from memhooks.hooks.session_git import keep_baseline, start_snapshot
-from memhooks.hooks.session_record import touch_session
+from memhooks.hooks.session_record import LOCK_TIMEOUT, touch_locked
 from memhooks.hooks.user_memory import share, user_block
 from memhooks.install.invocation import cli_command
 from memhooks.store import (
@@ -28,8 +28,10 @@ from memhooks.store import (
     read_status,
     read_text,
     reset_reminder,
+    tree_turn,
     without_native,
 )
+from memhooks.text.clock import iso
 
 if TYPE_CHECKING:
     from typing import Any
@@ -72,7 +74,7 @@ def _settle_tree(paths: MemoryPaths, settings: Settings) -> str:
     from memhooks.guard.tree_settle import look
 
     try:
-        return " ".join(look(paths, settings, cli_command(), full=True, from_claude=False))
+        return " ".join(look(paths, settings, cli_command(), from_claude=False))
     except Exception as exc:  # the briefing matters more; logged
         log_line(paths.log, f"SessionStart: changes to the tree not settled: {exc}")
         return ""
@@ -94,19 +96,27 @@ def _heal_index(paths: MemoryPaths) -> None:
         rebuild_in_background(paths)
 
 
-def record_start(paths: MemoryPaths, session_id: str, git_now: dict[str, Any] | None) -> None:
-    """The start's one write step: the session's record, its git baseline (a new session),
-    and the per-prompt reminder made due again."""
-    touch_session(paths, session_id, started=True)
-    if git_now is not None:
-        keep_baseline(paths, session_id, git_now)
-    reset_reminder(paths, session_id)
+def record_start(
+    paths: MemoryPaths, session_id: str, git_now: dict[str, Any] | None, chosen: Pick | None
+) -> None:
+    """The start's one write step, one turn of the store lock: the session's record, its git
+    baseline (a new session), the per-prompt reminder made due again, and the thread (kept
+    when rendered here, with the room this start gave it). Skipped and logged rather than
+    wait or fail: the briefing is what the user needs."""
+    try:
+        with tree_turn(paths, LOCK_TIMEOUT):
+            touch_locked(paths, session_id, iso(), started=True)
+            if git_now is not None:
+                keep_baseline(paths, session_id, git_now)
+            reset_reminder(paths, session_id)
+            keep_thread(paths, chosen)
+    except OSError as exc:  # LockTimeoutError is one too
+        log_line(paths.log, f"SessionStart: session activity not recorded: {exc}")
 
 
 def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str, Any] | None:
-    # Settle first: the search index (a background rebuild when it needs one) and what
-    # changed behind the store's back, before MEMORY.md is read (it may be healed).
-    _look_at_index(paths, settings)
+    # Settle first: what changed behind the store's back, before MEMORY.md is read (it may
+    # be healed).
     settled = _settle_tree(paths, settings)
     # Read, then brief.
     git = start_snapshot(hook, settings)
@@ -130,7 +140,10 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
         cli=cli_command(),
     )
     # Write once.
-    record_start(paths, hook.session_id, git[1] if git is not None else None)
+    record_start(paths, hook.session_id, git[1] if git is not None else None, chosen)
+    # Then what runs apart, after the write step (it takes the store lock for as long as it
+    # runs): the search index's background rebuild when it needs one; MEMORY.md's heal.
+    _look_at_index(paths, settings)
     if conflicted:
         log_line(paths.log, f"SessionStart: git conflict markers in {conflicted}")
         if not index and "MEMORY.md" in conflicted:

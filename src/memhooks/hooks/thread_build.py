@@ -17,10 +17,8 @@ from memhooks import TYPE_CHECKING
 from memhooks.continuity import thread
 from memhooks.store import (
     StateUnreadableError,
-    UnsafePathError,
     log_line,
     others_newest_first,
-    quick_lock,
     read_state,
     read_thread,
     save_thread,
@@ -41,9 +39,8 @@ MAX_SESSIONS = 40
 BUILD_SECONDS = 1.0
 INDEX_READ = 60_000  # as SessionStart reads MEMORY.md
 #: SessionStart keeps its room in the thread when it differs from the one it was built for by
-#: more than this; and how long it waits for the lock to do it.
+#: more than this.
 ROOM_SLACK = 100
-LOCK_TIMEOUT = 0.3
 
 
 class _Build:
@@ -308,16 +305,12 @@ def kept_room(doc: dict[str, Any] | None) -> int:
 def note_room(paths: MemoryPaths, doc: dict[str, Any], room: int) -> None:
     """SessionStart's room, kept in the thread when it differs from what the thread was built
     for: the next builds use it (the index, the status or the user tier changed), which
-    costs them nothing; best effort, a read-only tree keeps the estimate."""
+    costs them nothing. The caller holds the store lock (SessionStart's write step)."""
     if abs(kept_room(doc) - room) <= ROOM_SLACK:
         return
-    try:
-        with quick_lock(paths.lock, LOCK_TIMEOUT):
-            current = read_thread(paths)
-            if current is not None and current.get("written") == doc.get("written"):
-                save_thread(paths, {**current, "room": room})
-    except (OSError, UnsafePathError) as exc:
-        log_line(paths.log, f"SessionStart: the restore's room not kept: {exc}")
+    current = read_thread(paths)
+    if current is not None and current.get("written") == doc.get("written"):
+        save_thread(paths, {**current, "room": room})
 
 
 def estimate_room(paths: MemoryPaths, settings: Settings) -> int:

@@ -58,6 +58,7 @@ TREE = {
         " project_root resolves_inside session_file_stem TREE_PREFIX UnsafePathError",
     "pattern_timings": "mark_slow usable_patterns",
     "problem_log": "log_line",
+    "read_once": "keep_reads",
     "rebuild_marks": "open_job_log rebuild_job rebuilding rebuilt record_job VectorMarks",
     "reminder": "record_shown reset_reminder shown_statuses",
     "session": "change_state is_active KEYS read_state record_activity RECORD_KEYS"

@@ -162,6 +162,7 @@ from memhooks.store.paths import session_file_stem as session_file_stem
 from memhooks.store.pattern_timings import mark_slow as mark_slow
 from memhooks.store.pattern_timings import usable_patterns as usable_patterns
 from memhooks.store.problem_log import log_line as log_line
+from memhooks.store.read_once import keep_reads as keep_reads
 from memhooks.store.rebuild_marks import VectorMarks as VectorMarks
 from memhooks.store.rebuild_marks import open_job_log as open_job_log
 from memhooks.store.rebuild_marks import rebuild_job as rebuild_job

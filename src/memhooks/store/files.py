@@ -8,6 +8,7 @@ import os
 import stat
 
 from memhooks import TYPE_CHECKING
+from memhooks.store.read_once import keep_bytes, keeping, kept_bytes, wrote
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -92,6 +93,13 @@ def read_bytes(path: str | os.PathLike[str], cap: int = READ_CAP, *, whole: bool
     UnsafeFileError rather than cut. FileNotFoundError as usual for a missing file."""
     target = os.fspath(path)
     check_folders(target)
+    kept = kept_bytes(target)  # read already while this hook runs (store.read_once)
+    if kept is not None:
+        return _capped(target, kept, cap, whole=whole)
+    return _read(target, cap, whole=whole)
+
+
+def _read(target: str, cap: int, *, whole: bool) -> bytes:
     if not NOFOLLOW and os.path.islink(target):  # Windows: no O_NOFOLLOW
         raise UnsafeFileError(f"{target} is a symlink: not followed")
     try:
@@ -121,7 +129,14 @@ def read_bytes(path: str | os.PathLike[str], cap: int = READ_CAP, *, whole: bool
     data = b"".join(chunks)
     if whole and len(data) > cap:
         raise UnsafeFileError(f"{target} grew over {cap:,} bytes while read: not read")
+    keep_bytes(target, info, data)
     return data
+
+
+def _capped(target: str, data: bytes, cap: int, *, whole: bool) -> bytes:
+    if whole and len(data) > cap:
+        raise UnsafeFileError(f"{target} is {len(data):,} bytes (over {cap:,}): not read")
+    return data if whole else data[:cap]
 
 
 def read_memory(path: str | os.PathLike[str]) -> bytes:
@@ -217,14 +232,20 @@ def _temp_file(path: str) -> tuple[int, str]:
     raise FileExistsError(f"no free temp name next to {path}")
 
 
+def _encoded(text: str | bytes) -> bytes:
+    """What is written for `text`: a str inert (text.controls), in UTF-8; bytes as they are."""
+    if isinstance(text, bytes):
+        return text
+    from memhooks.text.controls import inert
+
+    return inert(text).encode("utf-8")
+
+
 def _write_temp(path: str, text: str | bytes, *, durable: bool = True) -> str:
     """A temp file beside `path` holding `text`: a str is written inert (no terminal control
     or bidi override raw: text.controls), bytes as they are (a copy of a file, an archive)."""
     makedirs(os.path.dirname(path))  # refuses a symlinked folder of the tree
-    if isinstance(text, str):
-        from memhooks.text.controls import inert
-
-        text = inert(text).encode("utf-8")
+    text = _encoded(text)
     fd, tmp = _temp_file(path)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -247,12 +268,15 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes, *, durable: bo
     """
     target = os.fspath(path)
     check_target(target)
-    tmp = _write_temp(target, text, durable=durable)
+    data = _encoded(text)
+    tmp = _write_temp(target, data, durable=durable)
     try:
+        written = os.lstat(tmp).st_ino if keeping() else 0
         os.replace(tmp, target)
     except BaseException:
         discard(tmp)
         raise
+    wrote(target, written, data)
 
 
 def replace_with_built(

@@ -58,20 +58,26 @@ def id_file(checkout: str) -> str:
 def read_id(target: str) -> str | None:
     """The id in `target` (an id file), or None: missing, not a regular file, not an id.
     Opened without blocking (a FIFO is never waited on) and never through a symlink."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
-    try:
-        fd = os.open(target, flags)
-    except OSError:
-        return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+    from memhooks.store.read_once import keep_bytes, kept_bytes
+
+    data = kept_bytes(target)  # read already while this hook runs
+    if data is None:
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            fd = os.open(target, flags)
+        except OSError:
             return None
-        text = os.read(fd, ID_LENGTH + 2).decode("ascii", "replace").strip()
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    return read_id_text(text)
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                return None
+            data = os.read(fd, ID_LENGTH + 2)
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        keep_bytes(target, info, data)
+    return read_id_text(data.decode("ascii", "replace").strip())
 
 
 def read_id_text(text: str) -> str | None:

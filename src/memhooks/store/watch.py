@@ -161,21 +161,32 @@ def _own(paths: MemoryPaths) -> dict[str, str]:
 
 
 def keep_trusted(paths: MemoryPaths) -> None:
-    """Copy each trusted file (and the session record) that differs from its kept copy into
-    `trusted/` here: what a put back restores. A few small reads."""
+    """Copy each trusted file (and the session record) that changed since its kept copy into
+    `trusted/` here: what a put back restores. A copy carries its file's mtime, so a few
+    stats find what changed; only that is read."""
     folder = os.path.join(mirror_dir(paths), "trusted")
     for source, name in trusted_sources(paths):
+        copy = os.path.join(folder, name.replace("/", "__"))
+        try:
+            info = os.lstat(source)
+        except OSError:
+            continue
+        try:
+            if _stamp(info) == _stamp(os.lstat(copy)):
+                continue
+        except OSError:
+            pass  # no copy yet
         try:
             data = read_bytes(source, LISTING_CAP)
         except OSError:
             continue
-        copy = os.path.join(folder, name.replace("/", "__"))
-        try:
-            same = read_bytes(copy, LISTING_CAP) == data
-        except OSError:
-            same = False
-        if not same:
-            write_atomic(copy, data, durable=False)
+        write_atomic(copy, data, durable=False)
+        # The file's mtime as it was stat'ed: a change since (this read or not) differs.
+        os.utime(copy, ns=(info.st_atime_ns, info.st_mtime_ns))
+
+
+def _stamp(info: os.stat_result) -> tuple[int, int]:
+    return info.st_mtime_ns, info.st_size
 
 
 def trusted_sources(paths: MemoryPaths) -> list[tuple[str, str]]:
