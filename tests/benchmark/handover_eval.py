@@ -41,7 +41,7 @@ sys.path.insert(1, str(Path(__file__).parent))  # fixture_files, also when a tes
 
 from fixture_files import FIXTURES, hook_payloads, load_scorer, scored, write_texts
 
-from memhooks.continuity import briefing, handover
+from memhooks.continuity import briefing, compacted, handover
 from memhooks.continuity.evidence import Evidence, extra_prompts, new_state
 from memhooks.continuity.transcript import iter_records
 from memhooks.continuity.transcript_records import Record
@@ -124,7 +124,7 @@ def next_session_text(state: dict[str, Any], index: str = "") -> str:
 
 def post_compact_text(state: dict[str, Any], summary: str) -> str:
     """Our injection alone (the restore's frame and title, no briefing header)."""
-    body = handover.after_compaction(state, summary=summary, budget=BUDGET)
+    body = compacted.after_compaction(state, summary=summary, budget=BUDGET)
     return briefing.quote(SOURCE, body) if body else ""
 
 

@@ -10,9 +10,10 @@ from records import prompt as _prompt
 from records import said as _said
 
 from memhooks.continuity import checks
+from memhooks.continuity.compacted import after_compaction
 from memhooks.continuity.evidence import Evidence, new_state
 from memhooks.continuity.excerpt import head_tail, trim_paste
-from memhooks.continuity.handover import after_compaction, next_session
+from memhooks.continuity.handover import next_session
 from memhooks.continuity.proofs import unanswered_question
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from memhooks.continuity import checks
 from memhooks.continuity.briefing import pointers_block, prompt_reminder, session_start
+from memhooks.continuity.compacted import after_compaction
 from memhooks.continuity.evidence import (
     FULL_TURNS,
     MAX_CHECKS,
@@ -18,7 +19,7 @@ from memhooks.continuity.evidence import (
     Evidence,
 )
 from memhooks.continuity.excerpt import head_tail
-from memhooks.continuity.handover import RUNS_SHOWN, after_compaction, turn_lines
+from memhooks.continuity.handover import RUNS_SHOWN, turn_lines
 from memhooks.continuity.host_summary import HOST_SUMMARY_CAP, summary_text
 from memhooks.continuity.journal_entry import render_journal_entry
 from memhooks.continuity.proofs import (

@@ -10,6 +10,7 @@ from records import prompt as _prompt
 from records import said as _said
 
 from memhooks.continuity import checks
+from memhooks.continuity.compacted import after_compaction
 from memhooks.continuity.evidence import Evidence
 from memhooks.continuity.excerpt import (
     decisions,
@@ -21,7 +22,6 @@ from memhooks.continuity.excerpt import (
 from memhooks.continuity.handover import (
     LEVELS,
     RECORD_HEADING,
-    after_compaction,
     next_session,
     turn_lines,
 )

@@ -267,7 +267,9 @@ def plant_recursive_index(memory: Path) -> None:
 
     from memhooks.recall.search_read import SCHEMA_VERSION
 
-    conn = sqlite3.connect(local_of(memory) / "search.sqlite3")
+    db = local_of(memory) / "search.sqlite3"
+    db.unlink(missing_ok=True)  # `start` makes an empty index: the crafted one replaces it
+    conn = sqlite3.connect(db)
     conn.executescript(
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value REAL NOT NULL);"
         "INSERT INTO meta VALUES ('n_docs', 5), ('total_length', 50);"

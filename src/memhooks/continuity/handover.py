@@ -12,7 +12,8 @@ Two parts, never mixed:
   a guess: its heading says that later turns supersede earlier ones.
 
 `next_session` is what a new session on the project gets (and a compaction whose host summary
-is missing); `after_compaction` is the few lines that complement the host's own summary.
+is missing); `continuity.compacted` renders the few lines that complement the host's own
+summary.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from memhooks import TYPE_CHECKING
 from memhooks.continuity.excerpt import (
     decisions,
     flat,
-    head_tail,
     prose,
     select,
     sentences,
@@ -39,7 +39,7 @@ from memhooks.continuity.proofs import (
     open_question,
     proven_section,
 )
-from memhooks.text import clip, one_line
+from memhooks.text import clip
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -52,12 +52,12 @@ __all__ = [
     "LEVELS",
     "PROVEN_HEADING",
     "RECORD_HEADING",
-    "after_compaction",
     "file_lines",
     "next_session",
     "record_lines",
-    "renderer",
     "said_section",
+    "todo_lines",
+    "todo_turn",
     "turn_lines",
 ]
 
@@ -100,8 +100,6 @@ TODO_LIMIT = 160
 #: The level from which a turn shows its todo list's done items too.
 TODO_FULL_LEVEL = 3
 PROMPT_CUT = words_first
-#: Characters of each prompt after a compaction (the user's own words, beside the summary).
-PROMPT_WORDS_CAP = 220
 
 RECORD_HEADING = (
     "## What was said, oldest first ([turn] who: words; later turns supersede earlier ones)"
@@ -120,7 +118,7 @@ def todo_lines(todos: Sequence[dict[str, Any]]) -> list[str]:
     ]
 
 
-def _todo_turn(state: dict[str, Any]) -> int:
+def todo_turn(state: dict[str, Any]) -> int:
     """The turn that wrote the todo list (the newest, for a state from before turns held it)."""
     turns = state.get("turns") or []
     found = next((turn["n"] for turn in turns if "todos" in turn), None)
@@ -394,45 +392,3 @@ def _head_lines(text: str, limit: int) -> str:
 def _words_only(turn: dict[str, Any]) -> dict[str, Any]:
     """A turn the host's summary covers: the user's own words only (what summaries lose)."""
     return {**turn, "first": "", "mid": [], "last": "", "ran": [], "summarized": True}
-
-
-def _in_summary(prompt: str, summary: str) -> bool:
-    words = one_line(prompt).lower()
-    return len(words) > 0 and words in one_line(summary).lower()
-
-
-def after_compaction(state: dict[str, Any], *, summary: str, budget: int) -> str:
-    """What the host's summary loses, in a few lines: the record's proofs, and the user's own
-    words (those the summary does not quote already) with Claude's todo list at the turn that
-    wrote it, oldest first (what the user said after it supersedes it)."""
-    parts = [proven_section(state)] if proven_section(state) else []
-    heading = "## The user's own words, oldest first (later ones supersede earlier ones)"
-    prompted = [turn for turn in state.get("turns") or [] if turn["prompt"]]
-    lines = [
-        (turn["n"], f"[{turn['n']}] {head_tail(turn['prompt'], cap, head_share=0.6)}")
-        for i, turn in enumerate(prompted)
-        if not _in_summary(turn["prompt"], summary)
-        # the first prompt states the goal, which several compactions in a row lose
-        for cap in [LEVELS[GOAL_LEVEL][0] if i == 0 else PROMPT_WORDS_CAP]
-    ]
-    todos = state.get("todos") or []
-    if todos:
-        at = _todo_turn(state)
-        note = f"[{at}] Claude's todo list (its own note, as it wrote it then):"
-        lines = sorted([*lines, (at + 0.5, "\n".join([note, *todo_lines(todos)]))])
-    room = budget - _size(parts) - len(heading) - 3
-    while lines and _size([text for _, text in lines]) > room:
-        drop = next((i for i, (n, _) in enumerate(lines[1:], 1) if n % 1 == 0), 0)
-        lines.pop(drop)  # the first (the goal), the todo list and the newest stay longest
-    if lines:
-        parts.append("\n".join([heading, *(text for _, text in lines)]))
-    return "\n\n".join(parts)
-
-
-def renderer(state: dict[str, Any], *, summary: str | None = None) -> Callable[[int], str]:
-    """The restore, rendered later to the room the briefing leaves it: what the host's
-    `summary` loses after a compaction ('' when it is not known yet), or, without one, where
-    the session stood (`next_session`)."""
-    if summary is None:
-        return lambda room: next_session(state, budget=room)
-    return lambda room: after_compaction(state, summary=summary, budget=room)

@@ -108,7 +108,7 @@ def pick(
     the last session changed to a new session's restore."""
     source = hook.source or "startup"
     if source == "compact":
-        from memhooks.continuity.handover import renderer
+        from memhooks.continuity.compacted import renderer
         from memhooks.hooks.evidence_update import load
 
         state = load(paths, hook.session_id)
