@@ -33,6 +33,17 @@ def hot_path_banned() -> frozenset[str]:
     return frozenset(re.findall(r'"([\w.]+)"', found.group(1)))
 
 
+def git(*args: str, cwd: Path) -> str:
+    """git in `cwd`, as a test's person runs it (a name and address of its own, no signing):
+    its output; a failing git fails the test."""
+    person = ["-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    person += ["-c", "commit.gpgsign=false"]
+    done = subprocess.run(
+        ["git", *person, *args], cwd=cwd, check=True, capture_output=True, text=True, timeout=60
+    )
+    return done.stdout
+
+
 def run_cli(
     *args: str, stdin: str = "", env: dict[str, str] | None = None, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:

@@ -14,21 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from support import FIXTURES, hook_in, local_of, run_cli, run_hook
+from support import FIXTURES, git, hook_in, local_of, run_cli, run_hook
 
 SESSION = "0a1b2c3d-worktree"
 MESSY = FIXTURES / "transcripts2" / "c1-rust-json-output"
-
-
-def git(*args: str, cwd: Path) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
