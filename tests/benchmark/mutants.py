@@ -33,10 +33,10 @@ PATHS = ("tests/store/test_store_limits.py", "tests/store/test_paths.py")
 STOP = ("tests/hooks/test_stop_rules.py", "tests/hooks/test_hooks.py")
 TEXT = ("tests/text/test_frame_limits.py", "tests/text/test_clip.py", "tests/text/test_frame.py")
 HOOKS = ("tests/hooks/test_hook_limits.py", "tests/hooks/test_hooks.py")
-PICK = ("tests/hooks/test_hook_limits.py", "tests/hooks/test_handover_hooks.py")
 TREE = ("tests/store/test_store_limits.py", "tests/store/test_tree.py")
 PAGES = ("tests/store/test_store_limits.py", "tests/store/test_pages.py")
 FILES = ("tests/store/test_store_limits.py", "tests/store/test_files.py")
+THREAD = ("tests/continuity/test_thread.py", "tests/hooks/test_thread_hooks.py")
 CACHES = ("tests/store/test_store_limits.py", "tests/recall/test_pointers.py")
 
 #: The survivors issue 34 names (the first mutation run's).
@@ -52,8 +52,8 @@ TABLE: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, str, str, str], ...]] 
         ("turns-cap", "        if len(turns) > MAX_TURNS:\n", "x100", "no cap on turns kept"),
         ("turns-drop-first", "del turns[1]  # the first turn",
          "del turns[0]  # the first turn", "the goal (first turn) dropped when turns overflow"),
-        ("mid-oldest", '[*turn["mid"], turn["last"]][-MAX_MID:]',
-         "oldest", "middle words keep the oldest"),
+        ("mid-oldest", 'return [select(f"{mid[0]}\\n{mid[1]}", TEXT_CAP), *mid[2:]]',
+         "return mid[:MAX_MID]", "middle words keep the oldest"),
         ("runs-oldest", "del ran[:-MAX_RUNS]",
          "del ran[MAX_RUNS:]", "a turn's runs keep the oldest"),
         ("old-runs-oldest", 'turn["ran"][-OLD_RUNS:]',
@@ -63,19 +63,25 @@ TABLE: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, str, str, str], ...]] 
         ("pending-cap", "while len(pending) > MAX_PENDING:", "x100", "no cap on pending calls"),
         ("known-prompt-window", 'self.state["turns"][-5:])',
          "oldest", "a known prompt looked for among the oldest turns"),
-        ("summary-cap", "if len(text) > HOST_SUMMARY_CAP:", "x100", "the host summary kept uncut"),
         ("full-turns", "if len(turns) > FULL_TURNS + 1:",
          "if len(turns) > FULL_TURNS + 100:", "old turns never shortened"),
         ("cap-ellipsis",
          'return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"',
          'return text if len(text) <= limit else text[:limit].rstrip() + "…"',
          "_cap one character over its limit"),
-        ("asked-last-three", 'return " ".join(asked[-3:])',
-         "oldest", "the open question's first sentences"),
         ("redacted-kept", "if len(self._clean) >= REDACTED_KEPT:",
          "x1000", "redaction memo unbounded"),
     ),
     ("continuity/handover.py", RESTORE): (
+        ("runs-shown-oldest", 'turn.get("ran", [])[-RUNS_SHOWN:]',
+         "oldest", "a turn shows its oldest runs"),
+        ("restore-budget", "if used - _size(rendered[i]) + _size(lines) <= limit:",
+         "if used - _size(rendered[i]) + _size(lines) <= limit * 2:",
+         "the restore grows past its budget"),
+        ("restore-keeps-goal", "enumerate(lines[1:], 1) if n % 1 == 0), 0)",
+         "enumerate(lines) if n % 1 == 0), 0)", "after a compaction the goal is dropped first"),
+    ),
+    ("continuity/proofs.py", RESTORE): (
         ("checks-oldest-first", "values())[::-1][:CHECKS_SHOWN]",
          "values())[:CHECKS_SHOWN]", "check results oldest first instead of newest first"),
         ("files-shown-oldest", "for path, how in items[-FILES_SHOWN:]",
@@ -84,13 +90,15 @@ TABLE: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, str, str, str], ...]] 
          "return shown", "no '+N more' for files left out"),
         ("commits-shown", "for line in commits[:COMMITS_SHOWN])",
          "for line in commits)", "every commit listed"),
-        ("runs-shown-oldest", 'turn.get("ran", [])[-RUNS_SHOWN:]',
-         "oldest", "a turn shows its oldest runs"),
-        ("restore-budget", "if used - _size(rendered[i]) + _size(lines) <= budget:",
-         "if used - _size(rendered[i]) + _size(lines) <= budget * 2:",
-         "the restore grows past its budget"),
-        ("restore-keeps-goal", "lines.pop(1 if len(lines) > 1 else 0)",
-         "lines.pop(0)", "after a compaction the goal is dropped first"),
+        ("asked-last-three", 'return turn["n"], " ".join(asked[-3:])',
+         "oldest", "the open question's first sentences"),
+    ),
+    ("continuity/host_summary.py", RESTORE): (
+        ("summary-cap", "if len(text) > HOST_SUMMARY_CAP:", "x100", "the host summary kept uncut"),
+    ),
+    ("continuity/thread.py", THREAD): (
+        ("age-minutes", "    if minutes < 90:  # noqa: PLR2004",
+         "    if minutes < 9000:  # noqa: PLR2004", "a day-old session said in minutes"),
     ),
     ("continuity/briefing.py", BRIEFING): (
         ("pointers-over-budget", "if len(text) + 1 + len(line) > budget:",
@@ -110,12 +118,12 @@ TABLE: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, str, str, str], ...]] 
          'if len(files) > _MAX_FILES + 1 else ""', "'+N more' missing when one file is left out"),
     ),
     ("continuity/checks.py", RESTORE): (
-        ("error-line-last", "return _clipped(lines[-1]) if lines",
-         "return _clipped(lines[0]) if lines", "a failure's first line, not its last"),
+        ("error-line-last", "or found), len(lines) - 1)",
+         "or found), 0)", "a failure's first line, not its last"),
         ("error-limit", 'return line if len(line) <= ERROR_LIMIT else line[:ERROR_LIMIT] + "…"',
          "return line", "an error line uncut"),
-        ("check-target-last-segment", "words = segments[-1]",
-         "words = segments[0]", "a check's target from its first shell segment"),
+        ("check-target-last-segment", "_own_target(segments[-1])",
+         "_own_target(segments[0])", "a check's target from its first shell segment"),
     ),
     ("continuity/excerpt.py", RESTORE): (
         ("paste-threshold", "if len(text) <= PASTE_CHARS or len(lines) <= PASTE_LINES:",
@@ -123,8 +131,8 @@ TABLE: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, str, str, str], ...]] 
          "a paste trimmed when only one of its sizes is large"),
         ("head-tail-tail", "while j >= i and used + len(parts[j]) + 1 <= room:",
          "while j >= i and used + len(parts[j]) + 1 <= room and False:", "head_tail keeps no tail"),
-        ("head-tail-fits", "    if len(whole) <= limit:\n        return whole",
-         "    if len(whole) <= limit * 2:\n        return whole",
+        ("head-tail-fits", "(parts)\n    if len(whole) <= limit:",
+         "(parts)\n    if len(whole) <= limit * 2:",
          "head_tail returns text twice its limit"),
         ("paste-error-lines", "and len(seen) < ERROR_LINES:",
          "and len(seen) <= ERROR_LINES:", "a paste keeps one error line more"),
@@ -171,8 +179,8 @@ TABLE: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, str, str, str], ...]] 
     ("store/files.py", FILES): (
         ("read-text-limit", "return text if limit < 0 else text[:limit]",
          "return text", "read_text ignores its limit"),
-        ("log-line-cap", 'line = f"memhooks: {message}".replace("\\n", " ")[:2000]',
-         'line = f"memhooks: {message}"', "a log line keeps its newlines and length"),
+        ("log-line-cap", 'inert(f"memhooks: {message}".replace("\\n", " "))[:2000]',
+         'inert(f"memhooks: {message}")', "a log line keeps its newlines and length"),
     ),
     ("store/pages.py", PAGES): (
         ("index-fit", "if count <= caps.max_lines and size <= caps.max_bytes:",
@@ -194,8 +202,8 @@ TABLE: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, str, str, str], ...]] 
         ("nudge-floor", "max(settings.nudge_interval_minutes, NUDGE_FLOOR_MINUTES)",
          "settings.nudge_interval_minutes", "the 15-minute nudge floor removed"),
         ("offsets-recheck",
-         "if update is not None and current.get(hook.session_id, journal_at) == journal_at:",
-         "if update is not None:", "the offsets' re-check under the lock removed"),
+         "            and current.get(hook.session_id, journal_at) == journal_at\n",
+         "", "the offsets' re-check under the lock removed"),
         ("nudge-stale", "if last_write is None or now - last_write < settings.stale_minutes * 60:",
          "if last_write is None:", "a nudge while memory is fresh"),
         ("nudge-stop-active", 'if settings.nudge == "save" and not hook.stop_hook_active:',
@@ -213,12 +221,10 @@ TABLE: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, str, str, str], ...]] 
         ("subagent-min", "or len(result) < MIN_RESULT_CHARS",
          "or len(result) < 0", "a trivial result filed"),
     ),
-    ("hooks/handover_pick.py", PICK): (
-        ("age-minutes", "    if minutes < 90:  # noqa: PLR2004",
-         "    if minutes < 9000:  # noqa: PLR2004", "a day-old session said in minutes"),
-        ("candidates", "others_newest_first(paths, session_id)[:CANDIDATES]",
-         "others_newest_first(paths, session_id)[-CANDIDATES:]",
-         "the oldest sessions are the candidates"),
+    ("hooks/thread_build.py", THREAD): (
+        ("candidates", "others_newest_first(paths, exclude)[:MAX_SESSIONS]",
+         "others_newest_first(paths, exclude)[-MAX_SESSIONS:]",
+         "the oldest sessions are the thread's"),
     ),
     ("hooks/user_prompt.py", HOOKS): (
         ("max-inject-off", "if settings.max_inject <= 0 or not",
@@ -233,7 +239,7 @@ TABLE: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, str, str, str], ...]] 
          "    return text[: max(0, limit - len(mark))]",
          "    if len(text) <= limit:\n        return text\n    return text[: max(0, limit)]",
          "clip one mark over its limit"),
-        ("clip-at-word", '        cut = cut[: cut.rfind(" ")]\n',
+        ("clip-at-word", '    if " " in cut:\n        cut = cut[: cut.rfind(" ")]\n',
          "", "clip_at_word cuts inside a word"),
     ),
     ("text/frame.py", TEXT): (

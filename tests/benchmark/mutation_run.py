@@ -1,6 +1,7 @@
 """Mutation run: does the suite notice when a cap, an order or a check is changed?
 
-    python tests/benchmark/mutation_run.py [--only ID[,ID]] [--list] [--work DIR] [--json FILE]
+    python tests/benchmark/mutation_run.py [--only ID[,ID]] [--list] [--check] [--work DIR]
+                                           [--json FILE]
 
 The tracked files are copied once into a work folder (`--work`, else a temporary one); then,
 for each mutant of `mutants.py`, one textual change is made to one module of the copy (the
@@ -77,10 +78,32 @@ def apply(work: Path, mutant: Mutant) -> str:
     return original
 
 
+def check(chosen: list[Mutant]) -> int:
+    """1 when a mutant no longer applies to this tree: its `old` text is not in its module
+    exactly once (the code moved on), or the change leaves a module Python cannot compile
+    (its tests would fail, and count a broken file as a mutant killed)."""
+    stale = []
+    for m in chosen:
+        text = (REPO / "src" / "memhooks" / m.path).read_text(encoding="utf-8")
+        count = text.count(m.old)
+        if count != 1:
+            stale.append(f"{m.id}: {m.old!r} occurs {count} times in {m.path}")
+            continue
+        try:
+            compile(text.replace(m.old, m.new), m.path, "exec")
+        except SyntaxError as exc:
+            stale.append(f"{m.id}: the mutated {m.path} does not compile ({exc.msg})")
+    print("\n".join(stale) or f"all {len(chosen)} mutants apply")
+    return 1 if stale else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", help="comma-separated mutant ids (default: all)")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    parser.add_argument(
+        "--check", action="store_true", help="check that each mutant applies to this tree, and exit"
+    )
     parser.add_argument("--work", type=Path, help="the copy to mutate (made if missing)")
     parser.add_argument("--json", type=Path, help="append one JSON line per mutant here")
     parser.add_argument("--tests", help="comma-separated test files instead of each mutant's own")
@@ -90,6 +113,8 @@ def main() -> int:
         for m in chosen:
             print(f"{m.id:28} {m.path}: {m.why}")
         return 0
+    if args.check:
+        return check(chosen)
     work = args.work or Path(tempfile.mkdtemp(prefix="mutation-"))
     if not (work / "src" / "memhooks").is_dir():
         copy_tracked(work)
