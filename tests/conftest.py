@@ -11,14 +11,16 @@ from __future__ import annotations
 import io
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
 from support import FIXTURES, hook_examples
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from plugin_host import Host
 
 #: The run's own state and data folders (inherited by xdist's workers); made by the first
 #: process of the run, which checks them when the run ends.
@@ -85,13 +87,28 @@ def _isolated_home(
 def bare_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An interpreter with no pydantic, no frontmatter, and no pip either: had the
     installer run `-m pip` from the project, the project's `pip/` would be the one found."""
-    venv = tmp_path_factory.mktemp("bare") / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
-    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    probe = "import importlib.util as u; print([m for m in ('pydantic',) if u.find_spec(m)])"
-    out = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]", out.stdout
-    return python
+    from plugin_host import bare_python as bare
+
+    return bare(tmp_path_factory.mktemp("bare"))
+
+
+@pytest.fixture(scope="module")
+def machine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    """(a bare python, the plugin's root as a marketplace install copies it, its seeded
+    dependencies): a machine the plugin is installed on (plugin_host), made once a module."""
+    from plugin_host import bare_python as bare
+    from plugin_host import install_plugin, seed_deps
+
+    base = tmp_path_factory.mktemp("machine")
+    return bare(base), install_plugin(base / "home"), seed_deps(base / "deps")
+
+
+@pytest.fixture
+def host(machine: tuple[Path, Path, Path], tmp_path: Path) -> Host:
+    """The host on that machine, in this test's HOME, with a project of its own to make."""
+    from plugin_host import Host
+
+    return Host(*machine, Path.home(), tmp_path / "project")
 
 
 @pytest.fixture

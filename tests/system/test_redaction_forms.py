@@ -15,25 +15,11 @@ import json
 import os
 from pathlib import Path
 
-import pytest
-
-from plugin_host import SESSION, Host, bare_python, install_plugin, seed_deps
+from plugin_host import SESSION, Host
 from secret_corpus_forms import TUNE
 
 #: One sample of each family and tool shape (every other one: the session stays short).
 CASES = [(i, *case) for i, case in enumerate(TUNE) if i % 2 == 0]
-
-
-@pytest.fixture(scope="module")
-def machine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
-    base = tmp_path_factory.mktemp("machine")
-    return bare_python(base), install_plugin(base / "home"), seed_deps(base / "deps")
-
-
-@pytest.fixture
-def host(machine: tuple[Path, Path, Path], tmp_path: Path) -> Host:
-    python, root, deps = machine
-    return Host(python, root, deps, Path.home(), tmp_path / "project")
 
 
 def _record(kind: str, content: object, uuid: str, **extra: object) -> str:
