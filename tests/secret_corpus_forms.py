@@ -74,17 +74,11 @@ class Corpus:
         self.cases.append((family, text, kept))
 
 
-_TUNE = Corpus(
-    Passwords(
-        seed=20261130,
-        words="river summit pebble glacier hazel cinder aurora badger coral fjord lotus mango "
-        "nimbus oyster prairie raven sierra topaz umber velvet",
-        joiner=".",
-        alphabet="!#%^*_-+",
-        lengths=(9, 15),
-        camel=False,
-    )
+_WORDS = (
+    "river summit pebble glacier hazel cinder aurora badger coral fjord lotus mango nimbus "
+    "oyster prairie raven sierra topaz umber velvet"
 )
+_TUNE = Corpus(Passwords(20261130, _WORDS, ".", "!#%^*_-+", (9, 15), camel=False))
 TUNE = _TUNE.cases
 add = _TUNE.add
 

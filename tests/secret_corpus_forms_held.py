@@ -12,17 +12,11 @@ from __future__ import annotations
 
 from secret_corpus_forms import Corpus, Passwords
 
-_HELD = Corpus(
-    Passwords(
-        seed=20261129,
-        words="harbor falcon copper lantern meadow orbit maple cobalt willow ember quartz saffron "
-        "juniper tundra marble violet canyon pepper thistle walnut",
-        joiner="-",
-        alphabet="!#%^*_-",
-        lengths=(10, 16),
-        camel=True,
-    )
+_WORDS = (
+    "harbor falcon copper lantern meadow orbit maple cobalt willow ember quartz saffron "
+    "juniper tundra marble violet canyon pepper thistle walnut"
 )
+_HELD = Corpus(Passwords(20261129, _WORDS, "-", "!#%^*_-", (10, 16), camel=True))
 HELD_OUT = _HELD.cases
 add = _HELD.add
 
