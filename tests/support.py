@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import contextlib
 import io
 import json
 import os
@@ -10,7 +11,7 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,20 @@ def git(*args: str, cwd: Path) -> str:
         ["git", *person, *args], cwd=cwd, check=True, capture_output=True, text=True, timeout=60
     )
     return done.stdout
+
+
+def as_text(paths: Iterable[Path]) -> str:
+    """The regular files among `paths` (no symlink followed) as one text, each also with its
+    JSON escapes undone: where a value written anywhere can be looked for."""
+    parts: list[str] = []
+    for path in sorted(paths):
+        if path.is_file() and not path.is_symlink():
+            text = path.read_bytes().decode("utf-8", "replace")
+            parts += [text, text.replace('\\"', '"').replace("\\\\", "\\")]
+            if path.suffix == ".json":
+                with contextlib.suppress(ValueError):
+                    parts.append(json.dumps(json.loads(text), ensure_ascii=False))
+    return "\n".join(parts)
 
 
 def run_cli(

@@ -10,13 +10,13 @@ A canary word beside each sample proves the text was carried.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from pathlib import Path
 
 from plugin_host import SESSION, Host
 from secret_corpus_forms import TUNE
+from support import as_text
 
 #: One sample of each family and tool shape (every other one: the session stays short).
 CASES = [(i, *case) for i, case in enumerate(TUNE) if i % 2 == 0]
@@ -48,19 +48,12 @@ def _turn(index: int, text: str) -> list[str]:
 
 def _everything(*roots: Path) -> str:
     """Every regular file under the roots (no symlink followed), JSON escapes undone too."""
-    parts: list[str] = []
-    for root in roots:
-        for folder, _, files in os.walk(root):
-            for name in files:
-                path = Path(folder) / name
-                if path.is_symlink() or not path.is_file():
-                    continue
-                text = path.read_bytes().decode("utf-8", "replace")
-                parts += [text, text.replace('\\"', '"').replace("\\\\", "\\")]
-                if path.suffix == ".json":
-                    with contextlib.suppress(ValueError):
-                        parts.append(json.dumps(json.loads(text), ensure_ascii=False))
-    return "\n".join(parts)
+    return as_text(
+        Path(folder) / name
+        for root in roots
+        for folder, _, files in os.walk(root)
+        for name in files
+    )
 
 
 def test_password_forms_persist_nowhere(host: Host, tmp_path: Path) -> None:
