@@ -67,13 +67,26 @@ def run_tests(work: Path, tests: tuple[str, ...]) -> tuple[bool, str]:
     return done.returncode == 0, tail
 
 
+def located(package: Path, mutant: Mutant) -> tuple[Mutant, str]:
+    """The mutant where its `old` text is now, and a problem ('' for none): in its module,
+    else in the one module of the package that holds it (a module split or renamed since)."""
+    path = package / mutant.path
+    if path.is_file() and path.read_text(encoding="utf-8").count(mutant.old) == 1:
+        return mutant, ""
+    holding = [
+        p.relative_to(package).as_posix()
+        for p in sorted(package.rglob("*.py"))
+        if p.read_text(encoding="utf-8").count(mutant.old) == 1
+    ]
+    if len(holding) == 1:
+        return mutant._replace(path=holding[0]), ""
+    return mutant, f"{mutant.id}: {mutant.old!r} is not once in {mutant.path} (nor in one module)"
+
+
 def apply(work: Path, mutant: Mutant) -> str:
-    """Make the change in the copy; returns the original text."""
+    """Make the change in the copy (`mutant` as `located` found it); returns the original."""
     path = work / "src" / "memhooks" / mutant.path
     original = path.read_text(encoding="utf-8")
-    count = original.count(mutant.old)
-    if count != 1:
-        raise SystemExit(f"{mutant.id}: {mutant.old!r} occurs {count} times in {mutant.path}")
     path.write_text(original.replace(mutant.old, mutant.new), encoding="utf-8")
     return original
 
@@ -84,15 +97,17 @@ def check(chosen: list[Mutant]) -> int:
     (its tests would fail, and count a broken file as a mutant killed)."""
     stale = []
     for m in chosen:
-        text = (REPO / "src" / "memhooks" / m.path).read_text(encoding="utf-8")
-        count = text.count(m.old)
-        if count != 1:
-            stale.append(f"{m.id}: {m.old!r} occurs {count} times in {m.path}")
+        found, problem = located(REPO / "src" / "memhooks", m)
+        if problem:
+            stale.append(problem)
             continue
+        if found.path != m.path:
+            print(f"{m.id}: now in {found.path}")
+        text = (REPO / "src" / "memhooks" / found.path).read_text(encoding="utf-8")
         try:
-            compile(text.replace(m.old, m.new), m.path, "exec")
+            compile(text.replace(m.old, m.new), found.path, "exec")
         except SyntaxError as exc:
-            stale.append(f"{m.id}: the mutated {m.path} does not compile ({exc.msg})")
+            stale.append(f"{m.id}: the mutated {found.path} does not compile ({exc.msg})")
     print("\n".join(stale) or f"all {len(chosen)} mutants apply")
     return 1 if stale else 0
 
@@ -120,7 +135,10 @@ def main() -> int:
         copy_tracked(work)
     killed = 0
     try:
-        for mutant in chosen:
+        for wanted in chosen:
+            mutant, problem = located(work / "src" / "memhooks", wanted)
+            if problem:
+                raise SystemExit(problem)
             original = apply(work, mutant)
             started = time.monotonic()
             try:
