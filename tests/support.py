@@ -97,6 +97,41 @@ def run_hook(
     )
 
 
+def hook_as_plugin(
+    event: str,
+    payload: object,
+    data: Path,
+    *,
+    project: Path | None = None,
+    flags: tuple[str, ...] = (),
+    timeout: float = 60,
+) -> subprocess.CompletedProcess[str]:
+    """The hook as an installed plugin's hooks.json runs it: `python -S` (`flags` added)
+    without the test run's PYTHON* and CLAUDE_* variables, the plugin's data folder `data`,
+    the payload on stdin; `project`, as the host sets it, the working directory and
+    CLAUDE_PROJECT_DIR."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "CLAUDE_"))}
+    env["CLAUDE_PLUGIN_DATA"] = str(data)
+    if project is not None:
+        env["CLAUDE_PROJECT_DIR"] = str(project)
+        env.pop("MEMHOOKS_PROJECT_DIR", None)
+    return subprocess.run(
+        [sys.executable, "-S", *flags, str(LAUNCHER), "hook", event],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env=env,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def modules_loaded(done: subprocess.CompletedProcess[str]) -> set[str]:
+    """The modules a process run with `-X importtime` imported."""
+    return {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+
+
 def injected(done: subprocess.CompletedProcess[bytes]) -> str:
     """The additionalContext a hook run printed ('' when it printed nothing)."""
     assert done.returncode == 0, done.stderr
