@@ -164,6 +164,18 @@ def hook_in(
     return done
 
 
+def hook_reply(project: Path, event: str, session_id: str, **fields: object) -> dict[str, object]:
+    """The JSON reply ({} for none) of one hook run in `project` as the host runs it."""
+    out = hook_in(project, event, session_id, **fields).stdout.decode()
+    return json.loads(out) if out.strip() else {}
+
+
+def context_of(reply: dict[str, object]) -> str:
+    """The additionalContext of a hook's reply ('' for none)."""
+    specific = reply.get("hookSpecificOutput")
+    return str(specific.get("additionalContext", "")) if isinstance(specific, dict) else ""
+
+
 def turn_on_here(project: Path, *, state_home: Path | None = None) -> None:
     """Record that the user turned memory on for `project` on this machine, as `memhooks
     start` does (for trees a test makes by hand): in the test's HOME, or in `state_home`
