@@ -18,6 +18,7 @@ import pytest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from memhooks.guard.write_guard import Verdict
     from memhooks.store import HookWriter, Store
 
 REPO = Path(__file__).resolve().parents[1]
@@ -174,6 +175,25 @@ def context_of(reply: dict[str, object]) -> str:
     """The additionalContext of a hook's reply ('' for none)."""
     specific = reply.get("hookSpecificOutput")
     return str(specific.get("additionalContext", "")) if isinstance(specific, dict) else ""
+
+
+def assert_denied(
+    verdict: Verdict | None, expected: tuple[str, tuple[str, ...]] | None, shown: str
+) -> None:
+    """The guard's verdict is None where nothing was `expected`, else a denial of the file
+    `expected` names (its path in the tree, the words its reason holds), named `shown/<path>`
+    in the reason."""
+    if expected is None:
+        assert verdict is None
+        return
+    assert verdict is not None
+    assert verdict.action == "deny"
+    relative, words = expected
+    assert verdict.target is not None
+    assert verdict.target.relative == relative
+    assert f"`{shown}/{relative}`" in verdict.reason
+    for word in words:
+        assert word in verdict.reason, (word, verdict.reason)
 
 
 def turn_on_here(project: Path, *, state_home: Path | None = None) -> None:
