@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from memhooks.curate.summary_format import MASTER_SECTIONS
 from secret_corpus import NEAR_MISSES, SECRETS
 from secret_corpus_shapes import HELD_OUT, TUNE
 from support import as_text, local_of, run_hook
@@ -242,16 +243,7 @@ def test_cli_persists_no_secret(
         stdin=f"# Session {canary(cases[0][0])}\n\n## Context\n{body}\n\n## Tracking Points\n"
         f"- Decision: {cases[0][2][:80]}\n\n## Related Files/Artifacts\n- none\n",
     )
-    master = "# Project Memory\n\n" + "\n\n".join(
-        f"## {h}\n{body}"
-        for h in (
-            "Current Status",
-            "Key Decisions",
-            "Learnings & Discoveries",
-            "Evolution & Changes",
-            "Active Questions",
-        )
-    )
+    master = "# Project Memory\n\n" + "\n\n".join(f"## {h}\n{body}" for h in MASTER_SECTIONS)
     cli("synthesize", "--save", stdin=master)
     text = persisted(tree)
     assert leaks(text, cases) == []
