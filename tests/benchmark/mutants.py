@@ -36,7 +36,11 @@ HOOKS = ("tests/hooks/test_hook_limits.py", "tests/hooks/test_hooks.py")
 TREE = ("tests/store/test_store_limits.py", "tests/store/test_tree.py")
 PAGES = ("tests/store/test_store_limits.py", "tests/store/test_pages.py")
 FILES = ("tests/store/test_store_limits.py", "tests/store/test_files.py")
-THREAD = ("tests/continuity/test_thread.py", "tests/hooks/test_thread_hooks.py")
+THREAD = (
+    "tests/hooks/test_thread_limits.py",
+    "tests/continuity/test_thread.py",
+    "tests/hooks/test_thread_hooks.py",
+)
 CACHES = ("tests/store/test_store_limits.py", "tests/recall/test_pointers.py")
 
 #: The survivors issue 34 names (the first mutation run's).
