@@ -14,59 +14,73 @@ from __future__ import annotations
 
 import random
 import string
-
-_RNG = random.Random(20261130)  # noqa: S311 - fake values, reproducible on purpose
-_WORDS = [
-    "river",
-    "summit",
-    "pebble",
-    "glacier",
-    "hazel",
-    "cinder",
-    "aurora",
-    "badger",
-    "coral",
-    "fjord",
-    "lotus",
-    "mango",
-    "nimbus",
-    "oyster",
-    "prairie",
-    "raven",
-    "sierra",
-    "topaz",
-    "umber",
-    "velvet",
-]
-
-
-def human(rng: random.Random = _RNG) -> str:
-    """A password as people choose them: words, years, a symbol, some leet, or random."""
-    word = rng.choice(_WORDS)
-    style = rng.randrange(6)
-    if style == 0:
-        return f"{word.capitalize()}{rng.randint(1990, 2029)}{rng.choice('!#$%&*')}"
-    if style == 1:
-        leet = word.translate(str.maketrans("aeio", "4310"))
-        return f"{leet.capitalize()}{rng.choice('!@#$')}{rng.randint(10, 99)}"
-    if style == 2:
-        return f"{word}.{rng.choice(_WORDS)}.{rng.randint(10, 99)}"
-    if style == 3:
-        return f"{word}{rng.randint(1, 999)}"
-    if style == 4:
-        alphabet = string.ascii_letters + string.digits + "!#%^*_-+"
-        return "".join(rng.choice(alphabet) for _ in range(rng.randint(9, 15)))
-    return f"{word}_{rng.choice(_WORDS)}"
-
+from typing import NamedTuple
 
 Case = tuple[str, str, tuple[str, ...]]
-TUNE: list[Case] = []
 
 
-def add(family: str, template: str) -> None:
-    values = {"p": human(), "q": human()}
-    text = template.replace("{p}", values["p"]).replace("{q}", values["q"])
-    TUNE.append((family, text, tuple(v for k, v in values.items() if "{" + k + "}" in template)))
+class Passwords(NamedTuple):
+    """How one set's fake passwords are made (the held-out set's differ from these)."""
+
+    seed: int
+    words: str  # space-separated
+    joiner: str  # between the parts of `word.word.42`
+    alphabet: str  # the random ones' symbols
+    lengths: tuple[int, int]  # of the random ones
+    camel: bool  # two words as `WordWord7`, else `word_word`
+
+
+class Corpus:
+    """(family, text, values that must not survive): the cases of one set, every value made
+    from the set's fixed seed (no real credential)."""
+
+    def __init__(self, passwords: Passwords) -> None:
+        self.passwords = passwords
+        self.words = passwords.words.split()
+        self.rng = random.Random(passwords.seed)  # noqa: S311 - fake values, reproducible
+        self.cases: list[Case] = []
+
+    def human(self) -> str:
+        """A password as people choose them: words, years, a symbol, some leet, or random."""
+        rng = self.rng
+        word = rng.choice(self.words)
+        style = rng.randrange(6)
+        if style == 0:
+            return f"{word.capitalize()}{rng.randint(1990, 2029)}{rng.choice('!#$%&*')}"
+        if style == 1:
+            leet = word.translate(str.maketrans("aeio", "4310"))
+            return f"{leet.capitalize()}{rng.choice('!@#$')}{rng.randint(10, 99)}"
+        if style == 3:
+            return f"{word}{rng.randint(1, 999)}"
+        if style == 4:
+            alphabet = string.ascii_letters + string.digits + self.passwords.alphabet
+            return "".join(
+                rng.choice(alphabet) for _ in range(rng.randint(*self.passwords.lengths))
+            )
+        return self.two_words(word, joined=style == 2)
+
+    def two_words(self, word: str, *, joined: bool) -> str:
+        rng, joiner = self.rng, self.passwords.joiner
+        if joined:
+            return f"{word}{joiner}{rng.choice(self.words)}{joiner}{rng.randint(10, 99)}"
+        if self.passwords.camel:
+            return f"{word.capitalize()}{rng.choice(self.words).capitalize()}{rng.randint(1, 9)}"
+        return f"{word}_{rng.choice(self.words)}"
+
+    def add(self, family: str, template: str) -> None:
+        values = {"p": self.human(), "q": self.human()}
+        text = template.replace("{p}", values["p"]).replace("{q}", values["q"])
+        kept = tuple(v for k, v in values.items() if "{" + k + "}" in template)
+        self.cases.append((family, text, kept))
+
+
+_WORDS = (
+    "river summit pebble glacier hazel cinder aurora badger coral fjord lotus mango nimbus "
+    "oyster prairie raven sierra topaz umber velvet"
+)
+_TUNE = Corpus(Passwords(20261130, _WORDS, ".", "!#%^*_-+", (9, 15), camel=False))
+TUNE = _TUNE.cases
+add = _TUNE.add
 
 
 # --- Passwords given to commands as flags or arguments -------------------------------------

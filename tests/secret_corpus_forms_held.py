@@ -10,63 +10,15 @@ Every value is generated from a fixed seed (no real credential). ``HELD_OUT`` ho
 
 from __future__ import annotations
 
-import random
-import string
+from secret_corpus_forms import Corpus, Passwords
 
-_RNG = random.Random(20261129)  # noqa: S311 - fake values, reproducible on purpose
-_WORDS = [
-    "harbor",
-    "falcon",
-    "copper",
-    "lantern",
-    "meadow",
-    "orbit",
-    "maple",
-    "cobalt",
-    "willow",
-    "ember",
-    "quartz",
-    "saffron",
-    "juniper",
-    "tundra",
-    "marble",
-    "violet",
-    "canyon",
-    "pepper",
-    "thistle",
-    "walnut",
-]
-
-
-def human(rng: random.Random = _RNG) -> str:
-    """A password as people choose them: words, years, a symbol, some leet, or random."""
-    word = rng.choice(_WORDS)
-    style = rng.randrange(6)
-    if style == 0:
-        return f"{word.capitalize()}{rng.randint(1990, 2029)}{rng.choice('!#$%&*')}"
-    if style == 1:
-        leet = word.translate(str.maketrans("aeio", "4310"))
-        return f"{leet.capitalize()}{rng.choice('!@#$')}{rng.randint(10, 99)}"
-    if style == 2:
-        return f"{word}-{rng.choice(_WORDS)}-{rng.randint(10, 99)}"
-    if style == 3:
-        return f"{word}{rng.randint(1, 999)}"
-    if style == 4:
-        alphabet = string.ascii_letters + string.digits + "!#%^*_-"
-        return "".join(rng.choice(alphabet) for _ in range(rng.randint(10, 16)))
-    return f"{word.capitalize()}{rng.choice(_WORDS).capitalize()}{rng.randint(1, 9)}"
-
-
-Case = tuple[str, str, tuple[str, ...]]
-HELD_OUT: list[Case] = []
-
-
-def add(family: str, template: str) -> None:
-    values = {"p": human(), "q": human()}
-    text = template.replace("{p}", values["p"]).replace("{q}", values["q"])
-    HELD_OUT.append(
-        (family, text, tuple(v for k, v in values.items() if "{" + k + "}" in template))
-    )
+_WORDS = (
+    "harbor falcon copper lantern meadow orbit maple cobalt willow ember quartz saffron "
+    "juniper tundra marble violet canyon pepper thistle walnut"
+)
+_HELD = Corpus(Passwords(20261129, _WORDS, "-", "!#%^*_-", (10, 16), camel=True))
+HELD_OUT = _HELD.cases
+add = _HELD.add
 
 
 # --- Passwords given to commands as flags or arguments -------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import contextlib
 import io
 import json
 import os
@@ -10,13 +11,14 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from memhooks.guard.write_guard import Verdict
     from memhooks.store import HookWriter, Store
 
 REPO = Path(__file__).resolve().parents[1]
@@ -31,6 +33,31 @@ def hot_path_banned() -> frozenset[str]:
     found = re.search(r"^banned-module-level-imports = \[(.*?)\]", text, re.MULTILINE | re.DOTALL)
     assert found, "pyproject.toml: banned-module-level-imports is gone"
     return frozenset(re.findall(r'"([\w.]+)"', found.group(1)))
+
+
+def git(*args: str, cwd: Path) -> str:
+    """git in `cwd`, as a test's person runs it (a name and address of its own, no signing):
+    its output; a failing git fails the test."""
+    person = ["-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    person += ["-c", "commit.gpgsign=false"]
+    done = subprocess.run(
+        ["git", *person, *args], cwd=cwd, check=True, capture_output=True, text=True, timeout=60
+    )
+    return done.stdout
+
+
+def as_text(paths: Iterable[Path]) -> str:
+    """The regular files among `paths` (no symlink followed) as one text, each also with its
+    JSON escapes undone: where a value written anywhere can be looked for."""
+    parts: list[str] = []
+    for path in sorted(paths):
+        if path.is_file() and not path.is_symlink():
+            text = path.read_bytes().decode("utf-8", "replace")
+            parts += [text, text.replace('\\"', '"').replace("\\\\", "\\")]
+            if path.suffix == ".json":
+                with contextlib.suppress(ValueError):
+                    parts.append(json.dumps(json.loads(text), ensure_ascii=False))
+    return "\n".join(parts)
 
 
 def run_cli(
@@ -69,6 +96,41 @@ def run_hook(
         timeout=timeout,
         check=False,
     )
+
+
+def hook_as_plugin(
+    event: str,
+    payload: object,
+    data: Path,
+    *,
+    project: Path | None = None,
+    flags: tuple[str, ...] = (),
+    timeout: float = 60,
+) -> subprocess.CompletedProcess[str]:
+    """The hook as an installed plugin's hooks.json runs it: `python -S` (`flags` added)
+    without the test run's PYTHON* and CLAUDE_* variables, the plugin's data folder `data`,
+    the payload on stdin; `project`, as the host sets it, the working directory and
+    CLAUDE_PROJECT_DIR."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "CLAUDE_"))}
+    env["CLAUDE_PLUGIN_DATA"] = str(data)
+    if project is not None:
+        env["CLAUDE_PROJECT_DIR"] = str(project)
+        env.pop("MEMHOOKS_PROJECT_DIR", None)
+    return subprocess.run(
+        [sys.executable, "-S", *flags, str(LAUNCHER), "hook", event],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env=env,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def modules_loaded(done: subprocess.CompletedProcess[str]) -> set[str]:
+    """The modules a process run with `-X importtime` imported."""
+    return {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
 
 
 def injected(done: subprocess.CompletedProcess[bytes]) -> str:
@@ -114,6 +176,37 @@ def hook_in(
     done = run_hook(event, payload, cwd=project, timeout=30)
     assert done.returncode == 0, done.stderr
     return done
+
+
+def hook_reply(project: Path, event: str, session_id: str, **fields: object) -> dict[str, object]:
+    """The JSON reply ({} for none) of one hook run in `project` as the host runs it."""
+    out = hook_in(project, event, session_id, **fields).stdout.decode()
+    return json.loads(out) if out.strip() else {}
+
+
+def context_of(reply: dict[str, object]) -> str:
+    """The additionalContext of a hook's reply ('' for none)."""
+    specific = reply.get("hookSpecificOutput")
+    return str(specific.get("additionalContext", "")) if isinstance(specific, dict) else ""
+
+
+def assert_denied(
+    verdict: Verdict | None, expected: tuple[str, tuple[str, ...]] | None, shown: str
+) -> None:
+    """The guard's verdict is None where nothing was `expected`, else a denial of the file
+    `expected` names (its path in the tree, the words its reason holds), named `shown/<path>`
+    in the reason."""
+    if expected is None:
+        assert verdict is None
+        return
+    assert verdict is not None
+    assert verdict.action == "deny"
+    relative, words = expected
+    assert verdict.target is not None
+    assert verdict.target.relative == relative
+    assert f"`{shown}/{relative}`" in verdict.reason
+    for word in words:
+        assert word in verdict.reason, (word, verdict.reason)
 
 
 def turn_on_here(project: Path, *, state_home: Path | None = None) -> None:

@@ -119,6 +119,9 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="memhooks-cites-"))
+    # The run's own machine-local state and user tier, removed with it.
+    os.environ["XDG_STATE_HOME"] = str(root / "state")
+    os.environ["XDG_DATA_HOME"] = str(root / "share")
     try:
         projects = {
             "plain": build(root, args.memories, args.files, cite=False),

@@ -1,6 +1,7 @@
 """Mutation run: does the suite notice when a cap, an order or a check is changed?
 
-    python tests/benchmark/mutation_run.py [--only ID[,ID]] [--list] [--work DIR] [--json FILE]
+    python tests/benchmark/mutation_run.py [--only ID[,ID]] [--list] [--check] [--work DIR]
+                                           [--json FILE]
 
 The tracked files are copied once into a work folder (`--work`, else a temporary one); then,
 for each mutant of `mutants.py`, one textual change is made to one module of the copy (the
@@ -66,21 +67,58 @@ def run_tests(work: Path, tests: tuple[str, ...]) -> tuple[bool, str]:
     return done.returncode == 0, tail
 
 
+def located(package: Path, mutant: Mutant) -> tuple[Mutant, str]:
+    """The mutant where its `old` text is now, and a problem ('' for none): in its module,
+    else in the one module of the package that holds it (a module split or renamed since)."""
+    path = package / mutant.path
+    if path.is_file() and path.read_text(encoding="utf-8").count(mutant.old) == 1:
+        return mutant, ""
+    holding = [
+        p.relative_to(package).as_posix()
+        for p in sorted(package.rglob("*.py"))
+        if p.read_text(encoding="utf-8").count(mutant.old) == 1
+    ]
+    if len(holding) == 1:
+        return mutant._replace(path=holding[0]), ""
+    return mutant, f"{mutant.id}: {mutant.old!r} is not once in {mutant.path} (nor in one module)"
+
+
 def apply(work: Path, mutant: Mutant) -> str:
-    """Make the change in the copy; returns the original text."""
+    """Make the change in the copy (`mutant` as `located` found it); returns the original."""
     path = work / "src" / "memhooks" / mutant.path
     original = path.read_text(encoding="utf-8")
-    count = original.count(mutant.old)
-    if count != 1:
-        raise SystemExit(f"{mutant.id}: {mutant.old!r} occurs {count} times in {mutant.path}")
     path.write_text(original.replace(mutant.old, mutant.new), encoding="utf-8")
     return original
+
+
+def check(chosen: list[Mutant]) -> int:
+    """1 when a mutant no longer applies to this tree: its `old` text is not in its module
+    exactly once (the code moved on), or the change leaves a module Python cannot compile
+    (its tests would fail, and count a broken file as a mutant killed)."""
+    stale = []
+    for m in chosen:
+        found, problem = located(REPO / "src" / "memhooks", m)
+        if problem:
+            stale.append(problem)
+            continue
+        if found.path != m.path:
+            print(f"{m.id}: now in {found.path}")
+        text = (REPO / "src" / "memhooks" / found.path).read_text(encoding="utf-8")
+        try:
+            compile(text.replace(m.old, m.new), found.path, "exec")
+        except SyntaxError as exc:
+            stale.append(f"{m.id}: the mutated {found.path} does not compile ({exc.msg})")
+    print("\n".join(stale) or f"all {len(chosen)} mutants apply")
+    return 1 if stale else 0
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", help="comma-separated mutant ids (default: all)")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    parser.add_argument(
+        "--check", action="store_true", help="check that each mutant applies to this tree, and exit"
+    )
     parser.add_argument("--work", type=Path, help="the copy to mutate (made if missing)")
     parser.add_argument("--json", type=Path, help="append one JSON line per mutant here")
     parser.add_argument("--tests", help="comma-separated test files instead of each mutant's own")
@@ -90,12 +128,17 @@ def main() -> int:
         for m in chosen:
             print(f"{m.id:28} {m.path}: {m.why}")
         return 0
+    if args.check:
+        return check(chosen)
     work = args.work or Path(tempfile.mkdtemp(prefix="mutation-"))
     if not (work / "src" / "memhooks").is_dir():
         copy_tracked(work)
     killed = 0
     try:
-        for mutant in chosen:
+        for wanted in chosen:
+            mutant, problem = located(work / "src" / "memhooks", wanted)
+            if problem:
+                raise SystemExit(problem)
             original = apply(work, mutant)
             started = time.monotonic()
             try:

@@ -200,7 +200,7 @@ class Bench:
                 "plugin_root": str(REPO),
                 "plugin_data": str(self.ws.data),
                 "hook_env": "env -i PATH HOME PYTHONDONTWRITEBYTECODE=1 "
-                "+ CLAUDE_PLUGIN_ROOT/DATA/PROJECT_DIR",
+                "+ CLAUDE_PLUGIN_ROOT/DATA/PROJECT_DIR + XDG_STATE_HOME/XDG_DATA_HOME (the run's)",
                 "cpus": os.cpu_count(),
                 "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
                 "corpus": self.ws.fixtures.corpus.source,

@@ -139,6 +139,10 @@ class Workspace:
         self.fixtures = Fixtures(args)
         self.run_dir: Path = args.bench_dir / "run"
         self.data: Path = args.bench_dir / "data"
+        # The run's own machine-local state and user tier (XDG_STATE_HOME, XDG_DATA_HOME):
+        # the projects are made again on every run, and their state never reaches the user's.
+        self.machine: Path = args.bench_dir / "machine"
+        shutil.rmtree(self.machine, ignore_errors=True)
         self.payloads = load_payloads(args.fixtures)
         self.env = minimal_env(dont_write_bytecode=True)
         self.notes: list[str] = []
@@ -152,6 +156,8 @@ class Workspace:
         env = minimal_env(dont_write_bytecode=not bytecode)
         env["CLAUDE_PLUGIN_ROOT"] = str(REPO)
         env["CLAUDE_PROJECT_DIR"] = str(project)
+        env["XDG_STATE_HOME"] = str(self.machine / "state")
+        env["XDG_DATA_HOME"] = str(self.machine / "share")
         if data:
             env["CLAUDE_PLUGIN_DATA"] = str(self.data)
         return env

@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from memhooks.cli.main import build_parser
+from memhooks.curate.summary_format import MASTER_SECTIONS
 from support import local_of
 
 REPO = Path(__file__).resolve().parents[2]
@@ -269,16 +270,7 @@ def test_the_save_commands_in_the_bodies_work(tmp_path: Path) -> None:
     """summarize and synthesize tell Claude to save through a heredoc: run those for real."""
     env = started_project(tmp_path)
     summary = "# T\n\n## Context\nc\n\n## Tracking Points\n- Status: done\n"
-    master = "# Project Memory\n\n" + "".join(
-        f"## {h}\n- x\n\n"
-        for h in (
-            "Current Status",
-            "Key Decisions",
-            "Learnings & Discoveries",
-            "Evolution & Changes",
-            "Active Questions",
-        )
-    )
+    master = "# Project Memory\n\n" + "".join(f"## {h}\n- x\n\n" for h in MASTER_SECTIONS)
     for verb, text in (("summarize", summary), ("synthesize", master)):
         (block,) = [b for b in FENCED.findall(load(COMMANDS / f"{verb}.md").body) if "<<" in b]
         script = block.replace("<session-id>", "s-1")

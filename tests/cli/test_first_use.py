@@ -81,13 +81,12 @@ def test_start_is_all_or_nothing(tmp_path: Path, capsys, monkeypatch: pytest.Mon
     def refuse(*_args: object, **_kwargs: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("memhooks.store.session.write_state", refuse)
-    code, _, err = run_main(capsys, "start")
+    with monkeypatch.context() as failing:  # undoes only the refusal, not the test's HOME
+        failing.setattr("memhooks.store.session.write_state", refuse)
+        code, _, err = run_main(capsys, "start")
     assert code == 10, err
     assert "No space left on device" in err
     assert not (tmp_path / ".claude" / "memory").exists()
-    monkeypatch.undo()
-    monkeypatch.setenv("MEMHOOKS_PROJECT_DIR", str(tmp_path))
     code, _, err = run_main(capsys, "start")
     assert code == 0, err
     assert (local_of(tmp_path / ".claude" / "memory") / "session.json").is_file()

@@ -18,7 +18,7 @@ from memhooks.continuity.evidence import (
     PROMPT_CAP,
     Evidence,
 )
-from memhooks.continuity.excerpt import head_tail
+from memhooks.continuity.excerpt import ERROR_LINES, head_tail, trim_paste
 from memhooks.continuity.handover import RUNS_SHOWN, turn_lines
 from memhooks.continuity.host_summary import HOST_SUMMARY_CAP, summary_text
 from memhooks.continuity.journal_entry import render_journal_entry
@@ -292,3 +292,15 @@ def test_head_tail_never_passes_its_limit() -> None:
     for limit in (50, 120, 400, len(text) - 1):
         assert len(head_tail(text, limit)) <= limit, limit
     assert head_tail(text, len(text)) == text
+
+
+def test_a_paste_keeps_at_most_its_error_lines_the_first_kinds() -> None:
+    kinds = ["Value", "Type", "Key", "Index", "Name", "Lookup", "Runtime", "Attribute"]
+    assert len(kinds) > ERROR_LINES
+    lines = ["$ ./run-checks --all"]
+    for i, kind in enumerate(kinds):
+        lines.append(f"E   {kind}Error: 0x{i:02x} != 0x{i + 1:02x}")
+        lines += [f"  0x{n:04x} 0x{n * 7:04x} 0x{n * 13:04x}" for n in range(6)]
+    lines += ["== 8 failed ==", "exit 1", "done"]
+    trimmed = trim_paste("\n".join(lines))
+    assert [k for k in kinds if f"{k}Error" in trimmed] == kinds[:ERROR_LINES]

@@ -292,7 +292,6 @@ def test_session_start_is_silent_without_a_summary(started: Path) -> None:
     from memhooks.continuity import pending_note as consolidation_note
 
     assert consolidation_note.line(MemoryPaths(started), today="2030-01-01") == ""
-    assert consolidation_note.with_note("a\n\nb", MemoryPaths(started), 100) == "a\n\nb"
 
 
 def test_session_start_hook_shows_the_line_once(

@@ -16,6 +16,7 @@ import subprocess
 from typing import TYPE_CHECKING
 
 from memhooks.demo import scenario
+from support import git
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -32,14 +33,6 @@ def _bash(command: str, tool_id: str) -> scenario.Reply:
     return scenario.Reply(
         call=scenario.Call("Bash", {"command": command, "description": "memhooks"}, tool_id)
     )
-
-
-def _git(*args: str, cwd: Path) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],
-        cwd=cwd, capture_output=True, text=True, check=True, timeout=60,
-    )  # fmt: skip
-    return done.stdout
 
 
 def _cli(box: harness.Sandbox, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -70,13 +63,13 @@ def test_a_worktree_decision_reaches_main_when_the_branch_merges(
     box = sandboxes("worktree")
     main = box.root / "main"
     main.mkdir()
-    _git("init", "-q", "-b", "main", cwd=main)
+    git("init", "-q", "-b", "main", cwd=main)
     _cli(box, "start", cwd=main)
     _cli(box, "remember", MAIN_DECISION, cwd=main)
-    _git("add", "-A", cwd=main)
-    _git("commit", "-q", "-m", "memory", cwd=main)
+    git("add", "-A", cwd=main)
+    git("commit", "-q", "-m", "memory", cwd=main)
     box.project.rmdir()  # the sandbox's project becomes a worktree of `main`
-    _git("worktree", "add", "-q", "-b", "feature", str(box.project), cwd=main)
+    git("worktree", "add", "-q", "-b", "feature", str(box.project), cwd=main)
     cli = f'python3 "{box.root / "plugin-src"}/hooks/memhooks.py"'
     prompt = "Please remember the queue choice for this branch"
     box.mock.add(
@@ -103,9 +96,9 @@ def test_a_worktree_decision_reaches_main_when_the_branch_merges(
     status = json.loads(_cli(box, "status", "--json", cwd=box.project).stdout)
     assert status["unmerged"]["branch"] == "main"
     assert len(status["unmerged"]["paths"]) == 1
-    _git("add", "-A", cwd=box.project)
-    _git("commit", "-q", "-m", "queue decision", cwd=box.project)
-    _git("merge", "-q", "feature", cwd=main)
+    git("add", "-A", cwd=box.project)
+    git("commit", "-q", "-m", "queue decision", cwd=box.project)
+    git("merge", "-q", "feature", cwd=main)
     assert "postgres" in _decisions(main)  # after the merge
     assert _found(box, main)
     status = json.loads(_cli(box, "status", "--json", cwd=box.project).stdout)

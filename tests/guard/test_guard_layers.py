@@ -10,17 +10,15 @@ dependencies found through CLAUDE_PLUGIN_DATA).
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
 
 from memhooks.guard.write_guard import decide
-from support import LAUNCHER, local_of, run_cli
+from support import hook_as_plugin, local_of, run_cli
 
 pytestmark = pytest.mark.skipif(
     sys.platform == "win32" or shutil.which("bash") is None, reason="bash forms"
@@ -76,17 +74,6 @@ def test_the_guard_refuses_each_form(name: str, command: str, outcome: str) -> N
 # ----------------------------------------------------------- as the host runs the hooks
 
 
-@pytest.fixture(scope="module")
-def plugin_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A CLAUDE_PLUGIN_DATA whose deps folder holds the dependencies, as the installer
-    leaves it (the hook interpreter itself has none: `-S`)."""
-    data = tmp_path_factory.mktemp("plugin-data")
-    deps = data / "deps" / f"py{sys.version_info[0]}{sys.version_info[1]}"
-    deps.parent.mkdir(parents=True)
-    deps.symlink_to(sysconfig.get_paths()["purelib"])
-    return data
-
-
 def _hook(
     event: str, project: Path, data: Path, command: str = "true"
 ) -> subprocess.CompletedProcess[str]:
@@ -99,18 +86,7 @@ def _hook(
         "tool_use_id": "toolu_1",
         "source": "startup",
     }
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env["CLAUDE_PLUGIN_DATA"] = str(data)
-    done = subprocess.run(
-        [sys.executable, "-S", str(LAUNCHER), "hook", event],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        cwd=project,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+    done = hook_as_plugin(event, payload, data, project=project)
     assert done.returncode == 0, done.stderr
     return done
 

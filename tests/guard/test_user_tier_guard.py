@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.guard.write_guard import decide
-from support import run_cli, run_hook
+from support import assert_denied, run_cli, run_hook
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="posix paths in the table")
 
@@ -63,18 +63,8 @@ def test_user_tier_decision(
         user_base=USER_BASE,
         allow_direct=True,  # direct edits of project memories never open the user tier
     )
-    if expected is None:
-        assert verdict is None
-        return
-    assert verdict is not None
-    assert verdict.action == "deny"
-    relative, words = expected
-    assert verdict.target is not None
-    assert verdict.target.relative == relative
-    assert f"`{USER_BASE}/{relative}`" in verdict.reason
-    assert "user tier" in verdict.reason
-    for word in words:
-        assert word in verdict.reason, (word, verdict.reason)
+    assert_denied(verdict, expected, USER_BASE)
+    assert verdict is None or "user tier" in verdict.reason
 
 
 def test_without_a_user_base_only_the_project_tree_is_guarded() -> None:

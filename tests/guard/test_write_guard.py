@@ -11,7 +11,7 @@ import pytest
 from memhooks.guard.shell_writes import write_targets
 from memhooks.guard.write_guard import decide, relative_in_tree
 from memhooks.store import content_hash
-from support import needs_symlinks, run_cli, run_hook
+from support import assert_denied, needs_symlinks, run_cli, run_hook
 
 P = "/proj"
 BASE = "/proj/.claude/memory"
@@ -171,17 +171,7 @@ def test_guard_decision(
     tool: str, tool_input: dict[str, str], expected: tuple[str, tuple[str, ...]] | None
 ) -> None:
     verdict = decide(tool, tool_input, cwd=P, memory_base=BASE, cli=CLI, current_hash=HASHES.get)
-    if expected is None:
-        assert verdict is None
-        return
-    assert verdict is not None
-    assert verdict.action == "deny"
-    relative, words = expected
-    assert verdict.target is not None
-    assert verdict.target.relative == relative
-    assert f"`.claude/memory/{relative}`" in verdict.reason
-    for word in words:
-        assert word in verdict.reason, (word, verdict.reason)
+    assert_denied(verdict, expected, ".claude/memory")
 
 
 @pytest.mark.parametrize(

@@ -15,11 +15,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from memhooks.recall.search_read import has_vectors
 from memhooks.recall.semantic import TABLE_FILE
-from plugin_host import TAG, Host, bare_python, install_plugin, seed_deps
+from plugin_host import TAG, Host
 from support import local_of, wait_for
 
 TABLE = Path(__file__).parents[1] / "fixtures" / "semantic" / "tokens-subset.sqlite3"
@@ -29,19 +27,6 @@ CONFLICTED = (
     "# Memory Index\n<<<<<<< HEAD\n- [Ours](decisions/a.md) — ours\n=======\n"
     "- [Theirs](decisions/b.md) — theirs\n>>>>>>> feature\n"
 )
-
-
-@pytest.fixture(scope="module")
-def machine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
-    """(bare python, plugin root, seeded dependencies), made once for the module."""
-    base = tmp_path_factory.mktemp("machine")
-    return bare_python(base), install_plugin(base / "home"), seed_deps(base / "deps")
-
-
-@pytest.fixture
-def host(machine: tuple[Path, Path, Path], tmp_path: Path) -> Host:
-    python, root, deps = machine
-    return Host(python, root, deps, Path.home(), tmp_path / "project")
 
 
 def started(host: Host, *, semantic: bool = False) -> Path:

@@ -14,21 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from support import FIXTURES, hook_in, local_of, run_cli, run_hook
+from support import FIXTURES, context_of, git, hook_reply, local_of, run_cli, run_hook
 
 SESSION = "0a1b2c3d-worktree"
 MESSY = FIXTURES / "transcripts2" / "c1-rust-json-output"
-
-
-def git(*args: str, cwd: Path) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -38,13 +27,7 @@ def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def hook(project: Path, event: str, **fields: object) -> dict[str, object]:
-    out = hook_in(project, event, SESSION, **fields).stdout.decode()
-    return json.loads(out) if out.strip() else {}
-
-
-def context(output: dict[str, object]) -> str:
-    specific = output.get("hookSpecificOutput")
-    return str(specific.get("additionalContext", "")) if isinstance(specific, dict) else ""
+    return hook_reply(project, event, SESSION, **fields)
 
 
 @pytest.fixture
@@ -77,7 +60,7 @@ def test_consent_in_the_main_checkout_covers_a_new_worktree(worktree: Path) -> N
     memory = worktree / ".claude" / "memory"
     assert not (local_of(memory) / "session.json").exists()  # never committed: machine state
     out = hook(worktree, "SessionStart", source="startup")
-    assert "deploy the database" in context(out)
+    assert "deploy the database" in context_of(out)
     assert "systemMessage" not in out
     state = json.loads((local_of(memory) / "session.json").read_text("utf-8"))
     assert state["active"] is True
@@ -117,7 +100,7 @@ def test_a_worktree_saves_in_its_own_tree_until_the_branch_merges(
     git("commit", "-q", "-m", "queue decision", cwd=worktree)
     git("merge", "-q", "feature", cwd=repo)
     assert new[0] in decisions(repo)
-    assert "postgres" in context(hook(repo, "SessionStart", source="startup"))
+    assert "postgres" in context_of(hook(repo, "SessionStart", source="startup"))
     assert hook(worktree, "SessionEnd", reason="other") == {}
     status = json.loads(cli("status", "--json", cwd=worktree).stdout)
     assert status["unmerged"]["paths"] == []
@@ -172,10 +155,10 @@ def test_a_fresh_clone_at_the_same_path_is_asked_again(repo: Path, tmp_path: Pat
     fresh_clone.rename(repo)
     out = hook(repo, "SessionStart", source="startup")
     assert "systemMessage" in out
-    assert not context(out)
+    assert not context_of(out)
     fresh = tmp_path / "fresh worktree"
     git("worktree", "add", "-q", "-b", "again", str(fresh), cwd=repo)
-    assert not context(hook(fresh, "SessionStart", source="startup"))
+    assert not context_of(hook(fresh, "SessionStart", source="startup"))
     assert not (local_of(fresh / ".claude" / "memory") / "session.json").exists()
 
 
@@ -190,7 +173,7 @@ def test_a_git_file_pointing_at_a_trusted_repository_is_not_its_worktree(
     (fake / ".git").write_text(f"gitdir: {gitdir}\n", encoding="utf-8")
     out = hook(fake, "SessionStart", source="startup")
     assert "systemMessage" in out
-    assert not context(out)
+    assert not context_of(out)
     assert not (local_of(fake / ".claude" / "memory") / "session.json").exists()
 
 

@@ -22,28 +22,18 @@ import pytest
 
 from memhooks.recall import citation_check, citations
 from memhooks.store import MemoryPaths
-from support import LAUNCHER, run_cli
+from support import LAUNCHER, git, run_cli
 
 SESSION = "5e55-budgets"
 #: The `timeout` of each event in hooks/hooks.json (test_manifest checks that file).
 HOST_TIMEOUT = {"UserPromptSubmit": 10, "PreCompact": 60, "SessionStart": 15, "Stop": 30}
 
 
-def git(cwd: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-        timeout=60,
-    )
-
-
 def clone_of(tmp_path: Path, files: dict[str, str | bytes]) -> Path:
     """A clone of a repository that committed `files`, where the user then ran `start`."""
     origin = tmp_path / "origin"
     origin.mkdir()
-    git(origin, "init", "-q")
+    git("init", "-q", cwd=origin)
     for relative, content in files.items():
         path = origin / relative
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -51,10 +41,10 @@ def clone_of(tmp_path: Path, files: dict[str, str | bytes]) -> Path:
             path.write_bytes(content)
         else:
             path.write_text(content, encoding="utf-8")
-    git(origin, "add", "-A", "-f")
-    git(origin, "commit", "-q", "-m", "the repository as published")
+    git("add", "-A", "-f", cwd=origin)
+    git("commit", "-q", "-m", "the repository as published", cwd=origin)
     project = tmp_path / "cloned project"
-    git(tmp_path, "clone", "-q", str(origin), str(project))
+    git("clone", "-q", str(origin), str(project), cwd=tmp_path)
     done = run_cli("start", cwd=project)
     assert done.returncode == 0, done.stderr
     return project

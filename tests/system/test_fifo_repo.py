@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from memhooks.hooks import entry
-from plugin_host import Host, bare_python, install_plugin, seed_deps
+from plugin_host import Host
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 
@@ -33,12 +33,6 @@ SESSION = "cccccccc-0000-4000-8000-0000000000f1"
 #: Far beyond any hook's time here, far below forever: a hook still running then is stuck.
 STUCK = 45.0
 EVENTS = ("SessionStart", "UserPromptSubmit", "Stop", "SessionEnd", "PreCompact")
-
-
-@pytest.fixture(scope="module")
-def machine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
-    base = tmp_path_factory.mktemp("machine")
-    return bare_python(base), install_plugin(base / "home"), seed_deps(base / "deps")
 
 
 def unpacked(project: Path) -> None:

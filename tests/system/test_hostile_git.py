@@ -17,37 +17,20 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from memhooks.continuity.git_changes import changes, snapshot, start_of
 from memhooks.continuity.git_run import Git, object_name
-from plugin_host import Host, bare_python, install_plugin, seed_deps
+from plugin_host import Host
+from support import git
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
 EARLIER = "aaaaaaaa-0000-4000-8000-0000000000e1"
 VICTIM = "bbbbbbbb-0000-4000-8000-0000000000e2"
 SAFE = "# the user's own shell setup\n"
-
-
-def git(*args: str, cwd: Path) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=up", "-c", "user.email=up@example.invalid", *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return done.stdout
-
-
-@pytest.fixture(scope="module")
-def machine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
-    base = tmp_path_factory.mktemp("machine")
-    return bare_python(base), install_plugin(base / "home"), seed_deps(base / "deps")
 
 
 def host_at(machine: tuple[Path, Path, Path], project: Path) -> Host:

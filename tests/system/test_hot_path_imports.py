@@ -9,7 +9,6 @@ benchmark's job.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +17,7 @@ import pytest
 
 from memhooks.hooks.entry import HANDLERS, TOOL_HOOKS
 from memhooks.recall.semantic import TABLE_FILE
-from support import LAUNCHER, hot_path_banned, run_cli
+from support import hook_as_plugin, hot_path_banned, modules_loaded, run_cli
 
 #: pyproject's `banned-module-level-imports`, the rule's one statement: what no hot folder
 #: imports at module level (tests/system/test_structure.py) and no hook process but PreCompact
@@ -27,31 +26,22 @@ HEAVY = hot_path_banned()
 
 
 def imported_modules(event: str, payload: dict[str, object], data: Path) -> set[str]:
-    env = {**os.environ, "CLAUDE_PLUGIN_DATA": str(data)}
     (data / "deps" / f"py{sys.version_info[0]}{sys.version_info[1]}").mkdir(parents=True)
     (data / "deps" / f"py{sys.version_info[0]}{sys.version_info[1]}" / ".memhooks-deps-ok").touch()
     (data / "semantic").mkdir()  # the steady state: the token table is installed
     (data / "semantic" / TABLE_FILE).touch()
-    done, loaded = run_importtime(event, payload, env)
+    done, loaded = run_importtime(event, payload, data)
     assert done.returncode == 0
     assert done.stdout == "" or json.loads(done.stdout)
     return loaded
 
 
 def run_importtime(
-    event: str, payload: dict[str, object], env: dict[str, str]
+    event: str, payload: dict[str, object], data: Path
 ) -> tuple[subprocess.CompletedProcess[str], set[str]]:
     """The hook run as hooks.json runs it, and every module its process imported."""
-    done = subprocess.run(
-        [sys.executable, "-S", "-X", "importtime", str(LAUNCHER), "hook", event],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
-    )
-    return done, {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+    done = hook_as_plugin(event, payload, data, flags=("-X", "importtime"))
+    return done, modules_loaded(done)
 
 
 #: The one hook allowed the slow imports: it runs once per compaction, with a 60 s budget.
@@ -172,8 +162,7 @@ def test_semantic_signals_on_the_per_prompt_path_import_nothing_heavy(
         "hook_event_name": "UserPromptSubmit",
         "prompt": "which database does the job queue use: Postgres?",
     }
-    env = {**os.environ, "CLAUDE_PLUGIN_DATA": str(data)}
-    done, loaded = run_importtime("UserPromptSubmit", payload, env)
+    done, loaded = run_importtime("UserPromptSubmit", payload, data)
     assert "memhooks.recall.semantic" in loaded
     assert not loaded & HEAVY, sorted(loaded & HEAVY)
     assert "job-queue" in done.stdout

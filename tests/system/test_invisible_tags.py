@@ -16,14 +16,14 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 import unicodedata
 from pathlib import Path
 
 import pytest
 
 from memhooks.text.frame import CLOSE, frame
-from plugin_host import Host, bare_python, install_plugin, seed_deps
+from plugin_host import Host
+from support import git
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -89,21 +89,6 @@ def test_the_frame_holds_against_each_closer(closer: str) -> None:
 
 
 # ---------------------------------------------------------------- the three routes
-
-
-@pytest.fixture(scope="module")
-def machine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
-    base = tmp_path_factory.mktemp("machine")
-    return bare_python(base), install_plugin(base / "home"), seed_deps(base / "deps")
-
-
-def git(*args: str, cwd: Path) -> None:
-    subprocess.run(
-        ["git", "-c", "user.name=up", "-c", "user.email=up@example.invalid", *args],
-        cwd=cwd,
-        check=True,
-        capture_output=True,
-    )
 
 
 def started(machine: tuple[Path, Path, Path], project: Path) -> Host:

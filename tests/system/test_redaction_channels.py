@@ -11,7 +11,6 @@ found" is not "nothing written".
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 from pathlib import Path
@@ -19,9 +18,10 @@ from typing import Any
 
 import pytest
 
+from memhooks.curate.summary_format import MASTER_SECTIONS
 from secret_corpus import NEAR_MISSES, SECRETS
 from secret_corpus_shapes import HELD_OUT, TUNE
-from support import local_of, run_hook
+from support import as_text, local_of, run_hook
 
 SESSION = "5a6ab793-afa3-4fb4-a04e-64b26bcd263c"
 
@@ -40,17 +40,8 @@ def persisted(root: Path) -> str:
     (outside the checkout), as text (JSON escapes undone too)."""
     from memhooks.store import MemoryPaths, mirror_dir
 
-    parts: list[str] = []
     kept = [*root.rglob("*"), *local_of(root).rglob("*")]
-    kept += Path(mirror_dir(MemoryPaths(str(root)))).rglob("*")
-    for path in sorted(kept):
-        if path.is_file() and not path.is_symlink():
-            text = path.read_bytes().decode("utf-8", "replace")
-            parts += [text, text.replace('\\"', '"').replace("\\\\", "\\")]
-            if path.suffix == ".json":
-                with contextlib.suppress(ValueError):
-                    parts.append(json.dumps(json.loads(text), ensure_ascii=False))
-    return "\n".join(parts)
+    return as_text([*kept, *Path(mirror_dir(MemoryPaths(str(root)))).rglob("*")])
 
 
 def traces(value: str) -> list[str]:
@@ -252,16 +243,7 @@ def test_cli_persists_no_secret(
         stdin=f"# Session {canary(cases[0][0])}\n\n## Context\n{body}\n\n## Tracking Points\n"
         f"- Decision: {cases[0][2][:80]}\n\n## Related Files/Artifacts\n- none\n",
     )
-    master = "# Project Memory\n\n" + "\n\n".join(
-        f"## {h}\n{body}"
-        for h in (
-            "Current Status",
-            "Key Decisions",
-            "Learnings & Discoveries",
-            "Evolution & Changes",
-            "Active Questions",
-        )
-    )
+    master = "# Project Memory\n\n" + "\n\n".join(f"## {h}\n{body}" for h in MASTER_SECTIONS)
     cli("synthesize", "--save", stdin=master)
     text = persisted(tree)
     assert leaks(text, cases) == []

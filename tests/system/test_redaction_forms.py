@@ -10,30 +10,16 @@ A canary word beside each sample proves the text was carried.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 from pathlib import Path
 
-import pytest
-
-from plugin_host import SESSION, Host, bare_python, install_plugin, seed_deps
+from plugin_host import SESSION, Host
 from secret_corpus_forms import TUNE
+from support import as_text
 
 #: One sample of each family and tool shape (every other one: the session stays short).
 CASES = [(i, *case) for i, case in enumerate(TUNE) if i % 2 == 0]
-
-
-@pytest.fixture(scope="module")
-def machine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
-    base = tmp_path_factory.mktemp("machine")
-    return bare_python(base), install_plugin(base / "home"), seed_deps(base / "deps")
-
-
-@pytest.fixture
-def host(machine: tuple[Path, Path, Path], tmp_path: Path) -> Host:
-    python, root, deps = machine
-    return Host(python, root, deps, Path.home(), tmp_path / "project")
 
 
 def _record(kind: str, content: object, uuid: str, **extra: object) -> str:
@@ -62,19 +48,12 @@ def _turn(index: int, text: str) -> list[str]:
 
 def _everything(*roots: Path) -> str:
     """Every regular file under the roots (no symlink followed), JSON escapes undone too."""
-    parts: list[str] = []
-    for root in roots:
-        for folder, _, files in os.walk(root):
-            for name in files:
-                path = Path(folder) / name
-                if path.is_symlink() or not path.is_file():
-                    continue
-                text = path.read_bytes().decode("utf-8", "replace")
-                parts += [text, text.replace('\\"', '"').replace("\\\\", "\\")]
-                if path.suffix == ".json":
-                    with contextlib.suppress(ValueError):
-                        parts.append(json.dumps(json.loads(text), ensure_ascii=False))
-    return "\n".join(parts)
+    return as_text(
+        Path(folder) / name
+        for root in roots
+        for folder, _, files in os.walk(root)
+        for name in files
+    )
 
 
 def test_password_forms_persist_nowhere(host: Host, tmp_path: Path) -> None:

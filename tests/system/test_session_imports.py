@@ -11,16 +11,14 @@ what the one before it left (Stop's journal entry, then the next Bash call's Pos
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from memhooks.recall.semantic import TABLE_FILE
 from plugin_host import TAG, seed_deps
-from support import FIXTURES, LAUNCHER
+from support import FIXTURES, hook_as_plugin, modules_loaded
 
 SESSION = "5e551011-0000-4000-8000-000000000001"
 NEXT = "5e551011-0000-4000-8000-000000000002"
@@ -45,21 +43,10 @@ def run_hook(
         "hook_event_name": event,
         **fields,
     }
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "CLAUDE_"))}
-    env.update(CLAUDE_PLUGIN_DATA=str(data), CLAUDE_PROJECT_DIR=str(project))
-    env.pop("MEMHOOKS_PROJECT_DIR", None)
-    done = subprocess.run(
-        [sys.executable, "-S", "-X", "importtime", str(LAUNCHER), "hook", event],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        cwd=project,
-        env=env,
-        timeout=120,
-        check=False,
-    )
+    flags = ("-X", "importtime")
+    done = hook_as_plugin(event, payload, data, project=project, flags=flags, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
-    loaded = {line.split("|")[-1].strip() for line in done.stderr.splitlines() if "|" in line}
+    loaded = modules_loaded(done)
     assert "memhooks.hooks.entry" in loaded, done.stderr[-2000:]
     reply: dict[str, object] = json.loads(done.stdout) if done.stdout.strip() else {}
     return reply, loaded

@@ -15,11 +15,9 @@ import json
 import re
 from pathlib import Path
 
-import pytest
-
 from memhooks.store import write_atomic
 from memhooks.text.controls import inert
-from plugin_host import Host, bare_python, install_plugin, seed_deps
+from plugin_host import Host
 
 SESSION = "dddddddd-0000-4000-8000-0000000000c1"
 OSC52 = "\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUgfCBzaA==\x07"
@@ -29,12 +27,6 @@ C1 = "\x9b31m\x9d0;title\x9c"
 CONTROLS = f"{OSC52} done {ERASE} ok {BIDI}hs.live{BIDI} {C1}"
 #: What a terminal obeys: C0 but tab and newline, DEL, C1, the bidi overrides and isolates.
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-@pytest.fixture(scope="module")
-def machine(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
-    base = tmp_path_factory.mktemp("machine")
-    return bare_python(base), install_plugin(base / "home"), seed_deps(base / "deps")
 
 
 def transcript(project: Path) -> Path:

@@ -48,17 +48,3 @@ def line(paths: MemoryPaths, today: str | None = None) -> str:
         f"Consolidation: {pending} proposal(s) for .claude/memory/{detail}; "
         "`/memory consolidate` shows them and asks before changing anything."
     )
-
-
-def with_note(text: str, paths: MemoryPaths, budget: int) -> str:
-    """`text` with the line after its first paragraph (the header), cut back to `budget`."""
-    try:
-        note = line(paths)
-    except OSError:
-        return text
-    if not note:
-        return text
-    cut = text.find("\n\n")
-    if cut < 0:
-        return (text + "\n" + note)[:budget]
-    return (text[: cut + 2] + note + "\n" + text[cut + 2 :])[:budget]

@@ -159,11 +159,6 @@ def prose_spans(data: bytes, lowered: bytes) -> list[tuple[int, int]]:
     return sorted(set(spans))
 
 
-_LOGINS = (
-    rb"admin|administrator|root|user|guest|sa|postgres|ubuntu|pi|ec2-user|deploy|test|demo"
-    rb"|operator|superuser|elastic|grafana|jenkins|oracle|system|sys|ftp|manager|tomcat|sysadmin"
-)
-
 _LOGIN_WORDS = (
     b"admin",
     b"administrator",
