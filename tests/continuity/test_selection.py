@@ -186,6 +186,17 @@ def test_a_question_is_answered_only_by_a_prompt_that_answers_it() -> None:
     assert "Which one?" in text.split(RECORD_HEADING)[0]
     answered = Evidence().add_all([*asked, _prompt("(b), keep stdout clean"), _said("OK.")])
     assert unanswered_question(answered.state) == ""
+    # A prompt that asks a question of its own may still answer it: the record does not
+    # prove "no answer yet" (a published session answered with "can you put them on stderr?").
+    replied = [
+        _prompt("ah the dashboard reads stdout, can you put totals on stderr?"),
+        _said("Yes."),
+    ]
+    proofs = next_session(Evidence().add_all([*asked, *replied]).state, budget=4_000)
+    proofs = proofs.split(RECORD_HEADING)[0]
+    assert "Which one?" in proofs
+    assert "no answer" not in proofs
+    assert "whether one answers it" in proofs
 
 
 FILLER = "The parser reads the file line by line and keeps the current section in a buffer."

@@ -179,17 +179,19 @@ def check_lines(state: dict[str, Any]) -> list[str]:
 
 
 def question_line(state: dict[str, Any]) -> str:
-    """Claude's questions no prompt has answered (prompts that only asked their own
-    questions answer none)."""
+    """Claude's question no prompt has answered; when the prompts since only asked questions
+    of their own, the line says so and leaves the judgment to the reader."""
     at, question = open_question(state)
     if not question:
         return ""
     turns = state.get("turns") or []
     if not turns or at == turns[-1]["n"]:
         return f"- Claude asked, and no prompt has answered yet: {question}"
+    # Whether a later prompt answers it is the reader's judgment, not the record's proof: a
+    # prompt that asks its own question may still answer this one.
     return (
-        f"- Claude asked at turn {at}, and the prompts since only asked questions of their "
-        f"own (no answer yet): {question}"
+        f"- Claude asked at turn {at} (each prompt since asks a question of its own: whether "
+        f"one answers it, read below): {question}"
     )
 
 
