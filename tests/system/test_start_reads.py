@@ -5,7 +5,8 @@ whole session on the project; the process's audit hook (`sys.addaudithook`, inst
 the launcher runs: tests/benchmark/event_reads.py counts every event the same way) sees each
 file opened for reading under the project and the home folder (the state and the cache), and
 each exclusive `flock`, told apart by the locked file's name. The ledger's own lock
-(`injected.lock`, store.caches) is not the store's: a count never waits on a write step.
+(`injected.lock`, store/injection_ledger.py) is not the store's: a count never waits on a
+write step.
 """
 
 from __future__ import annotations

@@ -351,7 +351,7 @@ def _count_injected(
         from memhooks.store import record_injected
 
         if not record_injected(paths.injected, hook.session_id, label, len(text)):
-            # By decision (store/caches.py): the count is dropped, not waited for; said here.
+            # By decision (store/injection_ledger.py): the count is dropped, not waited for.
             log_line(paths.log, f"{event}: ledger busy, {len(text)} characters not counted")
     except OSError:
         # Best effort, like the count itself: a read-only or full tree has already been

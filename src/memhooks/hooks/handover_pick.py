@@ -73,10 +73,18 @@ def keep_thread(paths: MemoryPaths, chosen: Pick | None) -> None:
     if chosen is None or chosen.doc is None:
         return
     try:
-        if chosen.rebuilt:
-            save_thread(paths, chosen.doc)
-        if chosen.room is not None:
-            thread_build.note_room(paths, chosen.doc, chosen.room)
+        if not chosen.rebuilt:
+            if chosen.room is not None:
+                thread_build.note_room(paths, chosen.doc, chosen.room)
+            return
+        current = read_thread(paths)
+        if current is not None and thread_build.usable(current):
+            return  # another session's Stop or SessionEnd wrote a newer one meanwhile
+        room = chosen.room
+        changed = room is not None and abs(thread_build.kept_room(chosen.doc) - room) > (
+            thread_build.ROOM_SLACK
+        )
+        save_thread(paths, {**chosen.doc, "room": room} if changed else chosen.doc)
     except (OSError, UnsafePathError) as exc:
         log_line(paths.log, f"SessionStart: thread not kept: {exc}", echo=False)
 

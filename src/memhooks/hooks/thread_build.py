@@ -227,12 +227,15 @@ def _spare(
     (`used`: the renders each one used)."""
     room -= sum(len(e["text"]) + h for e, h, s in zip(earlier, heads, shown, strict=True) if s)
     for entry, keys, show in zip(earlier, used, shown, strict=True):
-        if room < thread.SPARE_MIN:
+        # In whole steps: the last part grows at every Stop, and a spare that moved with it
+        # would render this part again each time (its render is kept per budget).
+        spare = room // thread.STEP * thread.STEP
+        if spare < thread.SPARE_MIN:
             break
         if not show or entry.get("trivial") or len(entry["text"]) >= entry["need"]:
             continue
         before = len(entry["text"])
-        keys.add(_earlier_text(work, entry, before + room))
+        keys.add(_earlier_text(work, entry, before + spare))
         room -= len(entry["text"]) - before
 
 
