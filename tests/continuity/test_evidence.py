@@ -23,7 +23,7 @@ def test_a_superset_run_closes_a_failure_whatever_the_command_string() -> None:
         _prompt("add retries"),
         *_bash("1", "mvn -q test -Dtest=RetryPolicyTest", ok=False, output="[ERROR] expected 30"),
         *_edit("2", "/p/src/RetryPolicy.java"),
-        *_bash("3", "mvn test 2>&1 | tail -20", ok=True),
+        *_bash("3", "mvn test 2>&1 | tail -20", ok=True, output=MVN_PASSED),
     ]
     state = Evidence().add_all(records).state
     (entry,) = [c for c in state["checks"].values() if "-Dtest" in c["cmd"]]
@@ -32,6 +32,33 @@ def test_a_superset_run_closes_a_failure_whatever_the_command_string() -> None:
     text = next_session(state, budget=5_000)
     assert "fixed, passes now" in text
     assert "FAILING" not in text
+
+
+MVN_PASSED = "[INFO] Tests run: 12, Failures: 0, Errors: 0, Skipped: 0\n[INFO] BUILD SUCCESS"
+
+
+def test_a_success_piped_through_a_filter_proves_no_pass() -> None:
+    """`make test 2>&1 | tail -3` exits with tail's status: a published session's run said
+    "10 passed, 1 failed" and was shown as passed, closing the earlier failure. A piped run
+    counts as passed only when what it printed counts tests run and no failure."""
+    failing = [
+        _prompt("fix the parser"),
+        *_bash("1", "make test", ok=False, output="FAIL test_bom: expected 1"),
+        *_edit("2", "/p/src/parse.c"),
+    ]
+    piped = [*_bash("3", "make test 2>&1 | tail -3", ok=True, output="10 passed, 1 failed")]
+    state = Evidence().add_all([*failing, *piped]).state
+    assert not state["checks"]["make test\x00"]["ok"]  # not closed
+    text = next_session(state, budget=5_000)
+    assert "passed (turn" not in text
+    assert "(piped: outcome not known)" in text
+    silent = [*_bash("3", "bin/rails test | tail -30", ok=True, output="0 runs, 0 assertions")]
+    text = next_session(Evidence().add_all([*failing, *silent]).state, budget=5_000)
+    assert "passed (turn" not in text
+    proven = [*_bash("3", "make test | tail -1", ok=True, output="11 passed")]
+    text = next_session(Evidence().add_all([*failing, *proven]).state, budget=5_000)
+    assert "passed (turn 1)" in text
+    assert "failed (turn" not in text
 
 
 def test_a_narrower_or_different_run_closes_nothing() -> None:

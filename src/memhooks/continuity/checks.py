@@ -82,6 +82,17 @@ def _own_target(words: list[str]) -> tuple[str, frozenset[str]] | None:
     return runner, frozenset(w for i, w in enumerate(rest) if i != first)
 
 
+def unproven_pass(command: str, output: str) -> bool:
+    """Whether a success of `command` proves nothing: its output went through a filter
+    (`| tail -30`) without `pipefail`, so the exit status is the filter's, and what the filter
+    let through shows no count of tests run without failures."""
+    if _OUTPUT_PIPE.compiled.search(command) is None or "pipefail" in command:
+        return False
+    return (
+        _TESTS_RAN.compiled.search(output) is None or _FAILURES.compiled.search(output) is not None
+    )
+
+
 def target(command: str) -> tuple[str, frozenset[str]] | None:
     """(runner, other words) of the check `command` runs, or None when it runs no check."""
     segments, _ = _check_segments(command)
@@ -114,6 +125,12 @@ _ABORTED = LazyPattern(
     r"Interrupted|errors? during collection|could not compile|error\[E\d+\]|"
     r"COMPILATION ERROR|no tests ran",
     re.IGNORECASE,
+)
+#: A count of failures that is not zero, or a verdict of failure.
+_FAILURES = LazyPattern(
+    r"\b[1-9]\d* (?:failed|failures?|errors?)\b|(?:Failures|Errors): [1-9]|BUILD FAILURE|"
+    r"^(?:FAIL|FAILED)\b",
+    re.MULTILINE,
 )
 _NAMED_FAILURE = LazyPattern(
     r"^\s*(?:FAILED|FAIL:?|ERROR|--- FAIL:)\s+\S|\.\.\.\s+FAILED\b|<<< FAIL"

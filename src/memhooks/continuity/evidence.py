@@ -290,7 +290,12 @@ class Evidence:
     def ran(self, command: str, *, ok: bool, output: str, turn: int) -> None:
         """One Bash call's outcome: kept in its turn, and as its target's last outcome."""
         error = "" if ok else checks.error_line(self.redacted(output))
-        self._ran({"cmd": _cap(command, 300), "ok": ok, "error": error})
+        # Piped into a filter, a success is the filter's: no proof that the check passed.
+        unproven = ok and checks.unproven_pass(command, output)
+        run: dict[str, Any] = {"cmd": _cap(command, 300), "ok": ok, "error": error}
+        if unproven:
+            run["piped"] = True
+        self._ran(run)
         if ok:
             self.removed(command)
         found = checks.target(command)
@@ -298,8 +303,12 @@ class Evidence:
             return
         key = f"{found[0]}\x00{' '.join(sorted(found[1]))}"
         entries = self.state["checks"]
-        for other in checks.settled(entries.values(), command, ok=ok, output=output):
-            other.update(ok=True, closed_by=_cap(command, 300), closed_turn=turn)
+        if unproven and key in entries and not entries[key]["ok"]:
+            entries[key]["unknown_rerun"] = turn  # the failure stands, re-run unproven
+            return
+        if not unproven:
+            for other in checks.settled(entries.values(), command, ok=ok, output=output):
+                other.update(ok=True, closed_by=_cap(command, 300), closed_turn=turn)
         entries.pop(key, None)
         entries[key] = {
             "cmd": _cap(command, 300),
@@ -310,6 +319,8 @@ class Evidence:
             "error": error,
             "seq": self._next_seq(),
         }
+        if unproven:
+            entries[key]["piped"] = True
         while len(entries) > MAX_CHECKS:
             del entries[next(iter(entries))]
 

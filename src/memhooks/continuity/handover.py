@@ -133,6 +133,8 @@ def _runs(turn: dict[str, Any]) -> str:
     for run in turn.get("ran", [])[-RUNS_SHOWN:]:
         if "agent" in run:
             parts.append(f"a sub-agent reported: {clip(run['agent'], 400)}")
+        elif run.get("piped"):  # the exit status is the filter's
+            parts.append(f"{code_span(run['cmd'], 100)} (piped: outcome not known)")
         elif run["ok"]:
             parts.append(f"{code_span(run['cmd'], 100)} ok")
         else:
@@ -143,13 +145,15 @@ def _runs(turn: dict[str, Any]) -> str:
 
 def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[str]:
     """A turn's lines at `level`; `hard`: turns are left out, so one shown short keeps what
-    its prompt states (`statements_first`, below the goal's level), and one shown at its
-    shortest what Claude's reply decided or concluded (`decisions`: a user's suggestion
-    alone reads as a decision, and Claude's reversal of an earlier choice is in its words)."""
+    its prompt states (`statements_first`, below the goal's level). One shown at its
+    shortest keeps, beside a prompt that asks or suggests, what Claude's reply decided or
+    concluded (`decisions`: a user's suggestion alone reads as a decision, and Claude's
+    reversal of an earlier choice is in its words; a published session's "maybe cast it to
+    float" was read as done)."""
     prompt_cap, first_cap, mid_cap, last_cap, with_runs = LEVELS[level]
     n = turn["n"]
     lines = []
-    shortest = hard and level == 0
+    shortest = level == 0
     if turn["prompt"]:
         cut = statements_first if hard and level < GOAL_LEVEL else PROMPT_CUT
         lines.append(f"[{n}] user: {cut(turn['prompt'], prompt_cap)}")

@@ -25,7 +25,7 @@ EARLIER_ERROR = 80
 PASSED_CMD = 100
 
 #: A one-off script written into the command itself: `python3 -c`, `node -e`, a heredoc.
-_INLINE = LazyPattern(r"\s-[ce]\s+['\"]|<<-?\s*['\"]?\w+")
+_INLINE = LazyPattern(r"\s-[ce]\s+['\"]|\brunner\s+['\"]|<<-?\s*['\"]?\w+")
 
 PROVEN_HEADING = "## What the record proves (tool calls and their results)"
 CHECKS_HEADING = (
@@ -141,12 +141,13 @@ def _changed_after(state: dict[str, Any], seq: int) -> bool:
 def check_lines(state: dict[str, Any]) -> list[str]:
     """The last outcome of each check, newest first; a failure followed by changes to the
     files is "earlier" (not re-run since), never "failing now"; a one-off script written
-    inline that passed is no check worth a line (its failure is)."""
+    inline that passed is no check worth a line (its failure is), nor a success that proves
+    nothing (`piped`: its exit status was a filter's, `checks.unproven_pass`)."""
     lines = []
     entries = [
         entry
         for entry in list(state.get("checks", {}).values())[::-1]
-        if not (entry["ok"] and _INLINE.compiled.search(entry["cmd"]))
+        if not (entry["ok"] and (entry.get("piped") or _INLINE.compiled.search(entry["cmd"])))
     ][:CHECKS_SHOWN]
     for entry in entries:
         cmd = code_span(entry["cmd"], 160)
@@ -167,7 +168,13 @@ def check_lines(state: dict[str, Any]) -> list[str]:
             )
             continue
         error = f": {clip(entry['error'], 140)}" if entry.get("error") else ""
-        if _changed_after(state, entry.get("seq", 0)):  # likely superseded: kept short
+        if entry.get("unknown_rerun"):  # run again through `| tail`: no outcome to tell
+            short = f": {clip(entry['error'], EARLIER_ERROR)}" if entry.get("error") else ""
+            lines.append(
+                f"- failed (turn {entry['turn']}); re-run piped at turn {entry['unknown_rerun']}, "
+                f"outcome not known: {code_span(entry['cmd'], EARLIER_ERROR)}{short}"
+            )
+        elif _changed_after(state, entry.get("seq", 0)):  # likely superseded: kept short
             short = f": {clip(entry['error'], EARLIER_ERROR)}" if entry.get("error") else ""
             lines.append(
                 f"- earlier failure, files changed since, not re-run (turn {entry['turn']}): "
