@@ -401,6 +401,30 @@ def test_a_suggestion_shown_short_keeps_claudes_answer_beside_it() -> None:
     assert decisions(reply, 200) == "… No cast: we keep BigDecimal instead. …"
 
 
+def test_a_reply_that_reverses_a_long_prompts_choice_is_kept_beside_it() -> None:
+    """A prompt that states its choice at length seemed to need no reply beside it; a
+    published session's "I choose Render with SQLite and a small persistent disk" was
+    reversed in the reply (disks need a paid plan), and readers took the disk as current.
+    Whether all turns fit or not, a turn at its shortest keeps what the reply decided."""
+    choice = (
+        "I choose Render with SQLite and a small persistent disk. Please write the "
+        "configuration files and the plan accordingly, and keep it on the free plan."
+    )
+    reversal = (
+        "Render's docs confirm: **persistent disks require a paid instance type, the free "
+        "tier's filesystem is ephemeral and resets on every restart of the service.** Now "
+        "the plan reflects the free tier with a reseed on boot."
+    )
+    records = [_prompt("plan the donation page"), _said("Here is the plan."), _prompt(choice)]
+    records += [_said(reversal)]
+    for n in range(40):
+        records += [_prompt(f"continue with step {n} of the views"), _said(f"Step {n} done.")]
+    text = next_session(Evidence().add_all(records).state, budget=6_000)
+    assert "I choose Render with SQLite" in text
+    assert "persistent disks require a paid instance type" in text
+    assert decisions(reversal, 60).startswith("**persistent disks require")  # its head
+
+
 def test_a_passing_one_off_inline_script_is_no_check_worth_a_line() -> None:
     """A `python3 -c` probe that passed says nothing a reader needs; its failure does."""
     records = [

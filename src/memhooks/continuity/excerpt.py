@@ -337,6 +337,8 @@ def decisions(text: str, limit: int) -> str:
         if used + len(units[i]) + len(CUT) <= limit:
             kept.append(i)
             used += len(units[i]) + len(CUT)
+    if found and not kept:  # the first decision longer than the room: its head, marked
+        return clip_unit(units[found[0]], limit - len(CUT))
     pieces: list[str] = []
     for i in kept:
         if i - 1 not in kept:

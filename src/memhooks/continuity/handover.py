@@ -146,10 +146,9 @@ def _runs(turn: dict[str, Any]) -> str:
 def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[str]:
     """A turn's lines at `level`; `hard`: turns are left out, so one shown short keeps what
     its prompt states (`statements_first`, below the goal's level). One shown at its
-    shortest keeps, beside a prompt that asks or suggests, what Claude's reply decided or
-    concluded (`decisions`: a user's suggestion alone reads as a decision, and Claude's
-    reversal of an earlier choice is in its words; a published session's "maybe cast it to
-    float" was read as done)."""
+    shortest keeps what Claude's reply decided or concluded (`decisions`: a user's
+    suggestion alone reads as a decision, and Claude's reversal of the prompt's choice is in
+    its words), else, beside a prompt that asks or suggests, how the reply began."""
     prompt_cap, first_cap, mid_cap, last_cap, with_runs = LEVELS[level]
     n = turn["n"]
     lines = []
@@ -161,10 +160,12 @@ def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[
     cap = first_cap + mid_cap + last_cap
     if said and cap:  # the turn's texts as one reply: what matters most, wherever it sits
         lines.append(f"[{n}] Claude: {select(said, cap)}")
-    elif said and shortest and not _speaks_for_itself(turn["prompt"]):
-        # what it decided, else how it began (its answer: a decision in other words)
-        answer = decisions(said, ANSWER_CAP) or statements_first(said, ANSWER_CAP)
-        lines.append(f"[{n}] Claude: {answer}")
+    elif said and shortest:
+        answer = decisions(said, ANSWER_CAP)  # it may reverse what a long prompt chose
+        if not answer and not _speaks_for_itself(turn["prompt"]):
+            answer = statements_first(said, ANSWER_CAP)
+        if answer:
+            lines.append(f"[{n}] Claude: {answer}")
     todos = turn.get("todos") or []
     if todos:  # a turn shown short keeps the items not done
         shown = (
