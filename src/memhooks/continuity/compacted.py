@@ -13,18 +13,14 @@ from memhooks.continuity import handover
 from memhooks.continuity.excerpt import head_tail
 from memhooks.continuity.handover import next_session, todo_lines, todo_turn
 from memhooks.continuity.proofs import proven_section
-from memhooks.text import one_line
+from memhooks.text import lines_size, one_line
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable
     from typing import Any
 
 #: Characters of each prompt after a compaction (the user's own words, beside the summary).
 PROMPT_WORDS_CAP = 220
-
-
-def _size(lines: Sequence[str]) -> int:
-    return sum(len(line) + 1 for line in lines)
 
 
 def _in_summary(prompt: str, summary: str) -> bool:
@@ -51,8 +47,8 @@ def after_compaction(state: dict[str, Any], *, summary: str, budget: int) -> str
         at = todo_turn(state)
         note = f"[{at}] Claude's todo list (its own note, as it wrote it then):"
         lines = sorted([*lines, (at + 0.5, "\n".join([note, *todo_lines(todos)]))])
-    room = budget - _size(parts) - len(heading) - 3
-    while lines and _size([text for _, text in lines]) > room:
+    room = budget - lines_size(parts) - len(heading) - 3
+    while lines and lines_size([text for _, text in lines]) > room:
         drop = next((i for i, (n, _) in enumerate(lines[1:], 1) if n % 1 == 0), 0)
         lines.pop(drop)  # the first (the goal), the todo list and the newest stay longest
     if lines:

@@ -39,7 +39,7 @@ from memhooks.continuity.proofs import (
     open_question,
     proven_section,
 )
-from memhooks.text import clip
+from memhooks.text import clip, lines_size
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -183,10 +183,6 @@ def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[
     return lines
 
 
-def _size(lines: Sequence[str]) -> int:
-    return sum(len(line) + 1 for line in lines)
-
-
 def _top_level(i: int, count: int, goal: int = 0) -> int:
     age = count - 1 - i
     if i == goal and age:
@@ -208,15 +204,15 @@ def _fitting(
     fit `budget` at their shortest, with a line for each run of turns left out: a long
     session's turns are left out before any detail is chosen (a flat cost); and whether any
     was (then each one shown keeps what its prompt states)."""
-    if _size([line for turn in turns for line in turn_lines(turn, 0)]) <= budget:
+    if lines_size([line for turn in turns for line in turn_lines(turn, 0)]) <= budget:
         return list(range(len(turns))), False
     keep = set(pinned)
-    used = sum(_size(turn_lines(turns[i], 0, hard=True)) for i in keep)
+    used = sum(lines_size(turn_lines(turns[i], 0, hard=True)) for i in keep)
     newest_first = range(len(turns) - 1, -1, -1)
     for i in sorted(newest_first, key=lambda i: _worth(turns, i)):
         if i in keep:
             continue
-        size = _size(turn_lines(turns[i], 0, hard=True)) + len(_gap(len(turns))) + 1
+        size = lines_size(turn_lines(turns[i], 0, hard=True)) + len(_gap(len(turns))) + 1
         if used + size > budget:
             break
         keep.add(i)
@@ -262,7 +258,7 @@ def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
         return []
     goal = next((i for i, turn in enumerate(turns) if turn["prompt"]), 0)
     pinned = _pinned(turns, goal)
-    last = min(_size(turn_lines(turns[-1], MAX_LEVEL_BY_AGE[0])), int(budget * LAST_SHARE))
+    last = min(lines_size(turn_lines(turns[-1], MAX_LEVEL_BY_AGE[0])), int(budget * LAST_SHARE))
     kept, hard = _fitting(turns, pinned, int((budget - last) * BREADTH_SHARE))
     bounds = [-1, *kept, len(turns)]
     room = budget - sum(
@@ -277,7 +273,7 @@ def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
             out.append(_gap(at - previous - 1))
         out += lines
         previous = at
-    while len(out) > 1 and _size(out) > budget:  # even the shortest did not fit
+    while len(out) > 1 and lines_size(out) > budget:  # even the shortest did not fit
         out.pop(1)
     return out
 
@@ -293,7 +289,7 @@ def _detailed(
     newest_first = [len(turns) - 1 - age for age in range(len(turns))]
     levels = [0] * len(turns)
     rendered = [turn_lines(turn, 0, hard=hard) for turn in turns]
-    used = sum(_size(lines) for lines in rendered)
+    used = sum(lines_size(lines) for lines in rendered)
     tried: dict[tuple[int, int], list[str]] = {}
 
     def grow(i: int, tops: Iterable[int], limit: int) -> None:
@@ -304,8 +300,8 @@ def _detailed(
             lines = tried.get((i, level)) or tried.setdefault(
                 (i, level), turn_lines(turns[i], level, hard=hard)
             )
-            if used - _size(rendered[i]) + _size(lines) <= limit:
-                used += _size(lines) - _size(rendered[i])
+            if used - lines_size(rendered[i]) + lines_size(lines) <= limit:
+                used += lines_size(lines) - lines_size(rendered[i])
                 rendered[i], levels[i] = lines, level
                 return
 
@@ -365,13 +361,13 @@ def next_session(
     summary = state.get("summary")
     if summary and summary.get("text"):
         after = summary.get("after_turn", 0)
-        room = budget - _size(parts) - 2
+        room = budget - lines_size(parts) - 2
         head = summary_heading(summary, sum(1 for turn in turns if turn["n"] > after))
         share = _summary_room(budget, after, turns[-1]["n"] if turns else after)
         body = _head_lines(summary["text"], max(0, min(room // 2, share) - len(head)))
         parts.append(f"{head}\n{body}")
         turns = [turn if turn["n"] > after else _words_only(turn) for turn in turns]
-    record = (said or said_section)(turns, budget - _size(parts) - 2)
+    record = (said or said_section)(turns, budget - lines_size(parts) - 2)
     if record:
         parts.append(record)
     return "\n\n".join(parts)

@@ -16,6 +16,7 @@ from memhooks import TYPE_CHECKING
 from memhooks.continuity import handover
 from memhooks.continuity.excerpt import PASTE_MARK, select, words_first
 from memhooks.continuity.proofs import question_line
+from memhooks.text import lines_size
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
@@ -48,10 +49,6 @@ EARLIER_MARK = " (as that earlier session left it)"
 
 
 # ---------------------------------------------------------------- one session
-
-
-def _size(lines: Sequence[str]) -> int:
-    return sum(len(line) + 1 for line in lines)
 
 
 def trivial(state: dict[str, Any]) -> bool:
@@ -137,11 +134,11 @@ def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
     last: list[str] = []
     for cut in LAST_TURN_CUTS:
         last = _variant(turns[end], *cut)
-        if _size(last) <= room * LAST_TURN_SHARE:
+        if lines_size(last) <= room * LAST_TURN_SHARE:
             break
     chosen: dict[int, list[str]] = {end: last}
     caps: dict[int, tuple[int, int]] = {end: cut}  # each chosen turn's prompt and conclusion
-    used = _size(last)
+    used = lines_size(last)
     goal = next((i for i in range(end) if turns[i].get("prompt")), None)
     prompts = [i for i in range(end - 1, -1, -1) if turns[i].get("prompt")]
     # the goal ahead of the user's other words at each pass (a long first prompt states the
@@ -159,8 +156,8 @@ def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
         had = caps.get(i, (SHORT_WORDS, 0))
         want = (max(had[0], prompt or 0), max(had[1], conclusion or 0))
         lines = _variant(turns[i], *want)
-        grown = used - _size(chosen.get(i, [])) + _size(lines)
-        if lines and _size(lines) > _size(chosen.get(i, [])) and grown <= room - GAP_LINE:
+        grown = used - lines_size(chosen.get(i, [])) + lines_size(lines)
+        if lines and lines_size(lines) > lines_size(chosen.get(i, [])) and grown <= room - GAP_LINE:
             chosen[i], used, caps[i] = lines, grown, want
     out: list[str] = []
     for i in range(len(turns)):

@@ -1,9 +1,17 @@
 """Pure text helpers every layer shares: redaction, the <memhooks-data> frame, lazy regexes,
-the clock. Standard library only; imports nothing else of ours.
+the clock. Standard library only; imports nothing else of ours (`memhooks.TYPE_CHECKING`
+aside).
 
 The one family that fits text into a line or a length lives here, in the package module
 itself: every hook loads this package anyway, so no hook pays an import for it.
 """
+
+from __future__ import annotations
+
+from memhooks import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 ELLIPSIS = "…"
 
@@ -16,6 +24,11 @@ def one_line(text: str) -> str:
     if len(lines) == 1:
         return lines[0].strip()
     return " ".join(kept for kept in (line.strip() for line in lines) if kept)
+
+
+def lines_size(lines: Iterable[str]) -> int:
+    """Characters `lines` take joined, one line break each (what a section of them costs)."""
+    return sum(len(line) + 1 for line in lines)
 
 
 def clip(text: str, limit: int, *, fold: bool = False, mark: str = ELLIPSIS) -> str:
