@@ -11,7 +11,7 @@ from __future__ import annotations
 from memhooks import TYPE_CHECKING
 from memhooks.continuity import handover
 from memhooks.continuity.excerpt import head_tail
-from memhooks.continuity.handover import next_session, todo_lines, todo_turn
+from memhooks.continuity.handover import todo_lines, todo_turn
 from memhooks.continuity.proofs import proven_section
 from memhooks.text import lines_size, one_line
 
@@ -32,7 +32,8 @@ def after_compaction(state: dict[str, Any], *, summary: str, budget: int) -> str
     """What the host's summary loses, in a few lines: the record's proofs, and the user's own
     words (those the summary does not quote already) with Claude's todo list at the turn that
     wrote it, oldest first (what the user said after it supersedes it)."""
-    parts = [proven_section(state)] if proven_section(state) else []
+    proven = proven_section(state)
+    parts = [proven] if proven else []
     heading = "## The user's own words, oldest first (later ones supersede earlier ones)"
     prompted = [turn for turn in state.get("turns") or [] if turn["prompt"]]
     lines = [
@@ -56,10 +57,7 @@ def after_compaction(state: dict[str, Any], *, summary: str, budget: int) -> str
     return "\n\n".join(parts)
 
 
-def renderer(state: dict[str, Any], *, summary: str | None = None) -> Callable[[int], str]:
-    """The restore, rendered later to the room the briefing leaves it: what the host's
-    `summary` loses after a compaction ('' when it is not known yet), or, without one, where
-    the session stood (`next_session`)."""
-    if summary is None:
-        return lambda room: next_session(state, budget=room)
+def renderer(state: dict[str, Any], *, summary: str) -> Callable[[int], str]:
+    """The restore after a compaction, rendered later to the room the briefing leaves it:
+    what the host's `summary` loses ('' when it is not known yet)."""
     return lambda room: after_compaction(state, summary=summary, budget=room)

@@ -11,8 +11,8 @@ Two parts, never mixed:
   whole first, then the goal and the newest turns. Nothing in it is sorted into "in force" on
   a guess: its heading says that later turns supersede earlier ones.
 
-`next_session` is what a new session on the project gets (and a compaction whose host summary
-is missing); `continuity.compacted` renders the few lines that complement the host's own
+`next_session` is what a new session on the project gets (and PreCompact's checkpoint);
+`continuity.compacted` renders the few lines that complement the host's own
 summary.
 """
 
