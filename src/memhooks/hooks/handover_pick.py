@@ -80,11 +80,8 @@ def keep_thread(paths: MemoryPaths, chosen: Pick | None) -> None:
         current = read_thread(paths)
         if current is not None and thread_build.usable(current):
             return  # another session's Stop or SessionEnd wrote a newer one meanwhile
-        room = chosen.room
-        changed = room is not None and abs(thread_build.kept_room(chosen.doc) - room) > (
-            thread_build.ROOM_SLACK
-        )
-        save_thread(paths, {**chosen.doc, "room": room} if changed else chosen.doc)
+        changed = thread_build.room_changed(chosen.doc, chosen.room)
+        save_thread(paths, {**chosen.doc, "room": chosen.room} if changed else chosen.doc)
     except (OSError, UnsafePathError) as exc:
         log_line(paths.log, f"SessionStart: thread not kept: {exc}", echo=False)
 

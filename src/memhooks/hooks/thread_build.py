@@ -305,11 +305,17 @@ def kept_room(doc: dict[str, Any] | None) -> int:
     return room if isinstance(room, int) and room > 0 else 0
 
 
+def room_changed(doc: dict[str, Any], room: int | None) -> bool:
+    """Whether SessionStart's `room` differs from what the thread was built for by more than
+    the slack (then the thread keeps it: `note_room`)."""
+    return room is not None and abs(kept_room(doc) - room) > ROOM_SLACK
+
+
 def note_room(paths: MemoryPaths, doc: dict[str, Any], room: int) -> None:
     """SessionStart's room, kept in the thread when it differs from what the thread was built
     for: the next builds use it (the index, the status or the user tier changed), which
     costs them nothing. The caller holds the store lock (SessionStart's write step)."""
-    if abs(kept_room(doc) - room) <= ROOM_SLACK:
+    if not room_changed(doc, room):
         return
     current = read_thread(paths)
     if current is not None and current.get("written") == doc.get("written"):
@@ -377,9 +383,10 @@ def render_thread(
     log: the next SessionStart renders it."""
     try:
         old = read_thread(paths) or {}
-        room = kept_room(old) or estimate_room(paths, settings)
-        if event == "SessionEnd":  # the index may have grown since the last start noted it
-            room = min(room, estimate_room(paths, settings) or room)
+        room = kept_room(old)
+        if not room or event == "SessionEnd":  # none kept, or the index grew since it was
+            estimate = estimate_room(paths, settings)
+            room = min(room, estimate) if room and estimate else room or estimate
         save_thread(paths, build(paths, room, current=current, old=old))
     except Exception as exc:  # never worth the turn's own record
         log_line(
