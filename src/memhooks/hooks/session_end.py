@@ -61,14 +61,9 @@ def _end(hook: HookInput, paths: MemoryPaths, settings: Settings) -> None:
     kept as Stop does, journal and evidence, and the next session's thread rendered with that
     end. A busy lock skips it (one line in the log)."""
     from memhooks.hooks.evidence_update import load
+    from memhooks.hooks.session_record import touch_locked
     from memhooks.hooks.stop import keep_update, read_update
-    from memhooks.store import (
-        UnsafePathError,
-        change_state,
-        read_offsets,
-        record_activity,
-        tree_turn,
-    )
+    from memhooks.store import UnsafePathError, read_offsets, tree_turn
 
     thread = settings.capture_journal and bool(hook.session_id)
     when = iso()
@@ -76,13 +71,7 @@ def _end(hook: HookInput, paths: MemoryPaths, settings: Settings) -> None:
         journal_at = read_offsets(paths).get(hook.session_id) if thread else None
         update = read_update(hook, paths, settings, journal_at, CATCH_UP_BYTES) if thread else None
         with tree_turn(paths, LOCK_TIMEOUT):
-            change_state(
-                paths.session,
-                lambda record: record_activity(
-                    record, hook.session_id, when, ended_reason=hook.reason or "other"
-                ),
-                durable=False,
-            )
+            touch_locked(paths, hook.session_id, when, ended_reason=hook.reason or "other")
             if update is None:
                 return
             caught_up = update.read > 0 and keep_update(paths, hook.session_id, update, journal_at)
