@@ -159,7 +159,7 @@ def _code_assignment(data: bytes, name: bytes, value: bytes, position: int) -> b
     only repeats the name (`ERROR_KEY = 'error'`)."""
     parts = [part for part in re.split(rb"[^a-z0-9]+", name.lower()) if part]
     plain = value.lower().replace(b"_", b"").replace(b"-", b"")
-    if plain and plain == b"".join(p for p in parts if not _SECRET_PART.fullmatch(p)):
+    if plain and plain == b"".join(p for p in parts if not _SECRET_PART.compiled.fullmatch(p)):
         return True
     if _IDENTIFIER.compiled.fullmatch(value) is None or data[position - 2 : position] != b"= ":
         return False
@@ -168,7 +168,7 @@ def _code_assignment(data: bytes, name: bytes, value: bytes, position: int) -> b
     return b"." in name or head.startswith(_DECLARED)
 
 
-_SECRET_PART = re.compile(rb"pass(?:word|wd|phrase)?|pwd|secret|token|key|auth|creds?|sig")
+_SECRET_PART = LazyBytes(rb"pass(?:word|wd|phrase)?|pwd|secret|token|key|auth|creds?|sig")
 
 
 _SENTENCE_GOES_ON = LazyBytes(rb"[,;]?[ \t]+[a-z]+(?:[ \t,.;:]|$)")
