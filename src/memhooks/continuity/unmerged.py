@@ -20,7 +20,7 @@ import os
 import re
 
 from memhooks.continuity.git_run import Git
-from memhooks.store import MEMORY_DIR, MemoryPaths, git_dirs, read_text
+from memhooks.store import MEMORY_DIR, MemoryPaths, checkout_of, git_dirs, read_text
 
 #: The folders whose memories are the branch's knowledge (sessions and sub-agent outputs
 #: are records of work, not what a merge is for).
@@ -72,7 +72,7 @@ def local_memories(paths: MemoryPaths) -> list[str]:
 def not_on_main(paths: MemoryPaths, timeout: float = 2.0) -> dict[str, object] | None:
     """{"branch": the main branch's short name, "paths": memories not on it} in a linked
     worktree; None elsewhere or when git cannot tell."""
-    checkout = os.path.dirname(os.path.dirname(os.path.abspath(paths.base)))
+    checkout = checkout_of(paths.base)
     found = git_dirs(checkout)
     if found is None or found[0] == found[1]:  # not a linked worktree
         return None

@@ -29,6 +29,7 @@ from memhooks.store import (
     TREE_PREFIX,
     LockTimeoutError,
     changed_since,
+    checkout_of,
     keep_trusted,
     kept_copies,
     kept_copy,
@@ -106,7 +107,7 @@ def _settle_apart(
     import json
     import subprocess
 
-    project = os.path.dirname(os.path.dirname(os.path.abspath(paths.base)))
+    project = checkout_of(paths.base)
     where = "claude" if from_claude else "outside"
     argv = [sys.executable, "-I", launcher, "settle", where, cli]
     try:

@@ -11,8 +11,6 @@ show it (then `memhooks status` in the worktree says the same).
 
 from __future__ import annotations
 
-import os
-
 from memhooks import TYPE_CHECKING
 from memhooks.hooks.event import HookInput
 from memhooks.hooks.thread_build import render_thread
@@ -41,9 +39,9 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
 
 def unmerged_line(paths: MemoryPaths) -> str:
     """The worktree notice, or "" (not a worktree, all merged, git failed: fail open)."""
-    from memhooks.store import is_linked_worktree
+    from memhooks.store import checkout_of, is_linked_worktree
 
-    checkout = os.path.dirname(os.path.dirname(os.path.abspath(paths.base)))
+    checkout = checkout_of(paths.base)
     if not is_linked_worktree(checkout):  # a main checkout pays two stats, no git
         return ""
     try:

@@ -11,6 +11,7 @@ from memhooks import TYPE_CHECKING
 from memhooks.store.catalog import entry_for, ordered
 from memhooks.store.derived import DerivedFiles
 from memhooks.store.files import create_exclusive
+from memhooks.store.local import checkout_of
 from memhooks.store.memory_file import render_document
 from memhooks.store.names import (
     BY_NAME,
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
 
 def project_of(paths: MemoryPaths) -> str:
     """`<project>/.claude/memory` -> `<project>`: where cited code is read."""
-    return os.path.dirname(os.path.dirname(os.path.abspath(paths.base)))
+    return checkout_of(paths.base)
 
 
 def file_new(
