@@ -56,6 +56,7 @@ __all__ = [
     "next_session",
     "record_lines",
     "said_section",
+    "said_text",
     "todo_lines",
     "todo_turn",
     "turn_lines",
@@ -156,7 +157,7 @@ def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[
     if turn["prompt"]:
         cut = statements_first if hard and level < GOAL_LEVEL else PROMPT_CUT
         lines.append(f"[{n}] user: {cut(turn['prompt'], prompt_cap)}")
-    said = _said(turn)
+    said = said_text(turn)
     cap = first_cap + mid_cap + last_cap
     if said and cap:  # the turn's texts as one reply: what matters most, wherever it sits
         lines.append(f"[{n}] Claude: {select(said, cap)}")
@@ -241,8 +242,10 @@ def _speaks_for_itself(prompt: str) -> bool:
     return not asks and _stated(prompt) >= ANSWER_CAP
 
 
-def _said(turn: dict[str, Any]) -> str:
-    return "\n".join(text for text in (turn["first"], *turn.get("mid", []), turn["last"]) if text)
+def said_text(turn: dict[str, Any]) -> str:
+    """Claude's texts of a turn as one reply: its first, middle and last words."""
+    parts = (turn.get("first"), *turn.get("mid", []), turn.get("last"))
+    return "\n".join(text for text in parts if text)
 
 
 def _gap(count: int) -> str:

@@ -103,7 +103,7 @@ def _variant(turn: dict[str, Any], prompt: int, conclusion: int) -> list[str]:
     """A turn's lines with the user's words cut to `prompt` characters and Claude's words to
     `conclusion` (0: left out) by selection (its question, options, decisions and
     conclusions, wherever they sit in the turn's replies), nothing else."""
-    said = "\n".join(t for t in (turn.get("first"), *turn.get("mid", []), turn.get("last")) if t)
+    said = handover.said_text(turn)
     shown = {
         **turn,
         "prompt": words_first(turn.get("prompt") or "", prompt),

@@ -162,7 +162,7 @@ def _allot(work: _Build, sessions: list[dict[str, Any]], room: int, doc: dict[st
         entry["text"] = ""
     after = sessions[last_at + 1 :]
     for entry in after:
-        entry["text"] = work.render(entry, 0, lambda s, _b: tp.trivial_part(s))
+        entry["text"] = work.render(entry, 0, _trivial)
     earlier = sessions[:last_at][::-1]  # newest first
     now = time.time()
     last = sessions[last_at]
@@ -222,13 +222,12 @@ def _spare(
     *,
     used: list[set[str]],
 ) -> None:
-    """What the parts left of `room` (the last one took what it needs), given to the earlier
-    parts cut short, the newest first: each rendered again in its length and the rest
-    (`used`: the renders each one used)."""
+    """What the parts left of `room` (the last one took what it needs), given in whole steps to
+    the earlier parts cut short, the newest first: each rendered again in its length and the
+    rest (`used`: the renders each one used; the last part grows at every Stop, and a spare
+    that moved with it would render them again each time)."""
     room -= sum(len(e["text"]) + h for e, h, s in zip(earlier, heads, shown, strict=True) if s)
     for entry, keys, show in zip(earlier, used, shown, strict=True):
-        # In whole steps: the last part grows at every Stop, and a spare that moved with it
-        # would render this part again each time (its render is kept per budget).
         spare = room // thread.STEP * thread.STEP
         if spare < thread.SPARE_MIN:
             break
@@ -246,7 +245,7 @@ def _earlier_text(work: _Build, entry: dict[str, Any], budget: int) -> str:
     if budget <= 0:
         return ""
     if entry.get("trivial"):
-        entry["text"] = work.render(entry, 0, lambda s, _b: tp.trivial_part(s))
+        entry["text"] = work.render(entry, 0, _trivial)
         return "0"
     key = thread.EARLIER_TOP if budget >= entry["need"] else budget
     entry["text"] = work.render(entry, key, tp.earlier_part)
@@ -258,7 +257,7 @@ def _need(work: _Build, entry: dict[str, Any]) -> int:
     from memhooks.continuity import thread_parts as tp
 
     if entry.get("trivial"):
-        return len(work.render(entry, 0, lambda s, _b: tp.trivial_part(s)))
+        return len(work.render(entry, 0, _trivial))
     if "need" not in entry:
         entry["need"] = len(work.render(entry, thread.EARLIER_TOP, tp.earlier_part))
     return int(entry["need"])
@@ -296,6 +295,13 @@ def hidden(doc: dict[str, Any]) -> int:
 
 #: A host session id's length, for the estimate of the room (the briefing names the session).
 _SAMPLE_ID = "00000000-0000-4000-8000-000000000000"
+
+
+def _trivial(state: dict[str, Any], _budget: int) -> str:
+    """A trivial session's entry (one size, whatever the budget)."""
+    from memhooks.continuity import thread_parts as tp
+
+    return tp.trivial_part(state)
 
 
 def kept_room(doc: dict[str, Any] | None) -> int:
