@@ -18,6 +18,7 @@ summary.
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from memhooks import TYPE_CHECKING
@@ -102,6 +103,8 @@ TODO_LIMIT = 160
 TODO_FULL_LEVEL = 3
 PROMPT_CUT = words_first
 
+#: The line that stands for a run of turns left out.
+_GAP = "[… {} more turns not shown]"
 RECORD_HEADING = (
     "## What was said, oldest first ([turn] who: words; later turns supersede earlier ones)"
 )
@@ -199,25 +202,28 @@ def _pinned(turns: Sequence[dict[str, Any]], goal: int) -> set[int]:
 
 
 def _fitting(
-    turns: Sequence[dict[str, Any]], pinned: set[int], budget: int
+    turns: Sequence[dict[str, Any]],
+    pinned: set[int],
+    budget: int,
+    render: Callable[[int, int, bool], list[str]],
 ) -> tuple[list[int], bool]:
     """The pinned turns' indexes and the others', those worth most first (`_worth`), that
     fit `budget` at their shortest, with a line for each run of turns left out: a long
     session's turns are left out before any detail is chosen (a flat cost); and whether any
     was (then each one shown keeps what its prompt states)."""
-    if lines_size([line for turn in turns for line in turn_lines(turn, 0)]) <= budget:
+    if sum(lines_size(render(i, 0, False)) for i in range(len(turns))) <= budget:
         return list(range(len(turns))), False
     keep = set(pinned)
-    used = sum(lines_size(turn_lines(turns[i], 0, hard=True)) for i in keep)
+    used = sum(lines_size(render(i, 0, True)) for i in keep)
     newest_first = range(len(turns) - 1, -1, -1)
     for i in sorted(newest_first, key=lambda i: _worth(turns, i)):
         if i in keep:
             continue
-        size = lines_size(turn_lines(turns[i], 0, hard=True)) + len(_gap(len(turns))) + 1
+        size = lines_size(render(i, 0, True)) + len(_GAP.format(len(turns))) + 1
         if used + size > budget:
             break
         keep.add(i)
-        used += size - len(_gap(len(turns))) - 1
+        used += size - len(_GAP.format(len(turns))) - 1
     return sorted(keep), True
 
 
@@ -248,10 +254,6 @@ def said_text(turn: dict[str, Any]) -> str:
     return "\n".join(text for text in parts if text)
 
 
-def _gap(count: int) -> str:
-    return f"[… {count} more turns not shown]"
-
-
 def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
     """The turns, oldest first, as detailed as `budget` allows: the first prompt's turn (the
     goal) and the newest get the most; every turn shown keeps at least its prompt's head, and
@@ -261,19 +263,22 @@ def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
         return []
     goal = next((i for i, turn in enumerate(turns) if turn["prompt"]), 0)
     pinned = _pinned(turns, goal)
-    last = min(lines_size(turn_lines(turns[-1], MAX_LEVEL_BY_AGE[0])), int(budget * LAST_SHARE))
-    kept, hard = _fitting(turns, pinned, int((budget - last) * BREADTH_SHARE))
+    # each turn rendered once per level while the record is chosen
+    render = functools.cache(lambda i, level, hard: turn_lines(turns[i], level, hard=hard))
+    whole = lines_size(render(len(turns) - 1, MAX_LEVEL_BY_AGE[0], False))
+    last = min(whole, int(budget * LAST_SHARE))
+    kept, hard = _fitting(turns, pinned, int((budget - last) * BREADTH_SHARE), render)
     bounds = [-1, *kept, len(turns)]
     room = budget - sum(
-        len(_gap(j - i - 1)) + 1 for i, j in itertools.pairwise(bounds) if j - i > 1
+        len(_GAP.format(j - i - 1)) + 1 for i, j in itertools.pairwise(bounds) if j - i > 1
     )
     order = [kept.index(i) for i in sorted(pinned, key=lambda i: i != goal)]
     out: list[str] = []
     previous = -1
-    detailed = _detailed([turns[i] for i in kept], order, room, hard=hard)
+    detailed = _detailed(len(kept), order, room, lambda j, level: render(kept[j], level, hard))
     for at, lines in zip(kept, detailed, strict=True):
         if at - previous > 1:
-            out.append(_gap(at - previous - 1))
+            out.append(_GAP.format(at - previous - 1))
         out += lines
         previous = at
     while len(out) > 1 and lines_size(out) > budget:  # even the shortest did not fit
@@ -282,27 +287,24 @@ def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
 
 
 def _detailed(
-    turns: Sequence[dict[str, Any]], pinned: Sequence[int], budget: int, *, hard: bool
+    count: int, pinned: Sequence[int], budget: int, render: Callable[[int, int], list[str]]
 ) -> list[list[str]]:
     """Each turn's lines, at the fullest level of detail `budget` allows: the last turn whole
     first (in LAST_SHARE of the room), then the goal and the newest turns as whole as their
     age allows (in RECENT_SHARE), then level by level, the pinned turns and the newest first
-    (capped by age, then with what room is left)."""
+    (capped by age, then with what room is left). `render(i, level)`: the `count` turns'
+    lines, each rendered once."""
     goal = pinned[0] if pinned else 0
-    newest_first = [len(turns) - 1 - age for age in range(len(turns))]
-    levels = [0] * len(turns)
-    rendered = [turn_lines(turn, 0, hard=hard) for turn in turns]
+    newest_first = [count - 1 - age for age in range(count)]
+    levels = [0] * count
+    rendered = [render(i, 0) for i in range(count)]
     used = sum(lines_size(lines) for lines in rendered)
-    tried: dict[tuple[int, int], list[str]] = {}
 
     def grow(i: int, tops: Iterable[int], limit: int) -> None:
-        """Turn `i` at the first level of `tops` that fits in `limit` (a level tried twice is
-        rendered once)."""
+        """Turn `i` at the first level of `tops` that fits in `limit`."""
         nonlocal used
         for level in tops:
-            lines = tried.get((i, level)) or tried.setdefault(
-                (i, level), turn_lines(turns[i], level, hard=hard)
-            )
+            lines = render(i, level)
             if used - lines_size(rendered[i]) + lines_size(lines) <= limit:
                 used += lines_size(lines) - lines_size(rendered[i])
                 rendered[i], levels[i] = lines, level
@@ -311,11 +313,11 @@ def _detailed(
     for share, first in ((LAST_SHARE, newest_first[:1]), (RECENT_SHARE, [goal, *newest_first])):
         limit = min(budget, used + int(budget * share))
         for i in first[: len(MAX_LEVEL_BY_AGE)]:
-            grow(i, range(_top_level(i, len(turns), goal), levels[i], -1), limit)
+            grow(i, range(_top_level(i, count, goal), levels[i], -1), limit)
     order = [*pinned, *[i for i in newest_first if i not in pinned]]
     for level, capped in [(level, cap) for cap in (True, False) for level in range(1, len(LEVELS))]:
         for i in order:
-            if level > levels[i] and not (capped and level > _top_level(i, len(turns), goal)):
+            if level > levels[i] and not (capped and level > _top_level(i, count, goal)):
                 grow(i, [level], budget)
     return rendered
 
