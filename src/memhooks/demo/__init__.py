@@ -161,8 +161,9 @@ def run_demo(argv: list[str]) -> int:
             if claude is None and args.no_claude:
                 claude = _find_or_fetch_claude(result.notes)
             result.notes.extend(_install_for_user(claude, plugin_root))
-            if claude is not None and where_claude_is(claude) not in result.notes:
-                result.notes.append(where_claude_is(claude))
+            where = where_claude_is(claude) if claude is not None else ""
+            if where and where not in result.notes:
+                result.notes.append(where)
         if args.keep:
             result.notes.append(f"kept: {workdir}")
         if stream is None:

@@ -18,6 +18,7 @@ from memhooks.hooks.event import HookInput
 from memhooks.hooks.stdin import read_payload
 from memhooks.store import (
     CONSENT_ON,
+    LEGACY_SESSION,
     NOTICE,
     consent_decision,
     is_active,
@@ -309,7 +310,7 @@ def _memory_on(event: str, paths: MemoryPaths) -> bool:
 def _moved_out(paths: MemoryPaths) -> MemoryPaths:
     """The tree's paths, its machine-local state moved out of the checkout first when an older
     memhooks left it there (`install.local_state`; one `lstat` once it is done)."""
-    if not os.path.lexists(os.path.join(paths.base, "_session.json")):
+    if not os.path.lexists(os.path.join(paths.base, LEGACY_SESSION)):
         return paths
     from memhooks.install.local_state import migrate
 

@@ -164,9 +164,8 @@ def keep_trusted(paths: MemoryPaths) -> None:
     """Copy each trusted file (and the session record) that changed since its kept copy into
     `trusted/` here: what a put back restores. A copy carries its file's mtime, so a few
     stats find what changed; only that is read."""
-    folder = os.path.join(mirror_dir(paths), "trusted")
     for source, name in trusted_sources(paths):
-        copy = os.path.join(folder, name.replace("/", "__"))
+        copy = trusted_copy(paths, name)
         try:
             info = os.lstat(source)
         except OSError:
