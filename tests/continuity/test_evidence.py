@@ -15,6 +15,7 @@ from memhooks.continuity.evidence import Evidence, new_state
 from memhooks.continuity.excerpt import head_tail, trim_paste
 from memhooks.continuity.handover import next_session
 from memhooks.continuity.proofs import unanswered_question
+from memhooks.continuity.transcript_records import ToolResult, ToolUse
 
 
 def test_a_superset_run_closes_a_failure_whatever_the_command_string() -> None:
@@ -302,3 +303,38 @@ def test_the_hosts_wrapper_around_a_summary_is_not_kept() -> None:
     assert summary_text(raw) == "1. Primary Request: fix the report."
     assert summary_text("<analysis>a</analysis><summary>\nS\n</summary>") == "S"
     assert summary_text("plain text") == "plain text"
+
+
+def test_the_users_words_in_a_tool_result_are_kept_on_their_turn() -> None:
+    """An option the user picked in Claude's question tool, and the reason the user gave for
+    refusing a tool call, are the user's words of that turn (`told`); a tool's own output
+    and a plain failure are not."""
+    evidence = Evidence(new_state("s"))
+    evidence.prompt("Store the drafts on a volume, please.")
+    evidence.tool_use(ToolUse("q1", "AskUserQuestion", {"questions": []}))
+    evidence.tool_result(
+        ToolResult(
+            "q1",
+            is_error=False,
+            text='User has answered your questions: "Volumes cost extra. Which way?"='
+            '"Keep them in memory and reload at boot". You can now continue with the answers.',
+        )
+    )
+    evidence.tool_use(ToolUse("w1", "Write", {"file_path": "/p/plan.md"}))
+    evidence.tool_result(
+        ToolResult(
+            "w1",
+            is_error=True,
+            text="The user doesn't want to proceed with this tool use. The user provided the "
+            "following reason for the rejection:  name the file NOTES.md instead",
+        )
+    )
+    evidence.tool_use(ToolUse("b1", "Bash", {"command": "make lint"}))
+    evidence.tool_result(ToolResult("b1", is_error=True, text="lint: 3 problems"))
+    turn = evidence.state["turns"][-1]
+    assert turn["told"] == [
+        '"Volumes cost extra. Which way?"="Keep them in memory and reload at boot"',
+        "name the file NOTES.md instead",
+    ]
+    assert "plan.md" not in evidence.state["files"]  # refused: nothing written
+    assert json.loads(json.dumps(evidence.state)) == evidence.state

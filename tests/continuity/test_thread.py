@@ -6,6 +6,7 @@ from typing import Any
 
 from memhooks.continuity import thread, thread_parts
 from memhooks.continuity.evidence import Evidence, new_state
+from memhooks.continuity.transcript_records import ToolResult, ToolUse
 from memhooks.store import (
     EVIDENCE_DISK_CAP as DISK_CAP,
 )
@@ -94,6 +95,42 @@ def test_an_earlier_session_shows_its_approach_and_keeps_the_user_s_last_words()
     assert "[9] user: ok. " + last.strip() in text
     assert "Which copy do we use?" in text  # its last turn shows what it asked
     assert "no prompt has answered" not in text
+
+
+def test_an_earlier_suggestion_is_shown_with_the_answer_that_declined_it() -> None:
+    """A short suggestion of the user's reads as a decision when shown alone: an earlier
+    session shows it with the head of Claude's final words of that turn (after its tool
+    calls), which declined it; and the option the user picked in Claude's question tool."""
+    evidence = Evidence(new_state("s"))
+    evidence.prompt("Port the importer to the new queue. " + "It must keep the CSV format. " * 4)
+    evidence.said("Plan: I'll read the importer first, then move it over.")
+    evidence.prompt("maybe store the counts as floats")
+    evidence.said("Let me check how the counts are summed first.")
+    evidence.said(
+        "I'd keep them as integers: summing floats drifts after a few million rows. "
+        + "The totals match the ledger to the cent. " * 3
+    )
+    evidence.prompt("deploy it to the staging box with a volume for the cache")
+    evidence.tool_use(ToolUse("q1", "AskUserQuestion", {}))
+    evidence.tool_result(
+        ToolResult(
+            "q1",
+            is_error=False,
+            text='User has answered your questions: "Staging has no volumes on its plan. '
+            'What then?"="Rebuild the cache at every boot". You can now continue.',
+        )
+    )
+    evidence.said("Done: the cache is rebuilt when the service starts.")
+    for n in range(4, 10):
+        evidence.prompt(f"now column {n}, " + "the parser reads it as text. " * 4)
+        evidence.said(f"Step {n} is in. " + "The importer reads the header first. " * 8)
+    text = thread_parts.earlier_part(evidence.state, 1_800)
+    assert len(text) <= 1_800
+    assert "[2] user: maybe store the counts as floats" in text
+    assert "[2] Claude: I'd keep them as integers" in text
+    assert "Let me check" not in text  # what it set out to do, not what came of it
+    assert '="Rebuild the cache at every boot"' in text
+    assert text.index("[3] user: deploy it") < text.index('="Rebuild the cache')
 
 
 def test_summaries_are_framed_as_summaries_never_as_proofs() -> None:

@@ -299,3 +299,24 @@ def test_read_new_never_raises_on_mixed_lines(tmp_path: Path, lines: list[bytes]
     records, offset = read_new(path, 0)
     assert offset <= path.stat().st_size
     assert len(records) <= len(lines)
+
+
+def test_the_users_answer_to_a_question_tool_is_read_whole() -> None:
+    """An answer the user picked in Claude's question tool is the user's own words: its
+    result is parsed (a successful result is otherwise a stub)."""
+    answer = 'User has answered your questions: "Which store?"="The flat file". You can go on.'
+    line = _line(
+        {
+            "type": "user",
+            "message": {
+                "content": [{"type": "tool_result", "tool_use_id": "q1", "content": answer}]
+            },
+            "toolUseResult": {"answers": {"Which store?": "The flat file"}},
+        }
+    )
+    record = parse_line(line.rstrip(b"\n"), 0)
+    assert record is not None
+    (block,) = record.blocks
+    assert isinstance(block, ToolResult)
+    assert not block.skipped
+    assert "The flat file" in block.text

@@ -15,7 +15,7 @@ builds the same state from the whole transcript. Everything kept is redacted fir
 from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
-from memhooks.continuity import checks
+from memhooks.continuity import checks, told
 from memhooks.continuity.excerpt import flat, head_tail, select, trim_paste
 from memhooks.continuity.host_summary import summary_text
 from memhooks.continuity.prompts import assistant_text, clean_prompt, prompt_text
@@ -53,7 +53,8 @@ REDACTED_KEPT = 2_000
 #: the session's evidence just did.
 _REDACTED: dict[tuple[str, ...], dict[str, str]] = {}
 FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
-AGENT_TOOLS = frozenset({"Agent", "Task"})
+#: Tool calls whose result is kept by what it is: a sub-agent's report, the user's answer.
+RESULT_KINDS = {"Agent": "agent", "Task": "agent", "AskUserQuestion": "ask"}
 TODO_STATUSES = ("pending", "in_progress", "completed")
 _HAND_BACK = "The report follows:"
 
@@ -237,8 +238,8 @@ class Evidence:
             command = data.get("command")
             if isinstance(command, str) and command.strip():
                 pending[block.id] = {"cmd": self.redacted(command.strip()), "turn": turn}
-        elif block.name in AGENT_TOOLS:
-            pending[block.id] = {"agent": True, "turn": turn}
+        elif block.name in RESULT_KINDS:
+            pending[block.id] = {RESULT_KINDS[block.name]: True, "turn": turn}
         while len(pending) > MAX_PENDING:
             del pending[next(iter(pending))]
 
@@ -246,6 +247,8 @@ class Evidence:
         call = self.state["pending"].pop(block.tool_use_id, None)
         if call is None:
             return
+        if block.text and (block.is_error or "ask" in call):  # the user's words
+            told.note(self._turn(), self.redacted(block.text))
         if "file" in call and not block.is_error:
             self.file_changed(call["file"], call["tool"], call["turn"])
         elif "cmd" in call:

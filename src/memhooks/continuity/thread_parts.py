@@ -2,11 +2,14 @@
 
 - the last session: as a single session's restore shows it (`handover.next_session`);
 - an earlier one, by selection (`earlier_part`): its last turn with Claude's conclusion and
-  question, its goal (the first prompt) ahead of the user's other words newest first,
-  Claude's decisions and conclusions of those turns (selected wherever they sit), the todo
-  items a turn left not done, its failures before its passes, its unfinished todos, and the
-  newest summary a model wrote of it (the host's at a compaction, or `/memory summarize`'s),
-  framed as a summary; its headings say it is an earlier session's;
+  question, its goal (the first prompt) with Claude's approach, the user's other words
+  (those that decide first), each short one (a suggestion, a question) with the head of
+  Claude's answer, never alone (a suggestion shown alone reads as a decision, and the reply
+  may have declined it), and the user's words a tool result carried (an option picked in
+  Claude's question tool, a refused call's reason); then Claude's decisions and conclusions
+  of those turns, the todo items a turn left not done, its failures before its passes, and
+  the newest summary a model wrote of it (the host's at a compaction, or `/memory
+  summarize`'s), framed as a summary; its headings say it is an earlier session's;
 - a trivial one (a greeting, no tool, nothing changed): its few words.
 """
 
@@ -14,7 +17,17 @@ from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity import handover
-from memhooks.continuity.excerpt import PASTE_MARK, select, words_first
+from memhooks.continuity.excerpt import (
+    CUT,
+    FILL_MIN,
+    PASTE_MARK,
+    clip_unit,
+    decisions,
+    select,
+    sentences,
+    words_first,
+)
+from memhooks.continuity.handover import _speaks_for_itself, _stated
 from memhooks.continuity.proofs import question_line
 from memhooks.text import lines_size
 
@@ -44,8 +57,12 @@ GOAL_CUTS = (450, GOAL_WORDS)
 SHORT_WORDS = 160
 PROMPT_WORDS = 320
 CONCLUSION_WORDS = 260
+#: Characters of Claude's answer shown beside each of an earlier session's prompts at first.
+ANSWER_WORDS = 120
 GAP_LINE = 40
 EARLIER_MARK = " (as that earlier session left it)"
+#: The user's words a tool result carried (continuity/told.py), as the last part shows them.
+TOLD_LABEL = "user, answering in a tool:"
 
 
 # ---------------------------------------------------------------- one session
@@ -88,33 +105,100 @@ def brief_state(state: dict[str, Any]) -> dict[str, Any]:
     (a later session may have fixed them: its own record says so), its unfinished todos."""
     files = state.get("files") or {}
     changed = max((int(info.get("seq") or 0) for info in files.values()), default=0)
+    # the project's own files first: one outside it (a scratch file, Claude's own notes) says
+    # less of the work
+    own = [(k, v) for k, v in files.items() if not k.startswith(("/", "~"))]
+    shown = own[-EARLIER_FILES:] or list(files.items())[-EARLIER_FILES:]
     checks = state.get("checks") or {}
     failing = [k for k, v in checks.items() if not v.get("ok") and v.get("seq", 0) > changed]
     todos = [t for t in state.get("todos") or [] if t.get("status") != "completed"]
     return {
         **with_summaries(state),
-        "files": dict(list(files.items())[-EARLIER_FILES:]),
+        "files": dict(shown),
         "checks": {k: checks[k] for k in failing[-EARLIER_CHECKS:]},
         "todos": todos[:EARLIER_TODOS],
     }
 
 
-def _variant(turn: dict[str, Any], prompt: int, conclusion: int) -> list[str]:
-    """A turn's lines with the user's words cut to `prompt` characters and Claude's words to
-    `conclusion` (0: left out) by selection (its question, options, decisions and
-    conclusions, wherever they sit in the turn's replies), nothing else."""
-    said = handover.said_text(turn)
+def _variant(turn: dict[str, Any], prompt: int, reply: int, *, whole: bool = False) -> list[str]:
+    """A turn's lines with the user's words cut to `prompt` characters (with those a tool
+    result carried: `told_text`) and Claude's reply to `reply` (0: left out) by selection:
+    its answer (`answer`), or, `whole`, for the goal and the last turn, what matters most of
+    all it said (its approach; its question, options, decisions and conclusions)."""
+    said = select(handover.said_text(turn), reply) if whole else answer(turn, reply)
     shown = {
         **turn,
         "prompt": words_first(turn.get("prompt") or "", prompt),
         "first": "",
         "mid": [],
         "ran": [],
-        "last": select(said, conclusion) if conclusion else "",
+        "last": said if reply else "",
         # its items not done (what it left); a later session's list supersedes the rest
         "todos": [t for t in turn.get("todos") or [] if t.get("status") != "completed"],
+        "told": [],
     }
-    return handover.turn_lines(shown, len(handover.LEVELS) - 1)
+    lines = handover.turn_lines(shown, len(handover.LEVELS) - 1)
+    told = told_text(turn, min(prompt, PROMPT_WORDS))
+    if told:  # the user's words through a tool: with the prompt's
+        lines.insert(1 if turn.get("prompt") else 0, f"[{turn['n']}] {TOLD_LABEL} {told}")
+    return lines
+
+
+def answer(turn: dict[str, Any], limit: int) -> str:
+    """Claude's answer in a turn, in `limit`, in its order: the first sentence of its final
+    words (after its last tool call: what came of the turn, not what it set out to do; a
+    reply opens with its verdict: "No, it won't fail", "I'd keep it as it is"), and with
+    more room what it decided on the way (`decisions`) and the rest of its final words that
+    a reader needs most (`select`)."""
+    final = sentences(turn.get("last") or turn.get("first") or "")
+    if not final:
+        return ""
+    head = clip_unit(final[0], min(limit, ANSWER_WORDS))
+    said = handover.said_text(turn)
+    at = said.rfind(final[0])
+    before = said[:at].strip() if at > 0 else ""
+    after = "\n".join(final[1:])
+    room = limit - len(head) - 2 * len(CUT)
+    way = decisions(before, room * 2 // 3) if before and room >= 2 * FILL_MIN else ""
+    room -= len(way)
+    more = select(after, room) if after and room >= FILL_MIN else ""
+    pieces = [way.removesuffix(" …"), head, more.removeprefix("… ")]
+    text = CUT.join(piece for piece in pieces if piece)
+    return text + (" …" if after and not more.endswith((final[-1], "…")) else "")
+
+
+def told_text(turn: dict[str, Any], limit: int) -> str:
+    """The user's words a tool result carried in a turn, in `limit`: each answer whole (an
+    AskUserQuestion's `"question"="option chosen"`: the question's head when it is long)."""
+    told = [str(t) for t in turn.get("told") or ()]
+    if not told:
+        return ""
+    share = max(FILL_MIN, limit // len(told) - len(CUT))
+    out = []
+    for entry in told:
+        asked, eq, chosen = entry.rpartition('"="')
+        if eq and len(entry) > share:  # the option chosen whole, the question's head
+            out.append(f'{clip_unit(asked, max(FILL_MIN, share - len(chosen) - 3))}"="{chosen}')
+        else:
+            out.append(clip_unit(entry, share))
+    return CUT.join(out)
+
+
+def _answer_cap(turn: dict[str, Any]) -> int:
+    """Claude's answer beside a prompt shown short: none for one that states at length and
+    asks nothing; a short one, a suggestion or a question, is shown with it (the reply may
+    have declined it: "maybe cast it to float" alone reads as a decision)."""
+    prompt = turn.get("prompt") or ""
+    return 0 if prompt and _speaks_for_itself(prompt) else ANSWER_WORDS
+
+
+def _worth(turn: dict[str, Any]) -> tuple[bool, int]:
+    """How much an earlier session's turn states: the user's words that decide (an answer
+    given through a tool, a sentence that states a choice: `decisions`), then how much its
+    prompt states in prose (not its questions, not an "ok"), in steps: the turns shown first."""
+    prompt = turn.get("prompt") or ""
+    decides = bool(turn.get("told")) or bool(decisions(prompt, len(prompt)))
+    return decides, min(_stated(prompt), handover.STATED_CAP) // handover.STATED_STEP
 
 
 def _goal_first(goal: int | None, turns: Iterable[int]) -> list[int]:
@@ -123,9 +207,10 @@ def _goal_first(goal: int | None, turns: Iterable[int]) -> list[int]:
 
 def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
     """What was said in an earlier session, by selection: its last turn short (Claude's
-    conclusion and question), then its goal (the first prompt) and the user's other words
-    newest first, each longer at each pass, then Claude's conclusions of those turns (the
-    goal's first: its approach to the work), then its last turn longer; oldest first on the
+    conclusion and question), then its goal (the first prompt) and the user's other words,
+    those that state most first (newest first among equals), each with the head of Claude's
+    answer (a suggestion shown without it reads as a decision, and the reply may have
+    reversed it), each longer at each pass, then its last turn longer; oldest first on the
     page, a line counting the turns left out."""
     if not turns:
         return ""
@@ -133,29 +218,36 @@ def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
     end = len(turns) - 1
     last: list[str] = []
     for cut in LAST_TURN_CUTS:
-        last = _variant(turns[end], *cut)
+        last = _variant(turns[end], *cut, whole=True)
         if lines_size(last) <= room * LAST_TURN_SHARE:
             break
     chosen: dict[int, list[str]] = {end: last}
-    caps: dict[int, tuple[int, int]] = {end: cut}  # each chosen turn's prompt and conclusion
+    caps: dict[int, tuple[int, int]] = {end: cut}  # each chosen turn's prompt and reply
     used = lines_size(last)
     goal = next((i for i in range(end) if turns[i].get("prompt")), None)
-    prompts = [i for i in range(end - 1, -1, -1) if turns[i].get("prompt")]
+    newest_first = [i for i in range(end - 1, -1, -1) if turns[i].get("prompt")]
+    others = sorted(newest_first, key=lambda i: _worth(turns[i]), reverse=True)
     # the goal ahead of the user's other words at each pass (a long first prompt states the
     # work and its constraints throughout; a paste in it, older detail, grows no further)
     pasted = goal is not None and PASTE_MARK in str(turns[goal].get("prompt"))
     goal_cuts = (GOAL_CUTS[0], GOAL_CUTS[0]) if pasted else GOAL_CUTS
-    # (turn, its prompt's cap, its conclusion's cap; None: as it is), each only growing
-    passes: list[tuple[int, int | None, int | None]] = []
-    for goal_cap, cap in zip(goal_cuts, (SHORT_WORDS, PROMPT_WORDS), strict=True):
-        passes += [(i, goal_cap if i == goal else cap, None) for i in _goal_first(goal, prompts)]
-    # Claude's conclusions: the goal's (its approach to the work) first, then newest first
-    passes += [(i, None, CONCLUSION_WORDS) for i in _goal_first(goal, range(end - 1, -1, -1))]
+    # (turn, its prompt's cap, its reply's cap), each only growing
+    passes: list[tuple[int, int, int]] = []
+    # the user's words with the head of Claude's answer, then the user's words longer, then
+    # Claude's answers longer
+    # the goal whole with the head of Claude's approach to it, the user's other words with
+    # the head of Claude's answer, then their words longer, then Claude's answers longer
+    if goal is not None:
+        passes += [(goal, goal_cuts[0], ANSWER_WORDS), (goal, goal_cuts[1], ANSWER_WORDS)]
+    passes += [(i, SHORT_WORDS, _answer_cap(turns[i])) for i in others if i != goal]
+    passes += [(i, PROMPT_WORDS, 0) for i in others if i != goal]
+    passes += [(i, 0, CONCLUSION_WORDS) for i in _goal_first(goal, others)]
     passes.append((end, *LAST_TURN_FULL))
-    for i, prompt, conclusion in passes:
-        had = caps.get(i, (SHORT_WORDS, 0))
-        want = (max(had[0], prompt or 0), max(had[1], conclusion or 0))
-        lines = _variant(turns[i], *want)
+    for i, prompt, reply in passes:
+        # a turn shown for the first time brings the answer its prompt needs
+        had = caps.get(i, (SHORT_WORDS, 0 if i in (goal, end) else _answer_cap(turns[i])))
+        want = (max(had[0], prompt), max(had[1], reply))
+        lines = _variant(turns[i], *want, whole=i in (goal, end))
         grown = used - lines_size(chosen.get(i, [])) + lines_size(lines)
         if lines and lines_size(lines) > lines_size(chosen.get(i, [])) and grown <= room - GAP_LINE:
             chosen[i], used, caps[i] = lines, grown, want

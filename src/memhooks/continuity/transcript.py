@@ -49,6 +49,8 @@ MAX_LINE_BYTES = 32 << 20
 _PARSE_LIMIT = 64 * 1024
 _TASK_NUMBER = b"Task #"
 _AGENT_RESULT = b'"agentType"'
+#: the user's answer to Claude's AskUserQuestion (the user's own words: evidence.told)
+_USER_ANSWER = re.compile(rb"answered your questions:|questions have been answered:")
 #: a tool result's text is only ever searched for an error line or a task id
 _RESULT_TEXT_LIMIT = 8 * 1024
 #: tool inputs keep their file paths and commands, not the file contents they carry
@@ -164,6 +166,8 @@ def _result_stub(line: bytes, offset: int) -> Record | None:
         return None
     if _AGENT_RESULT in line:
         return None  # a sub-agent's report is kept (its findings go into the checkpoint)
+    if _USER_ANSWER.search(line) is not None:
+        return None  # the user's answer to Claude's question is kept
     if _TOOL_RESULT_MARKER.search(line) is None or _ERROR_MARKER.search(line) is not None:
         return None
     if _USER_MARKER.search(line) is None:
