@@ -1,0 +1,104 @@
+"""Which commands are checks: a command that tests, builds, lints or runs a script is one; a
+command that makes files, installs, lists, prints, serves or changes data is not, in every
+common ecosystem, and a passing one is never shown as a proof."""
+
+from __future__ import annotations
+
+import pytest
+from records import bash, prompt
+
+from memhooks.continuity import checks
+from memhooks.continuity.evidence import Evidence
+from memhooks.continuity.handover import next_session
+from memhooks.continuity.proofs import CHECKS_HEADING
+
+NOT_CHECKS = [
+    "yarn add date-fns",
+    "pnpm install --frozen-lockfile",
+    "npm run dev -- --port 5174",
+    "npm start",
+    "pip install -r requirements-dev.txt",
+    "python3 -m pip install --upgrade wheel",
+    "python3 -m venv .venv",
+    "uv add httpx",
+    "poetry lock --no-update",
+    "cargo add tokio --features full",
+    "cargo tree -d",
+    "go mod tidy",
+    "go generate ./...",
+    "mvn dependency:tree",
+    "./gradlew dependencies --configuration runtimeClasspath",
+    "bin/rails generate migration AddArchivedToInvoices archived:boolean",
+    "bin/rails g scaffold Invoice number:string",
+    "bin/rails routes -g invoices",
+    "bundle exec rake db:migrate",
+    "bundle install",
+    "dotnet new xunit -o Billing.Tests",
+    "dotnet ef migrations add AddLedger",
+    "mix deps.get",
+    "mix phx.gen.json Billing Invoice invoices number:string",
+    "mix ecto.migrate",
+    "docker compose up -d --build",
+    "docker compose exec db psql -c 'select count(*) from invoices'",
+    "node --version",
+    "python manage.py makemigrations billing",
+    "for f in a b; do echo $f; done",
+]
+
+CHECKS = [
+    "npm test",
+    "yarn lint",
+    "pnpm run build",
+    "npm run test:unit -- --watch=false",
+    "python -m pytest -x tests/test_ledger.py",
+    "uv run mypy src",
+    "poetry run ruff check .",
+    "cargo clippy --all-targets",
+    "cargo fmt --check",
+    "go vet ./...",
+    "go test ./billing/...",
+    "mvn -q clean install",
+    "./gradlew test --tests LedgerTest",
+    "bundle exec rspec spec/models/invoice_spec.rb",
+    "bin/rails test test/models",
+    "bundle install && bundle exec rake spec",
+    "dotnet build Billing.sln",
+    "mix test test/billing_test.exs",
+    "mix format --check-formatted",
+    "python3 scripts/reconcile_ledger.py",
+    "python manage.py test billing",
+    "npx tsc --noEmit",
+    "python3 -c 'import ledger; ledger.self_test()'",
+]
+
+
+@pytest.mark.parametrize("command", NOT_CHECKS)
+def test_a_command_that_makes_installs_lists_or_serves_is_no_check(command: str) -> None:
+    assert checks.target(command) is None
+
+
+@pytest.mark.parametrize("command", CHECKS)
+def test_a_command_that_tests_builds_lints_or_runs_a_script_is_a_check(command: str) -> None:
+    assert checks.target(command) is not None
+
+
+def test_a_separator_inside_quotes_splits_no_command() -> None:
+    """`;` inside a quoted script or message is the script's, not the shell's."""
+    segments, all_and = checks._check_segments("python3 -c 'import a; a.run()' && make test")
+    assert [words[0] for words in segments] == ["python3", "make"]
+    assert all_and
+
+
+def test_a_generator_that_passed_is_not_listed_as_a_passing_check() -> None:
+    records = [
+        prompt("add the invoices controller"),
+        *bash("1", "bin/rails generate controller Invoices index show 2>&1", ok=True),
+        *bash("2", "bin/rails routes -g invoices 2>&1", ok=True),
+        *bash("3", "bin/rails test 2>&1", ok=False, output="1 runs, 1 failures\nFailure: x"),
+    ]
+    text = next_session(Evidence().add_all(records).state, budget=4_000)
+    section = text.split(CHECKS_HEADING, 1)[1].split("\n\n", 1)[0]
+    assert "generate" not in section
+    assert "routes" not in section
+    assert "FAILING at its last run (turn 1): `bin/rails test 2>&1`" in section
+    assert "bin/rails generate controller Invoices index show 2>&1` ok" in text  # what ran
