@@ -15,7 +15,7 @@ builds the same state from the whole transcript. Everything kept is redacted fir
 from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
-from memhooks.continuity import checks
+from memhooks.continuity import checks, turn_files
 from memhooks.continuity.excerpt import flat, head_tail, select, trim_paste
 from memhooks.continuity.host_summary import summary_text
 from memhooks.continuity.prompts import assistant_text, clean_prompt, prompt_text
@@ -268,19 +268,22 @@ class Evidence:
     def file_changed(self, path: str, tool: str, turn: int) -> None:
         files = self.state["files"]
         path = relative(path, self.state["cwd"])
-        how = "new" if tool == "Write" and path not in files else files.get(path, {}).get("how")
+        made = tool == "Write" and path not in files
+        turn_files.note(self.state["turns"], turn, path, "new" if made else "edited")
+        how = "new" if made else files.get(path, {}).get("how")
         how = "edited" if how == "deleted" else how  # written again after its removal
         files.pop(path, None)
         files[path] = {"turn": turn, "how": how or "edited", "seq": self._next_seq()}
         while len(files) > MAX_FILES:
             del files[next(iter(files))]
 
-    def removed(self, command: str) -> None:
+    def removed(self, command: str, turn: int) -> None:
         """Files a successful `rm` / `git rm` / `mv` took away: one this session created is
-        no kept file (a scratch script), another is marked deleted."""
+        no kept file (a scratch script), another is marked deleted (`turn_files.removed`)."""
         files = self.state["files"]
         for path in checks.removed_paths(command):
             gone = relative(path, self.state["cwd"]).rstrip("/")
+            turn_files.removed(self.state["turns"], turn, gone)
             for name in [f for f in files if f == gone or f.startswith(gone + "/")]:
                 if files[name].get("how") == "new":
                     del files[name]
@@ -296,8 +299,9 @@ class Evidence:
         if unproven:
             run["piped"] = True
         self._ran(run)
-        if ok:
-            self.removed(command)
+        if ok:  # what it wrote, then what it took away
+            turn_files.bash_wrote(self.state["turns"], turn, command, self.state["cwd"])
+            self.removed(command, turn)
         found = checks.target(command)
         if found is None:
             return

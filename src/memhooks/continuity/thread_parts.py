@@ -110,6 +110,7 @@ def _variant(turn: dict[str, Any], prompt: int, conclusion: int) -> list[str]:
         "first": "",
         "mid": [],
         "ran": [],
+        "changed": {},
         "last": select(said, conclusion) if conclusion else "",
         # its items not done (what it left); a later session's list supersedes the rest
         "todos": [t for t in turn.get("todos") or [] if t.get("status") != "completed"],
