@@ -1,6 +1,6 @@
-"""Which commands are checks: a command that tests, builds, lints or runs a script is one; a
-command that makes files, installs, lists, prints, serves or changes data is not, in every
-common ecosystem, and a passing one is never shown as a proof."""
+"""Which runs prove something when they pass: a command that tests, builds, lints or runs a
+script; not one that makes files, installs, lists, prints, serves or changes data, in every
+common ecosystem: its pass is never shown as a proof, its failure still is."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from memhooks.continuity.evidence import Evidence
 from memhooks.continuity.handover import next_session
 from memhooks.continuity.proofs import CHECKS_HEADING
 
-NOT_CHECKS = [
+PROVE_NOTHING = [
     "yarn add date-fns",
     "pnpm install --frozen-lockfile",
     "npm run dev -- --port 5174",
@@ -43,9 +43,10 @@ NOT_CHECKS = [
     "node --version",
     "python manage.py makemigrations billing",
     "for f in a b; do echo $f; done",
+    "python3 -c 'import ledger; ledger.self_test()'",
 ]
 
-CHECKS = [
+PROVE = [
     "npm test",
     "yarn lint",
     "pnpm run build",
@@ -68,16 +69,16 @@ CHECKS = [
     "python3 scripts/reconcile_ledger.py",
     "python manage.py test billing",
     "npx tsc --noEmit",
-    "python3 -c 'import ledger; ledger.self_test()'",
 ]
 
 
 @pytest.mark.parametrize(
-    ("command", "is_check"), [(c, False) for c in NOT_CHECKS] + [(c, True) for c in CHECKS]
+    ("command", "proves"), [(c, False) for c in PROVE_NOTHING] + [(c, True) for c in PROVE]
 )
-def test_a_check_tests_builds_lints_or_runs_a_script(command: str, *, is_check: bool) -> None:
-    """Not one that makes files, installs, lists, prints, serves or changes data."""
-    assert (checks.target(command) is not None) is is_check
+def test_a_pass_proves_something_when_the_command_tests(command: str, *, proves: bool) -> None:
+    """Tests, builds, lints or runs a kept script; not one that makes files, installs, lists,
+    prints, serves, changes data, or runs a script written into the command."""
+    assert checks.proves_a_pass(command) is proves
 
 
 def test_a_separator_inside_quotes_splits_no_command() -> None:
@@ -100,3 +101,16 @@ def test_a_generator_that_passed_is_not_listed_as_a_passing_check() -> None:
     assert "routes" not in section
     assert "FAILING at its last run (turn 1): `bin/rails test 2>&1`" in section
     assert "bin/rails generate controller Invoices index show 2>&1` ok" in text  # what ran
+
+
+def test_an_install_that_failed_is_an_open_failure_until_it_passes() -> None:
+    failed = [
+        prompt("the CI image cannot fetch the gems"),
+        *bash("1", "bundle install --deployment", ok=False, output="Could not reach rubygems"),
+    ]
+    state = Evidence().add_all(failed).state
+    assert "FAILING at its last run (turn 1): `bundle install --deployment`" in next_session(
+        state, budget=3_000
+    )
+    state = Evidence().add_all([*failed, *bash("2", "bundle install --deployment", ok=True)])
+    assert CHECKS_HEADING not in next_session(state.state, budget=3_000)

@@ -1,15 +1,17 @@
 """Which check a shell command runs, and whether one run covers another. Pure, stdlib only.
 
-A check is a command that tests, builds, lints or runs a script: neither a program that only
-looks at or moves files (`ls`, `cat`, `git`, `sed`, ...) nor a command whose words say it
-does something else (`verbs`): it makes files (`rails generate`, `dotnet new`), installs or
+A check is a command that tests, builds, lints or runs a script: not a program that only
+looks at or moves files (`ls`, `cat`, `git`, `sed`, ...). Its outcome is kept whatever it
+runs, but a pass proves something only when the command's words say it tests
+(`proves_a_pass`): not when it makes files (`rails generate`, `dotnet new`), installs or
 fetches (`npm install`, `uv add`, `go mod tidy`), lists or prints (`bin/rails routes`,
 `cargo tree`, `--version`), serves (`npm run dev`, `docker compose up`) or changes data
-(`rake db:migrate`, `mix ecto.migrate`). Its target is the program and its first
-word that is not an option (`cargo test`, `make fuzz-regress`, `python pytest`), plus the
-rest of its words; a run covers another of the same target when its words are the same, or
-fewer options only (`mvn test` covers `mvn -q test -Dtest=RetryPolicyTest`, `pytest` covers
-`pytest -k merge`), so a later passing run closes the earlier failure whatever the string.
+(`rake db:migrate`, `mix ecto.migrate`), nor when it runs a one-off script written into it.
+Its target is the program and its first word that is not an option (`cargo test`,
+`make fuzz-regress`, `python pytest`), plus the rest of its words; a run covers another of
+the same target when its words are the same, or fewer options only (`mvn test` covers
+`mvn -q test -Dtest=RetryPolicyTest`, `pytest` covers `pytest -k merge`), so a later
+passing run closes the earlier failure whatever the string.
 """
 
 from __future__ import annotations
@@ -57,6 +59,8 @@ _LIFECYCLE["mvnw"] = _LIFECYCLE["mvn"]
 #: Words passed over on the way to the one that says what runs (`npm run build`, `python -m`).
 _HOPS = frozenset({"run", "exec", "x", "dlx", "-m"})
 _PRINTS = frozenset({"--help", "-h", "--version"})
+#: A one-off script written into the command itself: `python3 -c`, `node -e`, a heredoc.
+_INLINE = LazyPattern(r"\s-[ce]\s+['\"]|\brunner\s+['\"]|<<-?\s*['\"]?\w+")
 #: A program's name: a word, a path (`./gradlew`, `bin/rails`); not an option or shell syntax.
 _PROGRAM = LazyPattern(r"^[\w.~/][\w.+/-]*$")
 #: A script the command runs (`manage.py`, `tests/x.py`): passed over, never read as a verb.
@@ -139,11 +143,20 @@ def checks_anything(program: str, rest: list[str]) -> bool:
     return not (said & (NOT_CHECK_VERBS | NOT_CHECKS) or _PRINTS.intersection(rest))
 
 
+def proves_a_pass(command: str) -> bool:
+    """Whether `command` passing is a proof worth a line among the checks: its last command
+    tests, builds, lints or runs a kept script (`checks_anything`), and it is no one-off
+    script written into the command (`python3 -c '…'`, `rails runner '…'`, a heredoc). Its
+    failure is worth one either way (`npm install` failing is an open failure)."""
+    segments, _ = _check_segments(command)
+    if not segments or _INLINE.compiled.search(command):
+        return False
+    return checks_anything(segments[-1][0], segments[-1][1:])
+
+
 def _own_target(words: list[str]) -> tuple[str, frozenset[str]] | None:
     program = words[0].rsplit("/", 1)[-1] if "/" not in words[0][:2] else words[0]
     if program in NOT_CHECKS or not _PROGRAM.compiled.match(program):
-        return None
-    if not checks_anything(program, words[1:]):
         return None
     rest = words[1:]
     first = next((i for i, w in enumerate(rest) if not w.startswith("-")), None)
