@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from memhooks.guard.shell_writes import write_targets
 from memhooks.guard.write_guard import decide, relative_in_tree
 from memhooks.store import content_hash
+from memhooks.text.shell_writes import write_targets
 from support import assert_denied, needs_symlinks, run_cli, run_hook
 
 P = "/proj"

@@ -1,11 +1,17 @@
 """Which check a shell command runs, and whether one run covers another. Pure, stdlib only.
 
-A check is a command that tests, builds or lints: anything but the programs that only look
-at or move files (`ls`, `cat`, `git`, `sed`, ...). Its target is the program and its first
-word that is not an option (`cargo test`, `make fuzz-regress`, `python pytest`), plus the
-rest of its words; a run covers another of the same target when its words are the same, or
-fewer options only (`mvn test` covers `mvn -q test -Dtest=RetryPolicyTest`, `pytest` covers
-`pytest -k merge`), so a later passing run closes the earlier failure whatever the string.
+A check is a command that tests, builds, lints or runs a script: not a program that only
+looks at or moves files (`ls`, `cat`, `git`, `sed`, ...). Its outcome is kept whatever it
+runs, but a pass proves something only when the command's words say it tests
+(`proves_a_pass`): not when it makes files (`rails generate`, `dotnet new`), installs or
+fetches (`npm install`, `uv add`, `go mod tidy`), lists or prints (`bin/rails routes`,
+`cargo tree`, `--version`), serves (`npm run dev`, `docker compose up`) or changes data
+(`rake db:migrate`, `mix ecto.migrate`), nor when it runs a one-off script written into it.
+Its target is the program and its first word that is not an option (`cargo test`,
+`make fuzz-regress`, `python pytest`), plus the rest of its words; a run covers another of
+the same target when its words are the same, or fewer options only (`mvn test` covers
+`mvn -q test -Dtest=RetryPolicyTest`, `pytest` covers `pytest -k merge`), so a later
+passing run closes the earlier failure whatever the string.
 """
 
 from __future__ import annotations
@@ -26,11 +32,44 @@ NOT_CHECKS = frozenset(
     uniq wc diff cmp git cp mv rm ln mkdir rmdir touch chmod chown cd pwd which type file
     stat du df tree env export set unset true false sleep date whoami id ps kill curl wget
     open xdg-open tee xargs basename dirname realpath readlink jq yq patch tar zip unzip
-    gzip gunzip sha256sum md5sum""".split()  # noqa: SIM905 - a word list reads best as text
+    gzip gunzip sha256sum md5sum psql sqlite3 mysql redis-cli mongosh
+    for while until if then else fi do done case esac""".split()  # noqa: SIM905
 )
+#: What a command does when it neither tests nor builds, in the words the common tools give
+#: their subcommands and tasks (npm, yarn, pnpm, pip, uv, poetry, cargo, go, mvn, gradle,
+#: rails, rake, bundle, dotnet, mix, docker): it makes files, installs or fetches, lists or
+#: prints, serves or starts, changes data or publishes.
+NOT_CHECK_VERBS = frozenset(
+    """generate gen g new init scaffold create destroy
+    install add remove uninstall update upgrade get fetch restore sync lock tidy vendor
+    download deps dependencies bootstrap setup prepare venv
+    list ls routes show info tree outdated freeze version help env config doctor why search
+    describe inspect contents
+    server serve s dev start stop up down restart console shell watch logs preview
+    runserver migrate migration migrations makemigrations seed rollback reset drop
+    publish deploy push release login logout format fmt clean""".split()  # noqa: SIM905
+)
+#: Words that say a command tests, builds or lints, whatever other words it has.
+CHECK_VERBS = frozenset(
+    "test tests spec specs check lint build compile verify vet typecheck e2e".split()  # noqa: SIM905
+)
+#: Maven's phases run the tests before them: `mvn clean install` tests the code.
+_LIFECYCLE = {"mvn": frozenset({"package", "install", "deploy"})}
+_LIFECYCLE["mvnw"] = _LIFECYCLE["mvn"]
+#: Words passed over on the way to the one that says what runs (`npm run build`, `python -m`).
+_HOPS = frozenset({"run", "exec", "x", "dlx", "-m"})
+_PRINTS = frozenset({"--help", "-h", "--version"})
+#: A one-off script written into the command itself: `python3 -c`, `node -e`, a heredoc.
+_INLINE = LazyPattern(r"\s-[ce]\s+['\"]|\brunner\s+['\"]|<<-?\s*['\"]?\w+")
+#: A program's name: a word, a path (`./gradlew`, `bin/rails`); not an option or shell syntax.
+_PROGRAM = LazyPattern(r"^[\w.~/][\w.+/-]*$")
+#: A script the command runs (`manage.py`, `tests/x.py`): passed over, never read as a verb.
+_SCRIPT = LazyPattern(r"/|\.(?:py|rb|js|mjs|cjs|ts|sh|go|pl|php|exs|java|kt)$")
 #: Words that change how much a run prints, never what it checks.
 _NOISE = frozenset({"-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "-s", "--silent"})
 _SEGMENTS = LazyPattern(r"\s*(?:&&|\|\||;)\s*")
+#: A command's pieces: quoted strings whole, separators, and the text between them.
+_PIECES = LazyPattern(r"""'[^']*'?|"(?:\\.|[^"\\])*"?|&&|\|\||;|[^'"&|;]+|.""")
 _OUTPUT_PIPE = LazyPattern(r"\s*\|\s*(?:tail|head|tee|grep|less|cat)\b.*$")
 _REDIRECT = LazyPattern(r"\s*(?:\d?>>?|&>)\s*(?:&\d|\S+)")
 _ENV = LazyPattern(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
@@ -60,19 +99,64 @@ def _segment_words(segment: str) -> list[str]:
 def _check_segments(command: str) -> tuple[list[list[str]], bool]:
     """The words of each segment of `command` that may run a check, and whether they are
     joined by `&&` only (then the command passing proves each of them passed)."""
-    text = _OUTPUT_PIPE.sub("", _REDIRECT.sub("", "; ".join(command.strip().splitlines())))
+    lines = command.strip().replace("\\\n", " ").splitlines()  # `\` joins two lines
+    text = _OUTPUT_PIPE.sub("", _REDIRECT.sub("", "; ".join(lines)))
+    parts = [""]
+    separators = []
+    for piece in _PIECES.compiled.findall(text):  # a separator inside quotes separates nothing
+        if piece in ("&&", "||", ";"):
+            separators.append(piece)
+            parts.append("")
+        else:
+            parts[-1] += piece
     segments = [
         words
-        for words in (_segment_words(s) for s in _SEGMENTS.compiled.split(text))
+        for words in (_segment_words(s) for s in parts)
         if words and words[0] not in ("cd", "export", "set", "source", ".")
     ]
-    separators = _SEGMENTS.compiled.findall(text)
-    return segments, all(sep.strip() == "&&" for sep in separators)
+    return segments, all(sep == "&&" for sep in separators)
+
+
+def verbs(program: str, rest: list[str]) -> list[str]:
+    """The words that say what a command does: its program's name and the words right after
+    it up to its first option (`run`, `exec`, `-m` and script paths passed over), each cut at
+    `:` and `.` (`db:migrate`, `deps.get`, `phx.gen.html`)."""
+    found = [program.rsplit("/", 1)[-1]]
+    for word in rest:
+        if word in _HOPS or _SCRIPT.compiled.search(word) or "=" in word:
+            continue
+        if word.startswith("-"):
+            break
+        found += re.split(r"[:.]", word.lower())
+    return found
+
+
+def checks_anything(program: str, rest: list[str]) -> bool:
+    """Whether a command tests, builds, lints or runs a script (see the module's doc): a word
+    of `CHECK_VERBS` (or a formatter's `--check`) says so whatever else it says; a word of
+    `NOT_CHECK_VERBS` or a program of `NOT_CHECKS` (`docker compose exec db psql`), or `--help`
+    / `--version`, says it does something else."""
+    said = set(verbs(program, rest))
+    checking = CHECK_VERBS | _LIFECYCLE.get(program.rsplit("/", 1)[-1], frozenset())
+    if said & checking or any(word.startswith("--check") for word in rest):
+        return True
+    return not (said & (NOT_CHECK_VERBS | NOT_CHECKS) or _PRINTS.intersection(rest))
+
+
+def proves_a_pass(command: str) -> bool:
+    """Whether `command` passing is a proof worth a line among the checks: its last command
+    tests, builds, lints or runs a kept script (`checks_anything`), and it is no one-off
+    script written into the command (`python3 -c '…'`, `rails runner '…'`, a heredoc). Its
+    failure is worth one either way (`npm install` failing is an open failure)."""
+    segments, _ = _check_segments(command)
+    if not segments or _INLINE.compiled.search(command):
+        return False
+    return checks_anything(segments[-1][0], segments[-1][1:])
 
 
 def _own_target(words: list[str]) -> tuple[str, frozenset[str]] | None:
     program = words[0].rsplit("/", 1)[-1] if "/" not in words[0][:2] else words[0]
-    if program in NOT_CHECKS:
+    if program in NOT_CHECKS or not _PROGRAM.compiled.match(program):
         return None
     rest = words[1:]
     first = next((i for i, w in enumerate(rest) if not w.startswith("-")), None)

@@ -15,11 +15,12 @@ builds the same state from the whole transcript. Everything kept is redacted fir
 from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
-from memhooks.continuity import checks, told
+from memhooks.continuity import checks, told, turn_files
 from memhooks.continuity.excerpt import flat, head_tail, select, trim_paste
 from memhooks.continuity.host_summary import summary_text
 from memhooks.continuity.prompts import assistant_text, clean_prompt, prompt_text
 from memhooks.continuity.transcript_records import Record, ToolResult, ToolUse
+from memhooks.text import clip
 from memhooks.text.redact import redact
 
 if TYPE_CHECKING:
@@ -112,10 +113,6 @@ def usable(state: object) -> bool:
     )
 
 
-def _cap(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
 def relative(path: str, cwd: str) -> str:
     root = cwd.rstrip("/") + "/"
     return path[len(root) :] if cwd and path.startswith(root) else path
@@ -189,7 +186,7 @@ class Evidence:
 
     def prompt(self, text: str, at: str = "") -> None:
         turns = self.state["turns"]
-        text = _cap(trim_paste(self.redacted(text)), PROMPT_CAP)
+        text = clip(trim_paste(self.redacted(text)), PROMPT_CAP)
         n = turns[-1]["n"] + 1 if turns else 1
         turns.append(_new_turn(n, at, text))
         if len(turns) > MAX_TURNS:
@@ -198,12 +195,12 @@ class Evidence:
             _shorten(turns[-FULL_TURNS - 1])
 
     def known_prompt(self, text: str) -> bool:
-        wanted = _cap(trim_paste(self.redacted(text)), PROMPT_CAP)
+        wanted = clip(trim_paste(self.redacted(text)), PROMPT_CAP)
         return any(turn["prompt"] == wanted for turn in self.state["turns"][-5:])
 
     def said(self, text: str) -> None:
         turn = self._turn()
-        text = _cap(self.redacted(text), TEXT_CAP)
+        text = clip(self.redacted(text), TEXT_CAP)
         if not turn["first"]:
             turn["first"] = text
         elif text not in (turn["first"], turn["last"]):
@@ -215,7 +212,7 @@ class Evidence:
         """The Stop payload's `last_assistant_message`: the file may not have it yet."""
         text = text.strip()
         turn = self._turn()
-        if text and _cap(self.redacted(text), TEXT_CAP) not in (turn["first"], turn["last"]):
+        if text and clip(self.redacted(text), TEXT_CAP) not in (turn["first"], turn["last"]):
             self.said(text)
 
     # ---------------------------------------------------------------- tools
@@ -256,7 +253,7 @@ class Evidence:
         elif "agent" in call and not block.is_error and block.text:
             at = block.text.find(_HAND_BACK)
             report = block.text[at + len(_HAND_BACK) :] if at >= 0 else block.text
-            self._ran({"agent": _cap(flat(self.redacted(report)), FINDING_CAP)})
+            self._ran({"agent": clip(flat(self.redacted(report)), FINDING_CAP)})
 
     def _ran(self, entry: dict[str, Any]) -> None:
         ran = self._turn()["ran"]
@@ -271,19 +268,22 @@ class Evidence:
     def file_changed(self, path: str, tool: str, turn: int) -> None:
         files = self.state["files"]
         path = relative(path, self.state["cwd"])
-        how = "new" if tool == "Write" and path not in files else files.get(path, {}).get("how")
+        made = tool == "Write" and path not in files
+        turn_files.note(self.state["turns"], turn, path, "new" if made else "edited")
+        how = "new" if made else files.get(path, {}).get("how")
         how = "edited" if how == "deleted" else how  # written again after its removal
         files.pop(path, None)
         files[path] = {"turn": turn, "how": how or "edited", "seq": self._next_seq()}
         while len(files) > MAX_FILES:
             del files[next(iter(files))]
 
-    def removed(self, command: str) -> None:
+    def removed(self, command: str, turn: int) -> None:
         """Files a successful `rm` / `git rm` / `mv` took away: one this session created is
-        no kept file (a scratch script), another is marked deleted."""
+        no kept file (a scratch script), another is marked deleted (`turn_files.removed`)."""
         files = self.state["files"]
         for path in checks.removed_paths(command):
             gone = relative(path, self.state["cwd"]).rstrip("/")
+            turn_files.removed(self.state["turns"], turn, gone)
             for name in [f for f in files if f == gone or f.startswith(gone + "/")]:
                 if files[name].get("how") == "new":
                     del files[name]
@@ -295,12 +295,13 @@ class Evidence:
         error = "" if ok else checks.error_line(self.redacted(output))
         # Piped into a filter, a success is the filter's: no proof that the check passed.
         unproven = ok and checks.unproven_pass(command, output)
-        run: dict[str, Any] = {"cmd": _cap(command, 300), "ok": ok, "error": error}
+        run: dict[str, Any] = {"cmd": clip(command, 300), "ok": ok, "error": error}
         if unproven:
             run["piped"] = True
         self._ran(run)
-        if ok:
-            self.removed(command)
+        if ok:  # what it wrote, then what it took away
+            turn_files.bash_wrote(self.state["turns"], turn, command, self.state["cwd"])
+            self.removed(command, turn)
         found = checks.target(command)
         if found is None:
             return
@@ -311,10 +312,10 @@ class Evidence:
             return
         if not unproven:
             for other in checks.settled(entries.values(), command, ok=ok, output=output):
-                other.update(ok=True, closed_by=_cap(command, 300), closed_turn=turn)
+                other.update(ok=True, closed_by=clip(command, 300), closed_turn=turn)
         entries.pop(key, None)
         entries[key] = {
-            "cmd": _cap(command, 300),
+            "cmd": clip(command, 300),
             "runner": found[0],
             "args": sorted(found[1]),
             "ok": ok,

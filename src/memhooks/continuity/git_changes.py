@@ -25,7 +25,7 @@ from memhooks.text.clock import iso
 from memhooks.text.redact import redact
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
     from typing import Any
 
 MAX_PATHS = 300
@@ -160,6 +160,22 @@ def _tool_paths(tool_files: Iterable[str], cwd: str, root: str) -> tuple[dict[st
         else:
             inside[rel] = path
     return inside, outside
+
+
+def shown_now(now: dict[str, Any], cwd: str, root: str) -> Callable[[str], bool]:
+    """Whether a restore may still name `path` (as the evidence keeps it) as changed, by git's
+    view `now`: it differs from the session's start, git cannot see it (outside the
+    repository, ignored: `tools_only`), or there is no baseline to tell."""
+    changed = now.get("changed")
+    unseen = set(now.get("tools_only") or ())
+
+    def shown(path: str) -> bool:
+        if changed is None or path in unseen:
+            return True
+        inside, _ = _tool_paths([path], cwd, root)
+        return not inside or any(_covered(rel, changed) for rel in inside)
+
+    return shown
 
 
 def _ignored(git: Git, paths: Sequence[str]) -> set[str]:

@@ -40,6 +40,7 @@ from memhooks.continuity.proofs import (
     open_question,
     proven_section,
 )
+from memhooks.continuity.turn_files import changed_lines
 from memhooks.text import clip, lines_size
 
 if TYPE_CHECKING:
@@ -180,10 +181,9 @@ def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[
         )
         lines.append(f"[{n}] Claude's todo list (its own note, as it wrote it then{done}):")
         lines += todo_lines(shown)
-    if with_runs:
+    if with_runs:  # what the turn changed, then what ran
         runs = _runs(turn)
-        if runs:
-            lines.append(f"[{n}] ran: {runs}")
+        lines += changed_lines(turn) + ([f"[{n}] ran: {runs}"] if runs else [])
     return lines
 
 

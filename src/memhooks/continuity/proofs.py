@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 
 from memhooks import TYPE_CHECKING
+from memhooks.continuity import checks
 from memhooks.continuity.excerpt import flat, sentences
 from memhooks.text import clip
-from memhooks.text.lazy_re import LazyPattern
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -23,9 +23,6 @@ CHECKS_SHOWN = 8
 COMMITS_SHOWN = 8
 EARLIER_ERROR = 80
 PASSED_CMD = 100
-
-#: A one-off script written into the command itself: `python3 -c`, `node -e`, a heredoc.
-_INLINE = LazyPattern(r"\s-[ce]\s+['\"]|\brunner\s+['\"]|<<-?\s*['\"]?\w+")
 
 PROVEN_HEADING = "## What the record proves (tool calls and their results)"
 CHECKS_HEADING = (
@@ -140,14 +137,15 @@ def _changed_after(state: dict[str, Any], seq: int) -> bool:
 
 def check_lines(state: dict[str, Any]) -> list[str]:
     """The last outcome of each check, newest first; a failure followed by changes to the
-    files is "earlier" (not re-run since), never "failing now"; a one-off script written
-    inline that passed is no check worth a line (its failure is), nor a success that proves
-    nothing (`piped`: its exit status was a filter's, `checks.unproven_pass`)."""
+    files is "earlier" (not re-run since), never "failing now"; a pass that proves nothing is
+    no check worth a line (its failure is): a generator's, an install's, a one-off inline
+    script's (`checks.proves_a_pass`), or one whose exit status was a filter's (`piped`,
+    `checks.unproven_pass`)."""
     lines = []
     entries = [
         entry
         for entry in list(state.get("checks", {}).values())[::-1]
-        if not (entry["ok"] and (entry.get("piped") or _INLINE.compiled.search(entry["cmd"])))
+        if not (entry["ok"] and (entry.get("piped") or not checks.proves_a_pass(entry["cmd"])))
     ][:CHECKS_SHOWN]
     for entry in entries:
         cmd = code_span(entry["cmd"], 160)

@@ -132,6 +132,7 @@ def _variant(turn: dict[str, Any], prompt: int, reply: int, *, whole: bool = Fal
         "first": "",
         "mid": [],
         "ran": [],
+        "changed": {},
         "last": said if reply else "",
         # its items not done (what it left); a later session's list supersedes the rest
         "todos": [t for t in turn.get("todos") or [] if t.get("status") != "completed"],

@@ -13,6 +13,7 @@ import re
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity.excerpt import flat
+from memhooks.text import clip
 from memhooks.text.lazy_re import LazyPattern
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ def words(text: str) -> str:
     """The user's words in a tool result's `text`, on one line ('' when it holds none)."""
     found = _TOLD.compiled.search(text)
     said = flat(next((g for g in found.groups() if g), "")) if found else ""
-    return said if len(said) <= CAP else said[: CAP - 1].rstrip() + "…"
+    return clip(said, CAP)
 
 
 def note(turn: dict[str, Any], text: str) -> None:

@@ -119,7 +119,7 @@ def targets(
     elif tool_name == "Bash":
         command = tool_input.get("command")
         if isinstance(command, str) and command:
-            from memhooks.guard.shell_writes import too_long, write_targets
+            from memhooks.text.shell_writes import too_long, write_targets
 
             if too_long(command) and marker in command:
                 return [Target(UNCHECKED, memory_base, "")]

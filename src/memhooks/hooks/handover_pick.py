@@ -189,17 +189,21 @@ def _with_git(
     patterns: tuple[str, ...],
 ) -> dict[str, Any]:
     """The last session's part with git's view now of what it changed, in place of the
-    files its tools changed."""
+    files its tools changed (in its proofs and in its turns' lines)."""
     if part.get("role") != "last":
         return part
-    from memhooks.continuity import thread_parts
-    from memhooks.continuity.git_changes import git_entry
+    from memhooks.continuity import thread_parts, turn_files
+    from memhooks.continuity.git_changes import git_entry, shown_now
     from memhooks.continuity.handover import file_lines
 
     try:
         before = file_lines(kept)
-        after = file_lines({**kept, "git": git_entry(kept, git, patterns)})
+        entry = git_entry(kept, git, patterns)
+        after = file_lines({**kept, "git": entry})
+        shown = shown_now(entry["now"], str(kept.get("cwd") or ""), git[1]["root"])
     except (TypeError, ValueError, AttributeError, KeyError, OSError) as exc:  # a stored shape
         log_line(paths.log, f"SessionStart: git's view not added: {exc!r}")
         return part
-    return {**part, "text": thread_parts.replace_files(str(part["text"]), before, after)}
+    text = thread_parts.replace_files(str(part["text"]), before, after)
+    # its turns' lines of files changed name no file git shows unchanged (reverted)
+    return {**part, "text": turn_files.without(text, shown)}

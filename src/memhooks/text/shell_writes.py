@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 
-from memhooks.guard.shell_lex import expand, join_continuations, strip_heredocs, words
+from memhooks.text.shell_lex import expand, join_continuations, strip_heredocs, words
 
 #: The command's whole text is never tokenised past this: a heredoc body can be huge. A
 #: longer command that names the tree is refused as unchecked (`too_long`).
@@ -130,6 +130,16 @@ def _in_place(arg: str) -> bool:
     return arg.startswith("-") and "i" in arg[1:]
 
 
+def _edited_in_place(args: list[str]) -> list[str]:
+    """The files `sed -i` or `perl -pi` edits: its operands, less its script (the first
+    operand, unless `-e` or `-f` gave it; their values are no file either)."""
+    given = [i + 1 for i, arg in enumerate(args) if arg in ("-e", "-f", "--expression", "--file")]
+    files = [arg for i, arg in enumerate(args) if i not in given]
+    operands = _operands(files)
+    scripted = given or any(a.startswith(("--expression=", "--file=")) for a in args)
+    return operands if scripted else operands[1:]
+
+
 def _find_writes(args: list[str]) -> list[str]:
     """`find` with `-delete`, `-exec` and the like changes what it finds: its start points."""
     if not any(a in _FIND_WRITES for a in args):
@@ -158,7 +168,7 @@ def _written_by(verb: str, args: list[str]) -> list[str]:  # noqa: PLR0911 - one
     if verb in _ALL_ARGS:
         return _operands(args)
     if verb in ("sed", "perl") and any(_in_place(a) for a in args):
-        return _operands(args)
+        return _edited_in_place(args)
     if verb in _DESTINATION:
         for i, arg in enumerate(args):
             if arg in ("-t", "--target-directory") and i + 1 < len(args):

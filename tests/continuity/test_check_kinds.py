@@ -1,0 +1,116 @@
+"""Which runs prove something when they pass: a command that tests, builds, lints or runs a
+script; not one that makes files, installs, lists, prints, serves or changes data, in every
+common ecosystem: its pass is never shown as a proof, its failure still is."""
+
+from __future__ import annotations
+
+import pytest
+from records import bash, prompt
+
+from memhooks.continuity import checks
+from memhooks.continuity.evidence import Evidence
+from memhooks.continuity.handover import next_session
+from memhooks.continuity.proofs import CHECKS_HEADING
+
+PROVE_NOTHING = [
+    "yarn add date-fns",
+    "pnpm install --frozen-lockfile",
+    "npm run dev -- --port 5174",
+    "npm start",
+    "pip install -r requirements-dev.txt",
+    "python3 -m pip install --upgrade wheel",
+    "python3 -m venv .venv",
+    "uv add httpx",
+    "poetry lock --no-update",
+    "cargo add tokio --features full",
+    "cargo tree -d",
+    "go mod tidy",
+    "go generate ./...",
+    "mvn dependency:tree",
+    "./gradlew dependencies --configuration runtimeClasspath",
+    "bin/rails generate migration AddArchivedToInvoices archived:boolean",
+    "bin/rails g scaffold Invoice number:string",
+    "bin/rails routes -g invoices",
+    "bundle exec rake db:migrate",
+    "bundle install",
+    "dotnet new xunit -o Billing.Tests",
+    "dotnet ef migrations add AddLedger",
+    "mix deps.get",
+    "mix phx.gen.json Billing Invoice invoices number:string",
+    "mix ecto.migrate",
+    "docker compose up -d --build",
+    "docker compose exec db psql -c 'select count(*) from invoices'",
+    "node --version",
+    "python manage.py makemigrations billing",
+    "for f in a b; do echo $f; done",
+    "python3 -c 'import ledger; ledger.self_test()'",
+]
+
+PROVE = [
+    "npm test",
+    "yarn lint",
+    "pnpm run build",
+    "npm run test:unit -- --watch=false",
+    "python -m pytest -x tests/test_ledger.py",
+    "uv run mypy src",
+    "poetry run ruff check .",
+    "cargo clippy --all-targets",
+    "cargo fmt --check",
+    "go vet ./...",
+    "go test ./billing/...",
+    "mvn -q clean install",
+    "./gradlew test --tests LedgerTest",
+    "bundle exec rspec spec/models/invoice_spec.rb",
+    "bin/rails test test/models",
+    "bundle install && bundle exec rake spec",
+    "dotnet build Billing.sln",
+    "mix test test/billing_test.exs",
+    "mix format --check-formatted",
+    "python3 scripts/reconcile_ledger.py",
+    "python manage.py test billing",
+    "npx tsc --noEmit",
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "proves"), [(c, False) for c in PROVE_NOTHING] + [(c, True) for c in PROVE]
+)
+def test_a_pass_proves_something_when_the_command_tests(command: str, *, proves: bool) -> None:
+    """Tests, builds, lints or runs a kept script; not one that makes files, installs, lists,
+    prints, serves, changes data, or runs a script written into the command."""
+    assert checks.proves_a_pass(command) is proves
+
+
+def test_a_separator_inside_quotes_splits_no_command() -> None:
+    """`;` inside a quoted script or message is the script's, not the shell's."""
+    segments, all_and = checks._check_segments("python3 -c 'import a; a.run()' && make test")
+    assert [words[0] for words in segments] == ["python3", "make"]
+    assert all_and
+
+
+def test_a_generator_that_passed_is_not_listed_as_a_passing_check() -> None:
+    records = [
+        prompt("add the invoices controller"),
+        *bash("1", "bin/rails generate controller Invoices index show 2>&1", ok=True),
+        *bash("2", "bin/rails routes -g invoices 2>&1", ok=True),
+        *bash("3", "bin/rails test 2>&1", ok=False, output="1 runs, 1 failures\nFailure: x"),
+    ]
+    text = next_session(Evidence().add_all(records).state, budget=4_000)
+    section = text.split(CHECKS_HEADING, 1)[1].split("\n\n", 1)[0]
+    assert "generate" not in section
+    assert "routes" not in section
+    assert "FAILING at its last run (turn 1): `bin/rails test 2>&1`" in section
+    assert "bin/rails generate controller Invoices index show 2>&1` ok" in text  # what ran
+
+
+def test_an_install_that_failed_is_an_open_failure_until_it_passes() -> None:
+    failed = [
+        prompt("the CI image cannot fetch the gems"),
+        *bash("1", "bundle install --deployment", ok=False, output="Could not reach rubygems"),
+    ]
+    state = Evidence().add_all(failed).state
+    assert "FAILING at its last run (turn 1): `bundle install --deployment`" in next_session(
+        state, budget=3_000
+    )
+    state = Evidence().add_all([*failed, *bash("2", "bundle install --deployment", ok=True)])
+    assert CHECKS_HEADING not in next_session(state.state, budget=3_000)

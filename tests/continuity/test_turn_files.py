@@ -1,0 +1,102 @@
+"""Each turn's line of files changed: what its tools wrote, edited or removed, so a reply that
+says what Claude is about to do, followed by the edit, reads as done; a file removed later and
+a file git shows unchanged are not named as a turn's change."""
+
+from __future__ import annotations
+
+from records import bash, edit, prompt, said
+
+from memhooks.continuity import turn_files
+from memhooks.continuity.evidence import Evidence
+from memhooks.continuity.git_changes import shown_now
+from memhooks.continuity.handover import next_session, turn_lines
+
+
+def _turn(state: dict[str, object], n: int) -> dict[str, object]:
+    turns = state["turns"]
+    assert isinstance(turns, list)
+    found: dict[str, object] = next(t for t in turns if t["n"] == n)
+    return found
+
+
+def test_the_last_turn_shows_the_edit_that_followed_its_plan() -> None:
+    records = [
+        prompt("the invoice list comes out newest first, can you flip it?"),
+        said("The rows are ordered by id. I need to order them by issue date instead."),
+        *edit("1", "/p/billing/report.py"),
+        *edit("2", "/p/billing/templates/list.html", tool="Write"),
+    ]
+    text = next_session(Evidence().add_all(records).state, budget=4_000)
+    plan = text.index("[1] Claude: The rows are ordered by id.")
+    done = text.index("[1] files changed: `billing/report.py`, `billing/templates/list.html` (new)")
+    assert done > plan
+
+
+def test_a_bash_command_that_wrote_counts_for_its_turn_inside_the_project_only() -> None:
+    command = (
+        "sed -i 's/port = 80/port = 8080/' conf/site.ini && "
+        "cat > docs/ports.md <<'EOF'\nport 8080; see site.ini\nEOF\n"
+        "pytest -q > /tmp/ports.log 2>&1 || true; echo done > /dev/null"
+    )
+    records = [prompt("move the site to 8080"), *edit("0", "/p/a.txt")]
+    state = Evidence().add_all([*records, *bash("1", command, ok=True)]).state
+    assert _turn(state, 1)["changed"] == {
+        "a.txt": "edited",
+        "conf/site.ini": turn_files.WROTE,
+        "docs/ports.md": turn_files.WROTE,
+    }
+    # a command that failed proves no write
+    failed = Evidence().add_all([*records, *bash("1", "echo x > out.txt", ok=False)]).state
+    assert "out.txt" not in _turn(failed, 1)["changed"]
+
+
+def test_a_file_removed_later_is_shown_removed_or_not_at_all() -> None:
+    records = [
+        prompt("try the migration on a copy, then drop the legacy loader"),
+        *edit("1", "/p/try_copy.py", tool="Write"),
+        *bash("2", "echo 'select 1' > probe.sql", ok=True),
+        *edit("3", "/p/src/legacy_loader.py"),
+        *edit("4", "/p/src/loader.py"),
+        prompt("looks fine, clean up"),
+        *bash("5", "python3 try_copy.py && rm try_copy.py probe.sql", ok=True),
+        *bash("6", "git rm -q src/legacy_loader.py", ok=True),
+    ]
+    state = Evidence().add_all(records).state
+    assert _turn(state, 1)["changed"] == {"src/loader.py": "edited"}
+    assert _turn(state, 2)["changed"] == {"src/legacy_loader.py": "deleted"}
+    text = next_session(state, budget=4_000)
+    assert "try_copy.py`" not in text.split("## What was said", 1)[1].replace("ran: ", "\n")
+    assert "[2] files changed: `src/legacy_loader.py` (deleted)" in text
+
+
+def test_a_turn_shows_its_newest_files_and_counts_the_rest() -> None:
+    records = [prompt("scaffold the views")]
+    records += [r for i in range(9) for r in edit(str(i), f"/p/views/v{i}.html", tool="Write")]
+    (line,) = [
+        line
+        for line in turn_lines(_turn(Evidence().add_all(records).state, 1), 5)
+        if "files changed" in line
+    ]
+    assert line.startswith("[1] files changed: `views/v3.html` (new), ")
+    assert line.endswith("`views/v8.html` (new) (+3 more)")
+
+
+def test_git_stays_the_authority_for_what_is_changed_now() -> None:
+    """At SessionStart a file git shows unchanged since the session began (reverted) leaves
+    the turns' lines; one git cannot see (outside the repository) stays."""
+    lines = [
+        "[3] user: bump the version",
+        "[3] files changed: `app.py`, `lib/util.py`, `/etc/hosts.local`",
+        "[4] files changed: `app.py`",
+        "[4] ran: `make` ok",
+    ]
+    text = "\n".join(lines)
+    now = {"changed": {"lib/util.py": "edited"}, "tools_only": []}
+    shown = shown_now(now, "/r", "/r")
+    assert turn_files.without(text, shown).split("\n") == [
+        "[3] user: bump the version",
+        "[3] files changed: `lib/util.py`, `/etc/hosts.local`",
+        "[4] ran: `make` ok",
+    ]
+    # no baseline: git cannot tell, the record stands
+    assert turn_files.without(text, shown_now({"changed": None}, "/r", "/r")) == text
