@@ -170,7 +170,25 @@ def words_first(text: str, limit: int) -> str:
     user asks of it) outweigh the log's first lines."""
     if PASTE_MARK not in text:
         return head_tail(text, limit, head_share=0.6)
-    return select(text, limit)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    logged = [i for i, line in enumerate(lines) if not _typed(line)]
+    if not logged or (logged[0] == 0 and logged[-1] == len(lines) - 1):
+        return select(text, limit)  # no log, or no words of the user's own around it
+    # the user's own words around the paste first (a log's "Did you remember …?" is not the
+    # user's question), then the paste's error line with its message as room allows
+    before, after = lines[: logged[0]], lines[logged[-1] + 1 :]
+    paste = lines[logged[0] : logged[-1] + 1]
+    error = [paste[i] for i in error_lines(paste)[:1]]
+    pieces = [" ".join(before), *error, " ".join(after)]
+    whole = CUT.join(piece for piece in pieces if piece)
+    if len(whole) <= limit:
+        return whole
+    return head_tail("\n".join([*before, *after]), limit, head_share=0.6)
+
+
+def _typed(line: str) -> bool:
+    """A line of the user's own words beside a paste: prose, not a stack frame or a cut."""
+    return prose(line) and not FRAME.compiled.match(line) and PASTE_MARK not in line
 
 
 def statements_first(text: str, limit: int) -> str:

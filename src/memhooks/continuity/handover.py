@@ -262,12 +262,14 @@ def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
     if not turns:
         return []
     goal = next((i for i, turn in enumerate(turns) if turn["prompt"]), 0)
-    pinned = _pinned(turns, goal)
     # each turn rendered once per level while the record is chosen
     render = functools.cache(lambda i, level, hard: turn_lines(turns[i], level, hard=hard))
     whole = lines_size(render(len(turns) - 1, MAX_LEVEL_BY_AGE[0], False))
     last = min(whole, int(budget * LAST_SHARE))
-    kept, hard = _fitting(turns, pinned, int((budget - last) * BREADTH_SHARE), render)
+    recent, newest = _newest(len(turns), int(budget * RECENT_SHARE), goal, render)
+    pinned = _pinned(turns, goal)
+    shown = pinned | {*recent, len(turns) - 1}
+    kept, hard = _fitting(turns, shown, int((budget - last - newest) * BREADTH_SHARE), render)
     bounds = [-1, *kept, len(turns)]
     room = budget - sum(
         len(_GAP.format(j - i - 1)) + 1 for i, j in itertools.pairwise(bounds) if j - i > 1
@@ -284,6 +286,23 @@ def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
     while len(out) > 1 and lines_size(out) > budget:  # even the shortest did not fit
         out.pop(1)
     return out
+
+
+def _newest(
+    count: int, room: int, goal: int, render: Callable[[int, int, bool], list[str]]
+) -> tuple[list[int], int]:
+    """The turns before the last that the next session continues from, newest first, as
+    many as fit `room` as whole as their age allows (the first that does not fit too), and
+    the room they take (at most `room`): shown, with their room kept before the older turns
+    are chosen at their shortest (a long session's breadth)."""
+    recent: list[int] = []
+    used = 0
+    for i in range(count - 2, -1, -1):
+        recent.append(i)
+        used += lines_size(render(i, _top_level(i, count, goal), False))
+        if used >= room:
+            break
+    return recent, min(used, room)
 
 
 def _detailed(
