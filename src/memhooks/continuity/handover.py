@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity.excerpt import (
@@ -41,6 +42,7 @@ from memhooks.continuity.proofs import (
     proven_section,
 )
 from memhooks.text import clip, lines_size
+from memhooks.text.lazy_re import LazyPattern
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
@@ -53,6 +55,7 @@ __all__ = [
     "LEVELS",
     "PROVEN_HEADING",
     "RECORD_HEADING",
+    "TOLD_LABEL",
     "file_lines",
     "next_session",
     "record_lines",
@@ -108,6 +111,13 @@ _GAP = "[… {} more turns not shown]"
 RECORD_HEADING = (
     "## What was said, oldest first ([turn] who: words; later turns supersede earlier ones)"
 )
+#: An answer to Claude's question asked through a tool, as the host words it: "Q"="A".
+_ASKED = LazyPattern(r'"([^"]+)"="([^"]*)"')
+QUESTION_CAP = 80
+TOLD_CAP = 300
+#: The user's words a tool result carried (evidence `told`: an answer to Claude's question
+#: asked through a tool, a rejected tool call's reason).
+TOLD_LABEL = "user, answering in a tool:"
 STATUS = {"completed": "done:", "in_progress": "in progress:", "pending": "to do:"}
 
 
@@ -160,6 +170,9 @@ def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[
     if turn["prompt"]:
         cut = statements_first if hard and level < GOAL_LEVEL else PROMPT_CUT
         lines.append(f"[{n}] user: {cut(turn['prompt'], prompt_cap)}")
+    told = " · ".join(_ASKED.compiled.sub(_short_question, text) for text in turn.get("told") or ())
+    if told:  # the user's words a tool result carried: a choice made there, kept as said
+        lines.append(f"[{n}] {TOLD_LABEL} {PROMPT_CUT(told, max(prompt_cap, TOLD_CAP))}")
     said = said_text(turn)
     cap = first_cap + mid_cap + last_cap
     if said and cap:  # the turn's texts as one reply: what matters most, wherever it sits
@@ -185,6 +198,12 @@ def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[
         if runs:
             lines.append(f"[{n}] ran: {runs}")
     return lines
+
+
+def _short_question(match: re.Match[str]) -> str:
+    """`"question"="answer"` with the question (Claude's words) cut to its start: the
+    answer is the user's."""
+    return f'"{clip(match[1], QUESTION_CAP)}"="{match[2]}"'
 
 
 def _top_level(i: int, count: int, goal: int = 0) -> int:
@@ -232,7 +251,7 @@ def _worth(turns: Sequence[dict[str, Any]], i: int) -> tuple[int, int]:
     state most (a choice, a constraint, news: what a reader cannot guess; prose, not a
     pasted log), then those that state less, then questions and greetings; a turn a
     model's summary covers after all those of the turns after it."""
-    stated = _stated(turns[i]["prompt"])
+    stated = _stated(turns[i]["prompt"]) + sum(len(s) for s in turns[i].get("told") or ())
     return bool(turns[i].get("summarized")), -(min(stated, STATED_CAP) // STATED_STEP)
 
 
@@ -293,13 +312,14 @@ def _newest(
 ) -> tuple[list[int], int]:
     """The turns before the last that the next session continues from, newest first, as
     many as fit `room` as whole as their age allows (the first that does not fit too), and
-    the room they take (at most `room`): shown, with their room kept before the older turns
-    are chosen at their shortest (a long session's breadth)."""
+    the room they take beyond their shortest (at most `room`): shown, with that room kept
+    before the older turns are chosen at their shortest (a long session's breadth)."""
     recent: list[int] = []
     used = 0
     for i in range(count - 2, -1, -1):
         recent.append(i)
-        used += lines_size(render(i, _top_level(i, count, goal), False))
+        top = render(i, _top_level(i, count, goal), False)
+        used += lines_size(top) - lines_size(render(i, 0, True))  # beyond its shortest
         if used >= room:
             break
     return recent, min(used, room)
