@@ -183,7 +183,7 @@ def words_first(text: str, limit: int) -> str:
     whole = CUT.join(piece for piece in pieces if piece)
     if len(whole) <= limit:
         return whole
-    return head_tail("\n".join([*before, *after]), limit, head_share=0.6)
+    return select("\n".join([*before, *after]), limit)
 
 
 def _typed(line: str) -> bool:
@@ -259,11 +259,14 @@ def head_tail(text: str, limit: int, *, head_share: float = 0.5) -> str:
 _DECISION = LazyPattern(
     r"\b(?:I'll|I will|I'd|we'll|let's|decided|instead|rather than|prefer\w*|going with|"
     r"go with|chose|switch(?:ed|ing)? to|the fix|the cause|root cause|turns out|recommend\w*|"
-    r"next|still|must|never|don't|do not|leave)\b|\*\*",
+    r"next|still|must|never|don't|do not|leave|to flag|worth flagging|caveat|heads[- ]up|"
+    r"worth noting|note that|important|warning)\b|\*\*",
     re.IGNORECASE,
 )
 #: A list item: an option, a step, a finding.
 _ITEM = LazyPattern(r"^\s*(?:[-*•]|\d+[.)]|\(?[a-hA-H1-9]\))\s+\S")
+#: Sentences between a list and the question after it, at most, for its items to be options.
+OPTION_GAP = 2
 #: How much each kind of sentence counts when a text must be shortened.
 QUESTION, OPTION, DECISION, FIRST, LAST, ITEM = 4.0, 3.0, 2.0, 1.5, 2.5, 1.0
 
@@ -282,23 +285,39 @@ def _weights(units: Sequence[tuple[str, bool]]) -> list[float]:
     in a reply that asks and what it says after its question (what waits on the answer),
     then its decisions and conclusions, then the text's ends and list items."""
     asked = [i for i, (unit, _) in enumerate(units) if unit.endswith("?")]
+    options = _options(units, asked[-1]) if asked else set()
     weights = []
     for i, (unit, item) in enumerate(units):
         weight = 0.0
         if unit.endswith("?"):
             weight = QUESTION
-        elif asked and (item or i > asked[-1]):
+        elif i in options:
             weight = OPTION
         elif _DECISION.compiled.search(unit) or MESSAGE.compiled.search(unit):
             weight = DECISION
         elif item:
             weight = ITEM
+        if i and units[i - 1][0].endswith(":") and not item:  # what a lead-in introduces
+            weight = max(weight, min(weights[-1], DECISION))
         if i == 0:
             weight = max(weight, FIRST)
         if i == len(units) - 1:
             weight = max(weight, LAST)
         weights.append(weight)
     return weights
+
+
+def _options(units: Sequence[tuple[str, bool]], asked: int) -> set[int]:
+    """The options of a reply that asks (its last question at `asked`): what it says after
+    that question, and the run of list items that ends just before it (a list further up
+    is the reply's findings, not the choices offered)."""
+    after = set(range(asked + 1, len(units)))
+    near = range(asked - 1, max(-1, asked - 2 - OPTION_GAP), -1)
+    end = next((i for i in near if units[i][1]), -1)
+    start = end
+    while start > 0 and units[start - 1][1]:
+        start -= 1
+    return after | (set(range(start, end + 1)) if end >= 0 else set())
 
 
 @functools.lru_cache(maxsize=256)

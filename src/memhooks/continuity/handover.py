@@ -311,18 +311,25 @@ def _newest(
     count: int, room: int, goal: int, render: Callable[[int, int, bool], list[str]]
 ) -> tuple[list[int], int]:
     """The turns before the last that the next session continues from, newest first, as
-    many as fit `room` as whole as their age allows (the first that does not fit too), and
-    the room they take beyond their shortest (at most `room`): shown, with that room kept
-    before the older turns are chosen at their shortest (a long session's breadth)."""
+    many as fit `room` as whole as their age allows after the goal (the first that does not
+    fit too), and the room they and the goal take beyond their shortest (at most `room`):
+    shown, with that room kept before the older turns are chosen at their shortest (a long
+    session's breadth)."""
+
+    def sizes(i: int) -> tuple[int, int]:  # whole as its age allows, and beyond its shortest
+        top = lines_size(render(i, _top_level(i, count, goal), False))
+        return top, top - lines_size(render(i, 0, True))
+
     recent: list[int] = []
-    used = 0
+    whole, grown = sizes(goal) if goal < count - 1 else (0, 0)  # the goal grows first
     for i in range(count - 2, -1, -1):
-        recent.append(i)
-        top = render(i, _top_level(i, count, goal), False)
-        used += lines_size(top) - lines_size(render(i, 0, True))  # beyond its shortest
-        if used >= room:
+        if whole >= room:
             break
-    return recent, min(used, room)
+        if i != goal:
+            recent.append(i)
+            top, more = sizes(i)
+            whole, grown = whole + top, grown + more
+    return recent, min(grown, room)
 
 
 def _detailed(
