@@ -111,6 +111,8 @@ _GAP = "[… {} more turns not shown]"
 RECORD_HEADING = (
     "## What was said, oldest first ([turn] who: words; later turns supersede earlier ones)"
 )
+#: A request put as a question: what the user wants done, not a question for Claude.
+_REQUEST = LazyPattern(r"\b(?:can|could|would|will) you\b", re.IGNORECASE)
 #: An answer to Claude's question asked through a tool, as the host words it: "Q"="A".
 _ASKED = LazyPattern(r'"([^"]+)"="([^"]*)"')
 QUESTION_CAP = 80
@@ -256,8 +258,13 @@ def _worth(turns: Sequence[dict[str, Any]], i: int) -> tuple[int, int]:
 
 
 def _stated(prompt: str) -> int:
-    """Characters of what `prompt` states in prose (not its questions, not a pasted log)."""
-    return sum(len(s) for s in sentences(prompt) if answers(s) and prose(s))
+    """Characters of what `prompt` states in prose (not its questions, not a pasted log; a
+    request put as a question, "can you check X?", states what the user wants)."""
+    return sum(
+        len(s)
+        for s in sentences(prompt)
+        if (answers(s) or _REQUEST.compiled.search(s)) and prose(s)
+    )
 
 
 def _speaks_for_itself(prompt: str) -> bool:
