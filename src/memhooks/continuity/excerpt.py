@@ -286,7 +286,7 @@ def _weights(units: Sequence[tuple[str, bool]]) -> list[float]:
     then its decisions and conclusions, then the text's ends and list items."""
     asked = [i for i, (unit, _) in enumerate(units) if unit.endswith("?")]
     options = _options(units, asked[-1]) if asked else set()
-    weights = []
+    weights: list[float] = []
     for i, (unit, item) in enumerate(units):
         weight = 0.0
         if unit.endswith("?"):
