@@ -27,8 +27,9 @@ from memhooks.continuity.excerpt import (
     sentences,
     words_first,
 )
-from memhooks.continuity.handover import _speaks_for_itself, _stated
+from memhooks.continuity.handover import TOLD_LABEL, _speaks_for_itself
 from memhooks.continuity.proofs import question_line
+from memhooks.continuity.record_fit import STATED_CAP, STATED_STEP, stated
 from memhooks.text import lines_size
 
 if TYPE_CHECKING:
@@ -61,8 +62,6 @@ CONCLUSION_WORDS = 260
 ANSWER_WORDS = 120
 GAP_LINE = 40
 EARLIER_MARK = " (as that earlier session left it)"
-#: The user's words a tool result carried (continuity/told.py), as the last part shows them.
-TOLD_LABEL = "user, answering in a tool:"
 
 
 # ---------------------------------------------------------------- one session
@@ -199,7 +198,7 @@ def _worth(turn: dict[str, Any]) -> tuple[bool, int]:
     prompt states in prose (not its questions, not an "ok"), in steps: the turns shown first."""
     prompt = turn.get("prompt") or ""
     decides = bool(turn.get("told")) or bool(decisions(prompt, len(prompt)))
-    return decides, min(_stated(prompt), handover.STATED_CAP) // handover.STATED_STEP
+    return decides, min(stated(prompt), STATED_CAP) // STATED_STEP
 
 
 def _goal_first(goal: int | None, turns: Iterable[int]) -> list[int]:
