@@ -19,6 +19,7 @@ from memhooks import TYPE_CHECKING
 from memhooks.continuity import handover
 from memhooks.continuity.excerpt import (
     CUT,
+    ERROR_LINE,
     FILL_MIN,
     PASTE_MARK,
     clip_unit,
@@ -44,6 +45,9 @@ TRIVIAL_TURNS = 3
 EARLIER_FILES = 3
 EARLIER_CHECKS = 2
 EARLIER_TODOS = 6
+#: An earlier session's failed check is shown while it ran in its newer half or in as many
+#: last turns as this.
+LEFT_BEHIND = 8
 #: An earlier session's last turn at first: the user's words and Claude's conclusion (with its
 #: question), the longest of these cuts that takes at most LAST_TURN_SHARE of its room; it
 #: grows to LAST_TURN_FULL after the other turns are shown (a longer last turn first would
@@ -101,7 +105,10 @@ def last_part(state: dict[str, Any], budget: int) -> str:
 def brief_state(state: dict[str, Any]) -> dict[str, Any]:
     """An earlier session's state with its proofs cut to what a later session may need: its
     last files, the checks that failed at their last run with no change to the files since
-    (a later session may have fixed them: its own record says so), its unfinished todos."""
+    (a later session may have fixed them: its own record says so) and not left behind (run
+    last in its newer half, or within its last LEFT_BEHIND turns: one that failed early in
+    a long session and never ran again is a way it gave up, not the state it ended in),
+    its unfinished todos."""
     files = state.get("files") or {}
     changed = max((int(info.get("seq") or 0) for info in files.values()), default=0)
     # the project's own files first: one outside it (a scratch file, Claude's own notes) says
@@ -109,7 +116,14 @@ def brief_state(state: dict[str, Any]) -> dict[str, Any]:
     own = [(k, v) for k, v in files.items() if not k.startswith(("/", "~"))]
     shown = own[-EARLIER_FILES:] or list(files.items())[-EARLIER_FILES:]
     checks = state.get("checks") or {}
-    failing = [k for k, v in checks.items() if not v.get("ok") and v.get("seq", 0) > changed]
+    turns = state.get("turns") or []
+    end = int(turns[-1]["n"]) if turns else 0
+    recent = end - max(LEFT_BEHIND, end // 2)
+    failing = [
+        k
+        for k, v in checks.items()
+        if not v.get("ok") and v.get("seq", 0) > changed and int(v.get("turn") or 0) > recent
+    ]
     todos = [t for t in state.get("todos") or [] if t.get("status") != "completed"]
     return {
         **with_summaries(state),
@@ -150,7 +164,7 @@ def answer(turn: dict[str, Any], limit: int) -> str:
     reply opens with its verdict: "No, it won't fail", "I'd keep it as it is"), and with
     more room what it decided on the way (`decisions`) and the rest of its final words that
     a reader needs most (`select`)."""
-    final = sentences(turn.get("last") or turn.get("first") or "")
+    final = [s for s in sentences(turn.get("last") or turn.get("first") or "") if _words(s)]
     if not final:
         return ""
     head = clip_unit(final[0], min(limit, ANSWER_WORDS))
@@ -165,6 +179,12 @@ def answer(turn: dict[str, Any], limit: int) -> str:
     pieces = [way.removesuffix(" …"), head, more.removeprefix("… ")]
     text = CUT.join(piece for piece in pieces if piece)
     return text + (" …" if after and not more.endswith((final[-1], "…")) else "")
+
+
+def _words(sentence: str) -> bool:
+    """A sentence that says something: not a code fence's line, not a rule of box-drawing."""
+    fence = sentence.startswith("```") and " " not in sentence.strip()
+    return not fence and any(c.isalnum() for c in sentence)
 
 
 def told_text(turn: dict[str, Any], limit: int) -> str:
@@ -187,9 +207,11 @@ def told_text(turn: dict[str, Any], limit: int) -> str:
 def _answer_cap(turn: dict[str, Any]) -> int:
     """Claude's answer beside a prompt shown short: none for one that states at length and
     asks nothing; a short one, a suggestion or a question, is shown with it (the reply may
-    have declined it: "maybe cast it to float" alone reads as a decision)."""
+    have declined it: "maybe cast it to float" alone reads as a decision), and so is one
+    that brings an error (alone, it reads as still open)."""
     prompt = turn.get("prompt") or ""
-    return 0 if prompt and _speaks_for_itself(prompt) else ANSWER_WORDS
+    reports = bool(ERROR_LINE.compiled.search(prompt))
+    return 0 if prompt and _speaks_for_itself(prompt) and not reports else ANSWER_WORDS
 
 
 def _worth(turn: dict[str, Any]) -> tuple[bool, int]:
