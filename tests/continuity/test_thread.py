@@ -133,6 +133,36 @@ def test_an_earlier_suggestion_is_shown_with_the_answer_that_declined_it() -> No
     assert text.index("[3] user: deploy it") < text.index('="Rebuild the cache')
 
 
+def test_an_earlier_error_report_comes_with_its_answer_and_old_failures_stay_behind() -> None:
+    """A pasted error shown alone reads as still open: an earlier session shows it with the
+    head of Claude's answer. A check that failed at the start of a long earlier session and
+    never ran again is a way it gave up, not where it ended: not among its proofs."""
+    evidence = Evidence(new_state("s"))
+    evidence.prompt("Render the weekly report as a PDF for the board.")
+    evidence.ran("python3 probe_fonts.py", ok=False, output="ImportError: no fontkit", turn=1)
+    evidence.said("The font probe needs fontkit; I'll read the fonts another way.")
+    for n in range(2, 14):
+        evidence.prompt(f"page {n}: the table shows the totals by region in euros.")
+        evidence.said(f"Page {n} is laid out. " + "The header repeats on every page. " * 6)
+    evidence.prompt(
+        "it breaks when I open it:\n"
+        + "\n".join(f"  frame {k} in render_table" for k in range(12))
+        + "\nZeroDivisionError: division by zero in column_width"
+    )
+    evidence.said("Checking the widths.")
+    evidence.said("An empty region made the width 0: it now falls back to the label's width.")
+    evidence.prompt("thanks, that was it")
+    evidence.said("Good. Shall I add the chart page next?")
+    text = thread_parts.earlier_part(evidence.state, 2_000)
+    assert "ZeroDivisionError" in text
+    assert "[14] Claude: An empty region made the width 0" in text
+    assert "probe_fonts" not in text  # failed at turn 1 of 15, never again
+    late = Evidence(new_state("t"))
+    late.prompt("Render the weekly report as a PDF for the board.")
+    late.ran("python3 render.py", ok=False, output="KeyError: 'region'", turn=1)
+    assert "render.py" in thread_parts.earlier_part(late.state, 2_000)  # its last turn
+
+
 def test_summaries_are_framed_as_summaries_never_as_proofs() -> None:
     state = _session("json output", turns=4)
     evidence = Evidence(state)

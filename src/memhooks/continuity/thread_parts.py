@@ -21,6 +21,7 @@ from memhooks.continuity.excerpt import (
     CUT,
     ERROR_LINE,
     FILL_MIN,
+    MESSAGE,
     PASTE_MARK,
     clip_unit,
     decisions,
@@ -210,7 +211,7 @@ def _answer_cap(turn: dict[str, Any]) -> int:
     have declined it: "maybe cast it to float" alone reads as a decision), and so is one
     that brings an error (alone, it reads as still open)."""
     prompt = turn.get("prompt") or ""
-    reports = bool(ERROR_LINE.compiled.search(prompt))
+    reports = any(p.compiled.search(prompt) for p in (ERROR_LINE, MESSAGE))
     return 0 if prompt and _speaks_for_itself(prompt) and not reports else ANSWER_WORDS
 
 
