@@ -139,7 +139,11 @@ def _variant(turn: dict[str, Any], prompt: int, reply: int, *, whole: bool = Fal
     result carried: `told_text`) and Claude's reply to `reply` (0: left out) by selection:
     its answer (`answer`), or, `whole`, for the goal and the last turn, what matters most of
     all it said (its approach; its question, options, decisions and conclusions)."""
-    said = select(handover.said_text(turn), reply) if whole else answer(turn, reply)
+    if whole:  # a line that says nothing (a code fence, a rule) is no sentence to keep
+        text = "\n".join(line for line in handover.said_text(turn).splitlines() if _words(line))
+        said = select(text, reply)
+    else:
+        said = answer(turn, reply)
     shown = {
         **turn,
         "prompt": words_first(turn.get("prompt") or "", prompt),
@@ -297,11 +301,18 @@ _EARLIER_HEADINGS = {
 def earlier_part(state: dict[str, Any], budget: int) -> str:
     """An earlier session by selection, its headings marked as that session's. Its open
     question is not among its proofs: a later session's prompts may have answered it (its
-    last turn, shown, asks it)."""
+    last turn, shown, asks it). The turns a model's summary covers keep Claude's answers
+    here: the summary gets a few lines of so small a part, and a prompt shown without its
+    answer reads as a decision."""
     brief = brief_state(state)
     asked = question_line(brief)
     extra = len(asked) + 1 if asked else 0
-    text = handover.next_session(brief, budget=budget + extra, said=said_brief)
+    whole = {turn.get("n"): turn for turn in brief.get("turns") or ()}
+
+    def said(turns: Sequence[dict[str, Any]], room: int) -> str:
+        return said_brief([whole.get(turn.get("n"), turn) for turn in turns], room)
+
+    text = handover.next_session(brief, budget=budget + extra, said=said)
     if asked:
         text = text.replace(f"{handover.PROVEN_HEADING}\n{asked}\n\n", "")
         text = text.replace(f"\n{asked}", "")
