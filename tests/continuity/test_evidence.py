@@ -311,24 +311,16 @@ def test_the_users_words_in_a_tool_result_are_kept_on_their_turn() -> None:
     and a plain failure are not."""
     evidence = Evidence(new_state("s"))
     evidence.prompt("Store the drafts on a volume, please.")
-    evidence.tool_use(ToolUse("q1", "AskUserQuestion", {"questions": []}))
-    evidence.tool_result(
-        ToolResult(
-            "q1",
-            is_error=False,
-            text='User has answered your questions: "Volumes cost extra. Which way?"='
-            '"Keep them in memory and reload at boot". You can now continue with the answers.',
-        )
-    )
-    evidence.tool_use(ToolUse("w1", "Write", {"file_path": "/p/plan.md"}))
-    evidence.tool_result(
-        ToolResult(
-            "w1",
-            is_error=True,
-            text="The user doesn't want to proceed with this tool use. The user provided the "
-            "following reason for the rejection:  name the file NOTES.md instead",
-        )
-    )
+    answer = 'User has answered your questions: "Volumes cost extra. Which way?"="Keep them in '
+    answer += 'memory and reload at boot". You can now continue with the answers.'
+    refusal = "The user doesn't want to proceed with this tool use. The user provided the "
+    refusal += "following reason for the rejection:  name the file NOTES.md instead"
+    for call, tool, text, failed in (
+        ("q1", "AskUserQuestion", answer, False),
+        ("w1", "Write", refusal, True),
+    ):
+        evidence.tool_use(ToolUse(call, tool, {"file_path": "/p/plan.md"}))
+        evidence.tool_result(ToolResult(call, is_error=failed, text=text))
     evidence.tool_use(ToolUse("b1", "Bash", {"command": "make lint"}))
     evidence.tool_result(ToolResult("b1", is_error=True, text="lint: 3 problems"))
     turn = evidence.state["turns"][-1]
