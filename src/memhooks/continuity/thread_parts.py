@@ -19,9 +19,7 @@ from memhooks import TYPE_CHECKING
 from memhooks.continuity import handover
 from memhooks.continuity.excerpt import (
     CUT,
-    ERROR_LINE,
     FILL_MIN,
-    MESSAGE,
     PASTE_MARK,
     clip_unit,
     decisions,
@@ -29,7 +27,7 @@ from memhooks.continuity.excerpt import (
     sentences,
     words_first,
 )
-from memhooks.continuity.handover import TOLD_LABEL, _speaks_for_itself
+from memhooks.continuity.handover import TOLD_LABEL
 from memhooks.continuity.proofs import question_line
 from memhooks.continuity.record_fit import STATED_CAP, STATED_STEP, stated
 from memhooks.text import lines_size
@@ -209,16 +207,6 @@ def told_text(turn: dict[str, Any], limit: int) -> str:
     return CUT.join(out)
 
 
-def _answer_cap(turn: dict[str, Any]) -> int:
-    """Claude's answer beside a prompt shown short: none for one that states at length and
-    asks nothing; a short one, a suggestion or a question, is shown with it (the reply may
-    have declined it: "maybe cast it to float" alone reads as a decision), and so is one
-    that brings an error (alone, it reads as still open)."""
-    prompt = turn.get("prompt") or ""
-    reports = any(p.compiled.search(prompt) for p in (ERROR_LINE, MESSAGE))
-    return 0 if prompt and _speaks_for_itself(prompt) and not reports else ANSWER_WORDS
-
-
 def _worth(turn: dict[str, Any]) -> tuple[bool, int]:
     """How much an earlier session's turn states: the user's words that decide (an answer
     given through a tool, a sentence that states a choice: `decisions`), then how much its
@@ -234,11 +222,12 @@ def _goal_first(goal: int | None, turns: Iterable[int]) -> list[int]:
 
 def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
     """What was said in an earlier session, by selection: its last turn short (Claude's
-    conclusion and question), then its goal (the first prompt) and the user's other words,
-    those that state most first (newest first among equals), each with the head of Claude's
-    answer (a suggestion shown without it reads as a decision, and the reply may have
-    reversed it), each longer at each pass, then its last turn longer; oldest first on the
-    page, a line counting the turns left out."""
+    conclusion and question), then its goal (the first prompt) with the head of Claude's
+    approach, and the user's other words, those that decide first (newest first among
+    equals), each with the head of Claude's answer (a suggestion shown alone reads as a
+    decision its reply may have declined, an error alone as still open), then the user's
+    words longer, then Claude's answers longer, then its last turn longer; oldest first on
+    the page, a line counting the turns left out."""
     if not turns:
         return ""
     room = budget - len(handover.RECORD_HEADING) - 1
@@ -260,19 +249,17 @@ def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
     goal_cuts = (GOAL_CUTS[0], GOAL_CUTS[0]) if pasted else GOAL_CUTS
     # (turn, its prompt's cap, its reply's cap), each only growing
     passes: list[tuple[int, int, int]] = []
-    # the user's words with the head of Claude's answer, then the user's words longer, then
-    # Claude's answers longer
     # the goal whole with the head of Claude's approach to it, the user's other words with
     # the head of Claude's answer, then their words longer, then Claude's answers longer
     if goal is not None:
         passes += [(goal, goal_cuts[0], ANSWER_WORDS), (goal, goal_cuts[1], ANSWER_WORDS)]
-    passes += [(i, SHORT_WORDS, _answer_cap(turns[i])) for i in others if i != goal]
+    passes += [(i, SHORT_WORDS, ANSWER_WORDS) for i in others if i != goal]
     passes += [(i, PROMPT_WORDS, 0) for i in others if i != goal]
     passes += [(i, 0, CONCLUSION_WORDS) for i in _goal_first(goal, others)]
     passes.append((end, *LAST_TURN_FULL))
     for i, prompt, reply in passes:
-        # a turn shown for the first time brings the answer its prompt needs
-        had = caps.get(i, (SHORT_WORDS, 0 if i in (goal, end) else _answer_cap(turns[i])))
+        # a turn shown for the first time brings Claude's answer: never a prompt alone
+        had = caps.get(i, (SHORT_WORDS, 0 if i in (goal, end) else ANSWER_WORDS))
         want = (max(had[0], prompt), max(had[1], reply))
         lines = _variant(turns[i], *want, whole=i in (goal, end))
         grown = used - lines_size(chosen.get(i, [])) + lines_size(lines)
@@ -312,16 +299,21 @@ def earlier_part(state: dict[str, Any], budget: int) -> str:
     def said(turns: Sequence[dict[str, Any]], room: int) -> str:
         return said_brief([whole.get(turn.get("n"), turn) for turn in turns], room)
 
-    text = handover.next_session(brief, budget=budget + extra, said=said)
-    if asked:
-        text = text.replace(f"{handover.PROVEN_HEADING}\n{asked}\n\n", "")
-        text = text.replace(f"\n{asked}", "")
-    lines = [
-        _EARLIER_HEADINGS.get(line, line + EARLIER_MARK) if line.startswith("## ") else line
-        for line in text.splitlines()
-    ]
-    out = "\n".join(lines)
-    while len(out) > budget and len(lines) > 1:  # a heading grew past the budget
+    room = budget + extra
+    while True:
+        text = handover.next_session(brief, budget=room, said=said)
+        if asked:
+            text = text.replace(f"{handover.PROVEN_HEADING}\n{asked}\n\n", "")
+            text = text.replace(f"\n{asked}", "")
+        lines = [
+            _EARLIER_HEADINGS.get(line, line + EARLIER_MARK) if line.startswith("## ") else line
+            for line in text.splitlines()
+        ]
+        out = "\n".join(lines)
+        if len(out) <= budget or room <= 0:
+            break
+        room -= len(out) - budget  # its headings grew: rendered again in less room
+    while len(out) > budget and len(lines) > 1:
         lines.pop(-1)
         out = "\n".join(lines)
     return out
