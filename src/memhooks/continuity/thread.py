@@ -31,8 +31,10 @@ LAST_SHARE = 0.45
 EARLIER_MIN = 700
 EARLIER_TOP = 3_000
 #: Shares are rounded down to this step, so a finished session's part is rendered again
-#: only when its share moves by a step (hooks/thread_build.py keeps the renders).
-STEP = 300
+#: only when its share moves by a step (hooks/thread_build.py keeps the renders); 300 left
+#: a room's last few hundred characters unused once the earlier parts filled their shares
+#: closely (each prompt with its answer).
+STEP = 200
 #: What the parts leave of the room goes to the earlier ones cut short when it is at least this
 #: (each of them rendered again in its share and the rest).
 SPARE_MIN = 60

@@ -263,16 +263,23 @@ def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
         want = (max(had[0], prompt), max(had[1], reply))
         lines = _variant(turns[i], *want, whole=i in (goal, end))
         grown = used - lines_size(chosen.get(i, [])) + lines_size(lines)
-        if lines and lines_size(lines) > lines_size(chosen.get(i, [])) and grown <= room - GAP_LINE:
+        # growing a turn shown adds no line counting turns left out; showing one may
+        reserve = 0 if i in chosen else GAP_LINE
+        if lines and lines_size(lines) > lines_size(chosen.get(i, [])) and grown <= room - reserve:
             chosen[i], used, caps[i] = lines, grown, want
+    return "\n".join([handover.RECORD_HEADING, *_with_gaps(chosen, len(turns))])
+
+
+def _with_gaps(chosen: dict[int, list[str]], count: int) -> list[str]:
+    """The chosen turns' lines in order, a line counting each run of turns left out."""
     out: list[str] = []
-    for i in range(len(turns)):
+    for i in range(count):
         if i in chosen:
             out += chosen[i]
         elif i - 1 in chosen or i == 0:
-            gap = next((j for j in range(i, len(turns)) if j in chosen), len(turns)) - i
+            gap = next((j for j in range(i, count) if j in chosen), count) - i
             out.append(f"[… {gap} more turn{'s' if gap != 1 else ''} not shown]")
-    return "\n".join([handover.RECORD_HEADING, *out])
+    return out
 
 
 #: An earlier session's headings, shorter and marked as that session's (others get the mark).
