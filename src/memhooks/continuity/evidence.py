@@ -302,7 +302,7 @@ class Evidence:
         if ok:  # what it wrote, then what it took away
             turn_files.bash_wrote(self.state["turns"], turn, command, self.state["cwd"])
             self.removed(command, turn)
-        found = checks.target(command)
+        found = None if checks.never_ran(output) else checks.target(command)
         if found is None:
             return
         key = f"{found[0]}\x00{' '.join(sorted(found[1]))}"
