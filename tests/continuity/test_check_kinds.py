@@ -114,3 +114,22 @@ def test_an_install_that_failed_is_an_open_failure_until_it_passes() -> None:
     )
     state = Evidence().add_all([*failed, *bash("2", "bundle install --deployment", ok=True)])
     assert CHECKS_HEADING not in next_session(state.state, budget=3_000)
+
+
+def test_a_call_that_never_ran_is_no_failed_check() -> None:
+    """A command the user rejected, or the host cancelled beside a failed parallel call,
+    has no outcome: its turn says it did not run, the checks do not list it."""
+    rejected = (
+        "The user doesn't want to proceed with this tool use. The tool use was rejected "
+        "(eg. if it was a file edit, the new_string was NOT written to the file)."
+    )
+    cancelled = "<tool_use_error>Cancelled: parallel tool call Bash(make lint) errored"
+    records = [
+        prompt("run the suites"),
+        *bash("1", "make integration", ok=False, output=rejected),
+        *bash("2", "make unit", ok=False, output=cancelled),
+    ]
+    text = next_session(Evidence().add_all(records).state, budget=3_000)
+    assert CHECKS_HEADING not in text
+    assert "`make integration` failed (not run: the user said no)" in text
+    assert "`make unit` failed (not run: cancelled)" in text

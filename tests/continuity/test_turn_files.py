@@ -100,3 +100,16 @@ def test_git_stays_the_authority_for_what_is_changed_now() -> None:
     ]
     # no baseline: git cannot tell, the record stands
     assert turn_files.without(text, shown_now({"changed": None}, "/r", "/r")) == text
+
+
+def test_an_earlier_sessions_part_keeps_its_proofs_not_each_turns_files() -> None:
+    """The thread's earlier sessions are shown by selection: their files are among their
+    proofs, their turns keep their words only."""
+    from memhooks.continuity.thread_parts import earlier_part, last_part
+
+    records = [prompt("rename the flag"), said("Renaming it now."), *edit("1", "/p/flags.py")]
+    state = Evidence().add_all(records).state
+    assert "[1] files changed: `flags.py`" in last_part(state, 3_000)
+    earlier = earlier_part(state, 3_000)
+    assert "`flags.py`" in earlier
+    assert "files changed:" not in earlier

@@ -307,12 +307,26 @@ def _clipped(line: str) -> str:
     return line if len(line) <= ERROR_LIMIT else line[:ERROR_LIMIT] + "…"
 
 
+#: The result of a call that never ran: the user rejected it, or the host cancelled it.
+_NOT_RUN = LazyPattern(
+    r"^\s*(?:The user doesn't want to proceed with this tool use|"
+    r"(?:<tool_use_error>)?Cancelled: parallel tool call)"
+)
+
+
+def never_ran(output: str) -> bool:
+    """Whether a failed call's result says the command never ran: no outcome of any check."""
+    return _NOT_RUN.compiled.match(output) is not None
+
+
 def error_line(output: str) -> str:
     """The line of a failed run's output that says what went wrong ('' when none does): the
     first with an error's message (pytest's `FAILED test - message`, `ValueError: …`), else
     the first that says "error" (or fail, assert…), never a stack frame, a traceback's header
     or a command echo; else the last line. A line that ends in ":" brings the next one (a
-    panic's message)."""
+    panic's message). A call that never ran says so (`never_ran`)."""
+    if never_ran(output):
+        return "not run: " + ("cancelled" if "Cancelled" in output[:60] else "the user said no")
     lines = [
         line for line in output.splitlines() if line.strip() and not _EXIT.compiled.match(line)
     ]

@@ -295,14 +295,12 @@ class Evidence:
         error = "" if ok else checks.error_line(self.redacted(output))
         # Piped into a filter, a success is the filter's: no proof that the check passed.
         unproven = ok and checks.unproven_pass(command, output)
-        run: dict[str, Any] = {"cmd": clip(command, 300), "ok": ok, "error": error}
-        if unproven:
-            run["piped"] = True
-        self._ran(run)
+        piped = {"piped": True} if unproven else {}
+        self._ran({"cmd": clip(command, 300), "ok": ok, "error": error, **piped})
         if ok:  # what it wrote, then what it took away
             turn_files.bash_wrote(self.state["turns"], turn, command, self.state["cwd"])
             self.removed(command, turn)
-        found = checks.target(command)
+        found = None if checks.never_ran(output) else checks.target(command)
         if found is None:
             return
         key = f"{found[0]}\x00{' '.join(sorted(found[1]))}"
@@ -322,9 +320,8 @@ class Evidence:
             "turn": turn,
             "error": error,
             "seq": self._next_seq(),
+            **piped,
         }
-        if unproven:
-            entries[key]["piped"] = True
         while len(entries) > MAX_CHECKS:
             del entries[next(iter(entries))]
 

@@ -57,9 +57,10 @@ def note(turns: list[dict[str, Any]], n: int, path: str, how: str) -> None:
 
 def bash_wrote(turns: list[dict[str, Any]], n: int, command: str, cwd: str) -> None:
     """The files inside `cwd` that a successful Bash `command` of turn `n` plainly wrote."""
-    if not cwd:
+    from memhooks.text.shell_writes import may_write, write_targets
+
+    if not cwd or not may_write(command):
         return
-    from memhooks.text.shell_writes import write_targets
 
     root = cwd.rstrip("/") + "/"
     for verb, path in write_targets(command, cwd):

@@ -44,6 +44,20 @@ _PATH_IN_CODE = re.compile(r"""[^\s'"(),;]*\.claude[^\s'"(),;]*""")
 _FIND_WRITES = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fls"})
 
 
+#: A command with none of these can write nothing `write_targets` sees (a quick look first).
+_MAY_WRITE = re.compile(
+    r">(?!&|>?\s*/dev/null)|\b(?:"
+    + "|".join(sorted(_ALL_ARGS | _DESTINATION | _SHELLS | {"sed", "perl", "dd", "sort", "find"}))
+    + r"|eval|-[ce])\b"
+)
+
+
+def may_write(command: str) -> bool:
+    """Whether `command` may plainly write a file: without a redirection or a verb of those
+    `write_targets` reads, it writes none."""
+    return _MAY_WRITE.search(command) is not None
+
+
 def too_long(command: str) -> bool:
     """Past the length the guard reads (heredoc bodies aside): not checked, so refused when
     it names the tree."""
