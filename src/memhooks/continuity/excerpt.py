@@ -170,7 +170,25 @@ def words_first(text: str, limit: int) -> str:
     user asks of it) outweigh the log's first lines."""
     if PASTE_MARK not in text:
         return head_tail(text, limit, head_share=0.6)
-    return select(text, limit)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    logged = [i for i, line in enumerate(lines) if not _typed(line)]
+    if not logged or (logged[0] == 0 and logged[-1] == len(lines) - 1):
+        return select(text, limit)  # no log, or no words of the user's own around it
+    # the user's own words around the paste first (a log's "Did you remember …?" is not the
+    # user's question), then the paste's error line with its message as room allows
+    before, after = lines[: logged[0]], lines[logged[-1] + 1 :]
+    paste = lines[logged[0] : logged[-1] + 1]
+    error = [paste[i] for i in error_lines(paste)[:1]]
+    pieces = [" ".join(before), *error, " ".join(after)]
+    whole = CUT.join(piece for piece in pieces if piece)
+    if len(whole) <= limit:
+        return whole
+    return select("\n".join([*before, *after]), limit)
+
+
+def _typed(line: str) -> bool:
+    """A line of the user's own words beside a paste: prose, not a stack frame or a cut."""
+    return prose(line) and not FRAME.compiled.match(line) and PASTE_MARK not in line
 
 
 def statements_first(text: str, limit: int) -> str:
@@ -241,11 +259,14 @@ def head_tail(text: str, limit: int, *, head_share: float = 0.5) -> str:
 _DECISION = LazyPattern(
     r"\b(?:I'll|I will|I'd|we'll|let's|decided|instead|rather than|prefer\w*|going with|"
     r"go with|chose|switch(?:ed|ing)? to|the fix|the cause|root cause|turns out|recommend\w*|"
-    r"next|still|must|never|don't|do not|leave)\b|\*\*",
+    r"next|still|must|never|don't|do not|leave|to flag|worth flagging|caveat|heads[- ]up|"
+    r"worth noting|note that|important|warning)\b|\*\*",
     re.IGNORECASE,
 )
 #: A list item: an option, a step, a finding.
 _ITEM = LazyPattern(r"^\s*(?:[-*•]|\d+[.)]|\(?[a-hA-H1-9]\))\s+\S")
+#: Sentences between a list and the question after it, at most, for its items to be options.
+OPTION_GAP = 2
 #: How much each kind of sentence counts when a text must be shortened.
 QUESTION, OPTION, DECISION, FIRST, LAST, ITEM = 4.0, 3.0, 2.0, 1.5, 2.5, 1.0
 
@@ -264,23 +285,39 @@ def _weights(units: Sequence[tuple[str, bool]]) -> list[float]:
     in a reply that asks and what it says after its question (what waits on the answer),
     then its decisions and conclusions, then the text's ends and list items."""
     asked = [i for i, (unit, _) in enumerate(units) if unit.endswith("?")]
-    weights = []
+    options = _options(units, asked[-1]) if asked else set()
+    weights: list[float] = []
     for i, (unit, item) in enumerate(units):
         weight = 0.0
         if unit.endswith("?"):
             weight = QUESTION
-        elif asked and (item or i > asked[-1]):
+        elif i in options:
             weight = OPTION
         elif _DECISION.compiled.search(unit) or MESSAGE.compiled.search(unit):
             weight = DECISION
         elif item:
             weight = ITEM
+        if i and units[i - 1][0].endswith(":") and not item:  # what a lead-in introduces
+            weight = max(weight, min(weights[-1], DECISION))
         if i == 0:
             weight = max(weight, FIRST)
         if i == len(units) - 1:
             weight = max(weight, LAST)
         weights.append(weight)
     return weights
+
+
+def _options(units: Sequence[tuple[str, bool]], asked: int) -> set[int]:
+    """The options of a reply that asks (its last question at `asked`): what it says after
+    that question, and the run of list items that ends just before it (a list further up
+    is the reply's findings, not the choices offered)."""
+    after = set(range(asked + 1, len(units)))
+    near = range(asked - 1, max(-1, asked - 2 - OPTION_GAP), -1)
+    end = next((i for i in near if units[i][1]), -1)
+    start = end
+    while start > 0 and units[start - 1][1]:
+        start -= 1
+    return after | (set(range(start, end + 1)) if end >= 0 else set())
 
 
 @functools.lru_cache(maxsize=256)

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity.excerpt import (
     decisions,
     flat,
-    prose,
     select,
     sentences,
     statements_first,
@@ -34,16 +34,26 @@ from memhooks.continuity.excerpt import (
 from memhooks.continuity.proofs import (
     CHECKS_HEADING,
     PROVEN_HEADING,
-    answers,
     code_span,
     file_lines,
     open_question,
     proven_section,
 )
+from memhooks.continuity.record_fit import (
+    BREADTH_SHARE,
+    GAP,
+    LAST_SHARE,
+    RECENT_SHARE,
+    detailed,
+    fitting,
+    newest,
+    stated,
+)
 from memhooks.text import clip, lines_size
+from memhooks.text.lazy_re import LazyPattern
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Sequence
+    from collections.abc import Callable, Sequence
     from typing import Any
 
 #: The record's proofs live in `proofs`; their headings and `file_lines` are part of the
@@ -53,6 +63,7 @@ __all__ = [
     "LEVELS",
     "PROVEN_HEADING",
     "RECORD_HEADING",
+    "TOLD_LABEL",
     "file_lines",
     "next_session",
     "record_lines",
@@ -78,22 +89,11 @@ LEVELS = (
 MAX_LEVEL_BY_AGE = (5, 4, 3, 3, 3)
 OLD_MAX_LEVEL = 2
 GOAL_LEVEL = 2
-#: The share of the record's room the turns shown may take at their shortest: the rest is
-#: for the detail of the newest (a long session's 100 one-line prompts tell a reader less).
-BREADTH_SHARE = 0.85
-#: The share of the record's room the newest turns get first, as whole as their age allows.
-RECENT_SHARE = 0.3
-#: The share the last turn may take first, whole (its options and its question).
-LAST_SHARE = 0.5
 #: The share of the restore a model's summary takes at most (see `_summary_room`): what was
 #: said after it supersedes it, and a long session has much of that.
 SUMMARY_SHARE = 0.25
 #: The least share of SUMMARY_SHARE a summary gets, however early it was written.
 SUMMARY_FLOOR = 0.2
-#: A prompt's stated words (not its questions) rank it among the turns shown, in steps of
-#: STATED_STEP characters up to STATED_CAP (a long paste is no more worth than a paragraph).
-STATED_STEP = 60
-STATED_CAP = 240
 #: Characters of Claude's reply beside a prompt shown at its shortest when turns are left
 #: out: its decisions and conclusions.
 ANSWER_CAP = 120
@@ -103,11 +103,16 @@ TODO_LIMIT = 160
 TODO_FULL_LEVEL = 3
 PROMPT_CUT = words_first
 
-#: The line that stands for a run of turns left out.
-_GAP = "[… {} more turns not shown]"
 RECORD_HEADING = (
     "## What was said, oldest first ([turn] who: words; later turns supersede earlier ones)"
 )
+#: An answer to Claude's question asked through a tool, as the host words it: "Q"="A".
+_ASKED = LazyPattern(r'"([^"]+)"="([^"]*)"')
+QUESTION_CAP = 80
+TOLD_CAP = 300
+#: The user's words a tool result carried (evidence `told`: an answer to Claude's question
+#: asked through a tool, a rejected tool call's reason).
+TOLD_LABEL = "user, answering in a tool:"
 STATUS = {"completed": "done:", "in_progress": "in progress:", "pending": "to do:"}
 
 
@@ -160,6 +165,9 @@ def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[
     if turn["prompt"]:
         cut = statements_first if hard and level < GOAL_LEVEL else PROMPT_CUT
         lines.append(f"[{n}] user: {cut(turn['prompt'], prompt_cap)}")
+    told = " · ".join(_ASKED.compiled.sub(_short_question, text) for text in turn.get("told") or ())
+    if told:  # the user's words a tool result carried: a choice made there, kept as said
+        lines.append(f"[{n}] {TOLD_LABEL} {PROMPT_CUT(told, max(prompt_cap, TOLD_CAP))}")
     said = said_text(turn)
     cap = first_cap + mid_cap + last_cap
     if said and cap:  # the turn's texts as one reply: what matters most, wherever it sits
@@ -187,6 +195,12 @@ def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[
     return lines
 
 
+def _short_question(match: re.Match[str]) -> str:
+    """`"question"="answer"` with the question (Claude's words) cut to its start: the
+    answer is the user's."""
+    return f'"{clip(match[1], QUESTION_CAP)}"="{match[2]}"'
+
+
 def _top_level(i: int, count: int, goal: int = 0) -> int:
     age = count - 1 - i
     if i == goal and age:
@@ -201,51 +215,11 @@ def _pinned(turns: Sequence[dict[str, Any]], goal: int) -> set[int]:
     return {goal} | {i for i, turn in enumerate(turns) if "todos" in turn or turn["n"] == at}
 
 
-def _fitting(
-    turns: Sequence[dict[str, Any]],
-    pinned: set[int],
-    budget: int,
-    render: Callable[[int, int, bool], list[str]],
-) -> tuple[list[int], bool]:
-    """The pinned turns' indexes and the others', those worth most first (`_worth`), that
-    fit `budget` at their shortest, with a line for each run of turns left out: a long
-    session's turns are left out before any detail is chosen (a flat cost); and whether any
-    was (then each one shown keeps what its prompt states)."""
-    if sum(lines_size(render(i, 0, False)) for i in range(len(turns))) <= budget:
-        return list(range(len(turns))), False
-    keep = set(pinned)
-    used = sum(lines_size(render(i, 0, True)) for i in keep)
-    newest_first = range(len(turns) - 1, -1, -1)
-    for i in sorted(newest_first, key=lambda i: _worth(turns, i)):
-        if i in keep:
-            continue
-        size = lines_size(render(i, 0, True)) + len(_GAP.format(len(turns))) + 1
-        if used + size > budget:
-            break
-        keep.add(i)
-        used += size - len(_GAP.format(len(turns))) - 1
-    return sorted(keep), True
-
-
-def _worth(turns: Sequence[dict[str, Any]], i: int) -> tuple[int, int]:
-    """How soon a turn is shown when not all fit (lowest first): the user's words that
-    state most (a choice, a constraint, news: what a reader cannot guess; prose, not a
-    pasted log), then those that state less, then questions and greetings; a turn a
-    model's summary covers after all those of the turns after it."""
-    stated = _stated(turns[i]["prompt"])
-    return bool(turns[i].get("summarized")), -(min(stated, STATED_CAP) // STATED_STEP)
-
-
-def _stated(prompt: str) -> int:
-    """Characters of what `prompt` states in prose (not its questions, not a pasted log)."""
-    return sum(len(s) for s in sentences(prompt) if answers(s) and prose(s))
-
-
 def _speaks_for_itself(prompt: str) -> bool:
     """A prompt that states at length and asks nothing: Claude's reply adds little to it (a
     short one, a suggestion or a question, needs Claude's answer beside it)."""
     asks = any(s.endswith("?") for s in sentences(prompt))
-    return not asks and _stated(prompt) >= ANSWER_CAP
+    return not asks and stated(prompt) >= ANSWER_CAP
 
 
 def said_text(turn: dict[str, Any]) -> str:
@@ -255,71 +229,46 @@ def said_text(turn: dict[str, Any]) -> str:
 
 
 def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
-    """The turns, oldest first, as detailed as `budget` allows: the first prompt's turn (the
-    goal) and the newest get the most; every turn shown keeps at least its prompt's head, and
-    a line counts each run of turns that do not fit even so. The turns shown are chosen in
-    the room the last turn whole leaves (`_worth`: the user's words that decide first)."""
+    """The turns, oldest first, as detailed as `budget` allows (`record_fit`): the last turn
+    whole, the goal (the first prompt's turn) and the newest turns as whole as their age
+    allows, then, when not all fit, the others that state most at their shortest (a line
+    counts each run of turns left out), then more of each."""
     if not turns:
         return []
     goal = next((i for i, turn in enumerate(turns) if turn["prompt"]), 0)
-    pinned = _pinned(turns, goal)
     # each turn rendered once per level while the record is chosen
     render = functools.cache(lambda i, level, hard: turn_lines(turns[i], level, hard=hard))
     whole = lines_size(render(len(turns) - 1, MAX_LEVEL_BY_AGE[0], False))
     last = min(whole, int(budget * LAST_SHARE))
-    kept, hard = _fitting(turns, pinned, int((budget - last) * BREADTH_SHARE), render)
+    top = functools.partial(_top_level, count=len(turns), goal=goal)
+    recent, reserved = newest(len(turns), int(budget * RECENT_SHARE), goal, top, render)
+    pinned = _pinned(turns, goal)
+    shown = pinned | {*recent, len(turns) - 1}
+    kept, hard = fitting(turns, shown, int((budget - last - reserved) * BREADTH_SHARE), render)
     bounds = [-1, *kept, len(turns)]
     room = budget - sum(
-        len(_GAP.format(j - i - 1)) + 1 for i, j in itertools.pairwise(bounds) if j - i > 1
+        len(GAP.format(j - i - 1)) + 1 for i, j in itertools.pairwise(bounds) if j - i > 1
     )
     order = [kept.index(i) for i in sorted(pinned, key=lambda i: i != goal)]
     out: list[str] = []
     previous = -1
-    detailed = _detailed(len(kept), order, room, lambda j, level: render(kept[j], level, hard))
-    for at, lines in zip(kept, detailed, strict=True):
+    lines_of = detailed(
+        len(kept),
+        order,
+        room,
+        functools.partial(_top_level, count=len(kept), goal=order[0] if order else 0),
+        lambda j, level: render(kept[j], level, hard),
+        levels=len(LEVELS),
+        recent=len(MAX_LEVEL_BY_AGE),
+    )
+    for at, lines in zip(kept, lines_of, strict=True):
         if at - previous > 1:
-            out.append(_GAP.format(at - previous - 1))
+            out.append(GAP.format(at - previous - 1))
         out += lines
         previous = at
     while len(out) > 1 and lines_size(out) > budget:  # even the shortest did not fit
         out.pop(1)
     return out
-
-
-def _detailed(
-    count: int, pinned: Sequence[int], budget: int, render: Callable[[int, int], list[str]]
-) -> list[list[str]]:
-    """Each turn's lines, at the fullest level of detail `budget` allows: the last turn whole
-    first (in LAST_SHARE of the room), then the goal and the newest turns as whole as their
-    age allows (in RECENT_SHARE), then level by level, the pinned turns and the newest first
-    (capped by age, then with what room is left). `render(i, level)`: the `count` turns'
-    lines, each rendered once."""
-    goal = pinned[0] if pinned else 0
-    newest_first = [count - 1 - age for age in range(count)]
-    levels = [0] * count
-    rendered = [render(i, 0) for i in range(count)]
-    used = sum(lines_size(lines) for lines in rendered)
-
-    def grow(i: int, tops: Iterable[int], limit: int) -> None:
-        """Turn `i` at the first level of `tops` that fits in `limit`."""
-        nonlocal used
-        for level in tops:
-            lines = render(i, level)
-            if used - lines_size(rendered[i]) + lines_size(lines) <= limit:
-                used += lines_size(lines) - lines_size(rendered[i])
-                rendered[i], levels[i] = lines, level
-                return
-
-    for share, first in ((LAST_SHARE, newest_first[:1]), (RECENT_SHARE, [goal, *newest_first])):
-        limit = min(budget, used + int(budget * share))
-        for i in first[: len(MAX_LEVEL_BY_AGE)]:
-            grow(i, range(_top_level(i, count, goal), levels[i], -1), limit)
-    order = [*pinned, *[i for i in newest_first if i not in pinned]]
-    for level, capped in [(level, cap) for cap in (True, False) for level in range(1, len(LEVELS))]:
-        for i in order:
-            if level > levels[i] and not (capped and level > _top_level(i, count, goal)):
-                grow(i, [level], budget)
-    return rendered
 
 
 def said_section(turns: Sequence[dict[str, Any]], budget: int) -> str:
