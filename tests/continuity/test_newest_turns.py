@@ -1,0 +1,118 @@
+"""What a long session's restore keeps of its newest turns, of the user's words around a paste
+and of the answers the user gave through a tool, and which of Claude's sentences it selects."""
+
+from __future__ import annotations
+
+from records import prompt as _prompt
+from records import said as _said
+
+from memhooks.continuity.evidence import Evidence
+from memhooks.continuity.excerpt import select, words_first
+from memhooks.continuity.handover import TOLD_LABEL, next_session, turn_lines
+from memhooks.continuity.transcript_records import Record
+
+
+def _long_session(middle: list[Record], turns: int = 70) -> list[Record]:
+    records: list[Record] = [_prompt("build the nightly price importer"), _said("Starting.")]
+    for n in range(turns):
+        records += [
+            _prompt(f"set the timeout of feed {n} to {n + 5} seconds, the supplier asked for it"),
+            _said(f"Feed {n} now waits {n + 5} seconds."),
+        ]
+    return records + middle
+
+
+def test_the_newest_turns_keep_their_detail_when_older_ones_are_left_out() -> None:
+    """A long session's one-line breadth of older turns does not eat the room of the turns
+    the next session continues from: a caveat deep in the reply before the last stays."""
+    reply = " ".join(f"Checked feed {n} against the staging mirror." for n in range(12))
+    reply += " The staging mirror still serves last week's prices, so do not trust its totals."
+    reply += " " + " ".join(f"Feed {n} is fine." for n in range(12, 24))
+    records = _long_session([_prompt("compare the feeds with staging"), _said(reply)])
+    records += [_prompt("ok, and the report?"), _said("The report is written.")]
+    text = next_session(Evidence().add_all(records).state, budget=4_000)
+    assert "not shown]" in text  # the older turns did not all fit
+    assert "still serves last week's prices, so do not trust its totals" in text
+
+
+def test_a_paste_keeps_the_users_own_words_before_the_logs_questions() -> None:
+    """The user's lines around a pasted log come first; a question the log prints is not the
+    user's, and the log's error line follows as room allows."""
+    log = "\n".join(
+        f"importer-1  | 2026-01-0{n % 9 + 1} 04:1{n % 10}:00 fetched page {n}" for n in range(30)
+    )
+    text = (
+        "fine, I will rename the column in the sheet myself tonight\n"
+        "the nightly import broke again after that:\n"
+        f"{log}\n"
+        "importer-1  | Did you forget to run the pending migration?\n"
+        "importer-1  | 2026-01-09 04:19:59 ValueError: column 'sku' is missing\n"
+    )
+    state = Evidence().add_all([_prompt(text), _said("Looking.")]).state
+    line = words_first(state["turns"][0]["prompt"], 200)
+    assert line.startswith("fine, I will rename the column in the sheet myself tonight")
+    assert "Did you forget" not in line
+    assert "ValueError: column 'sku' is missing" in line
+
+
+def test_an_answer_given_through_a_tool_is_shown_as_the_users_words() -> None:
+    """A choice the user made when Claude asked with options, or the reason for refusing a
+    tool call, is the user's word on that turn: its answer kept, Claude's question cut."""
+    asked = "Which queue should the retries go to? It decides how long a customer waits and "
+    asked += "whether the nightly batch is slowed down by them"
+    turn = {
+        "n": 4,
+        "prompt": "go on with the retries",
+        "first": "",
+        "mid": [],
+        "last": "Done.",
+        "ran": [],
+        "told": [f'"{asked}"="The slow queue (Recommended)"', "keep the retries under five"],
+    }
+    told = next(line for line in turn_lines(turn, 0) if TOLD_LABEL in line)
+    assert '="The slow queue (Recommended)"' in told
+    assert "keep the retries under five" in told
+    assert asked not in told  # Claude's question is cut to its start
+
+
+def test_the_options_are_the_list_next_to_the_question_not_a_list_of_findings() -> None:
+    """A reply that lists its findings, then notes a caveat, then asks: the caveat outranks
+    the findings (the choices it offers sit next to its question)."""
+    reply = (
+        "I went through the release checklist.\n"
+        "- the parser handles tabs now\n"
+        "- the lexer rewrite is merged\n"
+        "- the benchmarks are green\n"
+        "### Caveat\n"
+        "The changelog still names the old command line flag.\n"
+        "Worth cleaning up before the tag.\n"
+        "Shall I tag the release now?"
+    )
+    short = select(reply, 140)
+    assert "The changelog still names the old command line flag." in short
+    assert "the parser handles tabs now" not in short
+
+
+def test_what_a_lead_in_flags_is_kept_with_it() -> None:
+    """ "One thing to flag:" introduces the caveat: the sentence after it is kept too."""
+    reply = (
+        "Deployed the shop to the demo host. All pages answer. The checkout works end to end. "
+        "One thing to flag: the demo account now holds a test order of 40 euros. "
+        "The nightly reset clears it. Anything else before the review?"
+    )
+    short = select(reply, 170)
+    assert "the demo account now holds a test order of 40 euros." in short
+
+
+def test_a_request_put_as_a_question_is_shown_before_questions_for_information() -> None:
+    """ "Can you check X?" states what the user wants: when not every turn fits, it is
+    shown before the prompts that only ask."""
+    records: list[Record] = [_prompt("write the invoice exporter"), _said("Writing it.")]
+    records += [
+        _prompt("could you check the exporter against the tax office's sample files?"),
+        _said("Checked."),
+    ]
+    for n in range(80):
+        records += [_prompt(f"what does column {n} hold?"), _said(f"Column {n} holds a date.")]
+    text = next_session(Evidence().add_all(records).state, budget=3_000)
+    assert "could you check the exporter against the tax office's sample files?" in text
