@@ -116,3 +116,22 @@ def test_a_request_put_as_a_question_is_shown_before_questions_for_information()
         records += [_prompt(f"what does column {n} hold?"), _said(f"Column {n} holds a date.")]
     text = next_session(Evidence().add_all(records).state, budget=3_000)
     assert "could you check the exporter against the tax office's sample files?" in text
+
+
+def test_a_long_summary_keeps_its_first_section_whole_when_it_fits_the_summarys_share() -> None:
+    """The host's summary opens with the user's requests: cut inside that section, it is
+    shown to the section's end when that fits the summary's largest share."""
+    asks = "\n".join(f"   - keep rule {n} of the billing export as agreed" for n in range(24))
+    summary = (
+        "1. Primary Request and Intent:\n   Build the billing export. Requests:\n"
+        f"{asks}\n   - never round the VAT before summing the lines\n\n"
+        "2. Key Technical Concepts:\n" + "\n".join(f"   - concept {n}" for n in range(40))
+    )
+    records: list[Record] = [_prompt("start the billing export"), _said("Started.")]
+    for n in range(30):
+        records += [_prompt(f"add column {n} to the export"), _said(f"Column {n} added.")]
+    state = Evidence().add_all(records).state
+    state["summary"] = {"text": summary, "after_turn": 10, "at": ""}
+    text = next_session(state, budget=9_000)
+    assert "never round the VAT before summing the lines" in text
+    assert "concept 3" not in text
