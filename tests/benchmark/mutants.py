@@ -79,11 +79,13 @@ TABLE: dict[tuple[str, tuple[str, ...]], tuple[tuple[str, str, str, str], ...]] 
     ("continuity/handover.py", RESTORE): (
         ("runs-shown-oldest", 'turn.get("ran", [])[-RUNS_SHOWN:]',
          "oldest", "a turn shows its oldest runs"),
+        ("restore-keeps-goal", "enumerate(lines[1:], 1) if n % 1 == 0), 0)",
+         "enumerate(lines) if n % 1 == 0), 0)", "after a compaction the goal is dropped first"),
+    ),
+    ("continuity/record_fit.py", RESTORE): (
         ("restore-budget", "if used - lines_size(rendered[i]) + lines_size(lines) <= limit:",
          "if used - lines_size(rendered[i]) + lines_size(lines) <= limit * 2:",
          "the restore grows past its budget"),
-        ("restore-keeps-goal", "enumerate(lines[1:], 1) if n % 1 == 0), 0)",
-         "enumerate(lines) if n % 1 == 0), 0)", "after a compaction the goal is dropped first"),
     ),
     ("continuity/proofs.py", RESTORE): (
         ("checks-oldest-first", "values())[::-1]\n",

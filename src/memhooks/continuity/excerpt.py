@@ -170,20 +170,32 @@ def words_first(text: str, limit: int) -> str:
     user asks of it) outweigh the log's first lines."""
     if PASTE_MARK not in text:
         return head_tail(text, limit, head_share=0.6)
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    logged = [i for i, line in enumerate(lines) if not _typed(line)]
-    if not logged or (logged[0] == 0 and logged[-1] == len(lines) - 1):
-        return select(text, limit)  # no log, or no words of the user's own around it
+    around = _around_paste(text)
+    if around is None:  # no log, or no words of the user's own around it
+        return select(text, limit)
     # the user's own words around the paste first (a log's "Did you remember …?" is not the
     # user's question), then the paste's error line with its message as room allows
-    before, after = lines[: logged[0]], lines[logged[-1] + 1 :]
-    paste = lines[logged[0] : logged[-1] + 1]
-    error = [paste[i] for i in error_lines(paste)[:1]]
-    pieces = [" ".join(before), *error, " ".join(after)]
-    whole = CUT.join(piece for piece in pieces if piece)
+    before, error, after = around
+    whole = CUT.join(piece for piece in (" ".join(before), error, " ".join(after)) if piece)
     if len(whole) <= limit:
         return whole
     return select("\n".join([*before, *after]), limit)
+
+
+@functools.lru_cache(maxsize=256)
+def _around_paste(text: str) -> tuple[tuple[str, ...], str, tuple[str, ...]] | None:
+    """A message's own lines before its pasted log, the log's best error line, its own lines
+    after it; None when no log or no own words (a restore tries several lengths of one text)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    first = next((i for i, line in enumerate(lines) if not _typed(line)), len(lines))
+    if first == len(lines):
+        return None
+    last = next(i for i in range(len(lines) - 1, first - 1, -1) if not _typed(lines[i]))
+    if first == 0 and last == len(lines) - 1:
+        return None
+    paste = lines[first : last + 1]
+    error = next((paste[i] for i in error_lines(paste)), "")
+    return tuple(lines[:first]), error, tuple(lines[last + 1 :])
 
 
 def _typed(line: str) -> bool:

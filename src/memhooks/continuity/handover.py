@@ -72,6 +72,7 @@ __all__ = [
     "said_text",
     "todo_lines",
     "todo_turn",
+    "told_words",
     "turn_lines",
 ]
 
@@ -168,9 +169,9 @@ def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[
     if turn["prompt"]:
         cut = statements_first if hard and level < GOAL_LEVEL else PROMPT_CUT
         lines.append(f"[{n}] user: {cut(turn['prompt'], prompt_cap)}")
-    told = " · ".join(_ASKED.compiled.sub(_short_question, text) for text in turn.get("told") or ())
+    told = told_words(turn, max(prompt_cap, TOLD_CAP))
     if told:  # the user's words a tool result carried: a choice made there, kept as said
-        lines.append(f"[{n}] {TOLD_LABEL} {PROMPT_CUT(told, max(prompt_cap, TOLD_CAP))}")
+        lines.append(f"[{n}] {TOLD_LABEL} {told}")
     said = said_text(turn)
     cap = first_cap + mid_cap + last_cap
     if said and cap:  # the turn's texts as one reply: what matters most, wherever it sits
@@ -195,6 +196,13 @@ def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[
         runs = _runs(turn)
         lines += changed_lines(turn) + ([f"[{n}] ran: {runs}"] if runs else [])
     return lines
+
+
+def told_words(turn: dict[str, Any], limit: int) -> str:
+    """The user's words a tool result carried in `turn` (evidence `told`), in `limit`: each
+    answer to Claude's question whole, the question (Claude's words) cut to its start."""
+    told = " · ".join(_ASKED.compiled.sub(_short_question, text) for text in turn.get("told") or ())
+    return PROMPT_CUT(told, limit) if told else ""
 
 
 def _short_question(match: re.Match[str]) -> str:

@@ -133,8 +133,8 @@ def brief_state(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def _variant(turn: dict[str, Any], prompt: int, reply: int, *, whole: bool = False) -> list[str]:
-    """A turn's lines with the user's words cut to `prompt` characters (with those a tool
-    result carried: `told_text`) and Claude's reply to `reply` (0: left out) by selection:
+    """A turn's lines: the user's words cut to `prompt` characters (and those a tool result
+    carried: `handover.told_words`), Claude's reply to `reply` (0: left out) by selection:
     its answer (`answer`), or, `whole`, for the goal and the last turn, what matters most of
     all it said (its approach; its question, options, decisions and conclusions)."""
     if whole:  # a line that says nothing (a code fence, a rule) is no sentence to keep
@@ -155,7 +155,7 @@ def _variant(turn: dict[str, Any], prompt: int, reply: int, *, whole: bool = Fal
         "told": [],
     }
     lines = handover.turn_lines(shown, len(handover.LEVELS) - 1)
-    told = told_text(turn, min(prompt, PROMPT_WORDS))
+    told = handover.told_words(turn, handover.TOLD_CAP)
     if told:  # the user's words through a tool: with the prompt's
         lines.insert(1 if turn.get("prompt") else 0, f"[{turn['n']}] {TOLD_LABEL} {told}")
     return lines
@@ -188,23 +188,6 @@ def _words(sentence: str) -> bool:
     """A sentence that says something: not a code fence's line, not a rule of box-drawing."""
     fence = sentence.startswith("```") and " " not in sentence.strip()
     return not fence and any(c.isalnum() for c in sentence)
-
-
-def told_text(turn: dict[str, Any], limit: int) -> str:
-    """The user's words a tool result carried in a turn, in `limit`: each answer whole (an
-    AskUserQuestion's `"question"="option chosen"`: the question's head when it is long)."""
-    told = [str(t) for t in turn.get("told") or ()]
-    if not told:
-        return ""
-    share = max(FILL_MIN, limit // len(told) - len(CUT))
-    out = []
-    for entry in told:
-        asked, eq, chosen = entry.rpartition('"="')
-        if eq and len(entry) > share:  # the option chosen whole, the question's head
-            out.append(f'{clip_unit(asked, max(FILL_MIN, share - len(chosen) - 3))}"="{chosen}')
-        else:
-            out.append(clip_unit(entry, share))
-    return CUT.join(out)
 
 
 def _worth(turn: dict[str, Any]) -> tuple[bool, int]:
