@@ -16,6 +16,7 @@ from memhooks import TYPE_CHECKING
 from memhooks.continuity import handover
 from memhooks.continuity.excerpt import PASTE_MARK, select, words_first
 from memhooks.continuity.proofs import question_line
+from memhooks.continuity.turn_memo import kept
 from memhooks.text import lines_size
 
 if TYPE_CHECKING:
@@ -99,6 +100,7 @@ def brief_state(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@kept
 def _variant(turn: dict[str, Any], prompt: int, conclusion: int) -> list[str]:
     """A turn's lines with the user's words cut to `prompt` characters and Claude's words to
     `conclusion` (0: left out) by selection (its question, options, decisions and
