@@ -121,11 +121,11 @@ def test_stop_keeps_the_memo_and_a_memo_that_breaks_the_render_is_dropped(
     assert kept["entries"]
     shown = read_thread(paths)
     Path(paths.thread).unlink()
-    Path(paths.cache, "thread-memo.json").unlink()
+    Path(paths.thread_memo).unlink()
     thread_build.render_thread(paths, settings, (session, later), "Stop")
     assert _texts(read_thread(paths)) == _texts(shown)  # the same without the memo
     broken = {key: [1, 7] for key in kept["entries"]}  # a number where lines were
-    Path(paths.cache, "thread-memo.json").write_text(json.dumps({**kept, "entries": broken}))
+    Path(paths.thread_memo).write_text(json.dumps({**kept, "entries": broken}))
     Path(paths.thread).unlink()
     thread_build.render_thread(paths, settings, (session, later), "Stop")
     assert read_thread(paths) is None  # not rendered (one line in the log) ...

@@ -38,6 +38,8 @@ VERSION = 1
 KEEP_BUILDS = 8
 #: The packages whose code renders a turn: a change to any of their files drops the memo.
 _CODE_DIRS = ("continuity", "text")
+#: An entry: [the build that last used it, what the render made].
+_ENTRY = 2
 
 
 class _Memo:
@@ -94,12 +96,22 @@ def _copy(made: R) -> R:
 
 def _valid(entry: object) -> TypeGuard[list[Any]]:
     """An entry as `kept` writes them: [the build that last used it, lines or a number]."""
-    if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], int)):  # noqa: PLR2004
+    if not (isinstance(entry, list) and len(entry) == _ENTRY and isinstance(entry[0], int)):
         return False
     made = entry[1]
     if isinstance(made, list):
         return all(isinstance(line, str) for line in made)
     return isinstance(made, int) and not isinstance(made, bool)
+
+
+def _used_since(entry: object, oldest: int) -> bool:
+    """An entry a build after `oldest` used (what it holds is checked when it is used)."""
+    return (
+        isinstance(entry, list)
+        and len(entry) == _ENTRY
+        and type(entry[0]) is int
+        and entry[0] > oldest
+    )
 
 
 def _digest(first: object) -> str:
@@ -143,7 +155,7 @@ class keeping:  # noqa: N801 - a context manager used like a function
             "version": VERSION,
             "code": self.code,
             "build": self.build,
-            "entries": {k: v for k, v in self.entries.items() if _valid(v) and v[0] > oldest},
+            "entries": {k: v for k, v in self.entries.items() if _used_since(v, oldest)},
         }
 
 

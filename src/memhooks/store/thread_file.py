@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 
 
 THREAD_READ_CAP = 2_000_000
-MEMO_NAME = "thread-memo.json"
 #: A memo past this is not read (the next build renders and keeps a new one).
 MEMO_READ_CAP = 8_000_000
 
@@ -44,7 +43,7 @@ def save_thread(paths: MemoryPaths, thread: dict[str, Any]) -> None:
 
 def read_memo(paths: MemoryPaths) -> object:
     """The turns' renders the last build kept (a cache: None when missing or unreadable)."""
-    path = os.path.join(paths.cache, MEMO_NAME)
+    path = paths.thread_memo
     if not inside(paths.cache, path):
         return None
     try:
@@ -56,12 +55,12 @@ def read_memo(paths: MemoryPaths) -> object:
 def save_memo(paths: MemoryPaths, memo: dict[str, Any]) -> None:
     """Replace the turns' renders (the caller holds the hooks' lock); a cache, not fsynced:
     a memo lost or torn is read as none, and the next build renders every turn again."""
-    path = os.path.join(paths.cache, MEMO_NAME)
+    path = paths.thread_memo
     if not inside(paths.cache, path):
-        raise UnsafePathError(f"{MEMO_NAME} resolves outside the machine-local folder")
+        raise UnsafePathError("thread-memo.json resolves outside the machine-local folder")
     write_atomic(path, json.dumps(memo), durable=False)  # ASCII: dumped faster
 
 
 def drop_memo(paths: MemoryPaths) -> None:
     """Remove the turns' renders (a build failed with them: the next renders every turn)."""
-    discard(os.path.join(paths.cache, MEMO_NAME))
+    discard(paths.thread_memo)
