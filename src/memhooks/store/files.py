@@ -284,9 +284,10 @@ def append_text(path: str | os.PathLike[str], text: str, size: int) -> bool:
     `path` while it still holds the `size` bytes its caller read under the lock; False, with
     nothing written, when it is not that file any more (the caller replaces it instead).
 
-    One `write` of a short text at the end: what the file held is never rewritten, and a
-    reader sees the file before or after it. Not fsynced (the caller says why its text may
-    be lost in a power cut): a crash can cost the text appended, not what was there.
+    One `write` at the end: what the file held is never rewritten; a reader sees it before
+    the text or after it (a long text, read at that instant, cut short). Not fsynced (the
+    caller says why its text may be lost in a power cut): a crash can cost the text
+    appended, not what was there.
     """
     target = os.fspath(path)
     check_target(target)
