@@ -16,6 +16,7 @@ it returns is what the render would return.
 
 from __future__ import annotations
 
+import functools
 import os
 import zlib
 
@@ -62,6 +63,7 @@ def kept(render: Render[A, P, R]) -> Render[A, P, R]:
     kept call is computed (its caller is kept)."""
     name = render.__name__
 
+    @functools.wraps(render)
     def wrapper(first: A, /, *args: P.args, **kwargs: P.kwargs) -> R:
         memo = _memo
         entries = memo.entries
@@ -81,9 +83,6 @@ def kept(render: Render[A, P, R]) -> Render[A, P, R]:
         entries[key] = [memo.build, made]
         return _copy(made)
 
-    wrapper.__name__ = name
-    wrapper.__doc__ = render.__doc__
-    wrapper.__wrapped__ = render  # type: ignore[attr-defined]
     return wrapper
 
 
