@@ -22,6 +22,7 @@ import functools
 import itertools
 
 from memhooks import TYPE_CHECKING
+from memhooks.continuity import turn_memo
 from memhooks.continuity.excerpt import (
     decisions,
     flat,
@@ -40,7 +41,6 @@ from memhooks.continuity.proofs import (
     open_question,
     proven_section,
 )
-from memhooks.continuity.turn_memo import kept
 from memhooks.text import clip, lines_size
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ def _runs(turn: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
-@kept
+@turn_memo.kept
 def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[str]:
     """A turn's lines at `level`; `hard`: turns are left out, so one shown short keeps what
     its prompt states (`statements_first`, below the goal's level). One shown at its
@@ -238,7 +238,6 @@ def _worth(turns: Sequence[dict[str, Any]], i: int) -> tuple[int, int]:
     return bool(turns[i].get("summarized")), -(min(stated, STATED_CAP) // STATED_STEP)
 
 
-@kept
 def _stated(prompt: str) -> int:
     """Characters of what `prompt` states in prose (not its questions, not a pasted log)."""
     return sum(len(s) for s in sentences(prompt) if answers(s) and prose(s))

@@ -13,10 +13,9 @@
 from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
-from memhooks.continuity import handover
+from memhooks.continuity import handover, turn_memo
 from memhooks.continuity.excerpt import PASTE_MARK, select, words_first
 from memhooks.continuity.proofs import question_line
-from memhooks.continuity.turn_memo import kept
 from memhooks.text import lines_size
 
 if TYPE_CHECKING:
@@ -100,7 +99,7 @@ def brief_state(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@kept
+@turn_memo.kept
 def _variant(turn: dict[str, Any], prompt: int, conclusion: int) -> list[str]:
     """A turn's lines with the user's words cut to `prompt` characters and Claude's words to
     `conclusion` (0: left out) by selection (its question, options, decisions and
