@@ -40,7 +40,7 @@ def test_every_entry_is_a_string_of_the_tree(tmp_path: Path) -> None:
     assert paths.base == str(tmp_path / ".claude" / "memory")
     assert len(LAYOUT) == 15  # the tree: what a repository may share
     # machine-local: the session record, caches, evidence, the next session's restore, log
-    assert len(LOCAL) == 27
+    assert len(LOCAL) == 28
     for name, relative in LAYOUT.items():
         value = getattr(paths, name)
         assert isinstance(value, str)

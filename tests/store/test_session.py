@@ -43,6 +43,30 @@ def test_a_summary_above_the_journal_is_kept(tmp_path: Path) -> None:
     assert journal_part(text) == f"{JOURNAL_HEADING}\n\n- 11:00 entry\n"
 
 
+def test_an_entry_is_appended_as_the_rewrite_would_write_it(tmp_path: Path) -> None:
+    """A journal as the last write left it gets its entry at the end, the summary above it
+    never rewritten (the file is the same file); the bytes are what a rewrite makes, and a
+    journal someone edited (a blank line at the end, a CRLF) is rewritten as before."""
+    paths = MemoryPaths.for_project(tmp_path)
+    folder = Path(paths.sessions)
+    folder.mkdir(parents=True)
+    journal = folder / "s-3.md"
+    journal.write_text(f"---\ntitle: S\n---\n## Summary\nDone.\n\n{JOURNAL_HEADING}\n")
+    append_journal(paths, "s-3", "### 10:00\n\n- Asked: one")  # rewritten: heading last
+    inode = journal.stat().st_ino
+    append_journal(paths, "s-3", "### 10:05\n\n- Asked: two \x1b[2J")
+    assert journal.stat().st_ino == inode  # appended, not replaced
+    want = f"---\ntitle: S\n---\n## Summary\nDone.\n\n{JOURNAL_HEADING}\n\n### 10:00\n\n"
+    want += "- Asked: one\n\n### 10:05\n\n- Asked: two \\u001b[2J\n"
+    assert journal.read_text(encoding="utf-8") == want
+    for edited in (want + "\n", want.replace("\n", "\r\n")):
+        journal.write_bytes(edited.encode())
+        append_journal(paths, "s-3", "- three")
+        assert journal.stat().st_ino != inode  # replaced
+        assert journal.read_text(encoding="utf-8") == want + "\n- three\n"
+        inode = journal.stat().st_ino
+
+
 def test_journal_part_of_a_body_without_one() -> None:
     assert journal_part("## Summary\nonly prose\n") == ""
 

@@ -23,6 +23,7 @@ import itertools
 import re
 
 from memhooks import TYPE_CHECKING
+from memhooks.continuity import turn_memo
 from memhooks.continuity.excerpt import (
     decisions,
     flat,
@@ -156,6 +157,7 @@ def _runs(turn: dict[str, Any]) -> str:
     return "; ".join(parts)
 
 
+@turn_memo.kept
 def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[str]:
     """A turn's lines at `level`; `hard`: turns are left out, so one shown short keeps what
     its prompt states (`statements_first`, below the goal's level). One shown at its

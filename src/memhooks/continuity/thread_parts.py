@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
-from memhooks.continuity import handover
+from memhooks.continuity import handover, turn_memo
 from memhooks.continuity.excerpt import (
     CUT,
     FILL_MIN,
@@ -132,6 +132,7 @@ def brief_state(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@turn_memo.kept
 def _variant(turn: dict[str, Any], prompt: int, reply: int, *, whole: bool = False) -> list[str]:
     """A turn's lines: the user's words cut to `prompt` characters (and those a tool result
     carried: `handover.told_words`), Claude's reply to `reply` (0: left out) by selection:

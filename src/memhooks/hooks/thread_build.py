@@ -387,14 +387,21 @@ def render_thread(
     """Build and keep the next session's thread, `current` (id, state) just saved; the
     caller holds the hooks' lock. A restore not rendered costs no more than a line in the
     log: the next SessionStart renders it."""
+    from memhooks.continuity.turn_memo import keeping
+    from memhooks.store import drop_memo, read_memo, save_memo
+
     try:
         old = read_thread(paths) or {}
         room = kept_room(old)
         if not room or event == "SessionEnd":  # none kept, or the index grew since it was
             estimate = estimate_room(paths, settings)
             room = min(room, estimate) if room and estimate else room or estimate
-        save_thread(paths, build(paths, room, current=current, old=old))
+        with keeping(read_memo(paths)) as memo:  # the turns rendered before, as they were
+            doc = build(paths, room, current=current, old=old)
+        save_thread(paths, doc)
+        save_memo(paths, memo.doc())
     except Exception as exc:  # never worth the turn's own record
         log_line(
             paths.log, f"{event}: the next session's restore not rendered: {exc!r}", echo=False
         )  # the log only: the next start renders a missing file
+        drop_memo(paths)  # the next build renders every turn

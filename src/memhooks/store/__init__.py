@@ -63,7 +63,7 @@ TREE = {
     "reminder": "record_shown reset_reminder shown_statuses",
     "session": "change_state is_active KEYS read_state record_activity RECORD_KEYS"
         " repair_state StateUnreadableError",
-    "thread_file": "read_thread save_thread",
+    "thread_file": "drop_memo read_memo read_thread save_memo save_thread",
     "tree": "HookWriter LOCK_TIMEOUT project_of",
     "trusted": "settle_trusted tree_turn",
     "user_tier": "checked_user_paths DATA_ENV display inside_project InsideProjectError made"

@@ -184,7 +184,10 @@ from memhooks.store.setup import Draft as Draft
 from memhooks.store.setup import create_tree as create_tree
 from memhooks.store.setup import undo_created as undo_created
 from memhooks.store.setup import validate_draft as validate_draft
+from memhooks.store.thread_file import drop_memo as drop_memo
+from memhooks.store.thread_file import read_memo as read_memo
 from memhooks.store.thread_file import read_thread as read_thread
+from memhooks.store.thread_file import save_memo as save_memo
 from memhooks.store.thread_file import save_thread as save_thread
 from memhooks.store.tier_move import MOVABLE as MOVABLE
 from memhooks.store.tier_move import MOVES_KEPT as MOVES_KEPT

@@ -279,6 +279,35 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes, *, durable: bo
     wrote(target, written, data)
 
 
+def append_text(path: str | os.PathLike[str], text: str, size: int) -> bool:
+    """Append `text` (inert, UTF-8, as `write_atomic` writes a str) to the regular file
+    `path` while it still holds the `size` bytes its caller read under the lock; False, with
+    nothing written, when it is not that file any more (the caller replaces it instead).
+
+    One `write` at the end: what the file held is never rewritten; a reader sees it before
+    the text or after it (a long text, read at that instant, cut short). Not fsynced (the
+    caller says why its text may be lost in a power cut): a crash can cost the text
+    appended, not what was there.
+    """
+    target = os.fspath(path)
+    check_target(target)
+    flags = os.O_WRONLY | os.O_APPEND | NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(target, flags | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return False
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size != size:
+            return False
+        data = _encoded(text)
+        if os.write(fd, data) != len(data):
+            raise OSError(f"{target}: appended in part only")
+    finally:
+        os.close(fd)
+    return True
+
+
 def replace_with_built(
     path: str | os.PathLike[str], build: Callable[[str], None], *, before_replace: str = ""
 ) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 
-from memhooks.store.files import read_memory, read_text, write_atomic
+from memhooks.store.files import append_text, read_memory, read_text, write_atomic
 from memhooks.store.paths import MemoryPaths, UnsafePathError, inside, session_file_stem
 from memhooks.store.watch import note_own
 from memhooks.text.clock import iso
@@ -41,7 +41,10 @@ def append_journal(paths: MemoryPaths, session_id: str, entry: str) -> None:
 
 def _append(target: str, session_id: str, entry: str) -> None:
     try:
-        current = read_memory(target).decode("utf-8")
+        raw = read_memory(target)
+        current = raw.decode("utf-8")
+        if _appended(target, raw, current, entry):
+            return
     except FileNotFoundError:
         now = iso()
         meta = {
@@ -59,6 +62,27 @@ def _append(target: str, session_id: str, entry: str) -> None:
     if JOURNAL_HEADING not in current:
         current = current.rstrip("\n") + f"\n\n{JOURNAL_HEADING}\n"
     write_atomic(target, current.rstrip("\n") + "\n\n" + entry.strip("\n") + "\n")
+
+
+def _appended(target: str, raw: bytes, current: str, entry: str) -> bool:
+    """The entry added at the end of a journal that ends as the last write left it (its
+    heading there, one line break at the end, nothing a rewrite would change): the same
+    bytes as a rewrite, without rewriting the summary and the entries above it.
+
+    Not fsynced, unlike the rewrite: an entry is appended at every turn, and a journal
+    entry lost in a power cut costs that turn's few lines (the session's evidence, from
+    which the next session is restored, has the turn; the offsets, not fsynced either, may
+    then have moved past it), while an append cannot cost what the file held: the summary
+    and the earlier entries are never rewritten. Readers take the journal as Markdown; a
+    missing or cut last entry reads as one.
+    """
+    from memhooks.text.controls import inert
+
+    if JOURNAL_HEADING not in current or not current.endswith("\n") or current.endswith("\n\n"):
+        return False
+    if inert(current) != current:  # a rewrite would write it inert: left to it
+        return False
+    return append_text(target, "\n" + entry.strip("\n") + "\n", len(raw))
 
 
 def read_offsets(paths: MemoryPaths) -> dict[str, int]:

@@ -11,6 +11,7 @@ from enum import Enum
 from memhooks import TYPE_CHECKING
 from memhooks.errors import Exit, MemhooksError
 from memhooks.store.paths import UnsafePathError, resolves_inside, session_file_stem
+from memhooks.text.lazy_re import LazyPattern
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -87,7 +88,7 @@ def resolve_category(name: str) -> Category:
 SLUG_MAX = 60
 
 
-_NON_SLUG = re.compile(r"[^a-z0-9]+")
+_NON_SLUG = LazyPattern(r"[^a-z0-9]+")  # compiled when a name is made, not by every hook
 
 
 def slugify(text: str, *, limit: int = SLUG_MAX) -> str:
@@ -95,7 +96,7 @@ def slugify(text: str, *, limit: int = SLUG_MAX) -> str:
     import unicodedata
 
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    slug = _NON_SLUG.sub("-", ascii_text.lower()).strip("-")
+    slug = _NON_SLUG.compiled.sub("-", ascii_text.lower()).strip("-")
     slug = slug[:limit].rstrip("-")
     return slug or "untitled"
 

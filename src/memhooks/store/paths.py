@@ -135,6 +135,7 @@ class MemoryPaths:
         self.restore = j(cache, "restore")  # <session-id>.json: each session's evidence
         self.baselines = j(cache, "restore", "start")  # <session-id>.json: git at its start
         self.thread = j(cache, "thread.json")  # the next session's restore, rendered
+        self.thread_memo = j(cache, "thread-memo.json")  # its turns' renders, for the next
         self.reminder = j(cache, "reminder.json")  # the status reminder last shown
         self.injected = j(cache, "injected.json")  # characters injected, per session
         self.handoff = j(cache, "subagent-pointers.json")  # PreToolUse(Agent) -> start
