@@ -186,3 +186,18 @@ def test_a_command_naming_this_machines_memhooks_folders_is_refused(started: Pat
         )
         assert verdict is not None, command
         assert verdict.action == "deny"
+
+
+def test_the_hook_refuses_a_write_into_this_machines_memhooks_folders(
+    session: Path, plugin_data: Path
+) -> None:
+    """As the host runs it: PreToolUse itself denies a command that names the state folder
+    (it once decided only on paths in the tree and the user tier, so `decide`'s machine rule
+    never ran from the hook)."""
+    local = local_of(session / ".claude" / "memory")
+    for command in (
+        f"echo '{{}}' > {local}/restore/x.json",
+        "echo '{}' > ~/.local/state/memhooks/consent/x.json",
+    ):
+        assert bash_call(session, plugin_data, command) == "denied", command
+    assert not (Path(local) / "restore" / "x.json").exists()

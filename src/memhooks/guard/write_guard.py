@@ -200,15 +200,25 @@ def _user_verdict(
     return Verdict("deny", reason, first)
 
 
+def machine_bases() -> tuple[str, str]:
+    """This machine's own memhooks folders: the state folder and the crash-recovery copies."""
+    from memhooks.store import state_dir, user_cache
+
+    return state_dir(), os.path.join(user_cache(), "trees")
+
+
+def names_machine_folder(tool_name: str, tool_input: Mapping[str, Any], cwd: str) -> bool:
+    """The call would write into one of `machine_bases()`."""
+    return any(targets(tool_name, tool_input, cwd, b, MACHINE_MARKER) for b in machine_bases())
+
+
 def _machine_verdict(
     tool_name: str, tool_input: Mapping[str, Any], *, cwd: str, cli: str
 ) -> Verdict | None:
     """Deny a write into this machine's own memhooks folders: the state folder (consent, each
     checkout's session record and evidence, `store.local`) and the crash-recovery copies.
     Only memhooks writes there; a later hook trusts what it finds."""
-    from memhooks.store import state_dir, user_cache
-
-    for base in (state_dir(), os.path.join(user_cache(), "trees")):
+    for base in machine_bases():
         found = targets(tool_name, tool_input, cwd, base, MACHINE_MARKER)
         if found:
             reason = (

@@ -12,7 +12,13 @@ from __future__ import annotations
 import os
 
 from memhooks import TYPE_CHECKING
-from memhooks.guard.write_guard import GUARDED_TOOLS, USER_MARKER, decide, targets
+from memhooks.guard.write_guard import (
+    GUARDED_TOOLS,
+    USER_MARKER,
+    decide,
+    names_machine_folder,
+    targets,
+)
 from memhooks.store import read_bytes, user_dir
 
 if TYPE_CHECKING:
@@ -33,7 +39,7 @@ def _cwd(hook: HookInput) -> str:
 
 def wants(hook: HookInput, paths: MemoryPaths) -> bool:
     """A sub-agent's start (its pointers), or a guarded tool whose input names a path inside
-    the tree: decided from the input."""
+    the tree, the user tier or this machine's memhooks folders: decided from the input."""
     if hook.tool_name in AGENT_TOOLS:
         return True
     if hook.tool_name not in GUARDED_TOOLS:
@@ -42,6 +48,7 @@ def wants(hook: HookInput, paths: MemoryPaths) -> bool:
     return bool(
         targets(hook.tool_name, hook.tool_input, cwd, paths.base)
         or targets(hook.tool_name, hook.tool_input, cwd, user_dir(), USER_MARKER)
+        or names_machine_folder(hook.tool_name, hook.tool_input, cwd)
     )
 
 
