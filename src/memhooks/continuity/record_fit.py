@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from memhooks import TYPE_CHECKING
+from memhooks.continuity import turn_memo
 from memhooks.continuity.excerpt import prose, sentences
 from memhooks.continuity.proofs import answers
 from memhooks.text import lines_size
@@ -42,6 +43,7 @@ GAP = "[… {} more turns not shown]"
 _REQUEST = LazyPattern(r"\b(?:can|could|would|will) you\b", re.IGNORECASE)
 
 
+@turn_memo.kept
 def stated(prompt: str) -> int:
     """Characters of what `prompt` states in prose (not its questions, not a pasted log; a
     request put as a question, "can you check X?", states what the user wants)."""
