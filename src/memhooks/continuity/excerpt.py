@@ -188,10 +188,8 @@ def _around_paste(text: str) -> tuple[tuple[str, ...], str, tuple[str, ...]] | N
     after it; None when no log or no own words (a restore tries several lengths of one text)."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     first = next((i for i, line in enumerate(lines) if not _typed(line)), len(lines))
-    if first == len(lines):
-        return None
-    last = next(i for i in range(len(lines) - 1, first - 1, -1) if not _typed(lines[i]))
-    if first == 0 and last == len(lines) - 1:
+    last = next((i for i in range(len(lines) - 1, first - 1, -1) if not _typed(lines[i])), first)
+    if first == len(lines) or (first == 0 and last == len(lines) - 1):
         return None
     paste = lines[first : last + 1]
     error = next((paste[i] for i in error_lines(paste)), "")
