@@ -20,7 +20,7 @@ import time
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity import thread
-from memhooks.hooks import thread_build
+from memhooks.hooks import thread_build, thread_room
 from memhooks.store import (
     MemoryPaths,
     UnsafePathError,
@@ -75,12 +75,12 @@ def keep_thread(paths: MemoryPaths, chosen: Pick | None) -> None:
     try:
         if not chosen.rebuilt:
             if chosen.room is not None:
-                thread_build.note_room(paths, chosen.doc, chosen.room)
+                thread_room.note_room(paths, chosen.doc, chosen.room)
             return
         current = read_thread(paths)
         if current is not None and thread_build.usable(current):
             return  # another session's Stop or SessionEnd wrote a newer one meanwhile
-        changed = thread_build.room_changed(chosen.doc, chosen.room)
+        changed = thread_room.room_changed(chosen.doc, chosen.room)
         save_thread(paths, {**chosen.doc, "room": chosen.room} if changed else chosen.doc)
     except (OSError, UnsafePathError) as exc:
         log_line(paths.log, f"SessionStart: thread not kept: {exc}", echo=False)
@@ -174,7 +174,7 @@ def _rebuilt(
     it); None when that failed (logged): the briefing comes without a restore rather than
     not at all."""
     try:
-        room = thread_build.kept_room(doc) or thread_build.estimate_room(paths, settings)
+        room = thread_room.kept_room(doc) or thread_room.estimate_room(paths, settings)
         return thread_build.build(paths, room, exclude=hook.session_id, old=doc or {})
     except Exception as exc:  # the rest of the briefing matters more
         log_line(paths.log, f"SessionStart: the thread not rendered: {exc!r}")
