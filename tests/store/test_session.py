@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -115,3 +116,23 @@ def _without_stamps(files: dict[str, bytes]) -> dict[str, list[str]]:
         name: [line for line in data.decode("utf-8").splitlines() if "updated" not in line.lower()]
         for name, data in files.items()
     }
+
+
+def test_an_append_that_fails_leaves_the_journal_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A short write (a full disk) takes back what it wrote: no half entry for the next
+    rewrite to keep; a file with a second hard link is replaced, never written through."""
+    from memhooks.store import files
+
+    path = tmp_path / "journal.md"
+    path.write_text("kept\n")
+    write = os.write
+    monkeypatch.setattr(files.os, "write", lambda fd, data: write(fd, data[:3]))
+    with pytest.raises(OSError, match="in part only"):
+        files.append_text(path, "- a long entry\n", 5)
+    monkeypatch.undo()
+    assert path.read_text() == "kept\n"
+    os.link(path, tmp_path / "twin.md")
+    assert files.append_text(path, "- entry\n", 5) is False
+    assert (tmp_path / "twin.md").read_text() == "kept\n"

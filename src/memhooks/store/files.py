@@ -291,17 +291,22 @@ def append_text(path: str | os.PathLike[str], text: str, size: int) -> bool:
     """
     target = os.fspath(path)
     check_target(target)
-    flags = os.O_WRONLY | os.O_APPEND | NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(target, flags | getattr(os, "O_BINARY", 0))
+    flags = os.O_WRONLY | os.O_APPEND | NOFOLLOW | getattr(os, "O_NONBLOCK", 0)
+    try:  # non-blocking: a FIFO put in the file's place never holds the hook
+        fd = os.open(target, flags | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
     except OSError:
         return False
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size != size:
-            return False
+        if not stat.S_ISREG(info.st_mode) or info.st_size != size or info.st_nlink != 1:
+            return False  # another file now, or a hard link's twin (a replace would break it)
         data = _encoded(text)
-        if os.write(fd, data) != len(data):
+        try:
+            written = os.write(fd, data)
+        except OSError:
+            written = -1
+        if written != len(data):
+            os.ftruncate(fd, size)  # no half entry left for the next rewrite to keep
             raise OSError(f"{target}: appended in part only")
     finally:
         os.close(fd)
