@@ -69,6 +69,24 @@ def test_a_file_removed_later_is_shown_removed_or_not_at_all() -> None:
     assert "[2] files changed: `src/legacy_loader.py` (deleted)" in text
 
 
+def test_a_removal_is_read_where_the_command_stands_after_its_cd() -> None:
+    """`cd docs && rm index.md` takes away docs/index.md, not the index.md at the root that
+    an earlier turn edited; `git mv` moves its sources away like `mv`."""
+    records = [
+        prompt("tidy the index"),
+        *edit("1", "/p/index.md"),
+        *edit("2", "/p/docs/guide.md"),
+        prompt("drop the old copy"),
+        *bash("3", "cd docs && rm index.md", ok=True),
+        *bash("4", "cd /p && git mv docs/guide.md guide.md", ok=True),
+    ]
+    state = Evidence().add_all(records).state
+    assert _turn(state, 1)["changed"] == {"index.md": "edited"}
+    assert _turn(state, 2)["changed"] == {"docs/guide.md": "deleted", "guide.md": "wrote"}
+    assert state["files"]["index.md"]["how"] == "edited"
+    assert state["files"]["docs/guide.md"]["how"] == "deleted"
+
+
 def test_a_turn_shows_its_newest_files_and_counts_the_rest() -> None:
     records = [prompt("scaffold the views")]
     records += [r for i in range(9) for r in edit(str(i), f"/p/views/v{i}.html", tool="Write")]

@@ -67,7 +67,6 @@ _PROGRAM = LazyPattern(r"^[\w.~/][\w.+/-]*$")
 _SCRIPT = LazyPattern(r"/|\.(?:py|rb|js|mjs|cjs|ts|sh|go|pl|php|exs|java|kt)$")
 #: Words that change how much a run prints, never what it checks.
 _NOISE = frozenset({"-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "-s", "--silent"})
-_SEGMENTS = LazyPattern(r"\s*(?:&&|\|\||;)\s*")
 #: A command's pieces: quoted strings whole, separators, and the text between them.
 _PIECES = LazyPattern(r"""'[^']*'?|"(?:\\.|[^"\\])*"?|&&|\|\||;|[^'"&|;]+|.""")
 _OUTPUT_PIPE = LazyPattern(r"\s*\|\s*(?:tail|head|tee|grep|less|cat)\b.*$")
@@ -247,23 +246,6 @@ def still_named(run: tuple[str, frozenset[str]], other: dict[str, Any], output: 
     names = {_name(w) for w in args if not w.startswith("-") or "=" in w} - {""}
     said = " ".join(lines[i] for i in error_lines(lines)) + " " + " ".join(named)
     return not names or any(name in said for name in names)
-
-
-def removed_paths(command: str) -> list[str]:
-    """The paths `command` removes: the operands of `rm` and `git rm`, the sources of `mv`
-    and `git mv` (no glob: a pattern names no file for sure)."""
-    out: list[str] = []
-    for segment in _SEGMENTS.compiled.split(command.strip()):
-        words = [word.strip("'\"") for word in segment.split()]
-        if words and words[0] == "git":  # `git rm`, `git mv`: the same operands
-            words = words[1:]
-        operands = [w for w in words[1:] if w and not w.startswith("-")]
-        if words[:1] == ["mv"] and len(operands) > 1:
-            operands = operands[:-1]
-        elif words[:1] != ["rm"]:
-            continue
-        out += [w for w in operands if not any(c in w for c in "*?[$`")]
-    return out
 
 
 def covers(run: tuple[str, frozenset[str]], other: tuple[str, frozenset[str]]) -> bool:

@@ -277,13 +277,11 @@ class Evidence:
         while len(files) > MAX_FILES:
             del files[next(iter(files))]
 
-    def removed(self, command: str, turn: int) -> None:
-        """Files a successful `rm` / `git rm` / `mv` took away: one this session created is
-        no kept file (a scratch script), another is marked deleted (`turn_files.removed`)."""
+    def removed(self, gone_paths: list[str]) -> None:
+        """Files a successful command took away (`turn_files.bash_wrote`): one this session
+        created is no kept file (a scratch script), another is marked deleted."""
         files = self.state["files"]
-        for path in checks.removed_paths(command):
-            gone = relative(path, self.state["cwd"]).rstrip("/")
-            turn_files.removed(self.state["turns"], turn, gone)
+        for gone in gone_paths:
             for name in [f for f in files if f == gone or f.startswith(gone + "/")]:
                 if files[name].get("how") == "new":
                     del files[name]
@@ -297,9 +295,9 @@ class Evidence:
         unproven = ok and checks.unproven_pass(command, output)
         piped = {"piped": True} if unproven else {}
         self._ran({"cmd": clip(command, 300), "ok": ok, "error": error, **piped})
-        if ok:  # what it wrote, then what it took away
-            turn_files.bash_wrote(self.state["turns"], turn, command, self.state["cwd"])
-            self.removed(command, turn)
+        if ok:  # the files it wrote and those it took away
+            cwd = self.state["cwd"]
+            self.removed(turn_files.bash_wrote(self.state["turns"], turn, command, cwd))
         found = None if checks.never_ran(output) else checks.target(command)
         if found is None:
             return

@@ -32,6 +32,8 @@ LABEL = "files changed"
 WROTE = "wrote"
 #: The verbs of `shell_writes` that take a file away (`removed` sees to those).
 _TAKES_AWAY = frozenset({"rm", "rmdir", "unlink", "shred", "mv"})
+#: `git rm` and `git mv` take files away as `rm` and `mv` do (`git rm --cached` keeps it).
+_GIT_MOVES = LazyPattern(r"\bgit\s+(?=(?:rm|mv)\b(?![^;&|\n]*--cached))")
 _LINE = LazyPattern(r"^\[\d+\] " + LABEL + r": ")
 _ITEM = LazyPattern(r"`([^`]*)`(?: \((new|deleted)\))?")
 _MORE = LazyPattern(r" \(\+(\d+) more\)$")
@@ -55,17 +57,24 @@ def note(turns: list[dict[str, Any]], n: int, path: str, how: str) -> None:
         del changed[next(iter(changed))]
 
 
-def bash_wrote(turns: list[dict[str, Any]], n: int, command: str, cwd: str) -> None:
-    """The files inside `cwd` that a successful Bash `command` of turn `n` plainly wrote."""
+def bash_wrote(turns: list[dict[str, Any]], n: int, command: str, cwd: str) -> list[str]:
+    """The files a successful Bash `command` of turn `n` plainly wrote inside `cwd`, and
+    those it took away (`rm`, `git rm`, the sources of `mv`), in its order and after its
+    `cd`s; returns the paths taken away (relative to `cwd` inside it)."""
     from memhooks.text.shell_writes import may_write, write_targets
 
     if not cwd or not may_write(command):
-        return
-
+        return []
     root = cwd.rstrip("/") + "/"
-    for verb, path in write_targets(command, cwd):
-        if verb not in _TAKES_AWAY and path.startswith(root):
+    gone = []
+    for verb, path in write_targets(_GIT_MOVES.compiled.sub("", command), cwd):
+        inside = path.startswith(root)
+        if verb in _TAKES_AWAY and not any(c in path for c in "*?["):  # a glob names no file
+            gone.append(path[len(root) :] if inside else path)
+            removed(turns, n, gone[-1])
+        elif verb not in _TAKES_AWAY and inside:
             note(turns, n, path[len(root) :], WROTE)
+    return gone
 
 
 def _made(turns: list[dict[str, Any]], path: str) -> bool:
