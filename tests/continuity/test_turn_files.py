@@ -87,6 +87,25 @@ def test_a_removal_is_read_where_the_command_stands_after_its_cd() -> None:
     assert state["files"]["docs/guide.md"]["how"] == "deleted"
 
 
+def test_a_quoted_or_compared_angle_bracket_writes_no_file() -> None:
+    """The write guard reads a lone `>` as a redirection on its safe side; the turn's line
+    claims a file written only for a redirection the shell makes."""
+    written = {
+        "grep -c '>' changelog.txt": {},
+        'awk -F ">" "{print $2}" routes.csv': {},
+        "[[ v2 > v1 ]] && echo newer": {},
+        "echo \\> arrow.txt": {},
+        "(( 3 > 2 )) && echo yes": {},
+        "grep '<' a.html > tags.txt": {"tags.txt": turn_files.WROTE},
+        "sh -c 'sort names > sorted.txt'": {"sorted.txt": turn_files.WROTE},
+    }
+    for command, changed in written.items():
+        evidence = Evidence()
+        evidence.state["cwd"] = "/p"
+        state = evidence.add_all([prompt("count"), *bash("1", command, ok=True)]).state
+        assert _turn(state, 1).get("changed", {}) == changed, command
+
+
 def test_a_turn_shows_its_newest_files_and_counts_the_rest() -> None:
     records = [prompt("scaffold the views")]
     records += [r for i in range(9) for r in edit(str(i), f"/p/views/v{i}.html", tool="Write")]

@@ -3,7 +3,8 @@
 A turn of the evidence keeps `changed`, {path: how}, as the tools' results prove it: a Write,
 Edit, MultiEdit or NotebookEdit that succeeded (`note`), and a Bash command that succeeded and
 plainly wrote a file inside the project (`bash_wrote`, read by `text.shell_writes` as the write
-guard reads it: `>`, `tee`, `sed -i`, `cp`, the target of `mv`, ...). A file removed later
+guard reads it: `>`, `tee`, `sed -i`, `cp`, the target of `mv`, ...; not a quoted `'>'` or a
+`[[ a > b ]]`, which the guard refuses on its safe side). A file removed later
 (`removed`) is no longer an earlier turn's change: one the session made (a scratch script)
 leaves every turn, another is shown deleted at the turn that removed it.
 
@@ -14,6 +15,8 @@ view shows unchanged since the session began (`without`: reverted, or made and r
 """
 
 from __future__ import annotations
+
+import re
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity.proofs import code_span
@@ -34,6 +37,11 @@ WROTE = "wrote"
 _TAKES_AWAY = frozenset({"rm", "rmdir", "unlink", "shred", "mv"})
 #: `git rm` and `git mv` take files away as `rm` and `mv` do (`git rm --cached` keeps it).
 _GIT_MOVES = LazyPattern(r"\bgit\s+(?=(?:rm|mv)\b(?![^;&|\n]*--cached))")
+#: What the write guard's reader takes for a redirection, on its safe side, that writes no
+#: file: a quoted or escaped operator (`grep -c '>' f`), a comparison in `[[ ]]` or `(( ))`.
+_NO_REDIRECT = LazyPattern(
+    r"""(?<![^\s;&|()])(['"])[<>&|;]+\1(?![^\s;&|()])|\\[<>]|\[\[\s.*?\s\]\]|\(\(.*?\)\)"""
+)
 _LINE = LazyPattern(r"^\[\d+\] " + LABEL + r": ")
 _ITEM = LazyPattern(r"`([^`]*)`(?: \((new|deleted)\))?")
 _MORE = LazyPattern(r" \(\+(\d+) more\)$")
@@ -57,6 +65,12 @@ def note(turns: list[dict[str, Any]], n: int, path: str, how: str) -> None:
         del changed[next(iter(changed))]
 
 
+def _no_redirect(found: re.Match[str]) -> str:
+    """A quoted or escaped operator as a plain word; a test's `<` and `>` as plain letters."""
+    text = found.group(0)
+    return "_" if found.group(1) or text.startswith("\\") else re.sub("[<>]", "_", text)
+
+
 def bash_wrote(turns: list[dict[str, Any]], n: int, command: str, cwd: str) -> list[str]:
     """The files a successful Bash `command` of turn `n` plainly wrote inside `cwd`, and
     those it took away (`rm`, `git rm`, the sources of `mv`), in its order and after its
@@ -67,7 +81,8 @@ def bash_wrote(turns: list[dict[str, Any]], n: int, command: str, cwd: str) -> l
         return []
     root = cwd.rstrip("/") + "/"
     gone = []
-    for verb, path in write_targets(_GIT_MOVES.compiled.sub("", command), cwd):
+    plain = _NO_REDIRECT.compiled.sub(_no_redirect, _GIT_MOVES.compiled.sub("", command))
+    for verb, path in write_targets(plain, cwd):
         inside = path.startswith(root)
         if verb in _TAKES_AWAY and not any(c in path for c in "*?["):  # a glob names no file
             gone.append(path[len(root) :] if inside else path)
