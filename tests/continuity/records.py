@@ -20,8 +20,12 @@ def bash(call_id: str, command: str, *, ok: bool, output: str = "") -> list[Reco
     ]
 
 
-def edit(call_id: str, path: str, tool: str = "Edit") -> list[Record]:
+def edit(call_id: str, path: str, tool: str = "Edit", *, existed: bool = False) -> list[Record]:
+    """A file tool's call and its result in the host's words: a Write makes the file unless
+    it `existed`."""
+    made = tool == "Write" and not existed
+    text = f"File created successfully at: {path}" if made else f"The file {path} has been updated."
     return [
         Record(type="assistant", cwd="/p", blocks=(ToolUse(call_id, tool, {"file_path": path}),)),
-        Record(type="user", blocks=(ToolResult(call_id, is_error=False),)),
+        Record(type="user", blocks=(ToolResult(call_id, is_error=False, text=text),)),
     ]

@@ -203,6 +203,23 @@ def test_task_create_result_is_read_for_its_id() -> None:
     )
 
 
+def test_a_write_result_says_whether_it_created_its_file() -> None:
+    """A Write's result is read when it says it created the file (the file is new); one
+    that updated a file stays a stub."""
+
+    def result(text: str) -> Record | None:
+        block = {"type": "tool_result", "tool_use_id": "w1", "content": text}
+        line = _line({"type": "user", "message": {"content": [block]}, "toolUseResult": {}})
+        return parse_line(line.rstrip(b"\n"), 0)
+
+    created = result("File created successfully at: /repo/notes/plan.txt")
+    assert created is not None
+    assert created.blocks[0].text.startswith("File created successfully at: ")
+    updated = result("The file /repo/notes/plan.txt has been updated successfully.")
+    assert updated is not None
+    assert updated.blocks[0].skipped
+
+
 def test_huge_write_input_is_slimmed() -> None:
     line = _line(
         {

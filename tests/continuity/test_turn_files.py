@@ -63,10 +63,11 @@ def test_a_file_removed_later_is_shown_removed_or_not_at_all() -> None:
     ]
     state = Evidence().add_all(records).state
     assert _turn(state, 1)["changed"] == {"src/loader.py": "edited"}
-    assert _turn(state, 2)["changed"] == {"src/legacy_loader.py": "deleted"}
+    # a Bash write may have changed a file that was there: its removal is shown
+    assert _turn(state, 2)["changed"] == {"probe.sql": "deleted", "src/legacy_loader.py": "deleted"}
     text = next_session(state, budget=4_000)
     assert "try_copy.py`" not in text.split("## What was said", 1)[1].replace("ran: ", "\n")
-    assert "[2] files changed: `src/legacy_loader.py` (deleted)" in text
+    assert "[2] files changed: `probe.sql` (deleted), `src/legacy_loader.py` (deleted)" in text
 
 
 def test_a_removal_is_read_where_the_command_stands_after_its_cd() -> None:
@@ -104,6 +105,32 @@ def test_a_quoted_or_compared_angle_bracket_writes_no_file() -> None:
         evidence.state["cwd"] = "/p"
         state = evidence.add_all([prompt("count"), *bash("1", command, ok=True)]).state
         assert _turn(state, 1).get("changed", {}) == changed, command
+
+
+def test_a_file_is_new_only_when_the_write_says_it_created_it() -> None:
+    """A Write over a file that was there is an edit, and so is an append: their removal
+    later is shown at the turn that removed it, never dropped as a scratch file's."""
+    records = [
+        prompt("replace the stale settings and log the change"),
+        *edit("1", "/p/settings.yaml", tool="Write", existed=True),
+        *bash("2", "echo 'settings replaced' >> CHANGES.txt", ok=True),
+        *edit("3", "/p/draft.txt", tool="Write"),
+    ]
+    state = Evidence().add_all(records).state
+    assert _turn(state, 1)["changed"] == {
+        "settings.yaml": "edited",
+        "CHANGES.txt": turn_files.WROTE,
+        "draft.txt": "new",
+    }
+    assert [how["how"] for how in state["files"].values()] == ["edited", "new"]
+    removal = [
+        prompt("drop all three"),
+        *bash("4", "rm settings.yaml CHANGES.txt draft.txt", ok=True),
+    ]
+    state = Evidence().add_all(records + removal).state
+    assert _turn(state, 1).get("changed", {}) == {}
+    assert _turn(state, 2)["changed"] == {"settings.yaml": "deleted", "CHANGES.txt": "deleted"}
+    assert list(state["files"]) == ["settings.yaml"]
 
 
 def test_a_turn_shows_its_newest_files_and_counts_the_rest() -> None:

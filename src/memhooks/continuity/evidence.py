@@ -19,7 +19,7 @@ from memhooks.continuity import checks, told, turn_files
 from memhooks.continuity.excerpt import flat, head_tail, select, trim_paste
 from memhooks.continuity.host_summary import summary_text
 from memhooks.continuity.prompts import assistant_text, clean_prompt, prompt_text
-from memhooks.continuity.transcript_records import Record, ToolResult, ToolUse
+from memhooks.continuity.transcript_records import WRITE_CREATED, Record, ToolResult, ToolUse
 from memhooks.text import clip
 from memhooks.text.redact import redact
 
@@ -247,7 +247,8 @@ class Evidence:
         if block.text and (block.is_error or "ask" in call):  # the user's words
             told.note(self._turn(), self.redacted(block.text))
         if "file" in call and not block.is_error:
-            self.file_changed(call["file"], call["tool"], call["turn"])
+            made = call["tool"] == "Write" and block.text.lstrip().startswith(WRITE_CREATED)
+            self.file_changed(call["file"], call["turn"], made=made)
         elif "cmd" in call:
             self.ran(call["cmd"], ok=not block.is_error, output=block.text, turn=call["turn"])
         elif "agent" in call and not block.is_error and block.text:
@@ -265,10 +266,11 @@ class Evidence:
         self.state["seq"] = int(self.state.get("seq", 0)) + 1
         return int(self.state["seq"])
 
-    def file_changed(self, path: str, tool: str, turn: int) -> None:
+    def file_changed(self, path: str, turn: int, *, made: bool) -> None:
+        """A tool changed `path`: `made` when its result says it created the file (a Write
+        over a file that was there is an edit)."""
         files = self.state["files"]
         path = relative(path, self.state["cwd"])
-        made = tool == "Write" and path not in files
         turn_files.note(self.state["turns"], turn, path, "new" if made else "edited")
         how = "new" if made else files.get(path, {}).get("how")
         how = "edited" if how == "deleted" else how  # written again after its removal

@@ -11,8 +11,8 @@ attachments) or bulky tool results, so each line is triaged with byte checks bef
   ``"assistant"`` or ``"system"`` marker;
 - a tool-result line that is not an error becomes a stub carrying only the
   ``tool_use_id``: what a successful Read or Bash printed is never needed, and
-  pairing a call with its result is (a small one that may hold a TaskCreate id is
-  parsed).
+  pairing a call with its result is (a small one that may hold a TaskCreate id, or a
+  Write's word that it created its file, is parsed).
 
 Lines that are not whole (no newline yet), not JSON, not UTF-8 or of the wrong shape
 are skipped silently; a hook must never fail on a transcript.
@@ -31,7 +31,13 @@ import re
 import time
 
 from memhooks import TYPE_CHECKING
-from memhooks.continuity.transcript_records import Record, TextBlock, ToolResult, ToolUse
+from memhooks.continuity.transcript_records import (
+    WRITE_CREATED,
+    Record,
+    TextBlock,
+    ToolResult,
+    ToolUse,
+)
 from memhooks.text.redact import cut_at_line
 
 if TYPE_CHECKING:
@@ -48,6 +54,7 @@ MAX_LINE_BYTES = 32 << 20
 #: a result line this small that mentions "Task #" may hold the id TaskCreate assigned
 _PARSE_LIMIT = 64 * 1024
 _TASK_NUMBER = b"Task #"
+_CREATED = WRITE_CREATED.encode()
 _AGENT_RESULT = b'"agentType"'
 #: the user's answer to Claude's AskUserQuestion (the user's own words: evidence.told)
 _USER_ANSWER = re.compile(rb"answered your questions:|questions have been answered:")
@@ -160,9 +167,10 @@ def _is_wanted(line: bytes) -> bool:
 def _result_stub(line: bytes, offset: int) -> Record | None:
     """A successful tool result: keep the pairing, skip the body.
 
-    Only an error's text or a created task's number is ever read from a result.
+    Only an error's text, a created task's number or a Write's word that it created its
+    file is ever read from a result.
     """
-    if len(line) <= _PARSE_LIMIT and _TASK_NUMBER in line:
+    if len(line) <= _PARSE_LIMIT and (_TASK_NUMBER in line or _CREATED in line):
         return None
     if _AGENT_RESULT in line:
         return None  # a sub-agent's report is kept (its findings go into the checkpoint)

@@ -36,6 +36,10 @@ class ToolUse(Value):
     input: dict[str, object]
 
 
+#: The host's result of a Write that made its file ("The file … has been updated" otherwise).
+WRITE_CREATED = "File created successfully at: "
+
+
 class ToolResult(Value):
     """``text`` is the result's text cut to a few KB; empty when ``skipped``, which means
     the line was big and not an error, so its body was not parsed."""

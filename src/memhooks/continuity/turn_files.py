@@ -93,10 +93,11 @@ def bash_wrote(turns: list[dict[str, Any]], n: int, command: str, cwd: str) -> l
 
 
 def _made(turns: list[dict[str, Any]], path: str) -> bool:
-    """Whether the session's first change of `path` made it (Write of a new file, a Bash
-    write): then its removal takes it out of every turn."""
+    """Whether the session's first change of `path` made it (a Write whose result says it
+    created the file; a Bash write may have changed a file that was there): then its removal
+    takes it out of every turn."""
     first = next((turn["changed"][path] for turn in turns if path in turn.get("changed", {})), "")
-    return first in ("new", WROTE)
+    return first == "new"
 
 
 def removed(turns: list[dict[str, Any]], n: int, gone: str) -> None:
