@@ -44,6 +44,9 @@ PROVE_NOTHING = [
     "python manage.py makemigrations billing",
     "for f in a b; do echo $f; done",
     "python3 -c 'import ledger; ledger.self_test()'",
+    "yarn test; yarn start",
+    "make check || make deploy",
+    "{ make deploy; }",
 ]
 
 PROVE = [
@@ -69,6 +72,10 @@ PROVE = [
     "python3 scripts/reconcile_ledger.py",
     "python manage.py test billing",
     "npx tsc --noEmit",
+    "make check && make deploy",
+    "yarn test && yarn start",
+    "then mix test",
+    "do cargo test --lib",
 ]
 
 
@@ -79,6 +86,14 @@ def test_a_pass_proves_something_when_the_command_tests(command: str, *, proves:
     """Tests, builds, lints or runs a kept script; not one that makes files, installs, lists,
     prints, serves, changes data, or runs a script written into the command."""
     assert checks.proves_a_pass(command) is proves
+
+
+def test_a_shell_word_that_opens_a_command_is_passed_over() -> None:
+    """`then` or `do` before a check leaves the check its own target; a closing `fi` or
+    `done` alone checks nothing."""
+    assert checks.target("then mix test") == ("mix test", frozenset())
+    assert checks.target("do cargo test --lib") == ("cargo test", frozenset({"--lib"}))
+    assert checks.target("while true; do cargo test; done") is None
 
 
 def test_a_separator_inside_quotes_splits_no_command() -> None:

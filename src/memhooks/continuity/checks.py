@@ -33,7 +33,7 @@ NOT_CHECKS = frozenset(
     stat du df tree env export set unset true false sleep date whoami id ps kill curl wget
     open xdg-open tee xargs basename dirname realpath readlink jq yq patch tar zip unzip
     gzip gunzip sha256sum md5sum psql sqlite3 mysql redis-cli mongosh
-    for while until if then else fi do done case esac""".split()  # noqa: SIM905
+    for while until if then else fi do done case esac { }""".split()  # noqa: SIM905
 )
 #: What a command does when it neither tests nor builds, in the words the common tools give
 #: their subcommands and tasks (npm, yarn, pnpm, pip, uv, poetry, cargo, go, mvn, gradle,
@@ -72,6 +72,9 @@ _PIECES = LazyPattern(r"""'[^']*'?|"(?:\\.|[^"\\])*"?|&&|\|\||;|[^'"&|;]+|.""")
 _OUTPUT_PIPE = LazyPattern(r"\s*\|\s*(?:tail|head|tee|grep|less|cat)\b.*$")
 _REDIRECT = LazyPattern(r"\s*(?:\d?>>?|&>)\s*(?:&\d|\S+)")
 _ENV = LazyPattern(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
+#: The shell's words that open what follows (`then pytest`, `do make`): passed over, while a
+#: closing one alone (`fi`, `done`) stays a part that checks nothing.
+_OPENERS = frozenset({"then", "do", "else", "elif", "if", "while", "until", "!", "{"})
 _WRAPPERS = frozenset({"timeout", "time", "nice", "sudo", "npx", "uv", "poetry", "pipenv"})
 _EXIT = LazyPattern(r"^\s*(?:Exit code|exit code|exit status)\s*:?\s*(\d+)\s*$", re.MULTILINE)
 
@@ -88,7 +91,9 @@ ERROR_LIMIT = 240
 def _segment_words(segment: str) -> list[str]:
     segment = _ENV.sub("", segment.strip())
     words = [w.strip("'\"") for w in segment.split()]
-    while words and (words[0] in _WRAPPERS or words[0].isdigit()):
+    while words and (
+        words[0] in _WRAPPERS or words[0].isdigit() or (words[0] in _OPENERS and len(words) > 1)
+    ):
         words = words[1:]
     if words and words[0] in {"run", "exec"} and len(words) > 1:  # `uv run`, `poetry run`
         words = words[1:]
@@ -144,13 +149,16 @@ def checks_anything(program: str, rest: list[str]) -> bool:
 
 def proves_a_pass(command: str) -> bool:
     """Whether `command` passing is a proof worth a line among the checks: its last command
-    tests, builds, lints or runs a kept script (`checks_anything`), and it is no one-off
-    script written into the command (`python3 -c '…'`, `rails runner '…'`, a heredoc). Its
-    failure is worth one either way (`npm install` failing is an open failure)."""
-    segments, _ = _check_segments(command)
+    tests, builds, lints or runs a kept script (`checks_anything`), or any of its commands
+    when `&&` alone joins them (`make test && make install` passing proves `make test`
+    passed), and it is no one-off script written into the command (`python3 -c '…'`,
+    `rails runner '…'`, a heredoc). Its failure is worth one either way (`npm install`
+    failing is an open failure)."""
+    segments, all_and = _check_segments(command)
     if not segments or _INLINE.compiled.search(command):
         return False
-    return checks_anything(segments[-1][0], segments[-1][1:])
+    parts = segments if all_and else segments[-1:]
+    return any(checks_anything(words[0], words[1:]) for words in parts)
 
 
 def _own_target(words: list[str]) -> tuple[str, frozenset[str]] | None:
