@@ -136,6 +136,30 @@ def test_an_earlier_suggestion_is_shown_with_the_answer_that_declined_it() -> No
     assert text.index("[3] user: deploy it") < text.index('="Rebuild the cache')
 
 
+def test_an_earlier_long_prompt_cut_short_keeps_what_the_user_ruled() -> None:
+    """A long prompt of an earlier session cut to a line keeps the sentence that rules
+    ("leave X alone"), not its chatty head: Claude's answer beside it ("X untouched") does
+    not say it was a rule."""
+    evidence = Evidence(new_state("s"))
+    evidence.prompt("Move the billing jobs to the new scheduler. " + "Keep the CSV export. " * 4)
+    evidence.said("Plan: I'll move the jobs one by one.")
+    evidence.prompt(
+        "Ha, that was quick. So, one thing that has annoyed me for years: every job sits in "
+        "the root package and nobody can find anything, the IDE search is useless and the "
+        "new hires keep asking where things go. Put them in per-domain packages. "
+        "Leave the invoices.api package alone, the partners' docs point at it. Oh, and the "
+        "new hires asked about the coffee machine again, no idea why they ask me of all "
+        "people, but anyway, thanks a lot for the quick turnaround on the last one."
+    )
+    evidence.said("Moved. The invoices.api package is untouched. All 40 tests pass.")
+    for n in range(3, 9):
+        evidence.prompt(f"now job {n}, " + "it still reads the old table. " * 4)
+        evidence.said(f"Job {n} is in. " + "The scheduler reads the cron line first. " * 8)
+    text = thread_parts.earlier_part(evidence.state, 1_900)
+    assert len(text) <= 1_900
+    assert "Leave the invoices.api package alone" in text
+
+
 def test_an_earlier_error_report_comes_with_its_answer_and_old_failures_stay_behind() -> None:
     """A pasted error shown alone reads as still open: an earlier session shows it with the
     head of Claude's answer. A check that failed at the start of a long earlier session and

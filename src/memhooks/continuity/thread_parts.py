@@ -145,7 +145,7 @@ def _variant(turn: dict[str, Any], prompt: int, reply: int, *, whole: bool = Fal
         said = answer(turn, reply)
     shown = {
         **turn,
-        "prompt": words_first(turn.get("prompt") or "", prompt),
+        "prompt": _user_words(turn.get("prompt") or "", prompt),
         "first": "",
         "mid": [],
         "ran": [],
@@ -160,6 +160,13 @@ def _variant(turn: dict[str, Any], prompt: int, reply: int, *, whole: bool = Fal
     if told:  # the user's words through a tool: with the prompt's
         lines.insert(1 if turn.get("prompt") else 0, f"[{turn['n']}] {TOLD_LABEL} {told}")
     return lines
+
+
+def _user_words(prompt: str, limit: int) -> str:
+    """A prompt in `limit`: whole, or what it decides ("leave X alone"), else its head."""
+    if len(prompt) <= limit or PASTE_MARK in prompt:
+        return words_first(prompt, limit)
+    return decisions(prompt, limit) or words_first(prompt, limit)
 
 
 def answer(turn: dict[str, Any], limit: int) -> str:
