@@ -41,6 +41,8 @@ PROVE_NOTHING = [
     "docker compose up -d --build",
     "docker compose exec db psql -c 'select count(*) from invoices'",
     "node --version",
+    "gh pr comment 31 --body-file /tmp/plan.md",
+    "glab mr view 7",
     "python manage.py makemigrations billing",
     "for f in a b; do echo $f; done",
     "python3 -c 'import ledger; ledger.self_test()'",

@@ -26,10 +26,11 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
 
-#: Programs whose failure says nothing about the code: they look at, fetch or move files.
+#: Programs whose failure says nothing about the code: they look at, fetch or move files,
+#: or talk to the code's host (`gh pr comment`, as `git push`).
 NOT_CHECKS = frozenset(
     """ls cat head tail less more grep egrep rg ag find fd echo printf sed awk cut tr sort
-    uniq wc diff cmp git cp mv rm ln mkdir rmdir touch chmod chown cd pwd which type file
+    uniq wc diff cmp git gh glab cp mv rm ln mkdir rmdir touch chmod chown cd pwd which type file
     stat du df tree env export set unset true false sleep date whoami id ps kill curl wget
     open xdg-open tee xargs basename dirname realpath readlink jq yq patch tar zip unzip
     gzip gunzip sha256sum md5sum psql sqlite3 mysql redis-cli mongosh
