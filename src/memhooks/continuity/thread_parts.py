@@ -269,8 +269,8 @@ def _with_gaps(chosen: dict[int, list[str]], count: int) -> list[str]:
 #: An earlier part's renders at most: after each, the room is made as much less than what
 #: it filled as the part overflowed (its headings grew), _LAST_STEP times that before the
 #: last render; what still overflows loses its last lines.
-_EARLIER_RENDERS = 4
-_LAST_STEP = 4
+_EARLIER_RENDERS = 5
+_LAST_STEP = 8
 #: An earlier session's headings, shorter and marked as that session's (others get the mark).
 _EARLIER_HEADINGS = {
     handover.PROVEN_HEADING: "## What its record proved at its end (an earlier session)",
