@@ -244,8 +244,9 @@ class Evidence:
         call = self.state["pending"].pop(block.tool_use_id, None)
         if call is None:
             return
-        if block.text and (block.is_error or "ask" in call):  # the user's words
-            told.note(self._turn(), self.redacted(block.text))
+        asked = "ask" in call
+        if block.text and (block.is_error or asked):  # the user's words
+            told.note(self._turn(), self.redacted(block.text), asked=asked, failed=block.is_error)
         if "file" in call and not block.is_error:
             made = call["tool"] == "Write" and block.text.lstrip().startswith(WRITE_CREATED)
             self.file_changed(call["file"], call["turn"], made=made)

@@ -273,6 +273,11 @@ def _with_gaps(chosen: dict[int, list[str]], count: int) -> list[str]:
     return out
 
 
+#: An earlier part's renders at most: after each, the room is made as much less than what
+#: it filled as the part overflowed (its headings grew), _LAST_STEP times that before the
+#: last render; what still overflows loses its last lines.
+_EARLIER_RENDERS = 5
+_LAST_STEP = 8
 #: An earlier session's headings, shorter and marked as that session's (others get the mark).
 _EARLIER_HEADINGS = {
     handover.PROVEN_HEADING: "## What its record proved at its end (an earlier session)",
@@ -298,8 +303,9 @@ def earlier_part(state: dict[str, Any], budget: int) -> str:
         return said_brief([whole.get(turn.get("n"), turn) for turn in turns], room)
 
     room = budget + extra
-    while True:
-        text = handover.next_session(brief, budget=room, said=said)
+    for done in range(1, _EARLIER_RENDERS + 1):
+        rendered = handover.next_session(brief, budget=room, said=said)
+        text = rendered
         if asked:
             text = text.replace(f"{handover.PROVEN_HEADING}\n{asked}\n\n", "")
             text = text.replace(f"\n{asked}", "")
@@ -310,7 +316,10 @@ def earlier_part(state: dict[str, Any], budget: int) -> str:
         out = "\n".join(lines)
         if len(out) <= budget or room <= 0:
             break
-        room -= len(out) - budget  # its headings grew: rendered again in less room
+        # its headings grew: rendered again in as much less room than this render filled
+        # (a turn's words shrink only in steps: the last render is given a longer step)
+        step = (len(out) - budget) * (_LAST_STEP if done == _EARLIER_RENDERS - 1 else 1)
+        room = min(room, len(rendered)) - step
     while len(out) > budget and len(lines) > 1:
         lines.pop(-1)
         out = "\n".join(lines)

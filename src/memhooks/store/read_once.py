@@ -4,9 +4,10 @@ library only.
 The bytes of every file read (or written) whole are kept with its stamp, and a later read of the
 same path whose `lstat` still gives that stamp takes them without opening the file again
 (`store.files.read_bytes`, `store.local.read_id`). The stamp holds the inode, size, mtime and
-ctime: every write of memhooks replaces the file (a new inode), under the lock or not, and an
-append changes its size, so a read under the lock still sees what another writer wrote before
-it. Outside a run (a library call, a test) nothing is kept.
+ctime: a write of memhooks replaces the file (a new inode), under the lock or not, but for a
+journal entry appended at its end (`store.files.append_text`), which keeps the inode and changes
+its size, so a read under the lock still sees what another writer wrote before it. Outside a
+run (a library call, a test) nothing is kept.
 """
 
 from __future__ import annotations

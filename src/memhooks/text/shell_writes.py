@@ -47,8 +47,8 @@ _FIND_WRITES = frozenset({"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fpr
 #: A command with none of these can write nothing `write_targets` sees (a quick look first).
 _MAY_WRITE = re.compile(
     r">(?!&|>?\s*/dev/null)|\b(?:"
-    + "|".join(sorted(_ALL_ARGS | _DESTINATION | _SHELLS | {"sed", "perl", "dd", "sort", "find"}))
-    + r"|eval|-[ce])\b"
+    + "|".join(sorted(_ALL_ARGS | _DESTINATION | _SHELLS | _INLINE.keys() | {"sed", "dd", "sort"}))
+    + r"|find|eval|python[\d.]*)\b"
 )
 
 

@@ -1,0 +1,34 @@
+"""An earlier session's part is rendered a few times at most, whatever its renders do."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from memhooks.continuity import handover, thread_parts
+from memhooks.continuity.evidence import new_state
+
+
+def test_an_earlier_part_that_shrinks_slowly_is_rendered_a_few_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A render whose text shrinks by one character for every eight taken off its room
+    (its words cut in steps) and whose headings grow once marked as an earlier session's:
+    stepping the room down by the overflow alone took dozens of renders."""
+    renders: list[int] = []
+    asked = [0]
+
+    def render(_state: dict[str, Any], *, budget: int, **_: object) -> str:
+        renders.append(budget)
+        size = asked[0] + (budget - asked[0]) // 8  # the room asked for, or near it
+        return "\n".join(["## Where the work stood", *["x" * (size // 20)] * 20])
+
+    monkeypatch.setattr(handover, "next_session", render)
+    for budget in range(700, 1200, 37):
+        renders.clear()
+        asked[0] = budget
+        part = thread_parts.earlier_part(new_state("s"), budget)
+        assert len(part) <= budget
+        assert part.startswith("## Where the work stood" + thread_parts.EARLIER_MARK)
+        assert len(renders) <= 5, (budget, len(renders))
