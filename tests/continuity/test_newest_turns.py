@@ -135,3 +135,20 @@ def test_a_long_summary_keeps_its_first_section_whole_when_it_fits_the_summarys_
     text = next_session(state, budget=9_000)
     assert "never round the VAT before summing the lines" in text
     assert "concept 3" not in text
+
+
+def test_what_came_of_a_turn_after_its_tools_outweighs_what_it_said_before() -> None:
+    """A reply that guessed before running something and corrected itself after it: the
+    first words after the last tool call (the verdict) are kept, not only the guess."""
+    turn = {
+        "n": 4,
+        "prompt": "the nightly export failed on CI again, is that our change?",
+        "first": "It is not our change: the CI runner lost its disk quota. "
+        + "The export itself runs fine on a laptop. " * 1
+        + " ".join(f"Step {n} of the job logs nothing unusual." for n in range(8)),
+        "mid": ["Let me run the export here to be sure."],
+        "last": "Hm, it fails here too with the same quota error: the laptop's disk is full. "
+        + "So neither place can run it until space is freed.",
+    }
+    text = "\n".join(turn_lines(turn, 2))
+    assert "it fails here too" in text

@@ -275,8 +275,7 @@ _DECISION = LazyPattern(
 )
 #: A list item: an option, a step, a finding.
 _ITEM = LazyPattern(r"^\s*(?:[-*•]|\d+[.)]|\(?[a-hA-H1-9]\))\s+\S")
-#: Sentences between a list and the question after it, at most, for its items to be options.
-OPTION_GAP = 2
+OPTION_GAP = 2  # sentences at most between a list and the question that offers its items
 #: How much each kind of sentence counts when a text must be shortened.
 QUESTION, OPTION, DECISION, FIRST, LAST, ITEM = 4.0, 3.0, 2.0, 1.5, 2.5, 1.0
 
@@ -319,8 +318,7 @@ def _weights(units: Sequence[tuple[str, bool]]) -> list[float]:
 
 def _options(units: Sequence[tuple[str, bool]], asked: int) -> set[int]:
     """The options of a reply that asks (its last question at `asked`): what it says after
-    that question, and the run of list items that ends just before it (a list further up
-    is the reply's findings, not the choices offered)."""
+    it, and the list items just before it (a list further up is its findings, not choices)."""
     after = set(range(asked + 1, len(units)))
     near = range(asked - 1, max(-1, asked - 2 - OPTION_GAP), -1)
     end = next((i for i in near if units[i][1]), -1)
@@ -331,19 +329,21 @@ def _options(units: Sequence[tuple[str, bool]], asked: int) -> set[int]:
 
 
 @functools.lru_cache(maxsize=256)
-def _ranked(text: str) -> tuple[list[tuple[str, bool]], str, list[int]]:
-    """`text`'s sentences, the text on one line, and the sentences' indexes best first (a
-    restore tries several lengths of the same text)."""
+def _ranked(text: str, verdict: str = "") -> tuple[list[tuple[str, bool]], str, list[int]]:
+    """`text`'s sentences, the text on one line, and their indexes best first (cached: a
+    restore tries several lengths); the sentence `verdict` opens weighs as a decision."""
     units = _units(text)
     weights = _weights(units)
+    at = next((i for i, (u, _) in enumerate(units) if verdict and u.startswith(verdict)), -1)
+    weights[at] = max(weights[at], DECISION) if at >= 0 else weights[at]
     order = sorted(range(len(units)), key=lambda i: (-weights[i], i))
     return units, " ".join(unit for unit, _ in units), order
 
 
-def select(text: str, limit: int) -> str:
+def select(text: str, limit: int, verdict: str = "") -> str:
     """`text` whole when it fits in `limit`, else the sentences a reader needs most (see
     `_weights`; among equals, the earlier), in their order, one line, each gap marked " … "."""
-    units, whole, order = _ranked(text)
+    units, whole, order = _ranked(text, verdict)
     if len(whole) <= limit:
         return whole
     kept: set[int] = set()

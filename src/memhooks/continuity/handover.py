@@ -177,7 +177,10 @@ def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[
     said = said_text(turn)
     cap = first_cap + mid_cap + last_cap
     if said and cap:  # the turn's texts as one reply: what matters most, wherever it sits
-        lines.append(f"[{n}] Claude: {select(said, cap)}")
+        # what came of the turn, after its tools, opens its last words: worth a decision
+        last = turn.get("last") if turn.get("first") or turn.get("mid") else ""
+        verdict = next(iter(sentences(last)), "")[:40] if last else ""
+        lines.append(f"[{n}] Claude: {select(said, cap, verdict)}")
     elif said and shortest:
         answer = decisions(said, ANSWER_CAP)  # it may reverse what a long prompt chose
         if not answer and not _speaks_for_itself(turn["prompt"]):
