@@ -148,7 +148,7 @@ def test_what_came_of_a_turn_after_its_tools_outweighs_what_it_said_before() -> 
         + " ".join(f"Step {n} of the job logs nothing unusual." for n in range(8)),
         "mid": ["Let me run the export here to be sure."],
         "last": "Hm, it fails here too with the same quota error: the laptop's disk is full. "
-        + "So neither place can run it until space is freed.",
+        "So neither place can run it until space is freed.",
     }
     text = "\n".join(turn_lines(turn, 2))
     assert "it fails here too" in text

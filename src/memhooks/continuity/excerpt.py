@@ -334,8 +334,8 @@ def _ranked(text: str, verdict: str = "") -> tuple[list[tuple[str, bool]], str, 
     restore tries several lengths); the sentence `verdict` opens weighs as a decision."""
     units = _units(text)
     weights = _weights(units)
-    at = next((i for i, (u, _) in enumerate(units) if verdict and u.startswith(verdict)), -1)
-    weights[at] = max(weights[at], DECISION) if at >= 0 else weights[at]
+    for at in [i for i, (u, _) in enumerate(units) if verdict and u.startswith(verdict)][:1]:
+        weights[at] = max(weights[at], DECISION)
     order = sorted(range(len(units)), key=lambda i: (-weights[i], i))
     return units, " ".join(unit for unit, _ in units), order
 
