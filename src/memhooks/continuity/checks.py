@@ -16,6 +16,7 @@ passing run closes the earlier failure whatever the string.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from memhooks import TYPE_CHECKING
@@ -23,7 +24,7 @@ from memhooks.continuity.excerpt import MESSAGE, error_lines, next_line
 from memhooks.text.lazy_re import LazyPattern
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
     from typing import Any
 
 #: Programs whose failure says nothing about the code: they look at, fetch or move files,
@@ -101,9 +102,11 @@ def _segment_words(segment: str) -> list[str]:
     return [w for w in words if w and w not in _NOISE]
 
 
-def _check_segments(command: str) -> tuple[list[list[str]], bool]:
+@functools.lru_cache(maxsize=64)
+def _check_segments(command: str) -> tuple[tuple[tuple[str, ...], ...], bool]:
     """The words of each segment of `command` that may run a check, and whether they are
-    joined by `&&` only (then the command passing proves each of them passed)."""
+    joined by `&&` only (then the command passing proves each of them passed). Cached: a
+    command's run asks for its target, what it proves and what it settles."""
     lines = command.strip().replace("\\\n", " ").splitlines()  # `\` joins two lines
     text = _OUTPUT_PIPE.sub("", _REDIRECT.sub("", "; ".join(lines)))
     parts = [""]
@@ -114,15 +117,15 @@ def _check_segments(command: str) -> tuple[list[list[str]], bool]:
             parts.append("")
         else:
             parts[-1] += piece
-    segments = [
-        words
+    segments = tuple(
+        tuple(words)
         for words in (_segment_words(s) for s in parts)
         if words and words[0] not in ("cd", "export", "set", "source", ".")
-    ]
+    )
     return segments, all(sep == "&&" for sep in separators)
 
 
-def verbs(program: str, rest: list[str]) -> list[str]:
+def verbs(program: str, rest: Sequence[str]) -> list[str]:
     """The words that say what a command does: its program's name and the words right after
     it up to its first option (`run`, `exec`, `-m` and script paths passed over), each cut at
     `:` and `.` (`db:migrate`, `deps.get`, `phx.gen.html`)."""
@@ -136,7 +139,7 @@ def verbs(program: str, rest: list[str]) -> list[str]:
     return found
 
 
-def checks_anything(program: str, rest: list[str]) -> bool:
+def checks_anything(program: str, rest: Sequence[str]) -> bool:
     """Whether a command tests, builds, lints or runs a script (see the module's doc): a word
     of `CHECK_VERBS` (or a formatter's `--check`) says so whatever else it says; a word of
     `NOT_CHECK_VERBS` or a program of `NOT_CHECKS` (`docker compose exec db psql`), or `--help`
@@ -162,7 +165,7 @@ def proves_a_pass(command: str) -> bool:
     return any(checks_anything(words[0], words[1:]) for words in parts)
 
 
-def _own_target(words: list[str]) -> tuple[str, frozenset[str]] | None:
+def _own_target(words: Sequence[str]) -> tuple[str, frozenset[str]] | None:
     program = words[0].rsplit("/", 1)[-1] if "/" not in words[0][:2] else words[0]
     if program in NOT_CHECKS or not _PROGRAM.compiled.match(program):
         return None
