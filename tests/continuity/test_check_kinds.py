@@ -150,3 +150,48 @@ def test_a_call_that_never_ran_is_no_failed_check() -> None:
     assert CHECKS_HEADING not in text
     assert "`make integration` failed (not run: the user said no)" in text
     assert "`make unit` failed (not run: cancelled)" in text
+
+
+COVERING = [
+    # options that change how a run builds or reports, never which tests it runs
+    ("go test -race ./ledger/", "go test -run TestPostingOrder ./ledger/", True),
+    ("go test -count=1 -v ./ledger/", "go test -run TestPostingOrder ./ledger/", True),
+    ("go test -timeout 90s ./ledger/", "go test -run=TestPostingOrder ./ledger/", True),
+    ("pytest --color=yes tests/test_fees.py", "pytest tests/test_fees.py -k rounding", True),
+    ("pytest -p no:cacheprovider tests/test_fees.py", "pytest -k rounding tests/", False),
+    ("pytest -p no:cacheprovider tests/", "pytest -k rounding tests/", True),
+    ("npx jest --ci", "npx jest -t rounds", True),
+    ("cargo test", "cargo test -p ledger", True),
+    # a pass that would have stopped at its first failure ran them all
+    ("pytest -x", "pytest tests/test_fees.py::test_rounding", True),
+    # a selector narrows the run: it covers no wider one, nor another package
+    ("go test -run TestPostingOrder ./ledger/", "go test ./ledger/", False),
+    ("go test -race ./ledger/", "go test -run TestPostingOrder ./billing/", False),
+    ("npx jest -t 'rounds half up'", "npx jest", False),
+    ("pytest -k rounding", "pytest", False),
+    ("cargo test -p ledger", "cargo test", False),
+    ("npx mocha --grep fees", "npx mocha", False),
+]
+
+
+@pytest.mark.parametrize(("run", "other", "covered"), COVERING)
+def test_an_option_covers_by_what_it_selects(run: str, other: str, *, covered: bool) -> None:
+    """An option that picks tests (`-run`, `-k`, `-t`, `--grep`, cargo's `-p`) narrows the
+    run; one that only changes how it builds or reports (`-race`, `-v`, `-count=1`,
+    `--color`, `-timeout 90s`) is no other target: a pass over the same package without a
+    selector covers the selected run."""
+    found, wanted = checks.target(run), checks.target(other)
+    assert found is not None
+    assert wanted is not None
+    assert checks.covers(found, wanted) is covered
+
+
+def test_a_pass_without_the_selector_closes_the_selected_failure() -> None:
+    records = [
+        prompt("the posting order flips under load"),
+        *bash("1", "go test -run TestPostingOrder ./ledger/", ok=False, output="--- FAIL: x"),
+        *bash("2", "go test -race ./ledger/", ok=True, output="ok  \tacme/ledger\t1.2s"),
+    ]
+    state = Evidence().add_all(records).state
+    assert all(entry["ok"] for entry in state["checks"].values())
+    assert "FAILING" not in next_session(state, budget=3_000)

@@ -69,6 +69,29 @@ _PROGRAM = LazyPattern(r"^[\w.~/][\w.+/-]*$")
 _SCRIPT = LazyPattern(r"/|\.(?:py|rb|js|mjs|cjs|ts|sh|go|pl|php|exs|java|kt)$")
 #: Words that change how much a run prints, never what it checks.
 _NOISE = frozenset({"-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "-s", "--silent"})
+#: Options that pick which tests run, with their value when it is the next word: pytest
+#: `-k`/`-m`/`--deselect`, go `-run`/`-skip`, jest and vitest `-t`/`--testNamePattern`,
+#: mocha and playwright `--grep`/`-g`, rspec `-e`/`--tag`, phpunit, dotnet and pnpm
+#: `--filter`, gradle `--tests`, mix `--only`, cargo `-p`/`--test`/`--bin`, npm `-w` (and
+#: `--maxfail N`, kept as one word).
+_SELECTS = frozenset(
+    """-k -m --deselect --ignore -run -skip -t --testNamePattern --testPathPattern -g --grep
+    --fgrep -e --example --tag --filter --group --tests --only --exclude -p --package --test
+    --bin -w --workspace --project --maxfail""".split()  # noqa: SIM905
+)
+#: Options that change how a run builds or reports, never which tests it runs: out of its
+#: target (`go test -race ./pkg/` and `go test ./pkg/` are one). With a value of this shape
+#: as the next word (pytest's `-p no:cacheprovider` loads a plugin, cargo's `-p x` selects).
+_QUIET_VALUE = dict.fromkeys(("-count", "-parallel", "-j", "--jobs", "--durations"), r"\d+") | {
+    "-timeout": r"\d+\w*", "-p": r"\d+|no:\S+", "-n": r"\d+|auto|logical", "--tb": r"\w+",
+    "--color": r"\w+", "--cov-report": r"\S+",
+}  # fmt: skip
+_QUIET = LazyPattern(
+    r"^(?:-race|-msan|-asan|-json|-cover|-cover(?:mode|profile|pkg)=\S*|-count=\d+|"
+    r"-timeout=\S+|-parallel=\d+|-p=\d+|-shuffle=\S+|--colou?rs?(?:=\w+)?|--no-colou?r|"
+    r"--tb=\w+|-r[a-zA-Z]+|--durations=\d+|--no-header|--showlocals|--ci|--runInBand|"
+    r"--coverage|--cov(?:=\S+)?|--cov-report=\S+|--no-cov|--no-fail-fast|-n=?\d+)$"
+)
 #: A command's pieces: quoted strings whole, separators, and the text between them.
 _PIECES = LazyPattern(r"""'[^']*'?|"(?:\\.|[^"\\])*"?|&&|\|\||;|[^'"&|;]+|.""")
 _OUTPUT_PIPE = LazyPattern(r"\s*\|\s*(?:tail|head|tee|grep|less|cat)\b.*$")
@@ -165,11 +188,35 @@ def proves_a_pass(command: str) -> bool:
     return any(checks_anything(words[0], words[1:]) for words in parts)
 
 
+def _scope(rest: Sequence[str]) -> list[str]:
+    """A run's words as they bear on what it checks: an option that picks tests joined with
+    its value (`-run X` as `-run=X`), one that only changes how it builds or reports left
+    out (`-race`, `-count 1`), the words after `--` (the program's own) as they are."""
+    out: list[str] = []
+    at = 0
+    while at < len(rest):
+        word, value = rest[at], rest[at + 1] if at + 1 < len(rest) else "-"
+        if word == "--":
+            return out + list(rest[at:])
+        shape = _QUIET_VALUE.get(word)
+        if at == 0 and word in _HOPS:  # `python -m pytest`: the module is what runs
+            out.append(word)
+        elif shape is not None and re.fullmatch(shape, value):
+            at += 1
+        elif word in _SELECTS and not value.startswith("-"):
+            out.append(f"{word}={value}")
+            at += 1
+        elif not _QUIET.compiled.match(word):
+            out.append(word)
+        at += 1
+    return out
+
+
 def _own_target(words: Sequence[str]) -> tuple[str, frozenset[str]] | None:
     program = words[0].rsplit("/", 1)[-1] if "/" not in words[0][:2] else words[0]
     if program in NOT_CHECKS or not _PROGRAM.compiled.match(program):
         return None
-    rest = words[1:]
+    rest = _scope(words[1:])
     first = next((i for i, w in enumerate(rest) if not w.startswith("-")), None)
     if first is not None and _PATH_LIKE.compiled.search(rest[first]):
         first = None  # `pytest tests/x.py`, `python3 a.py`: what it runs, not a subcommand
@@ -261,13 +308,17 @@ def still_named(run: tuple[str, frozenset[str]], other: dict[str, Any], output: 
 
 
 def covers(run: tuple[str, frozenset[str]], other: tuple[str, frozenset[str]]) -> bool:
-    """A passing `run` proves `other` passes too: same runner, and the same words or fewer
-    options and no word of its own (`cargo run -- x.log` checks that input, not all of
-    them; `pytest` covers `pytest -k merge`, `pytest -k merge` does not cover `pytest`)."""
+    """A passing `run` proves `other` passes too: same runner, no option `other` has not
+    (an option that picks tests narrows the run: `pytest -k merge` does not cover `pytest`;
+    one that stops at the first failure ran them all when it passed), and the same inputs
+    or none (`cargo run -- x.log` checks that input, not all of them; `go test -race ./pkg/`
+    covers `go test -run TestX ./pkg/`: `-race` is left out of a target, see `_scope`)."""
     if run[0] != other[0]:
         return False
-    return run[1] == other[1] or (
-        run[1] < other[1] and all(word.startswith("-") for word in run[1])
+    mine = {w for w in run[1] if w not in _STOPS_EARLY and not w.startswith("--maxfail")}
+    inputs = {w for w in mine if not w.startswith("-")}
+    return mine <= other[1] and (
+        not inputs or inputs == {w for w in other[1] if not w.startswith("-")}
     )
 
 
