@@ -93,7 +93,7 @@ def _shorten(turn: dict[str, Any]) -> None:
     turn["first"] = select(turn["first"], OLD_FIRST)
     turn["mid"] = []
     turn["last"] = select(said.strip(), OLD_LAST)
-    turn["ran"] = turn["ran"][-OLD_RUNS:]
+    turn["ran"] = turn_files.kept_runs(turn["ran"], OLD_RUNS)
 
 
 def _fold(mid: list[str]) -> list[str]:
@@ -259,8 +259,8 @@ class Evidence:
 
     def _ran(self, entry: dict[str, Any]) -> None:
         ran = self._turn()["ran"]
-        ran.append(entry)
-        del ran[:-MAX_RUNS]
+        ran.append({key: value for key, value in entry.items() if key != "git" or value})
+        ran[:] = turn_files.kept_runs(ran, MAX_RUNS)
 
     def _next_seq(self) -> int:
         """Order of file changes and check runs: which came after which."""
@@ -297,7 +297,8 @@ class Evidence:
         # Piped into a filter, a success is the filter's: no proof that the check passed.
         unproven = ok and checks.unproven_pass(command, output)
         piped = {"piped": True} if unproven else {}
-        self._ran({"cmd": clip(command, 300), "ok": ok, "error": error, **piped})
+        git = turn_files.recorded(command)  # what it recorded in git, verbatim by selection
+        self._ran({"cmd": clip(command, 300), "ok": ok, "error": error, **piped, "git": git})
         if ok:  # the files it wrote and those it took away
             cwd = self.state["cwd"]
             self.removed(turn_files.bash_wrote(self.state["turns"], turn, command, cwd))

@@ -50,7 +50,7 @@ from memhooks.continuity.record_fit import (
     newest,
     stated,
 )
-from memhooks.continuity.turn_files import changed_lines
+from memhooks.continuity.turn_files import changed_lines, kept_runs
 from memhooks.text import clip, lines_size
 from memhooks.text.lazy_re import LazyPattern
 
@@ -142,18 +142,20 @@ def todo_turn(state: dict[str, Any]) -> int:
 # ---------------------------------------------------------------- what was said
 
 
-def _runs(turn: dict[str, Any]) -> str:
+def _runs(turn: dict[str, Any], count: int) -> str:
+    """The turn's newest `count` runs, and the git work it recorded (`turn_files.recorded`)."""
     parts = []
-    for run in turn.get("ran", [])[-RUNS_SHOWN:]:
+    for run in kept_runs(turn.get("ran", []), count):
+        cmd = code_span(run.get("git") or run.get("cmd", ""), 100)
         if "agent" in run:
             parts.append(f"a sub-agent reported: {clip(run['agent'], 400)}")
         elif run.get("piped"):  # the exit status is the filter's
-            parts.append(f"{code_span(run['cmd'], 100)} (piped: outcome not known)")
+            parts.append(f"{cmd} (piped: outcome not known)")
         elif run["ok"]:
-            parts.append(f"{code_span(run['cmd'], 100)} ok")
+            parts.append(f"{cmd} ok")
         else:
             error = f" ({clip(run['error'], 160)})" if run.get("error") else ""
-            parts.append(f"{code_span(run['cmd'], 100)} failed{error}")
+            parts.append(f"{cmd} failed{error}")
     return "; ".join(parts)
 
 
@@ -197,9 +199,9 @@ def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[
         )
         lines.append(f"[{n}] Claude's todo list (its own note, as it wrote it then{done}):")
         lines += todo_lines(shown)
-    if with_runs:  # what the turn changed, then what ran
-        runs = _runs(turn)
-        lines += changed_lines(turn) + ([f"[{n}] ran: {runs}"] if runs else [])
+    # what the turn changed, then what ran; shown short, what it recorded in git
+    runs = _runs(turn, RUNS_SHOWN if with_runs else 0)
+    lines += (changed_lines(turn) if with_runs else []) + ([f"[{n}] ran: {runs}"] if runs else [])
     return lines
 
 

@@ -8,6 +8,13 @@ guard reads it: `>`, `tee`, `sed -i`, `cp`, the target of `mv`, ...; not a quote
 (`removed`) is no longer an earlier turn's change: one the session made (a scratch script)
 leaves every turn, another is shown deleted at the turn that removed it.
 
+A Bash call that recorded work in git (a commit, an amend, a push, a merge, a tag, a
+stash, a branch made) keeps, beside its command, those git commands verbatim by selection
+(`recorded`: `git add`, `cd`, a look at the log left out, a check between them as "…"), and
+stays among the turn's runs however many came after it (`kept_runs`): the restore shows it
+with its outcome at every level a turn is shown, so "amend, or a new commit?" followed by
+the amend reads as done.
+
 The restore shows one line per turn where it shows what ran (`changed_lines`: "[12] files
 changed: `a.py`, `b.md` (new)"), so "said it would do X, then edited Y" reads as done. git stays
 the authority for what is changed now: SessionStart takes out of those lines the files git's
@@ -19,7 +26,9 @@ from __future__ import annotations
 import re
 
 from memhooks import TYPE_CHECKING
+from memhooks.continuity.checks import NOT_CHECKS
 from memhooks.continuity.proofs import code_span
+from memhooks.text import clip
 from memhooks.text.lazy_re import LazyPattern
 
 if TYPE_CHECKING:
@@ -42,6 +51,27 @@ _GIT_MOVES = LazyPattern(r"\bgit\s+(?=(?:rm|mv)\b(?![^;&|\n]*--cached))")
 _NO_REDIRECT = LazyPattern(
     r"""(?<![^\s;&|()])(['"])[<>&|;]+\1(?![^\s;&|()])|\\[<>]|\[\[\s.*?\s\]\]|\(\(.*?\)\)"""
 )
+#: git's subcommands that record work whatever their options, and those that do with some.
+_RECORDS = frozenset("commit push merge rebase cherry-pick revert am pull".split())  # noqa: SIM905
+_MAKES_BRANCH = frozenset("-b -B -c -C --create --force-create --orphan".split())  # noqa: SIM905
+_BRANCH_CHANGES = frozenset(
+    "-d -D -m -M -c -C --delete --move --copy -f --force -u --set-upstream-to".split()  # noqa: SIM905
+)
+_LISTS = frozenset(
+    "-a -r -l -n -v -vv --list --verify --contains --merged --no-merged --points-at".split()  # noqa: SIM905
+)
+_STASH_CHANGES = frozenset("push save pop apply drop clear branch".split())  # noqa: SIM905
+_MOVES_HEAD = frozenset({"--hard", "--soft", "--keep", "--merge"})
+#: git's options before its subcommand that take the next word (`git -C dir commit`).
+_GIT_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
+_SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "|&", "(", ")"})
+#: A commit message written through a heredoc (`-m "$(cat <<'EOF' …)"`): its first line.
+_MESSAGE_HEREDOC = LazyPattern(
+    r"""\$\(\s*cat\s*<<-?\s*(['"]?)(\w+)\1[^\n]*\n\s*([^\n]*).*?\n\s*\2\s*\n\s*\)""", re.DOTALL
+)
+WORD_CAP = 60
+#: git work kept among a turn's runs beyond the newest ones.
+RECORDED_KEPT = 4
 _LINE = LazyPattern(r"^\[\d+\] " + LABEL + r": ")
 _ITEM = LazyPattern(r"`([^`]*)`(?: \((new|deleted)\))?")
 _MORE = LazyPattern(r" \(\+(\d+) more\)$")
@@ -90,6 +120,83 @@ def bash_wrote(turns: list[dict[str, Any]], n: int, command: str, cwd: str) -> l
         elif verb not in _TAKES_AWAY and inside:
             note(turns, n, path[len(root) :], WROTE)
     return gone
+
+
+def _records(sub: str, args: list[str]) -> bool:
+    """Whether `git sub args` changes the repository's history or branches."""
+    options = {word for word in args if word.startswith("-")}
+    named = [word for word in args if not word.startswith("-")]
+    if sub in ("checkout", "switch"):
+        return bool(options & _MAKES_BRANCH)
+    if sub in ("branch", "tag"):
+        return bool(options & _BRANCH_CHANGES) or bool(named and not options & _LISTS)
+    if sub == "stash":
+        return not named or named[0] in _STASH_CHANGES
+    return sub in _RECORDS or (sub == "reset" and bool(options & _MOVES_HEAD))
+
+
+def _shown(word: str) -> str:
+    word = clip(word.strip().split("\n", 1)[0], WORD_CAP)
+    return f'"{word}"' if not word or any(c.isspace() or c in "'\"$;&|<>" for c in word) else word
+
+
+def _git_work(words: list[str]) -> str | None:
+    """A segment's git command when it records work ("" for another git command or a
+    program that only looks or moves, None for one that does something else)."""
+    while words and "=" in words[0] and not words[0].startswith("-"):  # `A=1 git …`
+        words = words[1:]
+    if not words or words[0] in NOT_CHECKS - {"git"}:
+        return ""
+    if words[0].rsplit("/", 1)[-1] != "git":
+        return None
+    at = 1
+    while at < len(words) and words[at].startswith("-"):
+        at += 2 if words[at] in _GIT_VALUE else 1
+    if at >= len(words) or not _records(words[at], words[at + 1 :]):
+        return ""
+    return " ".join(["git", *map(_shown, words[1:])])
+
+
+def recorded(command: str) -> str:
+    """The git commands of `command` that record work (`_records`), verbatim by selection,
+    joined as the command joins them: a commit message by its first line, a segment that
+    only looks or moves (`cd`, `git add`, `| tail`) left out, any other as "…"; "" when
+    none records work."""
+    if "git" not in command:
+        return ""
+    from memhooks.text.shell_lex import join_continuations, strip_heredocs, words
+
+    first_line = _MESSAGE_HEREDOC.compiled.sub(lambda m: m[3].replace('"', "'"), command)
+    tokens = words(strip_heredocs(join_continuations(first_line)))
+    segments: list[tuple[str, list[str]]] = [("", [])]
+    target = False
+    for at, word in enumerate(tokens):
+        redirect = set(word) <= set("<>&") and word not in _SEPARATORS
+        if word in _SEPARATORS:
+            segments.append((";" if word in "()" else word, []))
+        elif not (redirect or target or (word.isdigit() and _redirects(tokens, at + 1))):
+            segments[-1][1].append(word)  # a redirection (its fd, operator, file) left out
+        target = redirect
+    out: list[tuple[str, str]] = []
+    for sep, segment in segments:
+        found = _git_work(segment)
+        if found == "" or (found is None and out[-1:] and out[-1][1] == "…"):
+            continue
+        out.append((sep, found or "…"))
+    if not any(text != "…" for _, text in out):
+        return ""
+    return out[0][1] + "".join(("; " if sep == ";" else f" {sep} ") + text for sep, text in out[1:])
+
+
+def kept_runs(ran: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
+    """A turn's newest `count` runs, and before them the git work it recorded (`recorded`,
+    the newest RECORDED_KEPT): a commit followed by many looks stays."""
+    cut = max(0, len(ran) - count)
+    return [run for run in ran[:cut] if run.get("git")][-RECORDED_KEPT:] + ran[cut:]
+
+
+def _redirects(tokens: list[str], at: int) -> bool:
+    return at < len(tokens) and set(tokens[at]) <= set("<>&") and tokens[at] not in _SEPARATORS
 
 
 def _made(turns: list[dict[str, Any]], path: str) -> bool:
