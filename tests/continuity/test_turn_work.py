@@ -5,11 +5,12 @@ shown, so "amend or a new commit?" followed by the amend reads as done."""
 from __future__ import annotations
 
 import pytest
-from records import bash, prompt, said
+from records import bash, edit, prompt, said
 
 from memhooks.continuity import turn_files
 from memhooks.continuity.evidence import Evidence
-from memhooks.continuity.handover import LEVELS, turn_lines
+from memhooks.continuity.handover import LEVELS, next_session, turn_lines
+from memhooks.continuity.proofs import CHECKS_HEADING
 
 AMEND = (
     "cd /p/api && pytest -q tests/ && git add -A && "
@@ -67,3 +68,59 @@ def test_a_turn_shows_what_it_recorded_in_git_at_every_level() -> None:
         assert amended in text, level
         assert "`git push` failed (fatal: No configured push destination.)" in text, level
     assert "git status" not in "\n".join(turn_lines(turn, 0))
+
+
+def test_an_interruption_is_the_hosts_mark_not_the_users_words() -> None:
+    """The host writes "[Request interrupted by user…]" when the user stops Claude: no
+    prompt (it answers no question of Claude's, and opens no turn), but the turn it cut short
+    says so where it shows what ran."""
+    rejected = "The user doesn't want to proceed with this tool use. The tool use was rejected."
+    records = [
+        prompt("clear out the staging bucket"),
+        said("Should I also drop the thumbnails? I'll list the bucket first."),
+        *bash("1", "aws s3 ls s3://staging-assets", ok=False, output=rejected),
+        prompt("[Request interrupted by user for tool use]"),
+    ]
+    state = Evidence().add_all(records).state
+    assert [turn["n"] for turn in state["turns"]] == [1]
+    text = next_session(state, budget=3_000)
+    assert "Request interrupted" not in text
+    assert "(not run: the user said no); then the user interrupted" in text
+    assert "Claude asked, and no prompt has answered yet: Should I also drop" in text
+    state = Evidence().add_all([*records, prompt("[Request interrupted by user]")]).state
+    assert [len(turn["ran"]) for turn in state["turns"]] == [2]  # one mark for both
+    assert "[Request interrupted" not in next_session(state, budget=3_000)
+
+
+def test_a_removed_test_file_leaves_no_current_proof_nor_open_failure() -> None:
+    """A check whose target is only a file the session removed, or whose failure named it,
+    proves nothing now and fails on nothing open: it leaves the checks (its turn still says
+    what ran); a check of another file stays."""
+    failed = "FAILED tests/test_slug_props.py::test_roundtrip - AssertionError: 'a-b'\n1 failed"
+    records = [
+        prompt("try a property test for the slug encoder"),
+        *edit("1", "/p/tests/test_slug_props.py", tool="Write"),
+        *bash("2", "pytest tests/test_slug_props.py", ok=False, output=failed),
+        *bash("3", "pytest tests/test_slug_props.py::test_unicode", ok=True, output="1 passed"),
+        *bash(
+            "4", "pytest tests/", ok=False, output=failed.replace("1 failed", "1 failed, 9 passed")
+        ),
+        *bash(
+            "5",
+            "pytest tests/test_api.py",
+            ok=False,
+            output="FAILED tests/test_api.py::t\n1 failed",
+        ),
+        *edit("6", "/p/tests/test_legacy_slug.py"),
+        *bash("7", "pytest -q ./tests/test_legacy_slug.py", ok=True, output="3 passed"),
+        prompt("drop both slug tests, they test the wrong thing"),
+        *bash("8", "rm tests/test_slug_props.py && git rm -q tests/test_legacy_slug.py", ok=True),
+    ]
+    state = Evidence().add_all(records).state
+    assert [entry["cmd"] for entry in state["checks"].values()] == ["pytest tests/test_api.py"]
+    assert list(state["files"]) == ["tests/test_legacy_slug.py"]  # made elsewhere: deleted
+    text = next_session(state, budget=4_000)
+    shown = text.split(CHECKS_HEADING, 1)[1].split("\n\n", 1)[0]
+    assert "slug" not in shown
+    assert "(turn 1): `pytest tests/test_api.py`: FAILED tests/test_api.py::t" in shown
+    assert "`pytest tests/test_slug_props.py` failed (FAILED tests/test_slug_props.py" in text

@@ -18,7 +18,7 @@ from memhooks import TYPE_CHECKING
 from memhooks.continuity import checks, told, turn_files
 from memhooks.continuity.excerpt import flat, head_tail, select, trim_paste
 from memhooks.continuity.host_summary import summary_text
-from memhooks.continuity.prompts import assistant_text, clean_prompt, prompt_text
+from memhooks.continuity.prompts import assistant_text, clean_prompt, interruption, prompt_text
 from memhooks.continuity.transcript_records import WRITE_CREATED, Record, ToolResult, ToolUse
 from memhooks.text import clip
 from memhooks.text.redact import redact
@@ -58,6 +58,7 @@ FILE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 RESULT_KINDS = {"Agent": "agent", "Task": "agent", "AskUserQuestion": "ask"}
 TODO_STATUSES = ("pending", "in_progress", "completed")
 _HAND_BACK = "The report follows:"
+INTERRUPTED = {"interrupted": True}
 
 
 def new_state(session_id: str = "") -> dict[str, Any]:
@@ -185,6 +186,10 @@ class Evidence:
         return turn
 
     def prompt(self, text: str, at: str = "") -> None:
+        if interruption(text):  # the host's mark, once on the turn it cut short
+            if self._turn()["ran"][-1:] != [INTERRUPTED]:
+                self._ran(INTERRUPTED)
+            return
         turns = self.state["turns"]
         text = clip(trim_paste(self.redacted(text)), PROMPT_CAP)
         n = turns[-1]["n"] + 1 if turns else 1
@@ -280,17 +285,6 @@ class Evidence:
         while len(files) > MAX_FILES:
             del files[next(iter(files))]
 
-    def removed(self, gone_paths: list[str]) -> None:
-        """Files a successful command took away (`turn_files.bash_wrote`): one this session
-        created is no kept file (a scratch script), another is marked deleted."""
-        files = self.state["files"]
-        for gone in gone_paths:
-            for name in [f for f in files if f == gone or f.startswith(gone + "/")]:
-                if files[name].get("how") == "new":
-                    del files[name]
-                else:
-                    files[name].update(how="deleted", seq=self._next_seq())
-
     def ran(self, command: str, *, ok: bool, output: str, turn: int) -> None:
         """One Bash call's outcome: kept in its turn, and as its target's last outcome."""
         error = "" if ok else checks.error_line(self.redacted(output))
@@ -299,9 +293,9 @@ class Evidence:
         piped = {"piped": True} if unproven else {}
         git = turn_files.recorded(command)  # what it recorded in git, verbatim by selection
         self._ran({"cmd": clip(command, 300), "ok": ok, "error": error, **piped, "git": git})
-        if ok:  # the files it wrote and those it took away
-            cwd = self.state["cwd"]
-            self.removed(turn_files.bash_wrote(self.state["turns"], turn, command, cwd))
+        if ok:  # the files it wrote and those it took away, and what their removal settles
+            gone = turn_files.bash_wrote(self.state["turns"], turn, command, self.state["cwd"])
+            turn_files.taken_away(self.state, turn, gone, self._next_seq)
         found = None if checks.never_ran(output) else checks.target(command)
         if found is None:
             return

@@ -147,7 +147,9 @@ def _runs(turn: dict[str, Any], count: int) -> str:
     parts = []
     for run in kept_runs(turn.get("ran", []), count):
         cmd = code_span(run.get("git") or run.get("cmd", ""), 100)
-        if "agent" in run:
+        if run.get("interrupted"):  # the host's mark, not the user's words
+            parts.append("then the user interrupted")
+        elif "agent" in run:
             parts.append(f"a sub-agent reported: {clip(run['agent'], 400)}")
         elif run.get("piped"):  # the exit status is the filter's
             parts.append(f"{cmd} (piped: outcome not known)")

@@ -21,6 +21,8 @@ _NOT_A_PROMPT = (
     "<task-notification>",
     "<bash-",
 )
+#: The host's mark of the user stopping Claude: written as a prompt, not the user's words.
+_INTERRUPTED = LazyPattern(r"\[Request interrupted by user[^\]\n]{0,40}\]")
 _SYSTEM_REMINDER = LazyPattern(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
 
 
@@ -73,3 +75,8 @@ def assistant_text(record: Record) -> str:
     if record.type != "assistant":
         return ""
     return "\n".join(block.text for block in record.blocks if isinstance(block, TextBlock)).strip()
+
+
+def interruption(text: str) -> bool:
+    """Whether a prompt's `text` is the host's mark that the user interrupted Claude."""
+    return _INTERRUPTED.compiled.fullmatch(text.strip()) is not None

@@ -70,6 +70,10 @@ _MESSAGE_HEREDOC = LazyPattern(
     r"""\$\(\s*cat\s*<<-?\s*(['"]?)(\w+)\1[^\n]*\n\s*([^\n]*).*?\n\s*\2\s*\n\s*\)""", re.DOTALL
 )
 WORD_CAP = 60
+#: A check's word that names a file or folder; a file named in a failure's line.
+_FILE = LazyPattern(r"/|::|\.\w{1,5}(?::\d+)?$")
+_LINE_NO = LazyPattern(r":\d+$")
+_FILE_IN_ERROR = LazyPattern(r"(?:[\w.-]+/)*[\w-]+\.\w{1,5}\b")
 #: git work kept among a turn's runs beyond the newest ones.
 RECORDED_KEPT = 4
 _LINE = LazyPattern(r"^\[\d+\] " + LABEL + r": ")
@@ -217,6 +221,47 @@ def removed(turns: list[dict[str, Any]], n: int, gone: str) -> None:
             turn.get("changed", {}).pop(path, None)
         if not made:
             note(turns, n, path, "deleted")
+
+
+def taken_away(state: dict[str, Any], n: int, gone: list[str], seq: Callable[[], int]) -> None:
+    """What the removal of the `gone` paths at turn `n` settles beyond the turns' lines
+    (`removed` saw to those): the session's files by the same rule, as turn `n`'s line shows
+    them (marked deleted there, deleted here; gone from every turn, a file the session made,
+    gone here too); the checks whose target is only removed files, or whose failure named
+    one: no current proof nor open failure (the turn that ran them still says so)."""
+    if not gone:
+        return
+    shown = (_turn(state["turns"], n) or {}).get("changed", {})
+    files = state["files"]
+    for name in [path for path in files if _under(path, gone)]:
+        if shown.get(name) == "deleted":
+            files[name].update(how="deleted", seq=seq())
+        else:
+            del files[name]
+    checks = state["checks"]
+    for key in [key for key, entry in checks.items() if _only_removed(entry, gone)]:
+        del checks[key]
+
+
+def _under(path: str, gone: list[str], *, named: bool = False) -> bool:
+    """Whether `path` is one of the `gone` paths or under one; `named`: as a check names it
+    (`./a.py`, `a.py::test_x`, `a_spec.rb:12`, or relative to a folder it moved to)."""
+    if named:
+        path = _LINE_NO.compiled.sub("", path.removeprefix("./").split("::", 1)[0]).rstrip("/")
+    return bool(path) and any(
+        path == g or path.startswith(g + "/") or (named and g.endswith("/" + path)) for g in gone
+    )
+
+
+def _only_removed(entry: dict[str, Any], gone: list[str]) -> bool:
+    """Whether a check's target is only removed files (its inputs that name files), or it
+    failed on one (its error line names it)."""
+    args = entry.get("args") or ()
+    paths = [w for w in args if not w.startswith("-") and _FILE.compiled.search(w)]
+    if paths and all(_under(path, gone, named=True) for path in paths):
+        return True
+    named = _FILE_IN_ERROR.compiled.findall(entry.get("error") or "")
+    return not entry["ok"] and any(_under(path, gone, named=True) for path in named)
 
 
 def changed_lines(turn: dict[str, Any]) -> list[str]:
