@@ -50,7 +50,7 @@ from memhooks.continuity.record_fit import (
     newest,
     stated,
 )
-from memhooks.continuity.turn_files import changed_lines, kept_runs
+from memhooks.continuity.turn_files import changed_lines, kept_runs, run_command
 from memhooks.text import clip, lines_size
 from memhooks.text.lazy_re import LazyPattern
 
@@ -146,7 +146,7 @@ def _runs(turn: dict[str, Any], count: int) -> str:
     """The turn's newest `count` runs, and the git work it recorded (`turn_files.recorded`)."""
     parts = []
     for run in kept_runs(turn.get("ran", []), count):
-        cmd = code_span(run.get("git") or run.get("cmd", ""), 100)
+        cmd = code_span(run_command(run, brief=not count), 100)
         if run.get("interrupted"):  # the host's mark, not the user's words
             parts.append("then the user interrupted")
         elif "agent" in run:

@@ -70,6 +70,8 @@ _MESSAGE_HEREDOC = LazyPattern(
     r"""\$\(\s*cat\s*<<-?\s*(['"]?)(\w+)\1[^\n]*\n\s*([^\n]*).*?\n\s*\2\s*\n\s*\)""", re.DOTALL
 )
 WORD_CAP = 60
+#: A commit's or a stash's message and `-q`, left out of a turn shown short.
+_MESSAGE = LazyPattern(r"""\s(?:-q|--quiet|(?:-q?m|--message)(?:=|\s)(?:"[^"]*"|\S+))(?=\s|$)""")
 #: A check's word that names a file or folder; a file named in a failure's line.
 _FILE = LazyPattern(r"/|::|\.\w{1,5}(?::\d+)?$")
 _LINE_NO = LazyPattern(r":\d+$")
@@ -190,6 +192,15 @@ def recorded(command: str) -> str:
     if not any(text != "…" for _, text in out):
         return ""
     return out[0][1] + "".join(("; " if sep == ";" else f" {sep} ") + text for sep, text in out[1:])
+
+
+def run_command(run: dict[str, Any], *, brief: bool = False) -> str:
+    """What a run shows of its command: the git work it recorded (`recorded`; `brief`, in a
+    turn shown short: without its messages and `-q`), else the command."""
+    git = run.get("git")
+    if not git:
+        return str(run.get("cmd", ""))
+    return _MESSAGE.compiled.sub("", git) if brief else str(git)
 
 
 def kept_runs(ran: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
