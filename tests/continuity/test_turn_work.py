@@ -1,6 +1,7 @@
 """What a turn did that its words may leave open: the git commands that recorded work (a
-commit, an amend, a push, a branch made), shown with their outcome at every level a turn is
-shown, so "amend or a new commit?" followed by the amend reads as done."""
+commit, an amend, a push, a branch made), shown with their outcome wherever a turn shows
+more than its prompt and answer, so "amend or a new commit?" followed by the amend reads
+as done; an interruption, the host's mark; the checks a removed test file settles."""
 
 from __future__ import annotations
 
@@ -63,12 +64,14 @@ def test_a_turn_shows_what_it_recorded_in_git_at_every_level() -> None:
     ]
     turn = Evidence().add_all(records).state["turns"][0]
     amended = '`… && git -C /p/api commit --amend -m "Rate limits per tenant, fixed window"` ok'
-    for level, (*_, with_runs) in enumerate(LEVELS):
+    for level, (*_, with_runs) in enumerate(LEVELS[1:], 1):
         text = "\n".join(turn_lines(turn, level))
         # a turn shown short: without the message
         assert (amended if with_runs else "`… && git -C /p/api commit --amend` ok") in text
         assert "`git push` failed (fatal: No configured push destination.)" in text, level
-    assert "git status" not in "\n".join(turn_lines(turn, 0))
+    assert "git status" not in "\n".join(turn_lines(turn, 1))
+    # at its shortest, a turn keeps the prompt and Claude's answer
+    assert "[1] ran:" not in "\n".join(turn_lines(turn, 0))
 
 
 def test_an_interruption_is_the_hosts_mark_not_the_users_words() -> None:

@@ -201,8 +201,9 @@ def turn_lines(turn: dict[str, Any], level: int, *, hard: bool = False) -> list[
         )
         lines.append(f"[{n}] Claude's todo list (its own note, as it wrote it then{done}):")
         lines += todo_lines(shown)
-    # what the turn changed, then what ran; shown short, what it recorded in git
-    runs = _runs(turn, RUNS_SHOWN if with_runs else 0)
+    # what the turn changed, then what ran; shown short, what it recorded in git (at its
+    # shortest, Claude's answer says what came of it)
+    runs = _runs(turn, RUNS_SHOWN if with_runs else 0) if level else ""
     lines += (changed_lines(turn) if with_runs else []) + ([f"[{n}] ran: {runs}"] if runs else [])
     return lines
 

@@ -12,8 +12,9 @@ A Bash call that recorded work in git (a commit, an amend, a push, a merge, a ta
 stash, a branch made) keeps, beside its command, those git commands verbatim by selection
 (`recorded`: `git add`, `cd`, a look at the log left out, a check between them as "…"), and
 stays among the turn's runs however many came after it (`kept_runs`): the restore shows it
-with its outcome at every level a turn is shown, so "amend, or a new commit?" followed by
-the amend reads as done.
+with its outcome wherever a turn shows more than its prompt and Claude's answer (without
+its messages where the turn is shown short), so "amend, or a new commit?" followed by the
+amend reads as done.
 
 The restore shows one line per turn where it shows what ran (`changed_lines`: "[12] files
 changed: `a.py`, `b.md` (new)"), so "said it would do X, then edited Y" reads as done. git stays
