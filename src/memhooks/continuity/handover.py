@@ -148,7 +148,7 @@ def _runs(turn: dict[str, Any], count: int) -> str:
     for run in kept_runs(turn.get("ran", []), count):
         cmd = code_span(run_command(run, brief=not count), 100)
         if run.get("interrupted"):  # the host's mark, not the user's words
-            parts.append("then the user interrupted")
+            parts.append("then the user interrupted" if parts else "the user interrupted")
         elif "agent" in run:
             parts.append(f"a sub-agent reported: {clip(run['agent'], 400)}")
         elif run.get("piped"):  # the exit status is the filter's
