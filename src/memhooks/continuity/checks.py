@@ -8,10 +8,13 @@ fetches (`npm install`, `uv add`, `go mod tidy`), lists or prints (`bin/rails ro
 `cargo tree`, `--version`), serves (`npm run dev`, `docker compose up`) or changes data
 (`rake db:migrate`, `mix ecto.migrate`), nor when it runs a one-off script written into it.
 Its target is the program and its first word that is not an option (`cargo test`,
-`make fuzz-regress`, `python pytest`), plus the rest of its words; a run covers another of
-the same target when its words are the same, or fewer options only (`mvn test` covers
-`mvn -q test -Dtest=RetryPolicyTest`, `pytest` covers `pytest -k merge`), so a later
-passing run closes the earlier failure whatever the string.
+`make fuzz-regress`, `python pytest`), plus the rest of its words: an option that picks
+tests with its value (`-run=TestX`), none that only changes how it builds or reports
+(`-race`, `-v`, `-count=1`); a run covers another of the same target when it has no option
+the other has not and the same inputs or none (`mvn test` covers
+`mvn -q test -Dtest=RetryPolicyTest`, `pytest` covers `pytest -k merge`,
+`go test -race ./pkg/` covers `go test -run TestX ./pkg/`), so a later passing run closes
+the earlier failure whatever the string.
 """
 
 from __future__ import annotations
