@@ -63,6 +63,11 @@ _LISTS = frozenset(
 )
 _STASH_CHANGES = frozenset("push save pop apply drop clear branch".split())  # noqa: SIM905
 _MOVES_HEAD = frozenset({"--hard", "--soft", "--keep", "--merge"})
+#: A command that may hold one of those: read no further otherwise (most are not).
+_MAY_RECORD = LazyPattern(
+    r"\bgit\b.*\b(?:commit|push|merge|rebase|cherry-pick|revert|am|pull|tag|stash|checkout|"
+    r"switch|branch|reset)\b"
+)
 #: git's options before its subcommand that take the next word (`git -C dir commit`).
 _GIT_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "|&", "(", ")"})
@@ -169,7 +174,7 @@ def recorded(command: str) -> str:
     joined as the command joins them: a commit message by its first line, a segment that
     only looks or moves (`cd`, `git add`, `| tail`) left out, any other as "…"; "" when
     none records work."""
-    if "git" not in command:
+    if "git" not in command or not _MAY_RECORD.compiled.search(command):
         return ""
     from memhooks.text.shell_lex import join_continuations, strip_heredocs, words
 
