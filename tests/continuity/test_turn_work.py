@@ -53,6 +53,16 @@ def test_the_git_commands_that_record_work_verbatim_by_selection(command: str, s
     assert turn_files.recorded(command) == shown
 
 
+def test_a_turn_shown_short_shows_its_git_work_without_messages() -> None:
+    brief = {
+        'git commit -qam "wip: parser" && git push': "git commit && git push",
+        'git stash push -q -u -m "include WIP"': "git stash push -u",
+        "git branch -m old/name new/name": "git branch -m old/name new/name",
+    }
+    for git, shown in brief.items():
+        assert turn_files.run_command({"cmd": "x", "git": git}, brief=True) == shown
+
+
 def test_a_turn_shows_what_it_recorded_in_git_at_every_level() -> None:
     records = [
         prompt("amend plz, then push the branch"),

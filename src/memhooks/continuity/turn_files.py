@@ -77,7 +77,7 @@ _MESSAGE_HEREDOC = LazyPattern(
 )
 WORD_CAP = 60
 #: A commit's or a stash's message and `-q`, left out of a turn shown short.
-_MESSAGE = LazyPattern(r"""\s(?:-q|--quiet|(?:-q?m|--message)(?:=|\s)(?:"[^"]*"|\S+))(?=\s|$)""")
+_MESSAGE = LazyPattern(r"""\s(?:-q|--quiet|(?:-[a-zA-Z]*m|--message)(?:=|\s)"[^"]*")(?=\s|$)""")
 #: A check's word that names a file or folder; a file named in a failure's line.
 _FILE = LazyPattern(r"/|::|\.\w{1,5}(?::\d+)?$")
 _LINE_NO = LazyPattern(r":\d+$")
