@@ -71,6 +71,8 @@ _MAY_RECORD = LazyPattern(
 #: git's options before its subcommand that take the next word (`git -C dir commit`).
 _GIT_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "|&", "(", ")"})
+#: Programs that only look or move (`cd`, `| tail`): left out of what a command recorded.
+_LOOKS = NOT_CHECKS - {"git"}
 #: A commit message written through a heredoc (`-m "$(cat <<'EOF' …)"`): its first line.
 _MESSAGE_HEREDOC = LazyPattern(
     r"""\$\(\s*cat\s*<<-?\s*(['"]?)(\w+)\1[^\n]*\n\s*([^\n]*).*?\n\s*\2\s*\n\s*\)""", re.DOTALL
@@ -157,7 +159,7 @@ def _git_work(words: list[str]) -> str | None:
     program that only looks or moves, None for one that does something else)."""
     while words and "=" in words[0] and not words[0].startswith("-"):  # `A=1 git …`
         words = words[1:]
-    if not words or words[0] in NOT_CHECKS - {"git"}:
+    if not words or words[0] in _LOOKS:
         return ""
     if words[0].rsplit("/", 1)[-1] != "git":
         return None
