@@ -55,7 +55,7 @@ def test_the_git_commands_that_record_work_verbatim_by_selection(command: str, s
 
 def test_a_turn_shown_short_shows_its_git_work_without_messages() -> None:
     brief = {
-        'git commit -qam "wip: parser" && git push': "git commit && git push",
+        'git commit -q -m "wip: parser" && git push': "git commit && git push",
         'git stash push -q -u -m "include WIP"': "git stash push -u",
         "git branch -m old/name new/name": "git branch -m old/name new/name",
     }

@@ -78,8 +78,9 @@ _MESSAGE_HEREDOC = LazyPattern(
     r"""\$\(\s*cat\s*<<-?\s*(['"]?)(\w+)\1[^\n]*\n\s*([^\n]*).*?\n\s*\2\s*\n\s*\)""", re.DOTALL
 )
 WORD_CAP = 60
-#: A commit's or a stash's message and `-q`, left out of a turn shown short.
-_MESSAGE = LazyPattern(r"""\s(?:-q|--quiet|(?:-[a-zA-Z]*m|--message)(?:=|\s)"[^"]*")(?=\s|$)""")
+#: A commit's or a stash's message (`-m "…"`, `--message=…`) and `-q`, left out of a turn
+#: shown short; `git branch -m old new` (a rename, not quoted) stays.
+_MESSAGE = LazyPattern(r"""\s(?:-q|--quiet|(?:-q?m|--message)(?:=|\s)"[^"]*")(?=\s|$)""")
 #: A check's word that names a file or folder; a file named in a failure's line.
 _FILE = LazyPattern(r"/|::|\.\w{1,5}(?::\d+)?$")
 _LINE_NO = LazyPattern(r":\d+$")
