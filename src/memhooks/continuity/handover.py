@@ -144,7 +144,7 @@ def todo_turn(state: dict[str, Any]) -> int:
 
 def _runs(turn: dict[str, Any], count: int) -> str:
     """The turn's newest `count` runs, and the git work it recorded (`turn_files.recorded`)."""
-    parts = []
+    parts: list[str] = []
     for run in kept_runs(turn.get("ran", []), count):
         cmd = code_span(run_command(run, brief=not count), 100)
         if run.get("interrupted"):  # the host's mark, not the user's words
