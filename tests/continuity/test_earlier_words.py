@@ -67,22 +67,33 @@ def test_a_short_paste_gives_way_to_the_user_s_own_words() -> None:
 # ---------------------------------------------------------------- the part's turns
 
 
+def _worked(evidence: Evidence, prompt: str, result: str) -> None:
+    """A turn in which Claude ran a check between its first and its last words."""
+    evidence.prompt(prompt)
+    evidence.said("Looking into it.")
+    evidence.ran("make check", ok=True, output="ok", turn=evidence.state["turns"][-1]["n"])
+    evidence.said(result)
+
+
+def _steps(evidence: Evidence, numbers: range, asked: str, done: str) -> None:
+    for n in numbers:
+        evidence.prompt(f"step {n}: {asked} " * 3)
+        evidence.said(f"Done with step {n}. " + done * 6)
+
+
 def _aside_first() -> dict[str, Any]:
     """A session that opens with a question answered from what Claude knew, then the work
     with a constraint in passing, then more work."""
     evidence = Evidence(new_state("s"))
     evidence.prompt("quick one, how do I make my editor stop folding imports?")
     evidence.said("Turn off import folding in the editor settings. " * 6)
-    evidence.prompt(
+    _worked(
+        evidence,
         "OK. Split the billing module in two while you are in there. "
-        "Do not rename anything in billing/public, partners link to it."
+        "Do not rename anything in billing/public, partners link to it.",
+        "Split into billing/core and billing/io. " * 5,
     )
-    evidence.said("Splitting it.")
-    evidence.ran("make check", ok=True, output="ok", turn=2)
-    evidence.said("Split into billing/core and billing/io. " * 5)
-    for n in range(3, 6):
-        evidence.prompt(f"step {n}: carry on with the invoices, " + "use the new totals. " * 3)
-        evidence.said(f"Done with step {n}. " + "The invoice totals now come from core. " * 6)
+    _steps(evidence, range(3, 6), "carry on with the invoices.", "The totals come from core. ")
     return evidence.state
 
 
@@ -98,13 +109,12 @@ def test_a_first_prompt_asked_aside_is_no_goal_and_gives_its_room_to_the_work() 
 
 def test_a_first_prompt_that_set_claude_to_work_stays_the_goal() -> None:
     evidence = Evidence(new_state("s"))
-    evidence.prompt("Why does the importer drop rows? Please find it and fix it.")
-    evidence.said("Reading the importer.")
-    evidence.ran("make check", ok=False, output="FAIL rows 3 != 5", turn=1)
-    evidence.said("Found it: a blank line ends the batch early. " * 4)
-    for n in range(2, 7):
-        evidence.prompt(f"step {n}: go on, " + "keep the CSV format as it is. " * 3)
-        evidence.said(f"Done with step {n}. " + "The importer reads every batch now. " * 6)
+    _worked(
+        evidence,
+        "Why does the importer drop rows? Please find it and fix it.",
+        "Found it: a blank line ends the batch early. " * 4,
+    )
+    _steps(evidence, range(2, 7), "go on, keep the CSV format.", "Every batch is read now. ")
     text = thread_parts.earlier_part(evidence.state, 1_100)
     assert "[1] user: Why does the importer drop rows?" in text
 
@@ -116,9 +126,7 @@ def test_an_earlier_session_s_last_turn_keeps_claude_s_question_when_cut_short()
     evidence = Evidence(new_state("s"))
     evidence.prompt("Make the report module faster. " + "Big exports take minutes. " * 16)
     evidence.said("Profiling it. " + "The report module spends its time in the sort. " * 8)
-    for n in range(2, 5):
-        evidence.prompt(f"step {n}: " + "tidy the report module. " * 4)
-        evidence.said(f"Done with step {n}. " + "The report module is tidier. " * 6)
+    _steps(evidence, range(2, 5), "tidy the report module.", "The report module is tidier. ")
     evidence.prompt("Next thing: " + "we want plugins that load from a folder. " * 8)
     evidence.said(
         "Here is how I would do it. "
