@@ -153,7 +153,11 @@ def test_the_earlier_sessions_share_the_room_by_what_their_user_stated() -> None
     assert tiny[0] + tiny[1] <= 8_000 - int(8_000 * thread.LAST_SHARE)
 
 
-def test_what_a_user_stated_weighs_more_than_what_they_asked() -> None:
-    asked = [_turn(1, "how does the cache expire? and who reads it?")]
-    stated = [_turn(1, "Keep the cache on disk. Never share it between tenants.")]
-    assert thread_parts.stated_words(stated) > thread_parts.stated_words(asked) > 0
+def test_a_session_weighs_by_how_often_its_user_stated_something() -> None:
+    """A question or a go-ahead states nothing; a short ruling weighs as much as a long
+    statement of the work."""
+    asked = [_turn(1, "how does the cache expire? and who reads it?"), _turn(2, "go on")]
+    ruled = [_turn(1, "Keep the cache on disk, and never share one cache between two tenants.")]
+    spec = [_turn(1, "The cache holds rendered pages for every tenant of the site. " * 12)]
+    assert thread_parts.statements(ruled) == thread_parts.statements(spec)
+    assert thread_parts.statements(ruled) == thread_parts.statements(asked) + 1

@@ -7,8 +7,8 @@ never takes the last session's place. Standard library only, and light: SessionS
 it to put the parts rendered at the end of the last session together.
 
 `allot` shares the room: the last session what it needs up to LAST_SHARE of it (all of it
-when nothing earlier needs room), the earlier sessions the rest in shares by what their
-user stated (a session of rulings and constraints gets more than one of questions aside),
+when nothing earlier needs room), the earlier sessions the rest in shares by how often their
+user stated something (a session of rulings gets more than one of go-aheads and questions),
 each at least EARLIER_MIN or left out (the oldest first), and what a share does not use goes to the
 others (hooks/thread_build.py gives the last session what the earlier parts left unused).
 `compose` puts the parts rendered at the end of a session (hooks/thread_build.py) together
@@ -58,7 +58,7 @@ def allot(
     """(the last session's budget, each earlier session's, newest first; 0: left out).
 
     `needs`: what each earlier session would fill at most (its part at EARLIER_TOP);
-    `weights`: what the user stated in each (`thread_parts.meta`; None: all alike). The last
+    `weights`: how often its user stated something (`thread_parts.meta`; None: all alike). The last
     gets what it needs up to LAST_SHARE of `avail`, more when the earlier ones need less;
     the earlier ones share the rest by their weights (water-filling), each at least
     EARLIER_MIN (the oldest left out first); what is left over goes back to the last

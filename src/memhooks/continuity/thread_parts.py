@@ -54,6 +54,8 @@ SHORT_WORDS = 160
 PROMPT_WORDS = 320
 CONCLUSION_WORDS = 260
 GAP_LINE = 40
+#: An earlier session's weight (`statements`) before its user's statements are counted.
+SESSION_WEIGHT = 2
 EARLIER_MARK = " (as that earlier session left it)"
 
 
@@ -331,21 +333,19 @@ def meta(state: dict[str, Any]) -> dict[str, Any]:
         "end": state.get("updated") or "",
         "turns": len(turns),
         "trivial": trivial(state),
-        "stated": stated_words(turns),
+        "stated": statements(turns),
     }
 
 
-def stated_words(turns: Sequence[dict[str, Any]]) -> int:
-    """What the user stated in a session, its share's weight among the earlier ones (continuity/
-    thread.py `allot`): the prose of each prompt (`stated`: not its questions, not a log; up to
-    GOAL_WORDS) and the words a tool result carried, at least one prompt's worth (STATED_CAP):
-    a session of questions aside needs less room than one that set the work's course."""
-    words = sum(
-        min(stated(str(t.get("prompt") or "")), GOAL_WORDS)
-        + sum(len(s) for s in t.get("told") or ())
-        for t in turns
+def statements(turns: Sequence[dict[str, Any]]) -> int:
+    """How often the user stated something in a session, its share's weight among the earlier
+    ones (continuity/thread.py `allot`): each prompt that states (`stated`: at least a short
+    sentence of prose, not a question, not a log) or whose words a tool result carried, one
+    however long (a ruling weighs as much as a pasted spec), and SESSION_WEIGHT for the
+    session itself (its goal and its last turn are shown whatever it holds besides)."""
+    return SESSION_WEIGHT + sum(
+        1 for t in turns if stated(str(t.get("prompt") or "")) >= STATED_STEP or t.get("told")
     )
-    return STATED_CAP + words
 
 
 def replace_files(text: str, before: Sequence[str], after: Sequence[str]) -> str:
