@@ -32,3 +32,27 @@ def test_an_earlier_part_that_shrinks_slowly_is_rendered_a_few_times(
         assert len(part) <= budget
         assert part.startswith("## Where the work stood" + thread_parts.EARLIER_MARK)
         assert len(renders) <= 5, (budget, len(renders))
+
+
+def test_an_earlier_part_that_still_overflows_loses_older_lines_not_its_last_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its words fill in steps: a render a few characters over the room in every room its
+    renders try. What must go is an older turn's line, never its last turn's answer."""
+    said = [
+        handover.RECORD_HEADING,
+        "[1] user: " + "the goal of the work. " * 5,
+        *[f"[{n}] user: " + f"an older request {n}. " * 6 for n in range(2, 6)],
+        "[6] user: the last request",
+        "[6] Claude: the last answer, with its question?",
+    ]
+
+    def render(_state: dict[str, Any], *, budget: int, **_: object) -> str:
+        return "\n".join(said)
+
+    monkeypatch.setattr(handover, "next_session", render)
+    budget = len("\n".join(said)) - 5
+    part = thread_parts.earlier_part(new_state("s"), budget)
+    assert len(part) <= budget
+    assert part.endswith("[6] Claude: the last answer, with its question?")
+    assert "the goal of the work." in part

@@ -73,7 +73,7 @@ def answer(turn: dict[str, Any], limit: int) -> str:
     before = said[:at].strip() if at > 0 else ""
     after = "\n".join(final[1:])
     room = limit - len(head) - 2 * len(CUT)
-    way = _decided(before, room) if before and room >= 2 * FILL_MIN else ""
+    way = _decided(before, room * 2 // 3) if before and room >= 2 * FILL_MIN else ""
     room -= len(way)
     more = select(after, room) if after and room >= FILL_MIN else ""
     pieces = [way, head, more.removeprefix("… ")]

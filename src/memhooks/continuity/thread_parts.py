@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
-from memhooks.continuity import handover, turn_memo
+from memhooks.continuity import handover, thread, turn_memo
 from memhooks.continuity.earlier_words import ANSWER_WORDS, answer, says, user_words
 from memhooks.continuity.excerpt import PASTE_MARK, decisions, select, sentences
 from memhooks.continuity.handover import TOLD_LABEL
@@ -292,6 +292,9 @@ def earlier_part(state: dict[str, Any], budget: int) -> str:
         # (a turn's words shrink only in steps: the last render is given a longer step)
         step = (len(out) - budget) * (_LAST_STEP if done == _EARLIER_RENDERS - 1 else 1)
         room = min(room, len(rendered)) - step
+    if len(out) > budget:  # its oldest said lines go, not its last turn (`thread.trimmed`)
+        out = thread.trimmed(out, budget)
+        lines = out.splitlines()
     while len(out) > budget and len(lines) > 1:
         lines.pop(-1)
         out = "\n".join(lines)
