@@ -310,7 +310,7 @@ def test_a_trimmed_part_keeps_the_count_of_turns_left_out() -> None:
     text = "\n".join(
         ["## What was said", "[1] user: the goal", "[… 38 more turns not shown]", *said]
     )
-    trimmed = thread.trimmed(text, len(text) - 400)
+    trimmed = thread._trimmed(text, len(text) - 400)
     assert "[… 38 more turns not shown]" in trimmed
     assert "more lines not shown]" in trimmed
     assert "[59] user:" in trimmed

@@ -199,14 +199,14 @@ def compose(parts: Sequence[dict[str, Any]], hidden: int, now: float, room: int)
     if len(text) > room:
         at = next((i for i, p in enumerate(parts) if p.get("role") == "last"), len(parts) - 1)
         own = str(parts[at]["text"])
-        parts[at] = {**parts[at], "text": trimmed(own, len(own) - (len(text) - room))}
+        parts[at] = {**parts[at], "text": _trimmed(own, len(own) - (len(text) - room))}
         text = _joined(parts, hidden, now)
     while len(text) > room and "\n" in text:  # what no trimming could fit
         text = text[: text.rfind("\n")]
     return text if len(text) <= room else ""
 
 
-def trimmed(text: str, room: int) -> str:
+def _trimmed(text: str, room: int) -> str:
     """A part in `room`: its said lines dropped from the oldest (the first turn shown, the
     goal, and the newest stay), one line counting them."""
     if len(text) <= room:

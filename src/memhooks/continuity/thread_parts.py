@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
-from memhooks.continuity import handover, thread, turn_memo
+from memhooks.continuity import handover, turn_memo
 from memhooks.continuity.earlier_words import ANSWER_WORDS, answer, says, user_words
 from memhooks.continuity.excerpt import PASTE_MARK, decisions, select, sentences
 from memhooks.continuity.handover import TOLD_LABEL
@@ -292,13 +292,39 @@ def earlier_part(state: dict[str, Any], budget: int) -> str:
         # (a turn's words shrink only in steps: the last render is given a longer step)
         step = (len(out) - budget) * (_LAST_STEP if done == _EARLIER_RENDERS - 1 else 1)
         room = min(room, len(rendered)) - step
-    if len(out) > budget:  # its oldest said lines go, not its last turn (`thread.trimmed`)
-        out = thread.trimmed(out, budget)
-        lines = out.splitlines()
+    if len(out) > budget:  # a turn between its first and its last goes (`_shed`)
+        lines = _shed(lines, budget)
+        out = "\n".join(lines)
     while len(out) > budget and len(lines) > 1:
         lines.pop(-1)
         out = "\n".join(lines)
     return out
+
+
+def _shed(lines: list[str], budget: int) -> list[str]:
+    """A part's lines in `budget`, whole turns left out: the one whose user's words state least
+    first (`stated`; among equals the oldest), never its first or its last turn shown, each
+    marked by a line; a line under a turn's (its todo items) goes with it."""
+    lines = list(lines)
+    while lines_size(lines) - 1 > budget:
+        owner: list[str] = []  # each line's turn ("[n]"), "" for the part's other lines
+        for line in lines:
+            turn = line.split("]", 1)[0] + "]" if line.startswith("[") else ""
+            owner.append("" if turn == "[…]" or line.startswith("[…") else turn)
+            if line.startswith("  ") and len(owner) > 1:
+                owner[-1] = owner[-2]
+        turns = list(dict.fromkeys(t for t in owner if t))[1:-1]
+        if not turns:
+            break
+        said = dict.fromkeys(turns, 0)  # what the user's lines of each turn state
+        for line, turn in zip(lines, owner, strict=True):
+            if turn in said and line.startswith(turn + " user"):
+                said[turn] += stated(line.split(":", 1)[-1])
+        gone = min(turns, key=said.__getitem__)
+        at = owner.index(gone)
+        lines = [line for line, t in zip(lines, owner, strict=True) if t != gone]
+        lines.insert(at, "[… 1 more turn not shown]")
+    return lines
 
 
 def trivial_part(state: dict[str, Any]) -> str:
