@@ -32,3 +32,35 @@ def test_an_earlier_part_that_shrinks_slowly_is_rendered_a_few_times(
         assert len(part) <= budget
         assert part.startswith("## Where the work stood" + thread_parts.EARLIER_MARK)
         assert len(renders) <= 5, (budget, len(renders))
+
+
+def test_an_earlier_part_that_still_overflows_sheds_a_turn_that_says_least(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its words fill in steps: a render a few characters over the room in every room its
+    renders try. What goes is a whole turn whose user's words state least (a go-ahead), not
+    an older constraint, and never its first or its last turn."""
+    said = [
+        handover.RECORD_HEADING,
+        "[1] user: " + "the goal of the work. " * 5,
+        "[1] Claude: the approach to it.",
+        "[2] user: never touch the generated folder, a job rewrites it every night.",
+        "[2] Claude: noted, the generated folder stays as it is.",
+        "[3] user: ok go",
+        "[3] Claude: " + "going on with the next step of the plan. " * 3,
+        "[4] user: the last request",
+        "[4] Claude: the last answer, with its question?",
+    ]
+
+    def render(_state: dict[str, Any], *, budget: int, **_: object) -> str:
+        return "\n".join(said)
+
+    monkeypatch.setattr(handover, "next_session", render)
+    budget = len("\n".join(said)) - 5
+    part = thread_parts.earlier_part(new_state("s"), budget)
+    assert len(part) <= budget
+    assert part.endswith("[4] Claude: the last answer, with its question?")
+    assert "the goal of the work." in part
+    assert "never touch the generated folder" in part
+    assert "[3] user: ok go" not in part
+    assert "[… 1 more turn not shown]" in part

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from memhooks.continuity import excerpt, thread_parts, turn_memo
+from memhooks.continuity import earlier_words, excerpt, thread_parts, turn_memo
 from memhooks.continuity.evidence import Evidence, new_state
 
 
@@ -59,7 +59,7 @@ def test_only_the_new_turns_are_rendered(monkeypatch: pytest.MonkeyPatch) -> Non
         cut.append(text)
         return words_first(text, limit)
 
-    monkeypatch.setattr(thread_parts, "words_first", counted)
+    monkeypatch.setattr(earlier_words, "words_first", counted)
     with turn_memo.keeping(json.loads(json.dumps(memo.doc()))):
         thread_parts.earlier_part(states[-1], 2_500)
     assert cut

@@ -7,8 +7,9 @@ never takes the last session's place. Standard library only, and light: SessionS
 it to put the parts rendered at the end of the last session together.
 
 `allot` shares the room: the last session what it needs up to LAST_SHARE of it (all of it
-when nothing earlier needs room), the earlier sessions the rest in equal shares, each at
-least EARLIER_MIN or left out (the oldest first), and what a share does not use goes to the
+when nothing earlier needs room), the earlier sessions the rest in shares by how often their
+user stated something (a session of rulings gets more than one of go-aheads and questions),
+each at least EARLIER_MIN or left out (the oldest first), and what a share does not use goes to the
 others (hooks/thread_build.py gives the last session what the earlier parts left unused).
 `compose` puts the parts rendered at the end of a session (hooks/thread_build.py) together
 at the next start, with ages as of then, within the room it is given.
@@ -51,14 +52,19 @@ def _down(value: float) -> int:
     return int(value) // STEP * STEP
 
 
-def allot(avail: int, last_need: int, needs: Sequence[int]) -> tuple[int, list[int]]:
+def allot(
+    avail: int, last_need: int, needs: Sequence[int], weights: Sequence[int] | None = None
+) -> tuple[int, list[int]]:
     """(the last session's budget, each earlier session's, newest first; 0: left out).
 
-    `needs`: what each earlier session would fill at most (its part at EARLIER_TOP). The
-    last gets what it needs up to LAST_SHARE of `avail`, more when the earlier ones need
-    less; the earlier ones share the rest equally (water-filling), each at least EARLIER_MIN
-    (the oldest left out first); what is left over goes back to the last session."""
+    `needs`: what each earlier session would fill at most (its part at EARLIER_TOP);
+    `weights`: how often its user stated something (`thread_parts.meta`; None: all alike). The last
+    gets what it needs up to LAST_SHARE of `avail`, more when the earlier ones need less;
+    the earlier ones share the rest by their weights (water-filling), each at least
+    EARLIER_MIN (the oldest left out first); what is left over goes back to the last
+    session."""
     shown = len(needs)
+    weights = list(weights) if weights and all(w > 0 for w in weights) else [1] * shown
     while True:
         wanted = sum(needs[:shown])
         last = min(last_need, max(int(avail * LAST_SHARE), avail - wanted))
@@ -66,26 +72,29 @@ def allot(avail: int, last_need: int, needs: Sequence[int]) -> tuple[int, list[i
         if not shown or rest // shown >= min(EARLIER_MIN, *needs[:shown]):
             break
         shown -= 1
-    budgets = _fill(rest, list(needs[:shown]))
+    budgets = _fill(rest, list(needs[:shown]), weights[:shown])
     last = min(last_need, avail - sum(budgets))
     return last, budgets + [0] * (len(needs) - shown)
 
 
-def _fill(room: int, needs: Sequence[int]) -> list[int]:
-    """`room` shared by water-filling: equal shares, a need below its share fully met and
-    the rest shared again among the others; shares in STEPs, a full need exact."""
+def _fill(room: int, needs: Sequence[int], weights: Sequence[int]) -> list[int]:
+    """`room` shared by water-filling: shares by weight, a need below its share fully met
+    and a share below EARLIER_MIN raised to it (the rest shared again among the others);
+    shares in STEPs, a full need exact."""
     budgets = [0] * len(needs)
     open_ = list(range(len(needs)))
     while open_:
-        share = room // len(open_)
-        met = [i for i in open_ if needs[i] <= share]
-        if not met:
+        total = sum(weights[i] for i in open_)
+        share = {i: room * weights[i] // total for i in open_}
+        floor = {i: min(EARLIER_MIN, needs[i]) for i in open_}
+        settled = [i for i in open_ if needs[i] <= share[i] or share[i] < floor[i]]
+        if not settled:
             for i in open_:
-                budgets[i] = max(min(EARLIER_MIN, needs[i]), _down(share))
+                budgets[i] = max(floor[i], _down(share[i]))
             break
-        for i in met:
-            budgets[i] = needs[i]
-            room -= needs[i]
+        for i in settled:
+            budgets[i] = needs[i] if needs[i] <= share[i] else floor[i]
+            room -= budgets[i]
             open_.remove(i)
     return budgets
 

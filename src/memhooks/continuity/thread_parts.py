@@ -17,23 +17,15 @@ from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity import handover, turn_memo
-from memhooks.continuity.excerpt import (
-    CUT,
-    FILL_MIN,
-    PASTE_MARK,
-    clip_unit,
-    decisions,
-    select,
-    sentences,
-    words_first,
-)
+from memhooks.continuity.earlier_words import ANSWER_WORDS, answer, says, user_words
+from memhooks.continuity.excerpt import PASTE_MARK, decisions, select, sentences
 from memhooks.continuity.handover import TOLD_LABEL
 from memhooks.continuity.proofs import question_line
 from memhooks.continuity.record_fit import STATED_CAP, STATED_STEP, stated
 from memhooks.text import lines_size
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Sequence
     from typing import Any
 
 #: A trivial session's entry, at most.
@@ -51,7 +43,7 @@ LEFT_BEHIND = 8
 #: question), the longest of these cuts that takes at most LAST_TURN_SHARE of its room; it
 #: grows to LAST_TURN_FULL after the other turns are shown (a longer last turn first would
 #: crowd out the turns before it: more room gave fewer of them).
-LAST_TURN_CUTS = ((320, 200), (200, 200), (120, 0))
+LAST_TURN_CUTS = ((320, 200), (200, 200), (120, 200))
 LAST_TURN_SHARE = 0.4
 LAST_TURN_FULL = (320, 700)
 #: Characters of an earlier session's first prompt (its goal), its other prompts, and Claude's
@@ -61,9 +53,9 @@ GOAL_CUTS = (450, GOAL_WORDS)
 SHORT_WORDS = 160
 PROMPT_WORDS = 320
 CONCLUSION_WORDS = 260
-#: Characters of Claude's answer shown beside each of an earlier session's prompts at first.
-ANSWER_WORDS = 120
 GAP_LINE = 40
+#: An earlier session's weight (`statements`) before its user's statements are counted.
+SESSION_WEIGHT = 2
 EARLIER_MARK = " (as that earlier session left it)"
 
 
@@ -139,13 +131,13 @@ def _variant(turn: dict[str, Any], prompt: int, reply: int, *, whole: bool = Fal
     its answer (`answer`), or, `whole`, for the goal and the last turn, what matters most of
     all it said (its approach; its question, options, decisions and conclusions)."""
     if whole:  # a line that says nothing (a code fence, a rule) is no sentence to keep
-        text = "\n".join(line for line in handover.said_text(turn).splitlines() if _words(line))
+        text = "\n".join(line for line in handover.said_text(turn).splitlines() if says(line))
         said = select(text, reply)
     else:
         said = answer(turn, reply)
     shown = {
         **turn,
-        "prompt": _user_words(turn.get("prompt") or "", prompt),
+        "prompt": user_words(turn.get("prompt") or "", prompt),
         "first": "",
         "mid": [],
         "ran": [],
@@ -162,42 +154,6 @@ def _variant(turn: dict[str, Any], prompt: int, reply: int, *, whole: bool = Fal
     return lines
 
 
-def _user_words(prompt: str, limit: int) -> str:
-    """A prompt in `limit`: whole, or what it decides ("leave X alone"), else its head."""
-    if len(prompt) <= limit or PASTE_MARK in prompt:
-        return words_first(prompt, limit)
-    return decisions(prompt, limit) or words_first(prompt, limit)
-
-
-def answer(turn: dict[str, Any], limit: int) -> str:
-    """Claude's answer in a turn, in `limit`, in its order: the first sentence of its final
-    words (after its last tool call: what came of the turn, not what it set out to do; a
-    reply opens with its verdict: "No, it won't fail", "I'd keep it as it is"), and with
-    more room what it decided on the way (`decisions`) and the rest of its final words that
-    a reader needs most (`select`)."""
-    final = [s for s in sentences(turn.get("last") or turn.get("first") or "") if _words(s)]
-    if not final:
-        return ""
-    head = clip_unit(final[0], min(limit, ANSWER_WORDS))
-    said = handover.said_text(turn)
-    at = said.rfind(final[0])
-    before = said[:at].strip() if at > 0 else ""
-    after = "\n".join(final[1:])
-    room = limit - len(head) - 2 * len(CUT)
-    way = decisions(before, room * 2 // 3) if before and room >= 2 * FILL_MIN else ""
-    room -= len(way)
-    more = select(after, room) if after and room >= FILL_MIN else ""
-    pieces = [way.removesuffix(" …"), head, more.removeprefix("… ")]
-    text = CUT.join(piece for piece in pieces if piece)
-    return text + (" …" if after and not more.endswith((final[-1], "…")) else "")
-
-
-def _words(sentence: str) -> bool:
-    """A sentence that says something: not a code fence's line, not a rule of box-drawing."""
-    fence = sentence.startswith("```") and " " not in sentence.strip()
-    return not fence and any(c.isalnum() for c in sentence)
-
-
 def _worth(turn: dict[str, Any]) -> tuple[bool, int]:
     """How much an earlier session's turn states: the user's words that decide (an answer
     given through a tool, a sentence that states a choice: `decisions`), then how much its
@@ -207,8 +163,24 @@ def _worth(turn: dict[str, Any]) -> tuple[bool, int]:
     return decides, min(stated(prompt), STATED_CAP) // STATED_STEP
 
 
-def _goal_first(goal: int | None, turns: Iterable[int]) -> list[int]:
+def _goal_first(goal: int | None, turns: Sequence[int]) -> list[int]:
     return ([goal] if goal is not None else []) + [i for i in turns if i != goal]
+
+
+def _goal(turns: Sequence[dict[str, Any]]) -> int | None:
+    """The turn of an earlier session's goal: its first prompt, unless that was a question
+    aside (`_aside`: "is there a way to …?", answered from what Claude knew), which is one of
+    the user's other words: the room goes to those that state the work."""
+    first = next((i for i, turn in enumerate(turns) if turn.get("prompt")), None)
+    return None if first is None or _aside(turns[first]) else first
+
+
+def _aside(turn: dict[str, Any]) -> bool:
+    """A question asked aside: the prompt asks (a sentence of it ends with "?") and no tool
+    ran for it (no command, no change, no call between Claude's words: they are kept apart
+    at each call, `first`, `mid`, `last`)."""
+    asks = any(s.endswith("?") for s in sentences(str(turn.get("prompt") or "")))
+    return asks and not any(turn.get(key) for key in ("ran", "changed", "mid", "last"))
 
 
 def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
@@ -231,7 +203,7 @@ def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
     chosen: dict[int, list[str]] = {end: last}
     caps: dict[int, tuple[int, int]] = {end: cut}  # each chosen turn's prompt and reply
     used = lines_size(last)
-    goal = next((i for i in range(end) if turns[i].get("prompt")), None)
+    goal = _goal(turns[:end])
     newest_first = [i for i in range(end - 1, -1, -1) if turns[i].get("prompt")]
     others = sorted(newest_first, key=lambda i: _worth(turns[i]), reverse=True)
     # the goal ahead of the user's other words at each pass (a long first prompt states the
@@ -320,10 +292,39 @@ def earlier_part(state: dict[str, Any], budget: int) -> str:
         # (a turn's words shrink only in steps: the last render is given a longer step)
         step = (len(out) - budget) * (_LAST_STEP if done == _EARLIER_RENDERS - 1 else 1)
         room = min(room, len(rendered)) - step
+    if len(out) > budget:  # a turn between its first and its last goes (`_shed`)
+        lines = _shed(lines, budget)
+        out = "\n".join(lines)
     while len(out) > budget and len(lines) > 1:
         lines.pop(-1)
         out = "\n".join(lines)
     return out
+
+
+def _shed(lines: list[str], budget: int) -> list[str]:
+    """A part's lines in `budget`, whole turns left out: the one whose user's words state least
+    first (`stated`; among equals the oldest), never its first or its last turn shown, each
+    marked by a line; a line under a turn's (its todo items) goes with it."""
+    lines = list(lines)
+    while lines_size(lines) - 1 > budget:
+        owner: list[str] = []  # each line's turn ("[n]"), "" for the part's other lines
+        for line in lines:
+            turn = line.split("]", 1)[0] + "]" if line.startswith("[") else ""
+            owner.append("" if turn == "[…]" or line.startswith("[…") else turn)
+            if line.startswith("  ") and len(owner) > 1:
+                owner[-1] = owner[-2]
+        turns = list(dict.fromkeys(t for t in owner if t))[1:-1]
+        if not turns:
+            break
+        said = dict.fromkeys(turns, 0)  # what the user's lines of each turn state
+        for line, turn in zip(lines, owner, strict=True):
+            if turn in said and line.startswith(turn + " user"):
+                said[turn] += stated(line.split(":", 1)[-1])
+        gone = min(turns, key=said.__getitem__)
+        at = owner.index(gone)
+        lines = [line for line, t in zip(lines, owner, strict=True) if t != gone]
+        lines.insert(at, "[… 1 more turn not shown]")
+    return lines
 
 
 def trivial_part(state: dict[str, Any]) -> str:
@@ -361,7 +362,19 @@ def meta(state: dict[str, Any]) -> dict[str, Any]:
         "end": state.get("updated") or "",
         "turns": len(turns),
         "trivial": trivial(state),
+        "stated": statements(turns),
     }
+
+
+def statements(turns: Sequence[dict[str, Any]]) -> int:
+    """How often the user stated something in a session, its share's weight among the earlier
+    ones (continuity/thread.py `allot`): each prompt that states (`stated`: at least a short
+    sentence of prose, not a question, not a log) or whose words a tool result carried, one
+    however long (a ruling weighs as much as a pasted spec), and SESSION_WEIGHT for the
+    session itself (its goal and its last turn are shown whatever it holds besides)."""
+    return SESSION_WEIGHT + sum(
+        1 for t in turns if stated(str(t.get("prompt") or "")) >= STATED_STEP or t.get("told")
+    )
 
 
 def replace_files(text: str, before: Sequence[str], after: Sequence[str]) -> str:

@@ -168,7 +168,8 @@ def _allot(work: _Build, sessions: list[dict[str, Any]], room: int, doc: dict[st
         avail -= thread.header_room(last, now) + (len(thread.hidden_line(99)) if earlier else 0)
     heads = [thread.header_room(entry, now) for entry in earlier]
     needs = [_need(work, entry) + head for entry, head in zip(earlier, heads, strict=True)]
-    budgets, shown = _last_share(work, last, avail, needs)
+    weights = [int(e.get("stated") or 0) for e in earlier]
+    budgets, shown = _last_share(work, last, avail, needs, weights)
     used = [
         {_earlier_text(work, entry, share - head if share > 0 else 0)}
         for entry, share, head in zip(earlier, budgets, heads, strict=True)
@@ -194,7 +195,7 @@ def _allot(work: _Build, sessions: list[dict[str, Any]], room: int, doc: dict[st
 
 
 def _last_share(
-    work: _Build, last: dict[str, Any], avail: int, needs: list[int]
+    work: _Build, last: dict[str, Any], avail: int, needs: list[int], weights: list[int]
 ) -> tuple[list[int], int]:
     """The earlier sessions' shares (newest first) and the last session's room."""
     from memhooks.continuity import thread_parts as tp
@@ -206,7 +207,7 @@ def _last_share(
     need = min(avail, int(last["rough"]))
     if need < avail:
         need = len(work.render(last, avail, tp.last_part))
-    budget, budgets = thread.allot(avail, need, needs)
+    budget, budgets = thread.allot(avail, need, needs, weights)
     return budgets, avail if budget >= need else budget
 
 
