@@ -125,7 +125,7 @@ def test_a_long_summary_keeps_its_first_section_whole_when_it_fits_the_summarys_
     summary = (
         "1. Primary Request and Intent:\n   Build the billing export. Requests:\n"
         f"{asks}\n   - never round the VAT before summing the lines\n\n"
-        "2. Key Technical Concepts:\n" + "\n".join(f"   - concept {n}" for n in range(40))
+        "2. Key Technical Concepts:\n" + "\n".join(f"   - concept {n}" for n in range(120))
     )
     records: list[Record] = [_prompt("start the billing export"), _said("Started.")]
     for n in range(30):
@@ -152,3 +152,25 @@ def test_what_came_of_a_turn_after_its_tools_outweighs_what_it_said_before() -> 
     }
     text = "\n".join(turn_lines(turn, 2))
     assert "it fails here too" in text
+
+
+def test_a_summary_too_long_for_its_room_leaves_out_its_files_before_the_users_words() -> None:
+    """Whole sections, in their order: the user's part (requests, messages) first, the
+    sections about files and code last, each run left out marked."""
+    summary = (
+        "1. Primary Request and Intent:\n   A nightly price importer.\n\n"
+        "2. Files and Code Sections:\n"
+        + "".join(f"   - importer/feed_{n}.py: parses feed {n}\n" for n in range(120))
+        + "\n3. Pending Tasks:\n   - the supplier's second feed\n\n"
+        '4. All user messages:\n   - "never write to the prices table directly"\n'
+    )
+    records: list[Record] = [_prompt("start the price importer"), _said("Started.")]
+    for n in range(30):
+        records += [_prompt(f"add feed {n}"), _said(f"Feed {n} added.")]
+    state = Evidence().add_all(records).state
+    state["summary"] = {"text": summary, "after_turn": 30, "at": ""}
+    text = next_session(state, budget=9_000)
+    assert '"never write to the prices table directly"' in text
+    assert "the supplier's second feed" in text
+    assert "feed_3.py" not in text
+    assert "A nightly price importer.\n…\n3. Pending Tasks:" in text

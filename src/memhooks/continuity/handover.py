@@ -32,6 +32,7 @@ from memhooks.continuity.excerpt import (
     statements_first,
     words_first,
 )
+from memhooks.continuity.host_summary import SECTION, by_sections
 from memhooks.continuity.proofs import (
     CHECKS_HEADING,
     PROVEN_HEADING,
@@ -109,8 +110,6 @@ PROMPT_CUT = words_first
 RECORD_HEADING = (
     "## What was said, oldest first ([turn] who: words; later turns supersede earlier ones)"
 )
-#: A top-level section's heading of a summary ("2. Key Technical Concepts:", "## Next").
-_SECTION = LazyPattern(r"^(?:\d+\.|#+)\s+\S", re.MULTILINE)
 #: An answer to Claude's question asked through a tool, as the host words it: "Q"="A".
 _ASKED = LazyPattern(r'"([^"]+)"="([^"]*)"')
 QUESTION_CAP = 80
@@ -357,7 +356,10 @@ def _head_lines(text: str, limit: int, most: int = 0) -> str:
     and intent, what a summary is read for)."""
     if len(text) <= limit:
         return text
-    second = _SECTION.compiled.search(text, 1)
+    chosen = by_sections(text, limit)
+    if chosen:
+        return chosen
+    second = SECTION.compiled.search(text, 1)
     if second and limit < second.start() <= most:
         return text[: second.start()].rstrip() + "\n…"
     cut = clip(text, limit)

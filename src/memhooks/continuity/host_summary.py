@@ -42,3 +42,46 @@ def summary_text(raw: str) -> str:
         cut = len(text) - HOST_SUMMARY_CAP
         text = text[:HOST_SUMMARY_CAP].rstrip() + f"\n[… {cut} more chars cut]"
     return text
+
+
+#: A top-level section's heading of a summary ("2. Key Technical Concepts:", "## Next").
+SECTION = LazyPattern(r"^(?:\d+\.|#+)\s+\S.*$", re.MULTILINE)
+#: A heading of the user's part (their requests, intent, messages), read first; and one of
+#: the files and code, read last (the record's proofs show the files and the checks).
+_USERS = LazyPattern(r"\b(?:user|request|intent)", re.IGNORECASE)
+_CODE = LazyPattern(r"\b(?:files?|code)\b", re.IGNORECASE)
+
+
+def by_sections(text: str, limit: int) -> str:
+    """The whole top-level sections of a summary that fit `limit`, in their order, each run
+    of them left out marked "…": the user's part first (its requests and intent, the user's
+    messages: the user's own words, which a long session's record leaves out for its older
+    turns), the sections about files and code last, the others in their order between.
+    '' when `text` has fewer than two sections or its first one does not fit."""
+    starts = [match.start() for match in SECTION.compiled.finditer(text)]
+    if len(starts) < 2 or text[: starts[0]].strip():  # noqa: PLR2004
+        return ""
+    parts = [text[a:b].strip() for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
+
+    def rank(i: int) -> tuple[int, int]:
+        heading = parts[i].split("\n", 1)[0]
+        if _USERS.compiled.search(heading):
+            return 0, i
+        return (2 if _CODE.compiled.search(heading) else 1), i
+
+    chosen: set[int] = set()
+    used = 0
+    for i in sorted(range(len(parts)), key=rank):
+        size = len(parts[i]) + 1
+        if used + size <= limit:
+            chosen.add(i)
+            used += size
+    if 0 not in chosen:
+        return ""
+    out: list[str] = []
+    for i, part in enumerate(parts):
+        if i in chosen:
+            out.append(part)
+        elif out[-1] != "…":
+            out.append("…")
+    return "\n".join(out)
