@@ -168,9 +168,33 @@ def test_a_summary_too_long_for_its_room_leaves_out_its_files_before_the_users_w
     for n in range(30):
         records += [_prompt(f"add feed {n}"), _said(f"Feed {n} added.")]
     state = Evidence().add_all(records).state
-    state["summary"] = {"text": summary, "after_turn": 30, "at": ""}
+    state["summary"] = {"text": summary, "after_turn": 31, "at": ""}
     text = next_session(state, budget=9_000)
     assert '"never write to the prices table directly"' in text
     assert "the supplier's second feed" in text
     assert "feed_3.py" not in text
     assert "A nightly price importer.\n…\n3. Pending Tasks:" in text
+
+
+def test_what_a_summary_said_was_pending_is_left_out_once_turns_followed_it() -> None:
+    """Turns after the summary did or changed its pending tasks and its current work: cut
+    to its room, it keeps what it says the user asked and leaves those out."""
+    summary = (
+        "1. Primary Request and Intent:\n   A nightly price importer.\n"
+        "2. Key Technical Concepts:\n"
+        + "".join(f"   - feed {n} is read as UTF-8 CSV\n" for n in range(12))
+        + "3. Files and Code Sections:\n"
+        + "".join(f"   - importer/feed_{n}.py\n" for n in range(120))
+        + "4. Pending Tasks:\n   - wire up the supplier's second feed\n"
+        "5. Current Work:\n   Writing the second feed's parser.\n"
+    )
+    records: list[Record] = [_prompt("start the price importer"), _said("Started.")]
+    for n in range(40):
+        records += [_prompt(f"add feed {n}"), _said(f"Feed {n} added.")]
+    state = Evidence().add_all(records).state
+    state["summary"] = {"text": summary, "after_turn": 30, "at": ""}
+    text = next_session(state, budget=9_000)
+    assert "feed 11 is read as UTF-8 CSV" in text
+    assert "second feed" not in text
+    state["summary"]["after_turn"] = 41  # written after the last turn: nothing followed it
+    assert "wire up the supplier's second feed" in next_session(state, budget=9_000)

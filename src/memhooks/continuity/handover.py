@@ -330,10 +330,12 @@ def next_session(
     if summary and summary.get("text"):
         after = summary.get("after_turn", 0)
         room = budget - lines_size(parts) - 2
-        head = summary_heading(summary, sum(1 for turn in turns if turn["n"] > after))
+        later = sum(1 for turn in turns if turn["n"] > after)
+        head = summary_heading(summary, later)
         share = _summary_room(budget, after, turns[-1]["n"] if turns else after)
         most = min(room // 2, int(budget * SUMMARY_SHARE)) - len(head)
-        body = _head_lines(summary["text"], max(0, min(room // 2, share) - len(head)), most)
+        limit = max(0, min(room // 2, share) - len(head))
+        body = _head_lines(summary["text"], limit, most, later=later > 0)
         parts.append(f"{head}\n{body}")
         turns = [turn if turn["n"] > after else _words_only(turn) for turn in turns]
     record = (said or said_section)(turns, budget - lines_size(parts) - 2)
@@ -349,14 +351,14 @@ def _summary_room(budget: int, after: int, last: int) -> int:
     return int(budget * SUMMARY_SHARE * max(SUMMARY_FLOOR, after / max(1, last)))
 
 
-def _head_lines(text: str, limit: int, most: int = 0) -> str:
+def _head_lines(text: str, limit: int, most: int = 0, *, later: bool = False) -> str:
     """`text`'s head in `limit`, cut after its last whole line that fits when that keeps most
     of the room (a summary's sections are lines), marked; its first section whole when the
     cut falls in it and it fits in `most` (the host's first section is the user's requests
     and intent, what a summary is read for)."""
     if len(text) <= limit:
         return text
-    chosen = by_sections(text, limit)
+    chosen = by_sections(text, limit, later=later)
     if chosen:
         return chosen
     second = SECTION.compiled.search(text, 1)
