@@ -3,6 +3,8 @@ and of the answers the user gave through a tool, and which of Claude's sentences
 
 from __future__ import annotations
 
+from typing import Any
+
 from records import prompt as _prompt
 from records import said as _said
 
@@ -125,7 +127,7 @@ def test_a_long_summary_keeps_its_first_section_whole_when_it_fits_the_summarys_
     summary = (
         "1. Primary Request and Intent:\n   Build the billing export. Requests:\n"
         f"{asks}\n   - never round the VAT before summing the lines\n\n"
-        "2. Key Technical Concepts:\n" + "\n".join(f"   - concept {n}" for n in range(40))
+        "2. Key Technical Concepts:\n" + "\n".join(f"   - concept {n}" for n in range(120))
     )
     records: list[Record] = [_prompt("start the billing export"), _said("Started.")]
     for n in range(30):
@@ -152,3 +154,55 @@ def test_what_came_of_a_turn_after_its_tools_outweighs_what_it_said_before() -> 
     }
     text = "\n".join(turn_lines(turn, 2))
     assert "it fails here too" in text
+
+
+#: A summary's files section far longer than any room a restore gives a summary.
+_FILES = "2. Files and Code Sections:\n" + "".join(
+    f"   - importer/feed_{n}.py: parses feed {n}\n" for n in range(120)
+)
+
+
+def _importer(summary: str, turns: int, after: int) -> dict[str, Any]:
+    """A session of `turns` turns adding feeds, with `summary` written after turn `after`."""
+    records: list[Record] = [_prompt("start the price importer"), _said("Started.")]
+    for n in range(turns - 1):
+        records += [_prompt(f"add feed {n}"), _said(f"Feed {n} added.")]
+    state = Evidence().add_all(records).state
+    state["summary"] = {"text": summary, "after_turn": after, "at": ""}
+    return state
+
+
+def test_a_summary_too_long_for_its_room_leaves_out_its_files_before_the_users_words() -> None:
+    """Whole sections, in their order: the user's part (requests, messages) first, the
+    sections about files and code last, each run left out marked."""
+    summary = (
+        "1. Primary Request and Intent:\n   A nightly price importer.\n\n"
+        + _FILES
+        + "\n3. Pending Tasks:\n   - the supplier's second feed\n\n"
+        '4. All user messages:\n   - "never write to the prices table directly"\n'
+    )
+    text = next_session(_importer(summary, 31, 31), budget=9_000)
+    assert '"never write to the prices table directly"' in text
+    assert "the supplier's second feed" in text
+    assert "feed_3.py" not in text
+    assert "A nightly price importer.\n…\n3. Pending Tasks:" in text
+
+
+def test_what_a_summary_said_was_pending_is_left_out_once_turns_followed_it() -> None:
+    """Turns after the summary did or changed its pending tasks and its current work: cut
+    to its room, it keeps what it says the user asked and leaves those out."""
+    summary = (
+        "1. Primary Request and Intent:\n   A nightly price importer.\n"
+        "2. Key Technical Concepts:\n"
+        + "".join(f"   - feed {n} is read as UTF-8 CSV\n" for n in range(12))
+        + _FILES.replace("2.", "3.", 1)
+        + "4. Pending Tasks:\n   - wire up the supplier's second feed\n"
+        "5. Current Work:\n   Writing the second feed's parser.\n"
+    )
+    text = next_session(_importer(summary, 41, 30), budget=9_000)
+    assert "feed 11 is read as UTF-8 CSV" in text
+    assert "second feed" not in text
+    # written after the last turn: nothing followed it
+    assert "wire up the supplier's second feed" in next_session(
+        _importer(summary, 41, 41), budget=9_000
+    )

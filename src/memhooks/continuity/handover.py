@@ -32,6 +32,7 @@ from memhooks.continuity.excerpt import (
     statements_first,
     words_first,
 )
+from memhooks.continuity.host_summary import SECTION, by_sections
 from memhooks.continuity.proofs import (
     CHECKS_HEADING,
     PROVEN_HEADING,
@@ -109,8 +110,6 @@ PROMPT_CUT = words_first
 RECORD_HEADING = (
     "## What was said, oldest first ([turn] who: words; later turns supersede earlier ones)"
 )
-#: A top-level section's heading of a summary ("2. Key Technical Concepts:", "## Next").
-_SECTION = LazyPattern(r"^(?:\d+\.|#+)\s+\S", re.MULTILINE)
 #: An answer to Claude's question asked through a tool, as the host words it: "Q"="A".
 _ASKED = LazyPattern(r'"([^"]+)"="([^"]*)"')
 QUESTION_CAP = 80
@@ -336,10 +335,12 @@ def next_session(
     if summary and summary.get("text"):
         after = summary.get("after_turn", 0)
         room = budget - lines_size(parts) - 2
-        head = summary_heading(summary, sum(1 for turn in turns if turn["n"] > after))
+        later = sum(1 for turn in turns if turn["n"] > after)
+        head = summary_heading(summary, later)
         share = _summary_room(budget, after, turns[-1]["n"] if turns else after)
         most = min(room // 2, int(budget * SUMMARY_SHARE)) - len(head)
-        body = _head_lines(summary["text"], max(0, min(room // 2, share) - len(head)), most)
+        limit = max(0, min(room // 2, share) - len(head))
+        body = _head_lines(summary["text"], limit, most, later=later > 0)
         parts.append(f"{head}\n{body}")
         turns = [turn if turn["n"] > after else _words_only(turn) for turn in turns]
     record = (said or said_section)(turns, budget - lines_size(parts) - 2)
@@ -355,14 +356,17 @@ def _summary_room(budget: int, after: int, last: int) -> int:
     return int(budget * SUMMARY_SHARE * max(SUMMARY_FLOOR, after / max(1, last)))
 
 
-def _head_lines(text: str, limit: int, most: int = 0) -> str:
+def _head_lines(text: str, limit: int, most: int = 0, *, later: bool = False) -> str:
     """`text`'s head in `limit`, cut after its last whole line that fits when that keeps most
     of the room (a summary's sections are lines), marked; its first section whole when the
     cut falls in it and it fits in `most` (the host's first section is the user's requests
     and intent, what a summary is read for)."""
     if len(text) <= limit:
         return text
-    second = _SECTION.compiled.search(text, 1)
+    chosen = by_sections(text, limit, later=later)
+    if chosen:
+        return chosen
+    second = SECTION.compiled.search(text, 1)
     if second and limit < second.start() <= most:
         return text[: second.start()].rstrip() + "\n…"
     cut = clip(text, limit)

@@ -42,3 +42,52 @@ def summary_text(raw: str) -> str:
         cut = len(text) - HOST_SUMMARY_CAP
         text = text[:HOST_SUMMARY_CAP].rstrip() + f"\n[… {cut} more chars cut]"
     return text
+
+
+#: A top-level section's heading of a summary ("2. Key Technical Concepts:", "## Next").
+SECTION = LazyPattern(r"^(?:\d+\.|#+)\s+\S.*$", re.MULTILINE)
+#: A heading of the user's part (their requests, intent, messages), read first; one of what
+#: stood then (pending tasks, current work, the next step), which later turns supersede;
+#: and one of the files and code, read last (the record's proofs show files and checks).
+_USERS = LazyPattern(r"\b(?:user|request|intent)", re.IGNORECASE)
+_THEN = LazyPattern(r"\b(?:pending|current|next)\b", re.IGNORECASE)
+_CODE = LazyPattern(r"\b(?:files?|code)\b", re.IGNORECASE)
+
+
+def by_sections(text: str, limit: int, *, later: bool = False) -> str:
+    """The whole top-level sections of a summary that fit `limit`, in their order, each run
+    of them left out marked "…": the user's part first (its requests and intent, the user's
+    messages: the user's own words, which a long session's record leaves out for its older
+    turns), then the others in their order, those about files and code last; when `later`
+    turns followed the summary, none of what stood then (its pending tasks, current work
+    and next step: those turns did them or changed them, and the record shows them). ''
+    when `text` has fewer than two sections or its first one does not fit."""
+    starts = [match.start() for match in SECTION.compiled.finditer(text)]
+    if len(starts) < 2 or text[: starts[0]].strip():  # noqa: PLR2004
+        return ""
+    parts = [text[a:b].strip() for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
+    weights = [_weight(part.split("\n", 1)[0], later=later) for part in parts]
+    chosen: set[int] = set()
+    used = 0
+    for _, i in sorted((w, i) for i, w in enumerate(weights) if w is not None):
+        if used + len(parts[i]) + 1 <= limit:
+            chosen.add(i)
+            used += len(parts[i]) + 1
+    if 0 not in chosen:
+        return ""
+    out: list[str] = []
+    for i, part in enumerate(parts):
+        if i in chosen:
+            out.append(part)
+        elif out[-1] != "…":
+            out.append("…")
+    return "\n".join(out)
+
+
+def _weight(heading: str, *, later: bool) -> int | None:
+    """How soon a summary's section is shown (lowest first; None: never)."""
+    if _USERS.compiled.search(heading):
+        return 0
+    if later and _THEN.compiled.search(heading):
+        return None
+    return 2 if _CODE.compiled.search(heading) else 1
