@@ -169,7 +169,7 @@ def _git_work(words: list[str]) -> str | None:
         at += 2 if words[at] in _GIT_VALUE else 1
     if at >= len(words) or not _records(words[at], words[at + 1 :]):
         return ""
-    return " ".join(["git", *map(_shown, words[1:])])
+    return "git " + " ".join(map(_shown, words[1:]))
 
 
 def recorded(command: str) -> str:
