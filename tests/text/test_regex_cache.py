@@ -69,10 +69,17 @@ def test_a_damaged_file_or_entry_is_compiled_again(tmp_path: Path) -> None:
     regex_cache.start(str(tmp_path))
     assert regex_cache._state.table == {}
     pattern, flags = PATTERNS[0]
-    regex_cache._state.table[(pattern, flags)] = (pattern, flags, [1, 2, 3], 2, {}, ())
-    made = _made(pattern, flags)
-    assert _use(made, TEXTS[0]) == _use(re.compile(pattern, flags), TEXTS[0])
-    assert regex_cache._state.added  # the bad entry replaced by the compiler's own
+    bad = [
+        (-1, pattern, flags, [1, 2, 3], 2, {}, ()),  # code the engine refuses
+        (2, pattern, flags, b"\x01\x02\x03", 2, {}, ()),  # no whole code units
+        ("?", pattern),
+    ]
+    for entry in bad:
+        regex_cache._state.table[(pattern, flags)] = entry
+        regex_cache._state.added = False
+        made = _made(pattern, flags)
+        assert _use(made, TEXTS[0]) == _use(re.compile(pattern, flags), TEXTS[0])
+        assert regex_cache._state.added  # the bad entry replaced by the compiler's own
 
 
 @pytest.mark.usefixtures("fresh")
