@@ -36,7 +36,10 @@ FILE = "memhooks-regex.marshal"
 MAX_ENTRIES = 1_000
 #: Bytes read at most (a few hundred patterns take ~100 KB).
 READ_CAP = 4_000_000
-_KEY = f"2:{sys.version}:{getattr(_sre, 'MAGIC', 0)}:{getattr(_sre, 'CODESIZE', 0)}"
+_KEY = (
+    f"2:{sys.implementation.cache_tag}:{sys.version}:"
+    f"{getattr(_sre, 'MAGIC', 0)}:{getattr(_sre, 'CODESIZE', 0)}"
+)
 #: The engine's code kept as bytes of C unsigned ints (read back with no import, ~10x faster
 #: than a marshalled list) when that is the engine's code unit.
 _PACKED = memoryview(b"\0" * 4).cast("I").itemsize == getattr(_sre, "CODESIZE", 0)
@@ -69,16 +72,18 @@ def start(folder: str) -> None:
 
 
 def _compile(pattern: str | bytes, flags: int = 0) -> re.Pattern[Any]:
+    """`re`'s compile step: from the table when it holds the pattern, else the compiler's,
+    noted. Whatever goes wrong in the cache falls back to the compiler; only the compiler's
+    own errors (a bad pattern) reach the caller, as without the cache."""
     key = (pattern, flags)
-    entry = _state.table.get(key) if isinstance(flags, int) else None
-    if entry is not None:
-        try:
+    try:
+        entry = _state.table.get(key)
+        if entry is not None:
             made: re.Pattern[Any] = _sre.compile(*_unpacked(entry))
-        except (TypeError, ValueError, RuntimeError, OverflowError, IndexError):  # again
-            del _state.table[key]
-        else:
             _state.used.add(key)
             return made
+    except Exception:  # any fault of the table's: compiled again below
+        _state.table.pop(key, None)
     noted: list[tuple[object, ...]] = []
     engine = _sre.compile
 
@@ -87,16 +92,20 @@ def _compile(pattern: str | bytes, flags: int = 0) -> re.Pattern[Any]:
         made: re.Pattern[Any] = engine(*given)
         return made
 
+    original = _state.original or engine
     _sre.compile = note
     try:
-        assert _state.original is not None  # noqa: S101 - set by start, before this is used
-        made = _state.original(pattern, flags)
+        made = original(pattern, flags)
     finally:
         _sre.compile = engine
     if len(noted) == 1 and isinstance(pattern, (str, bytes)) and not flags & re.DEBUG:
-        _state.table[key] = _packed(noted[0])
-        _state.used.add(key)
-        _state.added = True
+        try:
+            _state.table[key] = _packed(noted[0])
+        except Exception:  # not kept: compiled again next time
+            pass
+        else:
+            _state.used.add(key)
+            _state.added = True
     return made
 
 
