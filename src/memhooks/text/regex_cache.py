@@ -185,7 +185,7 @@ def save() -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(tmp, _state.path)
-    except (OSError, ValueError):
+    except Exception:  # a cache: never the hook's failure (it has answered by now)
         try:
             os.unlink(tmp)
         except OSError:
