@@ -65,6 +65,11 @@ if _DATA:
     sys.path.append(os.path.join(_DATA, "deps", _TAG))
     sys.pycache_prefix = os.path.join(_DATA, "pycache", _TAG)
     sys.dont_write_bytecode = False
+    if _HOOK:
+        # Compiled patterns kept beside the bytecode: a hook compiles dozens (text.regex_cache).
+        from memhooks.text import regex_cache
+
+        regex_cache.start(sys.pycache_prefix)
 
 if sys.flags.no_site and not _HOOK:
     # hooks.json runs hooks with -S (site costs ~5 ms and hooks need nothing from it);
@@ -78,6 +83,8 @@ if _HOOK:
     from memhooks.hooks.entry import run
 
     _CODE = run((sys.argv[2:3] or [""])[0])
+    if _DATA:
+        regex_cache.save()
     # Every file the hook wrote is closed: leave without the interpreter's teardown, which
     # frees each module and object one by one (~3 ms of a hook's CPU); the output first.
     try:

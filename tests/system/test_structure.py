@@ -55,6 +55,7 @@ WRITERS_OUTSIDE_STORE = {
     "install/semantic_assets.py": "the plugin's data folder, not a memory tree",
     "install/link.py": "the user's `memhooks` script, and the plugin's root in its data folder",
     "cli/semantic_build.py": "the token table, in the plugin's data folder",
+    "text/regex_cache.py": "the hooks' compiled patterns, beside their bytecode in the data folder",
     "transfer/bundle.py": "the export bundle, outside the tree",
     "cli/commands/export.py": "the export bundle, outside the tree",
 }

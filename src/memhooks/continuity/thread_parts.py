@@ -154,13 +154,19 @@ def _variant(turn: dict[str, Any], prompt: int, reply: int, *, whole: bool = Fal
     return lines
 
 
-def _worth(turn: dict[str, Any]) -> tuple[bool, int]:
+#: `_worth`'s weight of words that decide: above any number of steps of prose.
+_DECIDES = STATED_CAP // STATED_STEP + 1
+
+
+@turn_memo.kept
+def _worth(turn: dict[str, Any]) -> int:
     """How much an earlier session's turn states: the user's words that decide (an answer
     given through a tool, a sentence that states a choice: `decisions`), then how much its
-    prompt states in prose (not its questions, not an "ok"), in steps: the turns shown first."""
+    prompt states in prose (not its questions, not an "ok"), in steps: the turns shown first.
+    One number (the memo keeps numbers): each said_brief of a build sorts every turn by it."""
     prompt = turn.get("prompt") or ""
     decides = bool(turn.get("told")) or bool(decisions(prompt, len(prompt)))
-    return decides, min(stated(prompt), STATED_CAP) // STATED_STEP
+    return _DECIDES * decides + min(stated(prompt), STATED_CAP) // STATED_STEP
 
 
 def _goal_first(goal: int | None, turns: Sequence[int]) -> list[int]:

@@ -4,7 +4,8 @@ A Stop renders its session's record again at every turn, and an earlier session'
 when that session moved on (hooks/thread_build.py); all but the newest turns are as they were,
 and rendering a turn (selecting its sentences) is most of a Stop's work. The functions that
 render one turn from the turn alone and a few numbers (`handover.turn_lines`,
-`thread_parts._variant`, and `record_fit.stated`, which weighs one prompt) are wrapped with `kept`:
+`thread_parts._variant`, and `record_fit.stated` and `thread_parts._worth`, which weigh one
+prompt or turn) are wrapped with `kept`:
 while `keeping` is on, a call whose turn (by its content) and arguments were rendered before
 returns those lines, and the others are rendered and kept. Off (every other caller), they
 just render.
