@@ -171,6 +171,15 @@ COVERING = [
     ("pytest -k rounding", "pytest", False),
     ("cargo test -p ledger", "cargo test", False),
     ("npx mocha --grep fees", "npx mocha", False),
+    # an option the failing run has more that may widen it or make it stricter
+    ("go test ./ledger/", "go test -race ./ledger/", False),
+    ("go test ./ledger/", "go test -shuffle=on ./ledger/", False),
+    ("go test ./ledger/", "go test -tags=integration ./ledger/", False),
+    ("pytest tests/", "pytest tests/ --runslow", False),
+    ("cargo test", "cargo test -- --ignored", False),
+    ("npx jest", "npx jest --coverage", False),
+    # a word after `--color` that is no colour setting is what the run selects
+    ("npx jest --color ledger", "npx jest", False),
 ]
 
 
@@ -184,6 +193,18 @@ def test_an_option_covers_by_what_it_selects(run: str, other: str, *, covered: b
     assert found is not None
     assert wanted is not None
     assert checks.covers(found, wanted) is covered
+
+
+def test_a_pass_without_the_race_detector_leaves_its_failure_open() -> None:
+    records = [
+        prompt("the posting order flips under load"),
+        *bash("1", "go test -race ./ledger/", ok=False, output="WARNING: DATA RACE\nFAIL"),
+        *bash("2", "go test ./ledger/", ok=True, output="ok  \tacme/ledger\t1.2s"),
+    ]
+    state = Evidence().add_all(records).state
+    assert [entry["cmd"] for entry in state["checks"].values() if not entry["ok"]] == [
+        "go test -race ./ledger/"
+    ]
 
 
 def test_a_pass_without_the_selector_closes_the_selected_failure() -> None:

@@ -9,12 +9,14 @@ fetches (`npm install`, `uv add`, `go mod tidy`), lists or prints (`bin/rails ro
 (`rake db:migrate`, `mix ecto.migrate`), nor when it runs a one-off script written into it.
 Its target is the program and its first word that is not an option (`cargo test`,
 `make fuzz-regress`, `python pytest`), plus the rest of its words: an option that picks
-tests with its value (`-run=TestX`), none that only changes how it builds or reports
-(`-race`, `-v`, `-count=1`); a run covers another of the same target when it has no option
-the other has not and the same inputs or none (`mvn test` covers
-`mvn -q test -Dtest=RetryPolicyTest`, `pytest` covers `pytest -k merge`,
-`go test -race ./pkg/` covers `go test -run TestX ./pkg/`), so a later passing run closes
-the earlier failure whatever the string.
+tests with its value (`-run=TestX`), none that only changes how it reports (`-v`,
+`-count=1`); a run covers another of the same target when it has no option the other has
+not (but one that makes it stricter: `-race`, `-x`), the other none more that does not
+narrow it (`-k`, `-run`: not `-race`, `-tags=slow`), and the same inputs or none (`mvn test`
+covers `mvn -q test -Dtest=RetryPolicyTest`, `pytest` covers `pytest -k merge`,
+`go test -race ./pkg/` covers `go test -run TestX ./pkg/`, `go test ./pkg/` does not cover
+`go test -race ./pkg/`), so a later passing run closes the earlier failure whatever the
+string.
 """
 
 from __future__ import annotations
@@ -86,15 +88,21 @@ _SELECTS = frozenset(
 #: target (`go test -race ./pkg/` and `go test ./pkg/` are one). With a value of this shape
 #: as the next word (pytest's `-p no:cacheprovider` loads a plugin, cargo's `-p x` selects).
 _QUIET_VALUE = dict.fromkeys(("-count", "-parallel", "-j", "--jobs", "--durations"), r"\d+") | {
-    "-timeout": r"\d+\w*", "-p": r"\d+|no:\S+", "-n": r"\d+|auto|logical", "--tb": r"\w+",
-    "--color": r"\w+", "--cov-report": r"\S+",
+    "-timeout": r"\d+\w*", "-p": r"\d+|no:\S+", "-n": r"\d+|auto|logical",
+    "--tb": r"auto|long|short|line|native|no", "--color": r"yes|no|auto|always|never",
+    "--cov-report": r"\S+",
 }  # fmt: skip
 _QUIET = LazyPattern(
-    r"^(?:-race|-msan|-asan|-json|-cover|-cover(?:mode|profile|pkg)=\S*|-count=\d+|"
-    r"-timeout=\S+|-parallel=\d+|-p=\d+|-shuffle=\S+|--colou?rs?(?:=\w+)?|--no-colou?r|"
-    r"--tb=\w+|-r[a-zA-Z]+|--durations=\d+|--no-header|--showlocals|--ci|--runInBand|"
-    r"--coverage|--cov(?:=\S+)?|--cov-report=\S+|--no-cov|--no-fail-fast|-n=?\d+)$"
+    r"^(?:-json|-cover|-cover(?:mode|profile|pkg)=\S*|-count=\d+|"
+    r"-timeout=\S+|-parallel=\d+|-p=\d+|--colou?rs?(?:=\w+)?|--no-colou?r|"
+    r"--tb=\w+|-r[fEsxXpPaAN]+|--durations=\d+|--no-header|--showlocals|--ci|--runInBand|"
+    r"--cov-report=\S+|--no-fail-fast|-n=?\d+)$"
 )
+#: Options that make a run stricter, never narrower (a race detector, a shuffled order, a
+#: coverage floor): kept in its target; a pass with them covers a run without, not back.
+_STRICTER = LazyPattern(r"^(?:-race|-msan|-asan|-shuffle(?:=\S+)?|--coverage|--cov(?:=\S+)?)$")
+#: Options that narrow a run without a value of their own (a selector's is joined to it).
+_NARROWS = frozenset({"--", "--lf", "--last-failed", "--sw", "--stepwise", "-Dtest"})
 #: A command's pieces: quoted strings whole, separators, and the text between them.
 _PIECES = LazyPattern(r"""'[^']*'?|"(?:\\.|[^"\\])*"?|&&|\|\||;|[^'"&|;]+|.""")
 _OUTPUT_PIPE = LazyPattern(r"\s*\|\s*(?:tail|head|tee|grep|less|cat)\b.*$")
@@ -296,7 +304,7 @@ def still_named(run: tuple[str, frozenset[str]], other: dict[str, Any], output: 
     """Whether a failed wider `run` (one that `covers` `other`'s target) may still fail on
     `other`'s test: unless its output lists its failures, it runs them all (no `-x`), and
     none of those lines names `other`'s own words (its test, file or `-k` expression)."""
-    if run[1] & _STOPS_EARLY or any(w.startswith("--maxfail") for w in run[1]):
+    if any(_stops_early(w) for w in run[1]):
         return True
     if not _TESTS_RAN.compiled.search(output) or _ABORTED.compiled.search(output):
         return True  # no count of tests run, or a run cut short: its list proves nothing
@@ -313,16 +321,31 @@ def still_named(run: tuple[str, frozenset[str]], other: dict[str, Any], output: 
 def covers(run: tuple[str, frozenset[str]], other: tuple[str, frozenset[str]]) -> bool:
     """A passing `run` proves `other` passes too: same runner, no option `other` has not
     (an option that picks tests narrows the run: `pytest -k merge` does not cover `pytest`;
-    one that stops at the first failure ran them all when it passed), and the same inputs
-    or none (`cargo run -- x.log` checks that input, not all of them; `go test -race ./pkg/`
-    covers `go test -run TestX ./pkg/`: `-race` is left out of a target, see `_scope`)."""
+    one that stops at the first failure ran them all when it passed, one that makes it
+    stricter checked more: `go test -race ./pkg/` covers `go test -run TestX ./pkg/`),
+    `other` none more that does not narrow it (`go test ./pkg/` covers neither
+    `go test -race ./pkg/` nor `go test -tags=slow ./pkg/`), and the same inputs or none
+    (`cargo run -- x.log` checks that input, not all of them)."""
     if run[0] != other[0]:
         return False
-    mine = {w for w in run[1] if w not in _STOPS_EARLY and not w.startswith("--maxfail")}
+    mine = {w for w in run[1] if not (_stops_early(w) or _STRICTER.compiled.match(w))}
     inputs = {w for w in mine if not w.startswith("-")}
-    return mine <= other[1] and (
-        not inputs or inputs == {w for w in other[1] if not w.startswith("-")}
+    wider = [w for w in other[1] - run[1] if w.startswith("-")]  # what `other` has more
+    return (
+        mine <= other[1]
+        and all(_narrows(w) for w in wider)
+        and (not inputs or inputs == {w for w in other[1] if not w.startswith("-")})
     )
+
+
+def _stops_early(word: str) -> bool:
+    return word in _STOPS_EARLY or word.startswith("--maxfail")
+
+
+def _narrows(word: str) -> bool:
+    """Whether an option narrows the run that has it (`-k=merge`, `-x`, `--lf`): one it does
+    not know (`-tags=integration`, `--runslow`, `-race`) may widen it or make it stricter."""
+    return _stops_early(word) or word.split("=", 1)[0] in _SELECTS | _NARROWS
 
 
 def settled(
