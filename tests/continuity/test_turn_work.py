@@ -45,12 +45,29 @@ RECORDED = {
     "git checkout src/app.py": "",
     "git diff HEAD~1 -- src/ > /tmp/d.patch": "",
     "echo 'git commit -m x' >> notes.txt": "",
+    # a run that only shows what it would do records nothing (`commit -n` does commit)
+    "git commit --dry-run -am 'wip'": "",
+    "git push --dry-run origin main && git push -n": "",
+    "git commit --help": "",
+    "git commit -n -m 'skip hooks'": 'git commit -n -m "skip hooks"',
 }
 
 
 @pytest.mark.parametrize(("command", "shown"), RECORDED.items())
 def test_the_git_commands_that_record_work_verbatim_by_selection(command: str, shown: str) -> None:
     assert turn_files.recorded(command) == shown
+
+
+def test_what_a_long_command_recorded_is_read_and_kept_capped() -> None:
+    """A command of many files or commits, or of 'git' many times on one line (its search
+    was quadratic), is read to a cap and kept to one; a heredoc's message past it still
+    shows by its first line."""
+    many = "git commit " + " ".join(f"src/m{i}.py" for i in range(5_000))
+    assert len(turn_files.recorded(many)) <= turn_files.RECORDED_CAP
+    assert turn_files.recorded("git log x " * 20_000) == ""
+    body = "\n".join(f"- line {i} of the body" for i in range(400))
+    message = f"git commit -m \"$(cat <<'EOF'\nfirst line\n\n{body}\nEOF\n)\" && git push"
+    assert turn_files.recorded(message) == 'git commit -m "first line" && git push'
 
 
 def test_a_turn_shown_short_shows_its_git_work_without_messages() -> None:

@@ -63,20 +63,27 @@ _LISTS = frozenset(
 )
 _STASH_CHANGES = frozenset("push save pop apply drop clear branch".split())  # noqa: SIM905
 _MOVES_HEAD = frozenset({"--hard", "--soft", "--keep", "--merge"})
-#: A command that may hold one of those: read no further otherwise (most are not).
+#: A command that may hold one of those: read no further otherwise (most are not). Bounded:
+#: `.*` after each "git" of a long line made a search quadratic (minutes on 150 KB).
 _MAY_RECORD = LazyPattern(
-    r"\bgit\b.*\b(?:commit|push|merge|rebase|cherry-pick|revert|am|pull|tag|stash|checkout|"
-    r"switch|branch|reset)\b"
+    r"\bgit\b[^\n]{0,200}?\b(?:commit|push|merge|rebase|cherry-pick|revert|am|pull|tag|stash|"
+    r"checkout|switch|branch|reset)\b"
 )
+#: Options that make a git command only show what it would do (`push -n` is push's alone:
+#: `commit -n` skips the hooks and commits).
+_ONLY_SHOWS = frozenset({"--dry-run", "--help", "-h"})
+#: How much of a command is read for git work, and kept of what it recorded.
+READ_CAP = 4000
+HEREDOC_READ_CAP = 64_000
+RECORDED_CAP = 300
 #: git's options before its subcommand that take the next word (`git -C dir commit`).
 _GIT_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "|&", "(", ")"})
 #: Programs that only look or move (`cd`, `| tail`): left out of what a command recorded.
 _LOOKS = NOT_CHECKS - {"git"}
-#: A commit message written through a heredoc (`-m "$(cat <<'EOF' …)"`): its first line.
-_MESSAGE_HEREDOC = LazyPattern(
-    r"""\$\(\s*cat\s*<<-?\s*(['"]?)(\w+)\1[^\n]*\n\s*([^\n]*).*?\n\s*\2\s*\n\s*\)""", re.DOTALL
-)
+#: A commit message written through a heredoc (`-m "$(cat <<'EOF' …)"`): its opening, then
+#: its first line (`_heredoc_first_lines`: one pass, no `.*?` to each end).
+_MESSAGE_HEREDOC = LazyPattern(r"""\$\(\s*cat\s*<<-?\s*(['"]?)(\w+)\1[^\n]*\n\s*([^\n]*)""")
 WORD_CAP = 60
 #: A commit's or a stash's message (`-m "…"`, `--message=…`) and `-q`, left out of a turn
 #: shown short; `git branch -m old new` (a rename, not quoted) stays.
@@ -141,6 +148,8 @@ def _records(sub: str, args: list[str]) -> bool:
     """Whether `git sub args` changes the repository's history or branches."""
     options = {word for word in args if word.startswith("-")}
     named = [word for word in args if not word.startswith("-")]
+    if options & _ONLY_SHOWS or (sub == "push" and "-n" in options):
+        return False
     if sub in ("checkout", "switch"):
         return bool(options & _MAKES_BRANCH)
     if sub in ("branch", "tag"):
@@ -177,11 +186,12 @@ def recorded(command: str) -> str:
     joined as the command joins them: a commit message by its first line, a segment that
     only looks or moves (`cd`, `git add`, `| tail`) left out, any other as "…"; "" when
     none records work."""
+    command = command[:HEREDOC_READ_CAP]
     if "git" not in command or not _MAY_RECORD.compiled.search(command):
         return ""
     from memhooks.text.shell_lex import join_continuations, strip_heredocs, words
 
-    first_line = _MESSAGE_HEREDOC.compiled.sub(lambda m: m[3].replace('"', "'"), command)
+    first_line = _heredoc_first_lines(command)[:READ_CAP]
     tokens = words(strip_heredocs(join_continuations(first_line)))
     segments: list[tuple[str, list[str]]] = [("", [])]
     target = False
@@ -200,7 +210,21 @@ def recorded(command: str) -> str:
         out.append((sep, found or "…"))
     if not any(text != "…" for _, text in out):
         return ""
-    return out[0][1] + "".join(("; " if sep == ";" else f" {sep} ") + text for sep, text in out[1:])
+    joined = out[0][1] + "".join(("; " if sep == ";" else f" {sep} ") + t for sep, t in out[1:])
+    return clip(joined, RECORDED_CAP)
+
+
+def _heredoc_first_lines(command: str) -> str:
+    """`command` with each message written through a heredoc as its first line, in one pass
+    (an opening without its end stops it: the rest is left as it is)."""
+    parts, at = [], 0
+    while found := _MESSAGE_HEREDOC.compiled.search(command, at):
+        end = re.compile(rf"\n\s*{found[2]}\s*\n\s*\)").search(command, found.end())
+        if end is None:
+            break
+        parts += [command[at : found.start()], found[3].replace('"', "'")]
+        at = end.end()
+    return "".join([*parts, command[at:]])
 
 
 def run_command(run: dict[str, Any], *, brief: bool = False) -> str:
