@@ -155,3 +155,36 @@ def test_a_removed_test_file_leaves_no_current_proof_nor_open_failure() -> None:
     assert "slug" not in shown
     assert "(turn 1): `pytest tests/test_api.py`: FAILED tests/test_api.py::t" in shown
     assert "`pytest tests/test_slug_props.py` failed (FAILED tests/test_slug_props.py" in text
+
+
+REMOVALS_THAT_SETTLE_NOTHING = [
+    # a folder of what the run read, removed: a stack frame there named no failure of it
+    (
+        "npm test",
+        "Error: Cannot find module 'x' from node_modules/jest/build/index.js",
+        "rm -rf node_modules",
+    ),
+    # a file of the same name elsewhere, or in the folder the check did not run from
+    ("go build ./...", "./main.go:12:2: undefined: helper", "rm cmd/scratch/main.go"),
+    (
+        "pytest tests/test_api.py",
+        "FAILED tests/test_api.py::t - assert 0",
+        "rm old/tests/test_api.py",
+    ),
+    ("cd web && npx jest src/a.test.ts", "FAIL src/a.test.ts", "rm src/a.test.ts"),
+    # a file the run read, not one it ran
+    ("python3 app.py", "FileNotFoundError: No such file: 'data/cache.json'", "rm data/cache.json"),
+]
+
+
+@pytest.mark.parametrize(("check", "error", "removal"), REMOVALS_THAT_SETTLE_NOTHING)
+def test_a_removal_settles_no_failure_of_another_file(check: str, error: str, removal: str) -> None:
+    records = [
+        prompt("make it pass"),
+        *edit("1", "/p/README.md"),
+        *bash("2", check, ok=False, output=error),
+        prompt("clean up"),
+        *bash("3", removal, ok=True),
+    ]
+    state = Evidence().add_all(records).state
+    assert [entry["cmd"] for entry in state["checks"].values() if not entry["ok"]] == [check]

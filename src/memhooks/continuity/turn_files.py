@@ -91,6 +91,8 @@ _MESSAGE = LazyPattern(r"""\s(?:-q|--quiet|(?:-q?m|--message)(?:=|\s)"[^"]*")(?=
 #: A check's word that names a file or folder; a file named in a failure's line.
 _FILE = LazyPattern(r"/|::|\.\w{1,5}(?::\d+)?$")
 _LINE_NO = LazyPattern(r":\d+$")
+#: A check run from another folder (`cd web && …`): its paths are that folder's.
+_CD = LazyPattern(r"\s*cd\s+(\S+)\s*&&")
 _FILE_IN_ERROR = LazyPattern(r"(?:[\w.-]+/)*[\w-]+\.\w{1,5}\b")
 #: git work kept among a turn's runs beyond the newest ones.
 RECORDED_KEPT = 4
@@ -283,29 +285,42 @@ def taken_away(state: dict[str, Any], n: int, gone: list[str], seq: Callable[[],
         else:
             del files[name]
     checks = state["checks"]
-    for key in [key for key, entry in checks.items() if _only_removed(entry, gone)]:
+    for key in [k for k, entry in checks.items() if _only_removed(entry, gone, state["cwd"])]:
         del checks[key]
 
 
-def _under(path: str, gone: list[str], *, named: bool = False) -> bool:
-    """Whether `path` is one of the `gone` paths or under one; `named`: as a check names it
-    (`./a.py`, `a.py::test_x`, `a_spec.rb:12`, or relative to a folder it moved to)."""
-    if named:
-        path = _LINE_NO.compiled.sub("", path.removeprefix("./").split("::", 1)[0]).rstrip("/")
-    return bool(path) and any(
-        path == g or path.startswith(g + "/") or (named and g.endswith("/" + path)) for g in gone
-    )
+def _under(path: str, gone: list[str], base: str = "", *, exact: bool = False) -> bool:
+    """Whether `path` is one of the `gone` paths or under one (`exact`: one of them, a file
+    the removal named); as a check names it (`./a.py`, `a.py::test_x`, `a_spec.rb:12`) from
+    its `cd`'s folder `base`: a file of the same name elsewhere is another file."""
+    path = _named(path, base)
+    return bool(path) and any(path == g or (not exact and path.startswith(g + "/")) for g in gone)
 
 
-def _only_removed(entry: dict[str, Any], gone: list[str]) -> bool:
+def _named(path: str, base: str) -> str:
+    path = _LINE_NO.compiled.sub("", path.removeprefix("./").split("::", 1)[0]).rstrip("/")
+    return base + path if path and not path.startswith("/") else path
+
+
+def _only_removed(entry: dict[str, Any], gone: list[str], cwd: str) -> bool:
     """Whether a check's target is only removed files (its inputs that name files), or it
-    failed on one (its error line names it)."""
+    failed on one (its error line names a file removed itself, not one under a removed
+    folder: `rm -rf node_modules` settles no failure a stack frame there named)."""
+    found = _CD.compiled.match(str(entry.get("cmd", "")))
+    base = ""
+    if found:  # `cd web && npx jest src/a.test.ts`: the paths are web's
+        folder = (found[1].strip("'\"").rstrip("/") + "/").removeprefix(cwd.rstrip("/") + "/")
+        base = "" if folder in ("", "./") else folder
     args = entry.get("args") or ()
     paths = [w for w in args if not w.startswith("-") and _FILE.compiled.search(w)]
-    if paths and all(_under(path, gone, named=True) for path in paths):
+    if paths and all(_under(path, gone, base) for path in paths):
         return True
-    named = _FILE_IN_ERROR.compiled.findall(entry.get("error") or "")
-    return not entry["ok"] and any(_under(path, gone, named=True) for path in named)
+    named = [  # a file it ran, not one it read (`python app.py` failing on a data file)
+        path
+        for path in _FILE_IN_ERROR.compiled.findall(entry.get("error") or "")
+        if not paths or _under(path, [_named(p, base) for p in paths], base)
+    ]
+    return not entry["ok"] and any(_under(path, gone, base, exact=True) for path in named)
 
 
 def changed_lines(turn: dict[str, Any]) -> list[str]:
