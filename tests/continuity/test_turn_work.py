@@ -188,3 +188,29 @@ def test_a_removal_settles_no_failure_of_another_file(check: str, error: str, re
     ]
     state = Evidence().add_all(records).state
     assert [entry["cmd"] for entry in state["checks"].values() if not entry["ok"]] == [check]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git commit -m 'wip' || true",
+        "git commit -am 'tidy'; git status --short",
+        "git push origin main 2>&1 | tail -3",
+        "git push &",
+    ],
+)
+def test_a_success_that_is_not_the_git_commands_own_shows_no_outcome(command: str) -> None:
+    """After `||`, `;`, `|` or `&` the exit status is another command's: 'nothing to
+    commit' or a rejected push reads as unknown, not as done."""
+    records = [
+        prompt("commit and push"),
+        *bash("1", command, ok=True, output="nothing to commit, working tree clean"),
+        said("Done."),
+    ]
+    text = next_session(Evidence().add_all(records).state, budget=3_000)
+    assert "(piped: outcome not known)" in text
+    assert "` ok" not in text
+    assert turn_files.recorded_work("cd api && git add -A && git commit -m x && git push") == (
+        "git commit -m x && git push",
+        True,
+    )

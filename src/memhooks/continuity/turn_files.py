@@ -188,9 +188,16 @@ def recorded(command: str) -> str:
     joined as the command joins them: a commit message by its first line, a segment that
     only looks or moves (`cd`, `git add`, `| tail`) left out, any other as "…"; "" when
     none records work."""
+    return recorded_work(command)[0]
+
+
+def recorded_work(command: str) -> tuple[str, bool]:
+    """What `command` recorded in git (`recorded`), and whether its exit status is theirs:
+    not when `;`, `||`, `|` or `&` follows the first (`git commit -m x || true` succeeds
+    when there was nothing to commit)."""
     command = command[:HEREDOC_READ_CAP]
     if "git" not in command or not _MAY_RECORD.compiled.search(command):
-        return ""
+        return "", True
     from memhooks.text.shell_lex import join_continuations, strip_heredocs, words
 
     first_line = _heredoc_first_lines(command)[:READ_CAP]
@@ -205,15 +212,17 @@ def recorded(command: str) -> str:
             segments[-1][1].append(word)  # a redirection (its fd, operator, file) left out
         target = redirect
     out: list[tuple[str, str]] = []
+    proven = True
     for sep, segment in segments:
+        proven = proven and (sep == "&&" or not any(text != "…" for _, text in out))
         found = _git_work(segment)
         if found == "" or (found is None and out[-1:] and out[-1][1] == "…"):
             continue
         out.append((sep, found or "…"))
     if not any(text != "…" for _, text in out):
-        return ""
+        return "", True
     joined = out[0][1] + "".join(("; " if sep == ";" else f" {sep} ") + t for sep, t in out[1:])
-    return clip(joined, RECORDED_CAP)
+    return clip(joined, RECORDED_CAP), proven
 
 
 def _heredoc_first_lines(command: str) -> str:
