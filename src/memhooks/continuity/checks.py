@@ -102,7 +102,7 @@ _QUIET = LazyPattern(
 #: coverage floor): kept in its target; a pass with them covers a run without, not back.
 _STRICTER = LazyPattern(r"^(?:-race|-msan|-asan|-shuffle(?:=\S+)?|--coverage|--cov(?:=\S+)?)$")
 #: Options that narrow a run without a value of their own (a selector's is joined to it).
-_NARROWS = frozenset({"--", "--lf", "--last-failed", "--sw", "--stepwise", "-Dtest"})
+_NARROWS = _SELECTS | {"--", "--lf", "--last-failed", "--sw", "--stepwise", "-Dtest"}
 #: A command's pieces: quoted strings whole, separators, and the text between them.
 _PIECES = LazyPattern(r"""'[^']*'?|"(?:\\.|[^"\\])*"?|&&|\|\||;|[^'"&|;]+|.""")
 _OUTPUT_PIPE = LazyPattern(r"\s*\|\s*(?:tail|head|tee|grep|less|cat)\b.*$")
@@ -345,7 +345,7 @@ def _stops_early(word: str) -> bool:
 def _narrows(word: str) -> bool:
     """Whether an option narrows the run that has it (`-k=merge`, `-x`, `--lf`): one it does
     not know (`-tags=integration`, `--runslow`, `-race`) may widen it or make it stricter."""
-    return _stops_early(word) or word.split("=", 1)[0] in _SELECTS | _NARROWS
+    return _stops_early(word) or word.split("=", 1)[0] in _NARROWS
 
 
 def settled(
