@@ -162,6 +162,8 @@ COVERING = [
     ("pytest -p no:cacheprovider tests/", "pytest -k rounding tests/", True),
     ("npx jest --ci", "npx jest -t rounds", True),
     ("cargo test", "cargo test -p ledger", True),
+    ("cargo test", "cargo test -p ledger -- --nocapture --test-threads=1", True),
+    ("make -j8 test", "make test", True),
     # a pass that would have stopped at its first failure ran them all
     ("pytest -x", "pytest tests/test_fees.py::test_rounding", True),
     # a selector narrows the run: it covers no wider one, nor another package

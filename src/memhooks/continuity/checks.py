@@ -96,7 +96,8 @@ _QUIET = LazyPattern(
     r"^(?:-json|-cover|-cover(?:mode|profile|pkg)=\S*|-count=\d+|"
     r"-timeout=\S+|-parallel=\d+|-p=\d+|--colou?rs?(?:=\w+)?|--no-colou?r|"
     r"--tb=\w+|-r[fEsxXpPaAN]+|--durations=\d+|--no-header|--showlocals|--ci|--runInBand|"
-    r"--cov-report=\S+|--no-fail-fast|-n=?\d+)$"
+    r"--cov-report=\S+|--no-fail-fast|-n=?\d+|-j\d+|--nocapture|--show-output|"
+    r"--test-threads=\d+|--reporter=\S+|--junit-?xml=\S+)$"
 )
 #: Options that make a run stricter, never narrower (a race detector, a shuffled order, a
 #: coverage floor): kept in its target; a pass with them covers a run without, not back.
