@@ -203,13 +203,13 @@ def proves_a_pass(command: str) -> bool:
 def _scope(rest: Sequence[str]) -> list[str]:
     """A run's words as they bear on what it checks: an option that picks tests joined with
     its value (`-run X` as `-run=X`), one that only changes how it builds or reports left
-    out (`-race`, `-count 1`), the words after `--` (the program's own) as they are."""
+    out (`-v`, `-count 1`), the words after `--` (the program's own) as they are but those."""
     out: list[str] = []
     at = 0
     while at < len(rest):
         word, value = rest[at], rest[at + 1] if at + 1 < len(rest) else "-"
-        if word == "--":
-            return out + list(rest[at:])
+        if word == "--":  # the program's own words: only those that just report left out
+            return out + [w for w in rest[at:] if not _QUIET.compiled.match(w)]
         shape = _QUIET_VALUE.get(word)
         if at == 0 and word in _HOPS:  # `python -m pytest`: the module is what runs
             out.append(word)
