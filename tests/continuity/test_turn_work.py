@@ -210,7 +210,7 @@ def test_a_success_that_is_not_the_git_commands_own_shows_no_outcome(command: st
     text = next_session(Evidence().add_all(records).state, budget=3_000)
     assert "(piped: outcome not known)" in text
     assert "` ok" not in text
-    assert turn_files.recorded_work("cd api && git add -A && git commit -m x && git push") == (
+    assert turn_files.recorded_work("(cd api && git add -A && git commit -m x) && git push") == (
         "git commit -m x && git push",
         True,
     )

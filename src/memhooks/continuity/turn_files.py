@@ -207,14 +207,14 @@ def recorded_work(command: str) -> tuple[str, bool]:
     for at, word in enumerate(tokens):
         redirect = set(word) <= set("<>&") and word not in _SEPARATORS
         if word in _SEPARATORS:
-            segments.append((";" if word in "()" else word, []))
+            segments.append((";" if word == "(" else word, []))  # `)` ends a segment alone
         elif not (redirect or target or (word.isdigit() and _redirects(tokens, at + 1))):
             segments[-1][1].append(word)  # a redirection (its fd, operator, file) left out
         target = redirect
     out: list[tuple[str, str]] = []
     proven = True
     for sep, segment in segments:
-        proven = proven and (sep == "&&" or not any(text != "…" for _, text in out))
+        proven = proven and (sep in ("&&", ")") or not any(text != "…" for _, text in out))
         found = _git_work(segment)
         if found == "" or (found is None and out[-1:] and out[-1][1] == "…"):
             continue
