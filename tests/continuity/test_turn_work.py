@@ -5,6 +5,8 @@ as done; an interruption, the host's mark; the checks a removed test file settle
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from records import bash, edit, prompt, said
 
@@ -214,3 +216,18 @@ def test_a_success_that_is_not_the_git_commands_own_shows_no_outcome(command: st
         "git commit -m x && git push",
         True,
     )
+
+
+def test_what_a_command_recorded_in_git_is_redacted_before_it_is_kept() -> None:
+    """A token in a commit's message, a heredoc's first line or a push's URL is redacted
+    with the command, before its git work is selected from it."""
+    token = "ghp_" + "a1B2c3D4e5" * 4
+    command = (
+        f"git commit -m \"$(cat <<'EOF'\nrotate {token}\nEOF\n)\" && "
+        f"git push https://bot:{token}@github.com/acme/api.git && git tag -m '{token}' v1"
+    )
+    records = [prompt("ship it"), *bash("1", command, ok=True), said("Pushed.")]
+    state = Evidence().add_all(records).state
+    assert state["turns"][-1]["ran"][-1]["git"].startswith('git commit -m "rotate [REDACTED')
+    assert token not in json.dumps(state)
+    assert token not in next_session(state, budget=3_000)
