@@ -174,6 +174,12 @@ REMOVALS_THAT_SETTLE_NOTHING = [
         "rm old/tests/test_api.py",
     ),
     ("cd web && npx jest src/a.test.ts", "FAIL src/a.test.ts", "rm src/a.test.ts"),
+    # a run that failed in another file too
+    (
+        "pytest tests/",
+        "FAILED tests/test_old.py::t - assert 0\nFAILED tests/test_api.py::u - assert 0\n2 failed",
+        "rm tests/test_old.py",
+    ),
     # a file the run read, not one it ran
     ("python3 app.py", "FileNotFoundError: No such file: 'data/cache.json'", "rm data/cache.json"),
 ]

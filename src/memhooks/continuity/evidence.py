@@ -320,6 +320,8 @@ class Evidence:
             "seq": self._next_seq(),
             **piped,
         }
+        if not ok and (files := turn_files.failed_files(output)):  # what a removal may settle
+            entries[key]["failed_in"] = files
         while len(entries) > MAX_CHECKS:
             del entries[next(iter(entries))]
 

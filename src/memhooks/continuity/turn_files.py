@@ -94,6 +94,11 @@ _LINE_NO = LazyPattern(r":\d+$")
 #: A check run from another folder (`cd web && …`): its paths are that folder's.
 _CD = LazyPattern(r"\s*cd\s+(\S+)\s*&&")
 _FILE_IN_ERROR = LazyPattern(r"(?:[\w.-]+/)*[\w-]+\.\w{1,5}\b")
+#: A line that names a failed test by its file (pytest's `FAILED a.py::t`, jest's `FAIL x.ts`).
+_FAILED_FILE = LazyPattern(
+    r"^\s*(?:FAILED|FAIL:?|ERROR)\s+\.?/?((?:[\w.-]+/)*[\w-]+\.\w{1,5})\b", re.MULTILINE
+)
+FAILED_FILES_CAP = 8
 #: git work kept among a turn's runs beyond the newest ones.
 RECORDED_KEPT = 4
 _LINE = LazyPattern(r"^\[\d+\] " + LABEL + r": ")
@@ -311,10 +316,19 @@ def _named(path: str, base: str) -> str:
     return base + path if path and not path.startswith("/") else path
 
 
+def failed_files(output: str) -> list[str]:
+    """The files a failed run's output names failures in, up to one more than the cap (more
+    than it: too many to say a removal settled them all)."""
+    found = dict.fromkeys(m[1] for m in _FAILED_FILE.compiled.finditer(output[-100_000:]))
+    return list(found)[: FAILED_FILES_CAP + 1]
+
+
 def _only_removed(entry: dict[str, Any], gone: list[str], cwd: str) -> bool:
     """Whether a check's target is only removed files (its inputs that name files), or it
-    failed on one (its error line names a file removed itself, not one under a removed
-    folder: `rm -rf node_modules` settles no failure a stack frame there named)."""
+    failed on those only (the files its failures named, else its error line: each a file
+    removed itself, not one under a removed folder: `rm -rf node_modules` settles no failure
+    a stack frame there named; `pytest tests/` failing in two files stays open when one of
+    them is removed)."""
     found = _CD.compiled.match(str(entry.get("cmd", "")))
     base = ""
     if found:  # `cd web && npx jest src/a.test.ts`: the paths are web's
@@ -326,10 +340,15 @@ def _only_removed(entry: dict[str, Any], gone: list[str], cwd: str) -> bool:
         return True
     named = [  # a file it ran, not one it read (`python app.py` failing on a data file)
         path
-        for path in _FILE_IN_ERROR.compiled.findall(entry.get("error") or "")
+        for path in entry.get("failed_in")
+        or _FILE_IN_ERROR.compiled.findall(entry.get("error") or "")
         if not paths or _under(path, [_named(p, base) for p in paths], base)
     ]
-    return not entry["ok"] and any(_under(path, gone, base, exact=True) for path in named)
+    return (
+        not entry["ok"]
+        and 0 < len(named) <= FAILED_FILES_CAP
+        and all(_under(path, gone, base, exact=True) for path in named)
+    )
 
 
 def changed_lines(turn: dict[str, Any]) -> list[str]:
