@@ -162,6 +162,8 @@ COVERING = [
     ("pytest -p no:cacheprovider tests/", "pytest -k rounding tests/", True),
     ("npx jest --ci", "npx jest -t rounds", True),
     ("cargo test", "cargo test -p ledger", True),
+    ("cargo test", "cargo test -p ledger -- --nocapture --test-threads=1", True),
+    ("make -j8 test", "make test", True),
     # a pass that would have stopped at its first failure ran them all
     ("pytest -x", "pytest tests/test_fees.py::test_rounding", True),
     # a selector narrows the run: it covers no wider one, nor another package
@@ -171,6 +173,15 @@ COVERING = [
     ("pytest -k rounding", "pytest", False),
     ("cargo test -p ledger", "cargo test", False),
     ("npx mocha --grep fees", "npx mocha", False),
+    # an option the failing run has more that may widen it or make it stricter
+    ("go test ./ledger/", "go test -race ./ledger/", False),
+    ("go test ./ledger/", "go test -shuffle=on ./ledger/", False),
+    ("go test ./ledger/", "go test -tags=integration ./ledger/", False),
+    ("pytest tests/", "pytest tests/ --runslow", False),
+    ("cargo test", "cargo test -- --ignored", False),
+    ("npx jest", "npx jest --coverage", False),
+    # a word after `--color` that is no colour setting is what the run selects
+    ("npx jest --color ledger", "npx jest", False),
 ]
 
 
@@ -184,6 +195,18 @@ def test_an_option_covers_by_what_it_selects(run: str, other: str, *, covered: b
     assert found is not None
     assert wanted is not None
     assert checks.covers(found, wanted) is covered
+
+
+def test_a_pass_without_the_race_detector_leaves_its_failure_open() -> None:
+    records = [
+        prompt("the posting order flips under load"),
+        *bash("1", "go test -race ./ledger/", ok=False, output="WARNING: DATA RACE\nFAIL"),
+        *bash("2", "go test ./ledger/", ok=True, output="ok  \tacme/ledger\t1.2s"),
+    ]
+    state = Evidence().add_all(records).state
+    assert [entry["cmd"] for entry in state["checks"].values() if not entry["ok"]] == [
+        "go test -race ./ledger/"
+    ]
 
 
 def test_a_pass_without_the_selector_closes_the_selected_failure() -> None:

@@ -5,6 +5,8 @@ as done; an interruption, the host's mark; the checks a removed test file settle
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from records import bash, edit, prompt, said
 
@@ -45,12 +47,29 @@ RECORDED = {
     "git checkout src/app.py": "",
     "git diff HEAD~1 -- src/ > /tmp/d.patch": "",
     "echo 'git commit -m x' >> notes.txt": "",
+    # a run that only shows what it would do records nothing (`commit -n` does commit)
+    "git commit --dry-run -am 'wip'": "",
+    "git push --dry-run origin main && git push -n": "",
+    "git commit --help": "",
+    "git commit -n -m 'skip hooks'": 'git commit -n -m "skip hooks"',
 }
 
 
 @pytest.mark.parametrize(("command", "shown"), RECORDED.items())
 def test_the_git_commands_that_record_work_verbatim_by_selection(command: str, shown: str) -> None:
     assert turn_files.recorded(command) == shown
+
+
+def test_what_a_long_command_recorded_is_read_and_kept_capped() -> None:
+    """A command of many files or commits, or of 'git' many times on one line (its search
+    was quadratic), is read to a cap and kept to one; a heredoc's message past it still
+    shows by its first line."""
+    many = "git commit " + " ".join(f"src/m{i}.py" for i in range(5_000))
+    assert len(turn_files.recorded(many)) <= turn_files.RECORDED_CAP
+    assert turn_files.recorded("git log x " * 20_000) == ""
+    body = "\n".join(f"- line {i} of the body" for i in range(400))
+    message = f"git commit -m \"$(cat <<'EOF'\nfirst line\n\n{body}\nEOF\n)\" && git push"
+    assert turn_files.recorded(message) == 'git commit -m "first line" && git push'
 
 
 def test_a_turn_shown_short_shows_its_git_work_without_messages() -> None:
@@ -138,3 +157,83 @@ def test_a_removed_test_file_leaves_no_current_proof_nor_open_failure() -> None:
     assert "slug" not in shown
     assert "(turn 1): `pytest tests/test_api.py`: FAILED tests/test_api.py::t" in shown
     assert "`pytest tests/test_slug_props.py` failed (FAILED tests/test_slug_props.py" in text
+
+
+REMOVALS_THAT_SETTLE_NOTHING = [
+    # a folder of what the run read, removed: a stack frame there named no failure of it
+    (
+        "npm test",
+        "Error: Cannot find module 'x' from node_modules/jest/build/index.js",
+        "rm -rf node_modules",
+    ),
+    # a file of the same name elsewhere, or in the folder the check did not run from
+    ("go build ./...", "./main.go:12:2: undefined: helper", "rm cmd/scratch/main.go"),
+    (
+        "pytest tests/test_api.py",
+        "FAILED tests/test_api.py::t - assert 0",
+        "rm old/tests/test_api.py",
+    ),
+    ("cd web && npx jest src/a.test.ts", "FAIL src/a.test.ts", "rm src/a.test.ts"),
+    # a run that failed in another file too
+    (
+        "pytest tests/",
+        "FAILED tests/test_old.py::t - assert 0\nFAILED tests/test_api.py::u - assert 0\n2 failed",
+        "rm tests/test_old.py",
+    ),
+    # a file the run read, not one it ran
+    ("python3 app.py", "FileNotFoundError: No such file: 'data/cache.json'", "rm data/cache.json"),
+]
+
+
+@pytest.mark.parametrize(("check", "error", "removal"), REMOVALS_THAT_SETTLE_NOTHING)
+def test_a_removal_settles_no_failure_of_another_file(check: str, error: str, removal: str) -> None:
+    records = [
+        prompt("make it pass"),
+        *edit("1", "/p/README.md"),
+        *bash("2", check, ok=False, output=error),
+        prompt("clean up"),
+        *bash("3", removal, ok=True),
+    ]
+    state = Evidence().add_all(records).state
+    assert [entry["cmd"] for entry in state["checks"].values() if not entry["ok"]] == [check]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git commit -m 'wip' || true",
+        "git commit -am 'tidy'; git status --short",
+        "git push origin main 2>&1 | tail -3",
+        "git push &",
+    ],
+)
+def test_a_success_that_is_not_the_git_commands_own_shows_no_outcome(command: str) -> None:
+    """After `||`, `;`, `|` or `&` the exit status is another command's: 'nothing to
+    commit' or a rejected push reads as unknown, not as done."""
+    records = [
+        prompt("commit and push"),
+        *bash("1", command, ok=True, output="nothing to commit, working tree clean"),
+        said("Done."),
+    ]
+    text = next_session(Evidence().add_all(records).state, budget=3_000)
+    assert "(piped: outcome not known)" in text
+    assert "` ok" not in text
+    assert turn_files.recorded_work("(cd api && git add -A && git commit -m x) && git push") == (
+        "git commit -m x && git push",
+        True,
+    )
+
+
+def test_what_a_command_recorded_in_git_is_redacted_before_it_is_kept() -> None:
+    """A token in a commit's message, a heredoc's first line or a push's URL is redacted
+    with the command, before its git work is selected from it."""
+    token = "ghp_" + "a1B2c3D4e5" * 4
+    command = (
+        f"git commit -m \"$(cat <<'EOF'\nrotate {token}\nEOF\n)\" && "
+        f"git push https://bot:{token}@github.com/acme/api.git && git tag -m '{token}' v1"
+    )
+    records = [prompt("ship it"), *bash("1", command, ok=True), said("Pushed.")]
+    state = Evidence().add_all(records).state
+    assert state["turns"][-1]["ran"][-1]["git"].startswith('git commit -m "rotate [REDACTED')
+    assert token not in json.dumps(state)
+    assert token not in next_session(state, budget=3_000)

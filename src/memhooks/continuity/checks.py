@@ -9,12 +9,14 @@ fetches (`npm install`, `uv add`, `go mod tidy`), lists or prints (`bin/rails ro
 (`rake db:migrate`, `mix ecto.migrate`), nor when it runs a one-off script written into it.
 Its target is the program and its first word that is not an option (`cargo test`,
 `make fuzz-regress`, `python pytest`), plus the rest of its words: an option that picks
-tests with its value (`-run=TestX`), none that only changes how it builds or reports
-(`-race`, `-v`, `-count=1`); a run covers another of the same target when it has no option
-the other has not and the same inputs or none (`mvn test` covers
-`mvn -q test -Dtest=RetryPolicyTest`, `pytest` covers `pytest -k merge`,
-`go test -race ./pkg/` covers `go test -run TestX ./pkg/`), so a later passing run closes
-the earlier failure whatever the string.
+tests with its value (`-run=TestX`), none that only changes how it reports (`-v`,
+`-count=1`); a run covers another of the same target when it has no option the other has
+not (but one that makes it stricter: `-race`, `-x`), the other none more that does not
+narrow it (`-k`, `-run`: not `-race`, `-tags=slow`), and the same inputs or none (`mvn test`
+covers `mvn -q test -Dtest=RetryPolicyTest`, `pytest` covers `pytest -k merge`,
+`go test -race ./pkg/` covers `go test -run TestX ./pkg/`, `go test ./pkg/` does not cover
+`go test -race ./pkg/`), so a later passing run closes the earlier failure whatever the
+string.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import functools
 import re
 
 from memhooks import TYPE_CHECKING
+from memhooks.continuity import run_options
 from memhooks.continuity.excerpt import MESSAGE, error_lines, next_line
 from memhooks.text.lazy_re import LazyPattern
 
@@ -72,29 +75,6 @@ _PROGRAM = LazyPattern(r"^[\w.~/][\w.+/-]*$")
 _SCRIPT = LazyPattern(r"/|\.(?:py|rb|js|mjs|cjs|ts|sh|go|pl|php|exs|java|kt)$")
 #: Words that change how much a run prints, never what it checks.
 _NOISE = frozenset({"-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "-s", "--silent"})
-#: Options that pick which tests run, with their value when it is the next word: pytest
-#: `-k`/`-m`/`--deselect`, go `-run`/`-skip`, jest and vitest `-t`/`--testNamePattern`,
-#: mocha and playwright `--grep`/`-g`, rspec `-e`/`--tag`, phpunit, dotnet and pnpm
-#: `--filter`, gradle `--tests`, mix `--only`, cargo `-p`/`--test`/`--bin`, npm `-w` (and
-#: `--maxfail N`, kept as one word).
-_SELECTS = frozenset(
-    """-k -m --deselect --ignore -run -skip -t --testNamePattern --testPathPattern -g --grep
-    --fgrep -e --example --tag --filter --group --tests --only --exclude -p --package --test
-    --bin -w --workspace --project --maxfail""".split()  # noqa: SIM905
-)
-#: Options that change how a run builds or reports, never which tests it runs: out of its
-#: target (`go test -race ./pkg/` and `go test ./pkg/` are one). With a value of this shape
-#: as the next word (pytest's `-p no:cacheprovider` loads a plugin, cargo's `-p x` selects).
-_QUIET_VALUE = dict.fromkeys(("-count", "-parallel", "-j", "--jobs", "--durations"), r"\d+") | {
-    "-timeout": r"\d+\w*", "-p": r"\d+|no:\S+", "-n": r"\d+|auto|logical", "--tb": r"\w+",
-    "--color": r"\w+", "--cov-report": r"\S+",
-}  # fmt: skip
-_QUIET = LazyPattern(
-    r"^(?:-race|-msan|-asan|-json|-cover|-cover(?:mode|profile|pkg)=\S*|-count=\d+|"
-    r"-timeout=\S+|-parallel=\d+|-p=\d+|-shuffle=\S+|--colou?rs?(?:=\w+)?|--no-colou?r|"
-    r"--tb=\w+|-r[a-zA-Z]+|--durations=\d+|--no-header|--showlocals|--ci|--runInBand|"
-    r"--coverage|--cov(?:=\S+)?|--cov-report=\S+|--no-cov|--no-fail-fast|-n=?\d+)$"
-)
 #: A command's pieces: quoted strings whole, separators, and the text between them.
 _PIECES = LazyPattern(r"""'[^']*'?|"(?:\\.|[^"\\])*"?|&&|\|\||;|[^'"&|;]+|.""")
 _OUTPUT_PIPE = LazyPattern(r"\s*\|\s*(?:tail|head|tee|grep|less|cat)\b.*$")
@@ -191,35 +171,12 @@ def proves_a_pass(command: str) -> bool:
     return any(checks_anything(words[0], words[1:]) for words in parts)
 
 
-def _scope(rest: Sequence[str]) -> list[str]:
-    """A run's words as they bear on what it checks: an option that picks tests joined with
-    its value (`-run X` as `-run=X`), one that only changes how it builds or reports left
-    out (`-race`, `-count 1`), the words after `--` (the program's own) as they are."""
-    out: list[str] = []
-    at = 0
-    while at < len(rest):
-        word, value = rest[at], rest[at + 1] if at + 1 < len(rest) else "-"
-        if word == "--":
-            return out + list(rest[at:])
-        shape = _QUIET_VALUE.get(word)
-        if at == 0 and word in _HOPS:  # `python -m pytest`: the module is what runs
-            out.append(word)
-        elif shape is not None and re.fullmatch(shape, value):
-            at += 1
-        elif word in _SELECTS and not value.startswith("-"):
-            out.append(f"{word}={value}")
-            at += 1
-        elif not _QUIET.compiled.match(word):
-            out.append(word)
-        at += 1
-    return out
-
-
 def _own_target(words: Sequence[str]) -> tuple[str, frozenset[str]] | None:
     program = words[0].rsplit("/", 1)[-1] if "/" not in words[0][:2] else words[0]
     if program in NOT_CHECKS or not _PROGRAM.compiled.match(program):
         return None
-    rest = _scope(words[1:])
+    rest = list(words[1:2]) if words[1:2] and words[1] in _HOPS else []  # `python -m`
+    rest += run_options.scope(words[1 + len(rest) :])
     first = next((i for i, w in enumerate(rest) if not w.startswith("-")), None)
     if first is not None and _PATH_LIKE.compiled.search(rest[first]):
         first = None  # `pytest tests/x.py`, `python3 a.py`: what it runs, not a subcommand
@@ -257,8 +214,6 @@ def proven_by_passing(command: str) -> list[tuple[str, frozenset[str]]]:
     return [t for t in (whole, *parts) if t is not None]
 
 
-#: A run that stops at its first failure: the failures it names are not all there are.
-_STOPS_EARLY = frozenset({"-x", "--exitfirst", "--failfast", "-failfast", "--bail", "--fail-fast"})
 #: A count of the tests a run ran (pytest, unittest, JUnit, cargo, TAP, rspec, go).
 _TESTS_RAN = LazyPattern(
     r"\b\d+ (?:passed|failed)\b|Tests run: \d+|test result:|^Ran \d+ tests?|# (?:pass|fail) \d+|"
@@ -296,7 +251,7 @@ def still_named(run: tuple[str, frozenset[str]], other: dict[str, Any], output: 
     """Whether a failed wider `run` (one that `covers` `other`'s target) may still fail on
     `other`'s test: unless its output lists its failures, it runs them all (no `-x`), and
     none of those lines names `other`'s own words (its test, file or `-k` expression)."""
-    if run[1] & _STOPS_EARLY or any(w.startswith("--maxfail") for w in run[1]):
+    if any(run_options.stops_early(w) for w in run[1]):
         return True
     if not _TESTS_RAN.compiled.search(output) or _ABORTED.compiled.search(output):
         return True  # no count of tests run, or a run cut short: its list proves nothing
@@ -313,15 +268,20 @@ def still_named(run: tuple[str, frozenset[str]], other: dict[str, Any], output: 
 def covers(run: tuple[str, frozenset[str]], other: tuple[str, frozenset[str]]) -> bool:
     """A passing `run` proves `other` passes too: same runner, no option `other` has not
     (an option that picks tests narrows the run: `pytest -k merge` does not cover `pytest`;
-    one that stops at the first failure ran them all when it passed), and the same inputs
-    or none (`cargo run -- x.log` checks that input, not all of them; `go test -race ./pkg/`
-    covers `go test -run TestX ./pkg/`: `-race` is left out of a target, see `_scope`)."""
+    one that stops at the first failure ran them all when it passed, one that makes it
+    stricter checked more: `go test -race ./pkg/` covers `go test -run TestX ./pkg/`),
+    `other` none more that does not narrow it (`go test ./pkg/` covers neither
+    `go test -race ./pkg/` nor `go test -tags=slow ./pkg/`), and the same inputs or none
+    (`cargo run -- x.log` checks that input, not all of them)."""
     if run[0] != other[0]:
         return False
-    mine = {w for w in run[1] if w not in _STOPS_EARLY and not w.startswith("--maxfail")}
+    mine = {w for w in run[1] if not run_options.covers_more(w)}
     inputs = {w for w in mine if not w.startswith("-")}
-    return mine <= other[1] and (
-        not inputs or inputs == {w for w in other[1] if not w.startswith("-")}
+    wider = [w for w in other[1] - run[1] if w.startswith("-")]  # what `other` has more
+    return (
+        mine <= other[1]
+        and all(run_options.narrows(w) for w in wider)
+        and (not inputs or inputs == {w for w in other[1] if not w.startswith("-")})
     )
 
 

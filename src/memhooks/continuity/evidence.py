@@ -291,8 +291,10 @@ class Evidence:
         # Piped into a filter, a success is the filter's: no proof that the check passed.
         unproven = ok and checks.unproven_pass(command, output)
         piped = {"piped": True} if unproven else {}
-        git = turn_files.recorded(command)  # what it recorded in git, verbatim by selection
-        self._ran({"cmd": clip(command, 300), "ok": ok, "error": error, **piped, "git": git})
+        # what it recorded in git, verbatim by selection; its success not theirs after `|| true`
+        git, proven = turn_files.recorded_work(command)
+        shown = piped or ({"piped": True} if ok and not proven else {})
+        self._ran({"cmd": clip(command, 300), "ok": ok, "error": error, **shown, "git": git})
         if ok:  # the files it wrote and those it took away, and what their removal settles
             gone = turn_files.bash_wrote(self.state["turns"], turn, command, self.state["cwd"])
             turn_files.taken_away(self.state, turn, gone, self._next_seq)
@@ -318,6 +320,8 @@ class Evidence:
             "seq": self._next_seq(),
             **piped,
         }
+        if not ok and (files := turn_files.failed_files(output)):  # what a removal may settle
+            entries[key]["failed_in"] = files
         while len(entries) > MAX_CHECKS:
             del entries[next(iter(entries))]
 

@@ -63,20 +63,27 @@ _LISTS = frozenset(
 )
 _STASH_CHANGES = frozenset("push save pop apply drop clear branch".split())  # noqa: SIM905
 _MOVES_HEAD = frozenset({"--hard", "--soft", "--keep", "--merge"})
-#: A command that may hold one of those: read no further otherwise (most are not).
+#: A command that may hold one of those: read no further otherwise (most are not). Bounded:
+#: `.*` after each "git" of a long line made a search quadratic (minutes on 150 KB).
 _MAY_RECORD = LazyPattern(
-    r"\bgit\b.*\b(?:commit|push|merge|rebase|cherry-pick|revert|am|pull|tag|stash|checkout|"
-    r"switch|branch|reset)\b"
+    r"\bgit\b[^\n]{0,200}?\b(?:commit|push|merge|rebase|cherry-pick|revert|am|pull|tag|stash|"
+    r"checkout|switch|branch|reset)\b"
 )
+#: Options that make a git command only show what it would do (`push -n` is push's alone:
+#: `commit -n` skips the hooks and commits).
+_ONLY_SHOWS = frozenset({"--dry-run", "--help", "-h"})
+#: How much of a command is read for git work, and kept of what it recorded.
+READ_CAP = 4000
+HEREDOC_READ_CAP = 64_000
+RECORDED_CAP = 300
 #: git's options before its subcommand that take the next word (`git -C dir commit`).
 _GIT_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "&", "|&", "(", ")"})
 #: Programs that only look or move (`cd`, `| tail`): left out of what a command recorded.
 _LOOKS = NOT_CHECKS - {"git"}
-#: A commit message written through a heredoc (`-m "$(cat <<'EOF' …)"`): its first line.
-_MESSAGE_HEREDOC = LazyPattern(
-    r"""\$\(\s*cat\s*<<-?\s*(['"]?)(\w+)\1[^\n]*\n\s*([^\n]*).*?\n\s*\2\s*\n\s*\)""", re.DOTALL
-)
+#: A commit message written through a heredoc (`-m "$(cat <<'EOF' …)"`): its opening, then
+#: its first line (`_heredoc_first_lines`: one pass, no `.*?` to each end).
+_MESSAGE_HEREDOC = LazyPattern(r"""\$\(\s*cat\s*<<-?\s*(['"]?)(\w+)\1[^\n]*\n\s*([^\n]*)""")
 WORD_CAP = 60
 #: A commit's or a stash's message (`-m "…"`, `--message=…`) and `-q`, left out of a turn
 #: shown short; `git branch -m old new` (a rename, not quoted) stays.
@@ -84,7 +91,14 @@ _MESSAGE = LazyPattern(r"""\s(?:-q|--quiet|(?:-q?m|--message)(?:=|\s)"[^"]*")(?=
 #: A check's word that names a file or folder; a file named in a failure's line.
 _FILE = LazyPattern(r"/|::|\.\w{1,5}(?::\d+)?$")
 _LINE_NO = LazyPattern(r":\d+$")
+#: A check run from another folder (`cd web && …`): its paths are that folder's.
+_CD = LazyPattern(r"\s*cd\s+(\S+)\s*&&")
 _FILE_IN_ERROR = LazyPattern(r"(?:[\w.-]+/)*[\w-]+\.\w{1,5}\b")
+#: A line that names a failed test by its file (pytest's `FAILED a.py::t`, jest's `FAIL x.ts`).
+_FAILED_FILE = LazyPattern(
+    r"^\s*(?:FAILED|FAIL:?|ERROR)\s+\.?/?((?:[\w.-]+/)*[\w-]+\.\w{1,5})\b", re.MULTILINE
+)
+FAILED_FILES_CAP = 8
 #: git work kept among a turn's runs beyond the newest ones.
 RECORDED_KEPT = 4
 _LINE = LazyPattern(r"^\[\d+\] " + LABEL + r": ")
@@ -141,6 +155,8 @@ def _records(sub: str, args: list[str]) -> bool:
     """Whether `git sub args` changes the repository's history or branches."""
     options = {word for word in args if word.startswith("-")}
     named = [word for word in args if not word.startswith("-")]
+    if options & _ONLY_SHOWS or (sub == "push" and "-n" in options):
+        return False
     if sub in ("checkout", "switch"):
         return bool(options & _MAKES_BRANCH)
     if sub in ("branch", "tag"):
@@ -177,30 +193,54 @@ def recorded(command: str) -> str:
     joined as the command joins them: a commit message by its first line, a segment that
     only looks or moves (`cd`, `git add`, `| tail`) left out, any other as "…"; "" when
     none records work."""
+    return recorded_work(command)[0]
+
+
+def recorded_work(command: str) -> tuple[str, bool]:
+    """What `command` recorded in git (`recorded`), and whether its exit status is theirs:
+    not when `;`, `||`, `|` or `&` follows the first (`git commit -m x || true` succeeds
+    when there was nothing to commit)."""
+    command = command[:HEREDOC_READ_CAP]
     if "git" not in command or not _MAY_RECORD.compiled.search(command):
-        return ""
+        return "", True
     from memhooks.text.shell_lex import join_continuations, strip_heredocs, words
 
-    first_line = _MESSAGE_HEREDOC.compiled.sub(lambda m: m[3].replace('"', "'"), command)
+    first_line = _heredoc_first_lines(command)[:READ_CAP]
     tokens = words(strip_heredocs(join_continuations(first_line)))
     segments: list[tuple[str, list[str]]] = [("", [])]
     target = False
     for at, word in enumerate(tokens):
         redirect = set(word) <= set("<>&") and word not in _SEPARATORS
         if word in _SEPARATORS:
-            segments.append((";" if word in "()" else word, []))
+            segments.append((";" if word == "(" else word, []))  # `)` ends a segment alone
         elif not (redirect or target or (word.isdigit() and _redirects(tokens, at + 1))):
             segments[-1][1].append(word)  # a redirection (its fd, operator, file) left out
         target = redirect
     out: list[tuple[str, str]] = []
+    proven = True
     for sep, segment in segments:
+        proven = proven and (sep in ("&&", ")") or not any(text != "…" for _, text in out))
         found = _git_work(segment)
         if found == "" or (found is None and out[-1:] and out[-1][1] == "…"):
             continue
         out.append((sep, found or "…"))
     if not any(text != "…" for _, text in out):
-        return ""
-    return out[0][1] + "".join(("; " if sep == ";" else f" {sep} ") + text for sep, text in out[1:])
+        return "", True
+    joined = out[0][1] + "".join(("; " if sep == ";" else f" {sep} ") + t for sep, t in out[1:])
+    return clip(joined, RECORDED_CAP), proven
+
+
+def _heredoc_first_lines(command: str) -> str:
+    """`command` with each message written through a heredoc as its first line, in one pass
+    (an opening without its end stops it: the rest is left as it is)."""
+    parts, at = [], 0
+    while found := _MESSAGE_HEREDOC.compiled.search(command, at):
+        end = re.compile(rf"\n\s*{found[2]}\s*\n\s*\)").search(command, found.end())
+        if end is None:
+            break
+        parts += [command[at : found.start()], found[3].replace('"', "'")]
+        at = end.end()
+    return "".join([*parts, command[at:]])
 
 
 def run_command(run: dict[str, Any], *, brief: bool = False) -> str:
@@ -259,29 +299,56 @@ def taken_away(state: dict[str, Any], n: int, gone: list[str], seq: Callable[[],
         else:
             del files[name]
     checks = state["checks"]
-    for key in [key for key, entry in checks.items() if _only_removed(entry, gone)]:
+    for key in [k for k, entry in checks.items() if _only_removed(entry, gone, state["cwd"])]:
         del checks[key]
 
 
-def _under(path: str, gone: list[str], *, named: bool = False) -> bool:
-    """Whether `path` is one of the `gone` paths or under one; `named`: as a check names it
-    (`./a.py`, `a.py::test_x`, `a_spec.rb:12`, or relative to a folder it moved to)."""
-    if named:
-        path = _LINE_NO.compiled.sub("", path.removeprefix("./").split("::", 1)[0]).rstrip("/")
-    return bool(path) and any(
-        path == g or path.startswith(g + "/") or (named and g.endswith("/" + path)) for g in gone
-    )
+def _under(path: str, gone: list[str], base: str = "", *, exact: bool = False) -> bool:
+    """Whether `path` is one of the `gone` paths or under one (`exact`: one of them, a file
+    the removal named); as a check names it (`./a.py`, `a.py::test_x`, `a_spec.rb:12`) from
+    its `cd`'s folder `base`: a file of the same name elsewhere is another file."""
+    path = _named(path, base)
+    return bool(path) and any(path == g or (not exact and path.startswith(g + "/")) for g in gone)
 
 
-def _only_removed(entry: dict[str, Any], gone: list[str]) -> bool:
+def _named(path: str, base: str) -> str:
+    path = _LINE_NO.compiled.sub("", path.removeprefix("./").split("::", 1)[0]).rstrip("/")
+    return base + path if path and not path.startswith("/") else path
+
+
+def failed_files(output: str) -> list[str]:
+    """The files a failed run's output names failures in, up to one more than the cap (more
+    than it: too many to say a removal settled them all)."""
+    found = dict.fromkeys(m[1] for m in _FAILED_FILE.compiled.finditer(output[-100_000:]))
+    return list(found)[: FAILED_FILES_CAP + 1]
+
+
+def _only_removed(entry: dict[str, Any], gone: list[str], cwd: str) -> bool:
     """Whether a check's target is only removed files (its inputs that name files), or it
-    failed on one (its error line names it)."""
+    failed on those only (the files its failures named, else its error line: each a file
+    removed itself, not one under a removed folder: `rm -rf node_modules` settles no failure
+    a stack frame there named; `pytest tests/` failing in two files stays open when one of
+    them is removed)."""
+    found = _CD.compiled.match(str(entry.get("cmd", "")))
+    base = ""
+    if found:  # `cd web && npx jest src/a.test.ts`: the paths are web's
+        folder = (found[1].strip("'\"").rstrip("/") + "/").removeprefix(cwd.rstrip("/") + "/")
+        base = "" if folder in ("", "./") else folder
     args = entry.get("args") or ()
     paths = [w for w in args if not w.startswith("-") and _FILE.compiled.search(w)]
-    if paths and all(_under(path, gone, named=True) for path in paths):
+    if paths and all(_under(path, gone, base) for path in paths):
         return True
-    named = _FILE_IN_ERROR.compiled.findall(entry.get("error") or "")
-    return not entry["ok"] and any(_under(path, gone, named=True) for path in named)
+    named = [  # a file it ran, not one it read (`python app.py` failing on a data file)
+        path
+        for path in entry.get("failed_in")
+        or _FILE_IN_ERROR.compiled.findall(entry.get("error") or "")
+        if not paths or _under(path, [_named(p, base) for p in paths], base)
+    ]
+    return (
+        not entry["ok"]
+        and 0 < len(named) <= FAILED_FILES_CAP
+        and all(_under(path, gone, base, exact=True) for path in named)
+    )
 
 
 def changed_lines(turn: dict[str, Any]) -> list[str]:
