@@ -209,15 +209,14 @@ def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
     goal = _goal(turns[:end])
     newest_first = [i for i in range(end - 1, -1, -1) if turns[i].get("prompt")]
     others = sorted(newest_first, key=lambda i: _worth(turns[i]), reverse=True)
-    # the goal ahead of the user's other words at each pass (a long first prompt states the
-    # work and its constraints throughout; a paste in it, older detail, grows no further)
+    # the goal's cuts (a long first prompt states the work and its constraints throughout; a
+    # paste in it, older detail, grows no further), (turn, prompt's cap, reply's cap) passes
     pasted = goal is not None and PASTE_MARK in str(turns[goal].get("prompt"))
-    goal_cuts = (GOAL_CUTS[0], GOAL_CUTS[0]) if pasted else GOAL_CUTS
-    # (turn, its prompt's cap, its reply's cap), each only growing
+    cuts = (SHORT_WORDS, PROMPT_WORDS, *((GOAL_CUTS[0],) if pasted else GOAL_CUTS))
     passes: list[tuple[int, int, int]] = []
     # the goal with the head of Claude's approach (in GOAL_SHARE), the user's other words with
     # the head of Claude's answer, the goal longer, their words longer, Claude's answers longer
-    goals = [] if goal is None else [(goal, cut, ANSWER_WORDS) for cut in (SHORT_WORDS, *goal_cuts)]
+    goals = [] if goal is None else [(goal, cut, ANSWER_WORDS) for cut in cuts]
     sizes = [lines_size(_variant(turns[p[0]], *p[1:], whole=True)) for p in goals]
     ahead = [p for p, size in zip(goals[1:], sizes[1:], strict=True) if size <= room * GOAL_SHARE]
     passes += (ahead or goals[:1]) + [(i, SHORT_WORDS, ANSWER_WORDS) for i in others if i != goal]
