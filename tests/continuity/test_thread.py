@@ -46,6 +46,14 @@ def _trivial(day: str = "2026-11-28") -> dict[str, Any]:
     return evidence.state
 
 
+def _asked(evidence: Evidence, prompt: str, answers: str) -> None:
+    """A prompt, then Claude's question tool answered by the user (`answers`: "question"="pick")."""
+    evidence.prompt(prompt)
+    evidence.tool_use(ToolUse("q1", "AskUserQuestion", {}))
+    text = f"User has answered your questions: {answers}. You can now continue."
+    evidence.tool_result(ToolResult("q1", is_error=False, text=text))
+
+
 def _entry(state: dict[str, Any], role: str, text: str, name: str) -> dict[str, Any]:
     return {"id": name * 8, **thread_parts.meta(state), "role": role, "text": text, "ended": ""}
 
@@ -113,15 +121,10 @@ def test_an_earlier_suggestion_is_shown_with_the_answer_that_declined_it() -> No
         "I'd keep them as integers: summing floats drifts after a few million rows. "
         + "The totals match the ledger to the cent. " * 3
     )
-    evidence.prompt("deploy it to the staging box with a volume for the cache")
-    evidence.tool_use(ToolUse("q1", "AskUserQuestion", {}))
-    evidence.tool_result(
-        ToolResult(
-            "q1",
-            is_error=False,
-            text='User has answered your questions: "Staging has no volumes on its plan. '
-            'What then?"="Rebuild the cache at every boot". You can now continue.',
-        )
+    _asked(
+        evidence,
+        "deploy it to the staging box with a volume for the cache",
+        '"Staging has no volumes on its plan. What then?"="Rebuild the cache at every boot"',
     )
     evidence.said("Done: the cache is rebuilt when the service starts.")
     for n in range(4, 8):
@@ -359,3 +362,35 @@ def test_short_sessions_are_kept_past_twenty_and_the_disk_cap_holds() -> None:
     assert kept(huge) == MIN_KEPT  # the newest few whatever their size
     mixed = [1_000_000] * 40
     assert kept(mixed) == DISK_CAP // 1_000_000
+
+
+def test_an_earlier_ruling_given_in_claude_s_question_tool_outranks_a_bare_yes() -> None:
+    """A long goal first shown at its full head crowded out the turn where the user ruled in
+    Claude's question tool, and bare "yes" prompts (no answer of Claude's shown) took the room
+    left: in a small share the goal comes shorter first, the ruling beside it, and a "yes"
+    alone is not shown at all."""
+    evidence = Evidence(new_state("s"))
+    evidence.prompt(
+        "Build the greenhouse sensor dashboard for the allotment club. "
+        + "Each bed reports soil moisture every ten minutes over the radio link. " * 6
+        + "Keep the charts readable on the old tablets in the shed. " * 4
+    )
+    evidence.said("Plan: a small Flask app that stores readings in one table and draws charts.")
+    _asked(
+        evidence,
+        "I'd host it on the club's Raspberry Pi with a USB stick for the readings.",
+        '"The Pi\'s USB port is taken by the radio dongle. Where should readings live?"'
+        '="On the SD card, pruned after a year"',
+    )
+    evidence.said("Done: readings go to the SD card and a nightly job prunes the old ones.")
+    for n in range(3, 9):
+        evidence.prompt("yes")
+        evidence.tool_use(ToolUse(f"t{n}", "Bash", {"command": "make chart"}))
+    evidence.prompt("now the legend colours, " + "the moisture bands read as one colour. " * 3)
+    evidence.said("The legend uses three colours now. Shall I add the frost warning next?")
+    for budget in range(1_000, 2_000, 50):
+        text = thread_parts.earlier_part(evidence.state, budget)
+        assert len(text) <= budget
+        assert '="On the SD card, pruned after a year"' in text, budget
+        assert "[1] user: Build the greenhouse sensor dashboard" in text, budget
+        assert "user: yes" not in text, budget  # agreeing to what is not shown

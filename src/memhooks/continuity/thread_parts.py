@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity import handover, turn_memo
-from memhooks.continuity.earlier_words import ANSWER_WORDS, answer, says, user_words
+from memhooks.continuity.earlier_words import ANSWER_WORDS, answer, bare, says, user_words
 from memhooks.continuity.excerpt import PASTE_MARK, decisions, select, sentences
 from memhooks.continuity.handover import TOLD_LABEL
 from memhooks.continuity.proofs import question_line
@@ -50,6 +50,9 @@ LAST_TURN_FULL = (320, 700)
 #: conclusion of a turn (its last words), when there is room.
 GOAL_WORDS = 900
 GOAL_CUTS = (450, GOAL_WORDS)
+#: The goal's cuts ahead of the user's other words: those in this share of the room (else
+#: SHORT_WORDS); longer ones after their first showing (or they crowd out the user's rulings).
+GOAL_SHARE = LAST_TURN_SHARE
 SHORT_WORDS = 160
 PROMPT_WORDS = 320
 CONCLUSION_WORDS = 260
@@ -212,17 +215,18 @@ def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
     goal = _goal(turns[:end])
     newest_first = [i for i in range(end - 1, -1, -1) if turns[i].get("prompt")]
     others = sorted(newest_first, key=lambda i: _worth(turns[i]), reverse=True)
-    # the goal ahead of the user's other words at each pass (a long first prompt states the
-    # work and its constraints throughout; a paste in it, older detail, grows no further)
+    # the goal's cuts (a long first prompt states the work and its constraints throughout; a
+    # paste in it, older detail, grows no further), (turn, prompt's cap, reply's cap) passes
     pasted = goal is not None and PASTE_MARK in str(turns[goal].get("prompt"))
-    goal_cuts = (GOAL_CUTS[0], GOAL_CUTS[0]) if pasted else GOAL_CUTS
-    # (turn, its prompt's cap, its reply's cap), each only growing
+    cuts = (SHORT_WORDS, PROMPT_WORDS, *((GOAL_CUTS[0],) if pasted else GOAL_CUTS))
     passes: list[tuple[int, int, int]] = []
-    # the goal whole with the head of Claude's approach to it, the user's other words with
-    # the head of Claude's answer, then their words longer, then Claude's answers longer
-    if goal is not None:
-        passes += [(goal, goal_cuts[0], ANSWER_WORDS), (goal, goal_cuts[1], ANSWER_WORDS)]
-    passes += [(i, SHORT_WORDS, ANSWER_WORDS) for i in others if i != goal]
+    # the goal with the head of Claude's approach (in GOAL_SHARE), the user's other words with
+    # the head of Claude's answer, the goal longer, their words longer, Claude's answers longer
+    goals = [] if goal is None else [(goal, cut, ANSWER_WORDS) for cut in cuts]
+    sizes = [lines_size(_variant(turns[p[0]], *p[1:], whole=True)) for p in goals]
+    ahead = [p for p, size in zip(goals[1:], sizes[1:], strict=True) if size <= room * GOAL_SHARE]
+    passes += (ahead or goals[:1]) + [(i, SHORT_WORDS, ANSWER_WORDS) for i in others if i != goal]
+    passes += [p for p in goals[1:] if p not in ahead]
     passes += [(i, PROMPT_WORDS, 0) for i in others if i != goal]
     passes += [(i, 0, CONCLUSION_WORDS) for i in _goal_first(goal, others)]
     passes.append((end, *LAST_TURN_FULL))
@@ -234,7 +238,8 @@ def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
         grown = used - lines_size(chosen.get(i, [])) + lines_size(lines)
         # growing a turn shown adds no line counting turns left out; showing one may
         reserve = 0 if i in chosen else GAP_LINE
-        if lines and lines_size(lines) > lines_size(chosen.get(i, [])) and grown <= room - reserve:
+        fits = lines_size(lines) > lines_size(chosen.get(i, [])) and grown <= room - reserve
+        if fits and (i in chosen or not bare(turns[i], lines)):  # never a bare "yes" alone
             chosen[i], used, caps[i] = lines, grown, want
     return "\n".join([handover.RECORD_HEADING, *_with_gaps(chosen, len(turns))])
 
