@@ -91,3 +91,89 @@ def test_the_table_is_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     regex_cache.save()
     _new_process(tmp_path)
     assert sorted(p for p, _ in regex_cache._state.table) == ["three", "two"]
+
+
+def _project_patterns() -> list[tuple[str | bytes, int]]:
+    """Every pattern the package's modules hold at their top level, compiled or lazy."""
+    import importlib
+    import pkgutil
+
+    import memhooks
+    from memhooks.text import lazy_re
+
+    found: dict[tuple[str | bytes, int], None] = {}
+    for info in pkgutil.walk_packages(memhooks.__path__, "memhooks."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if isinstance(value, re.Pattern):
+                found[(value.pattern, value.flags)] = None
+            elif isinstance(value, lazy_re._Lazy):
+                found[(value._source, value._flags)] = None
+    return list(found)
+
+
+@pytest.mark.usefixtures("fresh")
+def test_every_project_pattern_is_built_from_the_file_as_the_compiler_builds_it(
+    tmp_path: Path,
+) -> None:
+    patterns = _project_patterns()
+    assert len(patterns) > 100  # the walk found the package's patterns
+    engine = regex_cache._sre.compile
+    made: dict[tuple[str | bytes, int], tuple[object, ...]] = {}
+
+    def note(*given: object) -> object:
+        made[current] = tuple([int(i) for i in g] if isinstance(g, list) else g for g in given)
+        return engine(*given)
+
+    regex_cache._sre.compile = note
+    try:
+        for current in patterns:
+            re.purge()
+            plain = regex_cache._compiler.compile(*current)
+    finally:
+        regex_cache._sre.compile = engine
+    regex_cache.start(str(tmp_path))
+    for pattern, flags in patterns:
+        _made(pattern, flags)
+    regex_cache.save()
+    _new_process(tmp_path)
+    for key in patterns:
+        re.purge()
+        kept = re.compile(*key)
+        assert tuple(regex_cache._unpacked(regex_cache._state.table[key])) == made[key], key
+        plain = regex_cache._state.original(*key)
+        assert (kept.pattern, kept.flags, kept.groups, kept.groupindex) == (
+            plain.pattern,
+            plain.flags,
+            plain.groups,
+            plain.groupindex,
+        )
+    assert not regex_cache._state.added  # every one built from the file
+
+
+@pytest.mark.usefixtures("fresh")
+def test_a_file_whose_reading_runs_out_of_memory_is_an_empty_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a flipped byte in a length field makes marshal ask for gigabytes: MemoryError
+    (tmp_path / regex_cache.FILE).write_bytes(b"(\xff\xff\xff\x7f")
+
+    def too_big(data: bytes) -> object:
+        raise MemoryError
+
+    monkeypatch.setattr(regex_cache.marshal, "loads", too_big)
+    regex_cache.start(str(tmp_path))  # no exception into the hook
+    assert regex_cache._state.table == {}
+    assert _use(_made(*PATTERNS[0]), TEXTS[0]) == _use(re.compile(*PATTERNS[0]), TEXTS[0])
+
+
+@pytest.mark.usefixtures("fresh")
+def test_a_key_marshal_refuses_is_not_kept_and_the_others_still_are(tmp_path: Path) -> None:
+    regex_cache.start(str(tmp_path))
+    regex_cache._compiler.compile("colou?r", re.IGNORECASE)  # a RegexFlag, not an int
+    _made("shade-[0-9]+", 0)
+    regex_cache.save()
+    _new_process(tmp_path)
+    assert list(regex_cache._state.table) == [("shade-[0-9]+", 0)]

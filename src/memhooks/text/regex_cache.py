@@ -98,7 +98,14 @@ def _compile(pattern: str | bytes, flags: int = 0) -> re.Pattern[Any]:
         made = original(pattern, flags)
     finally:
         _sre.compile = engine
-    if len(noted) == 1 and isinstance(pattern, (str, bytes)) and not flags & re.DEBUG:
+    # exact types only: marshal refuses a subclass (a RegexFlag), and one such key would
+    # make every later save fail
+    if (
+        len(noted) == 1
+        and type(pattern) in (str, bytes)
+        and type(flags) is int
+        and not flags & re.DEBUG
+    ):
         try:
             _state.table[key] = _packed(noted[0])
         except Exception:  # not kept: compiled again next time
@@ -157,7 +164,7 @@ def _load(path: str) -> dict[tuple[object, int], tuple[object, ...]]:
             data = handle.read(READ_CAP + 1)
         # the plugin's own folder, trusted as its bytecode is (.pyc files are marshal too)
         doc = marshal.loads(data) if len(data) <= READ_CAP else None  # noqa: S302
-    except (OSError, ValueError, EOFError, TypeError):
+    except Exception:  # a damaged file's length can ask for gigabytes: MemoryError
         return {}
     if not (isinstance(doc, tuple) and len(doc) == 2 and doc[0] == _KEY):  # noqa: PLR2004
         return {}
