@@ -119,6 +119,20 @@ def test_a_first_prompt_that_set_claude_to_work_stays_the_goal() -> None:
     assert "[1] user: Why does the importer drop rows?" in text
 
 
+def test_a_first_request_phrased_as_a_question_that_claude_asked_back_on_stays_the_goal() -> None:
+    """A request asked as a question, Claude asking back before any tool ran: that is the
+    work being agreed, not a question aside; as one, it and the answer were both shed."""
+    evidence = Evidence(new_state("s"))
+    evidence.prompt("Would you make the exporter write one file per customer, named by id?")
+    evidence.said("Sure. Should an existing file be overwritten or kept with a suffix?")
+    _worked(evidence, "Overwrite it.", "The exporter now writes out/<id>.csv. " * 5)
+    _steps(evidence, range(3, 6), "go on with the docs.", "The docs say so now. ")
+    for budget in (700, 800):
+        text = thread_parts.earlier_part(evidence.state, budget)
+        assert len(text) <= budget
+        assert "one file per customer" in text
+
+
 def test_an_earlier_session_s_last_turn_keeps_claude_s_question_when_cut_short() -> None:
     """A long request last, Claude's proposal with its question after it, in a part whose
     goal takes most of the room: at the shortest cut the user's words give way before

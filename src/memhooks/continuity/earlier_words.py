@@ -4,6 +4,7 @@
 way), then what they decide; `answer`: Claude's answer, its final words' first sentence with
 what it decided on the way (how it took the user's words: "Let's keep X instead: …") and the
 rest of its final words a reader needs most.
+`goal_turn`: which turn states an earlier session's goal (not a first question asked aside).
 """
 
 from __future__ import annotations
@@ -124,3 +125,22 @@ def bare(turn: dict[str, Any], lines: Sequence[str]) -> bool:
     "yes" with no answer of Claude's beside it agrees to what is not shown): not worth a line."""
     alone = all(line.startswith(f"[{turn['n']}] user: ") for line in lines)
     return alone and stated(str(turn.get("prompt") or "")) < STATED_STEP
+
+
+def goal_turn(turns: Sequence[dict[str, Any]]) -> int | None:
+    """The turn of an earlier session's goal: its first prompt, unless that was a question
+    aside (`_aside`: "is there a way to …?", answered from what Claude knew), which is one of
+    the user's other words: the room goes to those that state the work."""
+    first = next((i for i, turn in enumerate(turns) if turn.get("prompt")), None)
+    return None if first is None or _aside(turns[first]) else first
+
+
+def _aside(turn: dict[str, Any]) -> bool:
+    """A question asked aside: the prompt asks ("?"), no tool ran for it (no command, change
+    or call between Claude's words: `mid`, `last`) and Claude answered without asking back
+    ("Could you add X?" answered "Should Y hold it?" is the work being agreed: the goal)."""
+    asks = [
+        any(s.endswith("?") for s in sentences(t))
+        for t in (turn.get("prompt") or "", handover.said_text(turn))
+    ]
+    return asks == [True, False] and not any(turn.get(k) for k in ("ran", "changed", "mid", "last"))

@@ -17,8 +17,15 @@ from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
 from memhooks.continuity import handover, turn_memo
-from memhooks.continuity.earlier_words import ANSWER_WORDS, answer, bare, says, user_words
-from memhooks.continuity.excerpt import PASTE_MARK, decisions, select, sentences
+from memhooks.continuity.earlier_words import (
+    ANSWER_WORDS,
+    answer,
+    bare,
+    goal_turn,
+    says,
+    user_words,
+)
+from memhooks.continuity.excerpt import PASTE_MARK, decisions, select
 from memhooks.continuity.handover import TOLD_LABEL
 from memhooks.continuity.proofs import question_line
 from memhooks.continuity.record_fit import STATED_CAP, STATED_STEP, stated
@@ -176,22 +183,6 @@ def _goal_first(goal: int | None, turns: Sequence[int]) -> list[int]:
     return ([goal] if goal is not None else []) + [i for i in turns if i != goal]
 
 
-def _goal(turns: Sequence[dict[str, Any]]) -> int | None:
-    """The turn of an earlier session's goal: its first prompt, unless that was a question
-    aside (`_aside`: "is there a way to …?", answered from what Claude knew), which is one of
-    the user's other words: the room goes to those that state the work."""
-    first = next((i for i, turn in enumerate(turns) if turn.get("prompt")), None)
-    return None if first is None or _aside(turns[first]) else first
-
-
-def _aside(turn: dict[str, Any]) -> bool:
-    """A question asked aside: the prompt asks (a sentence of it ends with "?") and no tool
-    ran for it (no command, no change, no call between Claude's words: they are kept apart
-    at each call, `first`, `mid`, `last`)."""
-    asks = any(s.endswith("?") for s in sentences(str(turn.get("prompt") or "")))
-    return asks and not any(turn.get(key) for key in ("ran", "changed", "mid", "last"))
-
-
 def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
     """What was said in an earlier session, by selection: its last turn short (Claude's
     conclusion and question), then its goal (the first prompt) with the head of Claude's
@@ -212,7 +203,7 @@ def said_brief(turns: Sequence[dict[str, Any]], budget: int) -> str:
     chosen: dict[int, list[str]] = {end: last}
     caps: dict[int, tuple[int, int]] = {end: cut}  # each chosen turn's prompt and reply
     used = lines_size(last)
-    goal = _goal(turns[:end])
+    goal = goal_turn(turns[:end])
     newest_first = [i for i in range(end - 1, -1, -1) if turns[i].get("prompt")]
     others = sorted(newest_first, key=lambda i: _worth(turns[i]), reverse=True)
     # the goal's cuts (a long first prompt states the work and its constraints throughout; a
