@@ -39,6 +39,24 @@ def test_the_answer_leads_with_how_claude_took_the_user_s_ruling() -> None:
     assert "I'll check who else opens it" not in short
 
 
+def test_a_decision_claude_took_back_is_shown_with_its_reversal_or_not_at_all() -> None:
+    """Claude states a plan, then says no to it in words that state no decision themselves:
+    shown alone, the plan read as what was done."""
+    turn = _turn(
+        5,
+        "tidy the invoice module",
+        "I'll move the tax tables into a new package. Hmm, the payroll job imports them from "
+        "here, so that won't happen today. Reading the module first.",
+        "The module is tidier: three helpers merged, no public name changed.",
+    )
+    text = answer(turn, 260)
+    assert "I'll move the tax tables into a new package. Hmm, the payroll job" in text
+    assert "so that won't happen today." in text
+    short = answer(turn, 150)  # no room for both: neither
+    assert "tax tables" not in short
+    assert short.startswith("The module is tidier")
+
+
 def test_the_answer_without_a_decision_on_the_way_opens_with_its_final_words() -> None:
     turn = _turn(2, "go on", "Running the suite first.", "All 40 tests pass on the new branch.")
     assert answer(turn, 260).startswith("All 40 tests pass")

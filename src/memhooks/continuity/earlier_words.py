@@ -9,6 +9,8 @@ rest of its final words a reader needs most.
 
 from __future__ import annotations
 
+import re
+
 from memhooks import TYPE_CHECKING
 from memhooks.continuity import handover
 from memhooks.continuity.excerpt import (
@@ -23,6 +25,7 @@ from memhooks.continuity.excerpt import (
     words_first,
 )
 from memhooks.continuity.record_fit import STATED_STEP, stated
+from memhooks.text.lazy_re import LazyPattern
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -30,6 +33,9 @@ if TYPE_CHECKING:
 
 #: Characters of Claude's answer shown beside each of an earlier session's prompts at first.
 ANSWER_WORDS = 120
+#: A sentence that says no: after a decision, it may take the decision back ("Let's use X.
+#: Wait, Y reads it, so I won't."): the two are shown together or not at all.
+_NEGATES = LazyPattern(r"n't\b|\b(?:no|not|nor)\b", re.IGNORECASE)
 
 
 def user_words(prompt: str, limit: int) -> str:
@@ -87,8 +93,10 @@ def answer(turn: dict[str, Any], limit: int) -> str:
 def _decided(text: str, limit: int) -> str:
     """What `text` decides, in `limit`, from its first decision on (a later, shorter one
     never in place of the first): each with what it introduces (a sentence ending in ":"
-    goes with the next: "Let's use X instead: one Y per line"), the first clipped when it
-    does not fit whole, the others while they fit; each gap marked "…"."""
+    goes with the next: "Let's use X instead: one Y per line", and so does one followed by a
+    sentence that says no: it may take the decision back, and the two go whole or not at
+    all), the first clipped when it does not fit whole, the others while they fit; each gap
+    marked "…"."""
     units = sentences(text)
     picked: list[tuple[int, int, str]] = []  # (first unit, last unit, words)
     used = 0
@@ -99,8 +107,13 @@ def _decided(text: str, limit: int) -> str:
             continue
         if unit.endswith(":") and i < len(units):  # what a lead-in introduces goes with it
             unit, i = f"{unit} {units[i]}", i + 1
+        taken_back = i < len(units) and bool(_NEGATES.search(units[i]))
+        if taken_back:  # with the sentence that may reverse it ("Actually, no: …" whole)
+            unit, i = f"{unit} {units[i]}", i + 1
+            if unit.endswith(":") and i < len(units):
+                unit, i = f"{unit} {units[i]}", i + 1
         if used + len(unit) + len(CUT) > limit:
-            if not picked:
+            if not picked and not taken_back:
                 picked.append((start, i - 1, clip_unit(unit, limit - len(CUT))))
             break
         picked.append((start, i - 1, unit))
