@@ -64,3 +64,26 @@ def test_an_earlier_part_that_still_overflows_sheds_a_turn_that_says_least(
     assert "never touch the generated folder" in part
     assert "[3] user: ok go" not in part
     assert "[… 1 more turn not shown]" in part
+
+
+def test_a_short_ruling_outlasts_longer_chatter_when_turns_are_shed() -> None:
+    """A turn shed is the one whose user's words state least: a short ruling (words that
+    decide, or an answer given in Claude's question tool) stays, and the longer prose of a
+    turn that only goes on goes first."""
+    lines = [
+        handover.RECORD_HEADING,
+        "[1] user: Port the billing report to the new template engine.",
+        "[1] Claude: Starting with the header block.",
+        "[2] user: don't round the totals, auditors compare them to the cent.",
+        "[2] Claude: Totals are left unrounded.",
+        f'[3] {handover.TOLD_LABEL} "Which currency sign?"="Euro"',
+        "[3] Claude: The sign is the euro's.",
+        "[4] user: looks good to me so far, carry on with the footer block the same way please.",
+        "[4] Claude: Footer moved.",
+        "[5] user: the last request",
+        "[5] Claude: the last answer",
+    ]
+    kept = "\n".join(thread_parts._shed(lines, len("\n".join(lines)) - 40))
+    assert "don't round the totals" in kept
+    assert '"Which currency sign?"="Euro"' in kept
+    assert "carry on with the footer block" not in kept

@@ -305,7 +305,8 @@ def earlier_part(state: dict[str, Any], budget: int) -> str:
 
 def _shed(lines: list[str], budget: int) -> list[str]:
     """A part's lines in `budget`, whole turns left out: the one whose user's words state least
-    first (`stated`; among equals the oldest), never its first or its last turn shown, each
+    first (a ruling, words that decide or an answer given in a tool, last, as in `_worth`;
+    then by `stated`; among equals the oldest), never its first or its last turn shown, each
     marked by a line; a line under a turn's (its todo items) goes with it."""
     lines = list(lines)
     while lines_size(lines) - 1 > budget:
@@ -318,10 +319,12 @@ def _shed(lines: list[str], budget: int) -> list[str]:
         turns = list(dict.fromkeys(t for t in owner if t))[1:-1]
         if not turns:
             break
-        said = dict.fromkeys(turns, 0)  # what the user's lines of each turn state
+        said = dict.fromkeys(turns, (False, 0))  # whether the user's lines decide, what they state
         for line, turn in zip(lines, owner, strict=True):
             if turn in said and line.startswith(turn + " user"):
-                said[turn] += stated(line.split(":", 1)[-1])
+                words = line.split(":", 1)[-1]
+                told = line.startswith(f"{turn} {TOLD_LABEL}") or bool(decisions(words, len(words)))
+                said[turn] = (said[turn][0] or told, said[turn][1] + stated(words))
         gone = min(turns, key=said.__getitem__)
         at = owner.index(gone)
         lines = [line for line, t in zip(lines, owner, strict=True) if t != gone]
