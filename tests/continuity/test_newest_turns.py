@@ -8,6 +8,7 @@ from typing import Any
 from records import prompt as _prompt
 from records import said as _said
 
+from memhooks.continuity import host_summary
 from memhooks.continuity.evidence import Evidence
 from memhooks.continuity.excerpt import select, words_first
 from memhooks.continuity.handover import TOLD_LABEL, next_session, turn_lines
@@ -205,4 +206,29 @@ def test_what_a_summary_said_was_pending_is_left_out_once_turns_followed_it() ->
     # written after the last turn: nothing followed it
     assert "wire up the supplier's second feed" in next_session(
         _importer(summary, 41, 41), budget=9_000
+    )
+
+
+def test_a_numbered_list_inside_a_summary_s_section_is_no_section_of_its_own() -> None:
+    """Markdown headings with numbered lists under them, and numbered sections whose items
+    are numbered too: an item is its section's, left out with it (it showed alone after a
+    "…", the current work of a summary turns had followed, without its heading)."""
+    marked = (
+        "## What the user asked\n- Make the thumbnails load lazily.\n"
+        "## Concepts\n" + "- the gallery renders 400 images on one page\n" * 8 + "## Current Work\n"
+        "1. Adding loading=lazy to the gallery template\n2. Then the placeholder colour\n"
+    )
+    numbered = (
+        "1. Primary Request and Intent:\n   Lazy thumbnails.\n2. Key Technical Concepts:\n"
+        + "   - the gallery renders 400 images on one page\n" * 8
+        + "3. Current Work:\n1. Adding loading=lazy to the gallery template\n"
+        "2. Then the placeholder colour\n4. Errors and fixes:\n   - none\n"
+    )
+    for summary in (marked, numbered):
+        text = host_summary.by_sections(summary, len(summary) - 30, later=True)
+        assert "Lazy" in text or "lazily" in text
+        assert "loading=lazy" not in text
+        assert "placeholder colour" not in text
+    assert "4. Errors and fixes:" in host_summary.by_sections(
+        numbered, len(numbered) - 30, later=True
     )

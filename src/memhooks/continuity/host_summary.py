@@ -62,7 +62,7 @@ def by_sections(text: str, limit: int, *, later: bool = False) -> str:
     turns followed the summary, none of what stood then (its pending tasks, current work
     and next step: those turns did them or changed them, and the record shows them). ''
     when `text` has fewer than two sections or its first one does not fit."""
-    starts = [match.start() for match in SECTION.compiled.finditer(text)]
+    starts = _tops(text)
     if len(starts) < 2 or text[: starts[0]].strip():  # noqa: PLR2004
         return ""
     parts = [text[a:b].strip() for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
@@ -82,6 +82,24 @@ def by_sections(text: str, limit: int, *, later: bool = False) -> str:
         elif out[-1] != "…":
             out.append("…")
     return "\n".join(out)
+
+
+def _tops(text: str) -> list[int]:
+    """Where each top-level section starts: headings of the first one's kind, "#" ones of its
+    level or above, numbered ones each the next number ("1. Add X" in a list under
+    "## Pending" or "4. Pending Tasks:" is an item of that section, not one of its own)."""
+    starts: list[int] = []
+    first = ""
+    for match in SECTION.compiled.finditer(text):
+        mark = match.group(0).split(None, 1)[0]
+        first = first or mark
+        if first.startswith("#"):
+            top = mark.startswith("#") and len(mark) <= len(first)
+        else:
+            top = mark == f"{int(first[:-1]) + len(starts)}."
+        if top:
+            starts.append(match.start())
+    return starts
 
 
 def _weight(heading: str, *, later: bool) -> int | None:
