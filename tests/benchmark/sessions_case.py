@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import generate
@@ -74,17 +75,8 @@ def sessions_case(ws: Workspace) -> Case:
     hook("PreCompact", "PreCompact:auto", transcript, session)
     turn(maker, transcript, session)
     hook("SessionEnd", "SessionEnd:other", transcript, session)
-    body = json.dumps(ws.payload("SessionStart:startup", project, project / "new.jsonl"))
-    return Case(
-        KEY.format(size=ws.mid),
-        "SessionStart startup",
-        f"{ws.mid:,} mem, {EARLIER} sessions (one {mb_label(big)})",
-        hook_argv("SessionStart", ws.python),
-        ws.hook_env(project),
-        constant(body.encode()),
-        cwd=project,
-        repeats=ws.args.repeats,
-    )
+    label = f"{ws.mid:,} mem, {EARLIER} sessions (one {mb_label(big)})"
+    return _start_case(ws, project, KEY, label)
 
 
 def behind_case(ws: Workspace) -> Case:
@@ -112,15 +104,23 @@ def behind_case(ws: Workspace) -> Case:
         for found in (ws.machine / "state").rglob(evidence):
             (found.parent.parent / "thread-memo.json").unlink(missing_ok=True)
 
+    label = f"{ws.mid:,} mem, after Stops no SessionEnd rendered (crash), memo cold"
+    return _start_case(ws, project, BEHIND_KEY, label, behind)
+
+
+def _start_case(
+    ws: Workspace, project: Path, key: str, label: str, before: Callable[[int], None] | None = None
+) -> Case:
+    """SessionStart(startup) of a new session in `project`, timed."""
     body = json.dumps(ws.payload("SessionStart:startup", project, project / "new.jsonl"))
     return Case(
-        BEHIND_KEY.format(size=ws.mid),
+        key.format(size=ws.mid),
         "SessionStart startup",
-        f"{ws.mid:,} mem, after Stops no SessionEnd rendered (crash), memo cold",
+        label,
         hook_argv("SessionStart", ws.python),
         ws.hook_env(project),
         constant(body.encode()),
         cwd=project,
         repeats=ws.args.repeats,
-        before=behind,
+        before=before,
     )
