@@ -112,6 +112,7 @@ def tree_cases(ws: Workspace, size: int) -> list[Case]:
     ws.run_hook("PreCompact", project, ws.payload("PreCompact:auto", project, transcript))
     prompts = ws.fixtures.corpus.prompts
     reps = ws.args.repeats
+    ended = ws.payload("SessionEnd:other", project, transcript)
     env = ws.hook_env(project)
     label = f"{size:,} mem"
 
@@ -129,6 +130,8 @@ def tree_cases(ws: Workspace, size: int) -> list[Case]:
         ).encode()
 
     cases = [
+        # The start as it follows a session's end: SessionEnd (not timed) rendered the thread
+        # after the Stops other cases ran here (sessions_case.behind_case: without it).
         Case(
             f"SessionStart:startup@{size}",
             "SessionStart startup",
@@ -138,6 +141,7 @@ def tree_cases(ws: Workspace, size: int) -> list[Case]:
             fixed("SessionStart:startup"),
             cwd=project,
             repeats=reps,
+            before=lambda _i: ws.run_hook("SessionEnd", project, ended),
         ),
         Case(
             f"SessionStart:compact@{size}",

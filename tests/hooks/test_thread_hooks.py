@@ -231,13 +231,13 @@ def test_a_thread_file_of_the_wrong_shape_costs_only_the_restore(
     assert "I want a --json output mode" in text  # unreadable: rendered again
 
 
-def test_session_start_shows_the_file_without_rendering(
+def test_session_start_shows_a_current_file_and_renders_one_behind_the_evidence(
     started: Path, tmp_path: Path, monkeypatch: Any
 ) -> None:
-    """The last Stop and SessionEnd rendered the thread: SessionStart renders nothing, not
-    even when the evidence moved since (a session live elsewhere, or the starting session's
-    own id with evidence of its own, as the benchmark's project has); only a missing file
-    is rendered at the start."""
+    """SessionEnd rendered the thread: SessionStart renders nothing (whichever session id
+    starts, one with evidence of its own too, as the benchmark's project has). Evidence
+    written after that render (a Stop with no SessionEnd after it) or a missing file: the
+    start renders it once, and keeps it for the next start."""
     import os
     import time
 
@@ -248,8 +248,6 @@ def test_session_start_shows_the_file_without_rendering(
 
     project = _week(started, tmp_path)
     paths = MemoryPaths(started)
-    later = time.time() + 60
-    os.utime(f"{paths.restore}/{REAL}.json", (later, later))  # a turn after the last render
     builds: list[str] = []
     renders: list[str] = []
     build = thread_build.build
@@ -271,17 +269,50 @@ def test_session_start_shows_the_file_without_rendering(
     for name in ("last_part", "earlier_part", "trivial_part"):
         monkeypatch.setattr(thread_parts, name, counted(name))
     settings = load_settings(paths.config)
-    for session in (NEW, REAL, GREETING):
+
+    def start(session: str = NEW) -> None:
         hook = HookInput.from_payload("SessionStart", _payload(project, session, source="startup"))
         chosen = handover_pick.pick(hook, paths, settings)
         assert chosen is not None
         assert "I want a --json output mode" in chosen.render(8_000)
+        handover_pick.keep_thread(paths, chosen)
+
+    for session in (NEW, REAL, GREETING):
+        start(session)
     assert builds == []
     assert renders == []
-    Path(paths.thread).unlink()  # missing: rendered once, then kept
-    hook = HookInput.from_payload("SessionStart", _payload(project, NEW, source="startup"))
-    assert handover_pick.pick(hook, paths, settings) is not None
+    later = time.time() + 60
+    os.utime(f"{paths.restore}/{REAL}.json", (later, later))  # a turn after the last render
+    start()
     assert builds == ["build"]
+    assert "last_part" in renders
+    start()  # kept: current again
+    assert builds == ["build"]
+    Path(paths.thread).unlink()  # missing: rendered once, then kept
+    start()
+    start()
+    assert builds == ["build", "build"]
+
+
+def test_stop_keeps_the_turn_and_the_next_start_renders_it(started: Path, tmp_path: Path) -> None:
+    """Stop renders no restore; a session that never reached SessionEnd (a crash, a killed
+    terminal) still reaches the next start whole, its last turn too."""
+    project = started.parent.parent
+    paths = MemoryPaths(started)
+    turns = transcript_turns(MESSY.read_bytes().splitlines(keepends=True))
+    transcript = tmp_path / "crashed.jsonl"
+    for turn in turns:
+        with transcript.open("ab") as out:
+            out.writelines(turn)
+        stop = _payload(project, REAL, transcript_path=str(transcript))
+        assert run_hook("Stop", stop).returncode == 0
+    assert not Path(paths.thread).exists()  # the evidence is kept, the restore not rendered
+    assert Path(f"{paths.restore}/{REAL}.json").is_file()
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    assert "I want a --json output mode" in text  # its goal
+    assert "also want a totals line at the end" in text  # its last turn
+    assert "Which one should I build?" in text
+    assert Path(paths.thread).is_file()  # kept for the next start
 
 
 def test_a_clean_end_shows_even_when_session_end_could_not_render(
@@ -315,6 +346,6 @@ def test_session_end_renders_for_the_room_the_grown_index_leaves(
     monkeypatch.setattr(thread_build, "estimate_room", lambda _paths, _settings: 7_800)
     monkeypatch.setattr(thread_build, "save_thread", lambda _paths, _doc: None)
     monkeypatch.setattr(thread_build, "build", lambda _paths, room, **_kw: rooms.append(room) or {})
-    for event in ("Stop", "SessionEnd"):
+    for event in ("summarize", "SessionEnd"):
         thread_build.render_thread(paths, Settings(), None, event)
     assert rooms == [8_200, 7_800]

@@ -1,8 +1,9 @@
 """Each turn's lines as a render made them, kept from one hook to the next. Standard library only.
 
-A Stop renders its session's record again at every turn, and an earlier session's part again
-when that session moved on (hooks/thread_build.py); all but the newest turns are as they were,
-and rendering a turn (selecting its sentences) is most of a Stop's work. The functions that
+A build of the thread (hooks/thread_build.py: SessionEnd, or SessionStart when the thread is
+behind the evidence) renders again the part of each session that moved on since the last
+build; all but its newest turns are as they were, and rendering a turn (selecting its
+sentences) is most of a build's work. The functions that
 render one turn from the turn alone and a few numbers (`handover.turn_lines`,
 `thread_parts._variant`, and `record_fit.stated` and `thread_parts._worth`, which weigh one
 prompt or turn) are wrapped with `kept`:

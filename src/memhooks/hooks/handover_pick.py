@@ -5,12 +5,11 @@
   (the transcript past the evidence's offset, or what PostCompact kept; seen on 2.1.332:
   SessionStart(compact) runs before PostCompact and before the summary reaches the file).
 - startup, clear: the thread of the project's recent sessions (continuity/thread.py), as the
-  last Stop or SessionEnd rendered it (hooks/thread_build.py), with their ages as of now and
-  git's view of what the last one changed; rendered here (bounded) only when the file is
-  missing or unreadable. A file older than some evidence is used as it is: every hook that
-  changes the record renders it again, so the difference is a turn still under way in a live
-  session (its next Stop renders it) or one a crash cut short; rendering at the start would
-  cost every start what only those need.
+  last SessionEnd rendered it (hooks/thread_build.py), with their ages as of now and git's
+  view of what the last one changed; rendered here (bounded, with the turn memo) when the
+  file is missing, unreadable or behind the evidence (`thread_build.current`: a session
+  whose Stops kept turns no SessionEnd rendered, after a crash or while it is still live),
+  and kept by the start's write step for the next start.
 - resume: none; the host restores the conversation itself.
 """
 
@@ -26,6 +25,7 @@ from memhooks.store import (
     UnsafePathError,
     log_line,
     read_thread,
+    save_memo,
     save_thread,
 )
 
@@ -44,10 +44,11 @@ _SOURCE = "the record this machine kept of session "
 
 class Pick:
     """The restore chosen: `render(room)` makes its text; for a new session, the thread it
-    came from (`doc`, `rebuilt` here when its file was missing) and the room it was rendered
-    in, which the start's write step keeps (`keep_thread`)."""
+    came from (`doc`, `rebuilt` here when its file was missing or behind the evidence, with
+    the turn `memo` of that build) and the room it was rendered in, which the start's write
+    step keeps (`keep_thread`)."""
 
-    __slots__ = ("doc", "rebuilt", "render", "room", "source", "title")
+    __slots__ = ("doc", "memo", "rebuilt", "render", "room", "source", "title")
 
     def __init__(
         self,
@@ -64,12 +65,14 @@ class Pick:
         self.doc = doc
         self.rebuilt = rebuilt
         self.room: int | None = None
+        self.memo: dict[str, Any] | None = None
 
 
 def keep_thread(paths: MemoryPaths, chosen: Pick | None) -> None:
     """The thread's part of the start's write step (the caller holds the store lock): the
-    thread rendered here, for the next start, and the room this start gave it. Only a saving
-    (the next Stop renders it anyway): a failure is logged, never raised."""
+    thread rendered here, with its turn memo, for the next start, and the room this start
+    gave it. Only a saving (the next start renders a thread still behind): a failure is
+    logged, never raised."""
     if chosen is None or chosen.doc is None:
         return
     try:
@@ -77,9 +80,11 @@ def keep_thread(paths: MemoryPaths, chosen: Pick | None) -> None:
             if chosen.room is not None:
                 thread_room.note_room(paths, chosen.doc, chosen.room)
             return
-        current = read_thread(paths)
-        if current is not None and thread_build.usable(current):
-            return  # another session's Stop or SessionEnd wrote a newer one meanwhile
+        if chosen.memo is not None:
+            save_memo(paths, chosen.memo)
+        kept = read_thread(paths)
+        if kept is not None and thread_build.current(paths, kept):
+            return  # another session's SessionEnd or start wrote a current one meanwhile
         changed = thread_room.room_changed(chosen.doc, chosen.room)
         save_thread(paths, {**chosen.doc, "room": chosen.room} if changed else chosen.doc)
     except (OSError, UnsafePathError) as exc:
@@ -140,12 +145,18 @@ def thread_pick(
     settings: Settings,
     git: tuple[Git, dict[str, Any]] | None,
 ) -> Pick | None:
-    """The thread as the last Stop or SessionEnd rendered it (here only when it is missing)."""
+    """The thread as the last SessionEnd rendered it, or rendered here when that file is
+    missing or behind the evidence."""
     kept = read_thread(paths)
-    rebuilt = kept is None or not thread_build.usable(kept)
-    doc = _rebuilt(hook, paths, settings, kept) if rebuilt else kept
-    if doc is None:
-        return None
+    memo = None
+    rebuilt = kept is None or not thread_build.current(paths, kept, hook.session_id)
+    if kept is None or rebuilt:
+        made = _rebuilt(hook, paths, settings, kept)
+        if made is None:
+            return None
+        doc, memo = made
+    else:
+        doc = kept
     shown = thread_build.parts(doc)
     if not shown:
         return None
@@ -164,18 +175,19 @@ def thread_pick(
 
     title = thread.title(shown, now)
     chosen = Pick(render, title, thread_build.source(paths), doc, rebuilt=rebuilt)
+    chosen.memo = memo
     return chosen
 
 
 def _rebuilt(
     hook: HookInput, paths: MemoryPaths, settings: Settings, doc: dict[str, Any] | None
-) -> dict[str, Any] | None:
-    """The thread rendered here (its file was missing or unreadable; the write step keeps
-    it); None when that failed (logged): the briefing comes without a restore rather than
-    not at all."""
+) -> tuple[dict[str, Any], dict[str, Any] | None] | None:
+    """The thread rendered here (its file was missing, unreadable or behind the evidence;
+    the write step keeps it) and its turn memo; None when that failed (logged): the briefing
+    comes without a restore rather than not at all."""
     try:
         room = thread_room.kept_room(doc) or thread_room.estimate_room(paths, settings)
-        return thread_build.build(paths, room, exclude=hook.session_id, old=doc or {})
+        return thread_build.built(paths, room, exclude=hook.session_id, old=doc or {})
     except Exception as exc:  # the rest of the briefing matters more
         log_line(paths.log, f"SessionStart: the thread not rendered: {exc!r}")
         return None

@@ -1,5 +1,7 @@
-"""Stop: record activity, keep the session's evidence, append to its journal, render the next
-session's restore (the thread, hooks/thread_build.py), maybe nudge.
+"""Stop: record activity, keep the session's evidence, append to its journal, maybe nudge.
+
+The next session's restore is not rendered here: SessionEnd renders it from the evidence kept,
+and SessionStart renders it when the evidence is newer than it (hooks/thread_build.py).
 
 The evidence (`.cache/restore/<session-id>.json`, what the next session is restored from) and
 the journal grow incrementally, each from the transcript offset it saved last time, in one
@@ -16,7 +18,6 @@ import time
 from memhooks import TYPE_CHECKING
 from memhooks.continuity.journal_entry import render_journal_entry
 from memhooks.hooks.evidence_update import READ_MAX, evidence_for, load, read_from
-from memhooks.hooks.thread_build import render_thread
 from memhooks.store import (
     MemoryPaths,
     Settings,
@@ -136,12 +137,8 @@ def handle(hook: HookInput, paths: MemoryPaths, settings: Settings) -> dict[str,
     update = read_update(hook, paths, settings, journal_at) if settings.capture_journal else None
     now = time.time()
     with tree_turn(paths, LOCK_TIMEOUT):
-        if (
-            update is not None
-            and keep_update(paths, hook.session_id, update, journal_at)
-            and update.state is not None
-        ):
-            render_thread(paths, settings, (hook.session_id, update.state), "Stop")
+        if update is not None:
+            keep_update(paths, hook.session_id, update, journal_at)
 
         def change(state: dict[str, Any]) -> dict[str, Any] | None:
             output = nudge(state, hook, settings, now)

@@ -1,12 +1,15 @@
-"""Render the thread at the end (Stop, SessionEnd), read it at the next start (SessionStart).
+"""Render the thread at the end (SessionEnd), read it at the next start (SessionStart).
 
 `build` makes `.cache/thread.json` (`paths.thread`) from the evidence of the newest sessions
 (continuity/thread.py chooses and shares the room): per session its header facts, the room
-it was given and its part rendered in it. A finished session's part is kept and used again
-while its evidence and its share stay the same, so a Stop renders only its own session's
-part (and another's when the shares move by a step). Every hook that changes the evidence
-for good renders it (Stop, SessionEnd, `/memory summarize`); SessionStart shows the file as it
-is and renders (the same `build`, bounded) only when it is missing or unreadable.
+it was given and its part rendered in it, and the evidence file's stamp (`sig`, when it was
+last written) it was rendered from. A session's part is kept and used again while its stamp
+and its share stay the same. Stop keeps the evidence at every turn and renders nothing;
+SessionEnd and `/memory summarize` render the thread. SessionStart shows the file as it is
+when it is `current` (every part's stamp is its evidence's stamp now, the same test `build`
+uses a part again on), and renders it (the same `build`, bounded) when it is missing,
+unreadable or behind the evidence: a session that never reached SessionEnd (a crash, a
+killed terminal) or one still live in the same project.
 """
 
 from __future__ import annotations
@@ -261,10 +264,44 @@ def _need(work: _Build, entry: dict[str, Any]) -> int:
     return int(entry["need"])
 
 
+def built(
+    paths: MemoryPaths,
+    room: int,
+    *,
+    current: tuple[str, dict[str, Any]] | None = None,
+    exclude: str = "",
+    old: dict[str, Any] | None = None,
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """`build` with the turn memo on (the turns rendered before, as they were): the thread,
+    and the memo to keep beside it (the caller saves both under the hooks' lock)."""
+    from memhooks.continuity.turn_memo import keeping
+    from memhooks.store import read_memo
+
+    with keeping(read_memo(paths)) as memo:
+        doc = build(paths, room, current=current, exclude=exclude, old=old)
+    return doc, memo.doc()
+
+
 def usable(doc: dict[str, Any]) -> bool:
-    """A thread SessionStart shows as it is: of this version. Whether it matches the evidence
-    now is not asked (see hooks/handover_pick.py)."""
+    """A thread of this version (another is rendered again)."""
     return doc.get("version") == VERSION
+
+
+def current(paths: MemoryPaths, doc: dict[str, Any], exclude: str = "") -> bool:
+    """Whether `doc` is the thread the evidence makes now: usable, and its sessions (but
+    `exclude`, the starting session) are the kept evidence files, newest first, each with the
+    stamp its part was rendered from. That is the test `build` uses a part again on, so a
+    current file is what a build now would make of the same room. A Stop since the last
+    render (no SessionEnd after it) moved its session's stamp: the file is behind."""
+    if not usable(doc):
+        return False
+    sessions = doc.get("sessions")
+    rendered = [
+        (e.get("id"), e.get("sig"))
+        for e in (sessions[::-1] if isinstance(sessions, list) else [])
+        if isinstance(e, dict) and e.get("id") != exclude
+    ]
+    return rendered == others_newest_first(paths, exclude)[:MAX_SESSIONS]
 
 
 ROLES = ("earlier", "last", "after")
@@ -317,8 +354,7 @@ def render_thread(
     """Build and keep the next session's thread, `current` (id, state) just saved; the
     caller holds the hooks' lock. A restore not rendered costs no more than a line in the
     log: the next SessionStart renders it."""
-    from memhooks.continuity.turn_memo import keeping
-    from memhooks.store import drop_memo, read_memo, save_memo
+    from memhooks.store import drop_memo, save_memo
 
     try:
         old = read_thread(paths) or {}
@@ -326,10 +362,9 @@ def render_thread(
         if not room or event == "SessionEnd":  # none kept, or the index grew since it was
             estimate = estimate_room(paths, settings)
             room = min(room, estimate) if room and estimate else room or estimate
-        with keeping(read_memo(paths)) as memo:  # the turns rendered before, as they were
-            doc = build(paths, room, current=current, old=old)
+        doc, memo = built(paths, room, current=current, old=old)
         save_thread(paths, doc)
-        save_memo(paths, memo.doc())
+        save_memo(paths, memo)
     except Exception as exc:  # never worth the turn's own record
         log_line(
             paths.log, f"{event}: the next session's restore not rendered: {exc!r}", echo=False

@@ -1,7 +1,7 @@
-"""The next session's restore as the last Stop or SessionEnd rendered it, with the parts it was
-made of (hooks/thread_build.py), `local/thread.json`, and the turns' renders those builds keep
-for the next (continuity/turn_memo.py), `local/thread-memo.json`. Machine-local, like the
-evidence. Standard library only.
+"""The next session's restore as the last SessionEnd (or SessionStart) rendered it, with the
+parts it was made of (hooks/thread_build.py), `local/thread.json`, and the turns' renders
+those builds keep for the next (continuity/turn_memo.py), `local/thread-memo.json`.
+Machine-local, like the evidence. Standard library only.
 """
 
 from __future__ import annotations
