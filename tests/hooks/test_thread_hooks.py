@@ -349,3 +349,71 @@ def test_session_end_renders_for_the_room_the_grown_index_leaves(
     for event in ("summarize", "SessionEnd"):
         thread_build.render_thread(paths, Settings(), None, event)
     assert rooms == [8_200, 7_800]
+
+
+def test_a_stop_in_the_same_stamp_as_the_last_render_still_reaches_the_next_start(
+    started: Path, tmp_path: Path
+) -> None:
+    """A filesystem that stamps files by the second (or coarser) gives the evidence a Stop
+    wrote after another session's SessionEnd rendered the thread the stamp that render saw:
+    the file is behind all the same (its session's evidence grew), and a start after a crash
+    renders the last turn rather than show the part without it as current."""
+    import os
+
+    project = started.parent.parent
+    paths = MemoryPaths(started)
+    turns = transcript_turns(MESSY.read_bytes().splitlines(keepends=True))
+    transcript = tmp_path / "live.jsonl"
+    for turn in turns[:-1]:
+        with transcript.open("ab") as out:
+            out.writelines(turn)
+        assert (
+            run_hook("Stop", _payload(project, REAL, transcript_path=str(transcript))).returncode
+            == 0
+        )
+    _greeting(project, tmp_path)  # another session ends: its SessionEnd renders the thread
+    evidence = f"{paths.restore}/{REAL}.json"
+    seen = Path(evidence).stat().st_mtime
+    with transcript.open("ab") as out:
+        out.writelines(turns[-1])
+    assert (
+        run_hook("Stop", _payload(project, REAL, transcript_path=str(transcript))).returncode == 0
+    )
+    os.utime(evidence, (seen, seen))  # the same stamp: a coarse clock
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    assert "I want a --json output mode" in text
+    assert "also want a totals line at the end" in text  # the last turn, after the render
+
+
+def test_a_start_keeps_its_memo_only_with_its_thread(
+    started: Path, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A start that rendered the thread behind the evidence, while another session's
+    SessionEnd rendered a current one and saved its turn memo: the write step keeps neither
+    its thread nor its memo (older than the end's: it would drop the turns that end rendered)."""
+    import os
+    import time
+
+    from memhooks.hooks import handover_pick, thread_build
+    from memhooks.hooks.event import HookInput
+    from memhooks.store import load_settings
+
+    project = _week(started, tmp_path)
+    paths = MemoryPaths(started)
+    later = time.time() + 60
+    os.utime(f"{paths.restore}/{REAL}.json", (later, later))  # a turn after the last render
+    settings = load_settings(paths.config)
+    hook = HookInput.from_payload("SessionStart", _payload(project, NEW, source="startup"))
+    chosen = handover_pick.pick(hook, paths, settings)
+    assert chosen is not None
+    assert chosen.rebuilt
+    assert chosen.memo is not None
+    thread_build.render_thread(paths, settings, None, "SessionEnd")  # meanwhile, elsewhere
+    saved: list[object] = []
+    monkeypatch.setattr(handover_pick, "save_memo", lambda _paths, memo: saved.append(memo))
+    monkeypatch.setattr(handover_pick, "save_thread", lambda _paths, doc: saved.append(doc))
+    handover_pick.keep_thread(paths, chosen)
+    assert saved == []
+    Path(paths.thread).unlink()  # no current one kept: the start keeps both
+    handover_pick.keep_thread(paths, chosen)
+    assert [type(s) for s in saved] == [dict, dict]

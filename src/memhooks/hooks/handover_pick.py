@@ -80,11 +80,11 @@ def keep_thread(paths: MemoryPaths, chosen: Pick | None) -> None:
             if chosen.room is not None:
                 thread_room.note_room(paths, chosen.doc, chosen.room)
             return
-        if chosen.memo is not None:
-            save_memo(paths, chosen.memo)
         kept = read_thread(paths)
         if kept is not None and thread_build.current(paths, kept):
-            return  # another session's SessionEnd or start wrote a current one meanwhile
+            return  # another session's SessionEnd or start wrote a current one (and its memo)
+        if chosen.memo is not None:
+            save_memo(paths, chosen.memo)
         changed = thread_room.room_changed(chosen.doc, chosen.room)
         save_thread(paths, {**chosen.doc, "room": chosen.room} if changed else chosen.doc)
     except (OSError, UnsafePathError) as exc:

@@ -3,13 +3,13 @@
 `build` makes `.cache/thread.json` (`paths.thread`) from the evidence of the newest sessions
 (continuity/thread.py chooses and shares the room): per session its header facts, the room
 it was given and its part rendered in it, and the evidence file's stamp (`sig`, when it was
-last written) it was rendered from. A session's part is kept and used again while its stamp
-and its share stay the same. Stop keeps the evidence at every turn and renders nothing;
-SessionEnd and `/memory summarize` render the thread. SessionStart shows the file as it is
-when it is `current` (every part's stamp is its evidence's stamp now, the same test `build`
-uses a part again on), and renders it (the same `build`, bounded) when it is missing,
-unreadable or behind the evidence: a session that never reached SessionEnd (a crash, a
-killed terminal) or one still live in the same project.
+last written and its size) it was rendered from. A session's part is kept and used again
+while its stamp and its share stay the same. Stop keeps the evidence at every turn and
+renders nothing; SessionEnd and `/memory summarize` render the thread. SessionStart shows
+the file as it is when it is `current` (every part's stamp is its evidence's stamp now, the
+same test `build` uses a part again on), and renders it (the same `build`, bounded) when it
+is missing, unreadable or behind the evidence: a session that never reached SessionEnd (a
+crash, a killed terminal) or one still live in the same project.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def ended_marks(paths: MemoryPaths) -> dict[str, str]:
 
 
 def _entries(
-    build: _Build, cached: dict[str, dict[str, Any]], found: list[tuple[str, float]]
+    build: _Build, cached: dict[str, dict[str, Any]], found: list[tuple[str, str]]
 ) -> list[dict[str, Any]]:
     """Each session found with turns, newest first, as its cached entry or a new one."""
     from memhooks.continuity import thread_parts as tp

@@ -114,11 +114,13 @@ def _prune(folder: str) -> None:
         discard(os.path.join(folder, name))
 
 
-def others_newest_first(paths: MemoryPaths, session_id: str) -> list[tuple[str, float]]:
-    """(session id, last written, epoch seconds) of each kept evidence but `session_id`'s,
-    newest first."""
+def others_newest_first(paths: MemoryPaths, session_id: str) -> list[tuple[str, str]]:
+    """(session id, stamp) of each kept evidence but `session_id`'s, newest first. The stamp
+    is when the file was last written and its size: a filesystem that stamps by the second
+    (or coarser) gives a Stop's write the stamp an earlier one had, and its size tells them
+    apart (a turn kept grows the file)."""
     folder = paths.restore
     if not inside(paths.cache, os.path.join(folder, "x")):
         return []
-    found = [(name[: -len(".json")], mtime) for mtime, name, _ in _entries(folder)]
-    return [(other, mtime) for other, mtime in found if other != session_id]
+    found = [(name[: -len(".json")], f"{mtime!r} {size}") for mtime, name, size in _entries(folder)]
+    return [(other, stamp) for other, stamp in found if other != session_id]
