@@ -417,3 +417,25 @@ def test_a_start_keeps_its_memo_only_with_its_thread(
     Path(paths.thread).unlink()  # no current one kept: the start keeps both
     handover_pick.keep_thread(paths, chosen)
     assert [type(s) for s in saved] == [dict, dict]
+
+
+def test_a_session_resumed_after_its_end_is_not_shown_as_ended(
+    started: Path, tmp_path: Path
+) -> None:
+    """A session that ended, was resumed (SessionStart resume) and went on, then crashed: its
+    turns after the resume reach the next start, and its header does not say it ended cleanly
+    (the end recorded before the resume is not its end)."""
+    project = started.parent.parent
+    turns = transcript_turns(MESSY.read_bytes().splitlines(keepends=True))
+    transcript = tmp_path / "resumed.jsonl"
+    _session(project, REAL, transcript, turns[:-1])
+    resume = _payload(project, REAL, source="resume", transcript_path=str(transcript))
+    assert run_hook("SessionStart", resume).returncode == 0
+    with transcript.open("ab") as out:
+        out.writelines(turns[-1])
+    assert (
+        run_hook("Stop", _payload(project, REAL, transcript_path=str(transcript))).returncode == 0
+    )
+    text = injected(run_hook("SessionStart", _payload(project, NEW, source="startup")))
+    assert "also want a totals line at the end" in text  # the turn after the resume
+    assert "ended cleanly" not in text

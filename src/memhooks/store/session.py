@@ -187,6 +187,8 @@ def record_activity(
         record = session_record(state, session_id)
         if started:
             record.setdefault("started", when)
+            if record.get("ended"):  # started again (resumed): an end before is not its end
+                record["ended"] = record["end_reason"] = None
         record["last_activity"] = when
         if ended_reason is not None:
             record["ended"] = when
