@@ -49,6 +49,9 @@ def test_a_kept_pattern_matches_as_a_compiled_one(tmp_path: Path) -> None:
     regex_cache.start(str(tmp_path))
     [_made(p, f) for p, f in PATTERNS]
     regex_cache.save()
+    kept_file = [p for p in tmp_path.iterdir() if p.is_file()]
+    # the owner's alone: it holds patterns, some from a project's committed configuration
+    assert [p.stat().st_mode & 0o777 for p in kept_file] == [0o600]
     _new_process(tmp_path)
     assert len(regex_cache._state.table) == len(PATTERNS)
     kept = [_made(p, f) for p, f in PATTERNS]

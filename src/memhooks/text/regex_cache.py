@@ -188,7 +188,7 @@ def save() -> None:
     try:
         data = marshal.dumps((_KEY, table))
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-        fd = os.open(tmp, flags | getattr(os, "O_BINARY", 0), 0o644)
+        fd = os.open(tmp, flags | getattr(os, "O_BINARY", 0), 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(tmp, _state.path)
