@@ -21,7 +21,7 @@ from typing import Any
 from memhooks.cli.checkpoint_search import enough
 from memhooks.continuity.evidence import usable
 from memhooks.continuity.handover import said_text
-from memhooks.recall.tokenize import query_terms, tokens
+from memhooks.recall.tokenize import tokens
 from memhooks.store import MemoryPaths, read_text, resolves_inside
 
 #: Evidence files read at most (the newest first), bytes of one (a larger one is passed
@@ -33,13 +33,15 @@ READ_TOTAL = 32_000_000
 WORDS_SHOWN = 360
 
 _WORD = re.compile(r"[^\W_]+")
+_NUMBER = re.compile(r"\d+")
 
 
 def search(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, Any]]:
     """The turns whose words hold enough of the query's terms (`enough`), at most `limit`:
-    those holding the most terms, then the newest; listed newest session first, each
-    session's turns newest first. Each: {session, date, turn, user, claude, matched}."""
-    terms = query_terms(query)
+    those holding the most terms, then the most in the user's words (a ruling is the user's),
+    then the newest; listed newest session first, each session's turns newest first. Each:
+    {session, date, turn, user, claude, matched}."""
+    terms = _terms(query)
     if not terms:
         return []
     found: list[tuple[int, int, dict[str, Any]]] = []
@@ -49,8 +51,14 @@ def search(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, Any]]:
             if row is not None:
                 row = {"session": session, "date": _date(turn, state), **row}
                 found.append((order, int(turn.get("n") or 0), row))
-    best = sorted(found, key=lambda f: (-len(f[2]["matched"]), f[0], -f[1]))[:limit]
-    return [row for _, _, row in sorted(best, key=lambda f: (f[0], -f[1]))]
+    best = sorted(found, key=lambda f: (-len(f[2]["matched"]), -f[2].pop("said"), f[0], -f[1]))
+    return [row for _, _, row in sorted(best[:limit], key=lambda f: (f[0], -f[1]))]
+
+
+def _terms(text: str) -> list[str]:
+    """The index's terms of `text` and its numbers as written (the index drops a short one as
+    noise; in a turn's words "24 hours" or "8pm" is what was decided)."""
+    return list(dict.fromkeys([*tokens(text), *_NUMBER.findall(text)]))
 
 
 def _states(paths: MemoryPaths) -> list[tuple[str, dict[str, Any]]]:
@@ -104,7 +112,8 @@ def _match(turn: object, terms: list[str]) -> dict[str, Any] | None:
         claude = said_text(turn)
     except (TypeError, AttributeError):  # a turn of another shape
         return None
-    matched = set(terms) & set(tokens(f"{user}\n{claude}"))
+    said = set(terms) & set(_terms(user))
+    matched = said | (set(terms) & set(_terms(claude)))
     if not enough(terms, matched):
         return None
     return {
@@ -112,6 +121,7 @@ def _match(turn: object, terms: list[str]) -> dict[str, Any] | None:
         "user": around(user, matched, WORDS_SHOWN),
         "claude": around(claude, matched, WORDS_SHOWN),
         "matched": [t for t in terms if t in matched],
+        "said": len(said),
     }
 
 
@@ -121,7 +131,7 @@ def around(text: str, matched: set[str], limit: int) -> str:
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
-    hits = [(m.start(), set(tokens(m.group())) & matched) for m in _WORD.finditer(text)]
+    hits = [(m.start(), set(_terms(m.group())) & matched) for m in _WORD.finditer(text)]
     hits = [(at, found) for at, found in hits if found]
 
     def window(at: int) -> int:  # where the cut around a hit at `at` begins

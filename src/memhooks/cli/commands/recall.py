@@ -218,11 +218,11 @@ def _turns_text(turns: list[dict[str, Any]]) -> str:
         when = f", {t['date']}" if t["date"] else ""
         head = f"- session {str(t['session'])[:8]}{when}, turn {t['turn']}"
         listed.append(one_line(f"{head}  [matched: {', '.join(t['matched'])}]", 300))
-        listed += [one_line(f"  {who}: {t[key]}", 600) for who, key in WHO if t[key]]
+        listed += ["  " + one_line(f"{who}: {t[key]}", 600) for who, key in WHO if t[key]]
     return (
         "\nTurns of this machine's kept sessions (their evidence, newest session first; the "
         "next session's restore may not show them) that match:\n"
-        + frame("the kept sessions' evidence (machine-local)", "\n".join(listed))
+        + frame("the kept sessions, evidence (machine-local)", "\n".join(listed))
     )
 
 
