@@ -134,6 +134,6 @@ def test_the_record_names_recall_only_when_turns_are_left_out() -> None:
     for budget in (1_200, 1_500, 2_000, 3_000):
         many = handover.said_section(turns(80), budget)
         assert many.startswith(handover.GAPS_HEADING + "\n")
-        assert "`memhooks recall <words>` finds the turns not shown" in many
+        assert "`recall WORDS` finds the turns not shown" in many
         assert "more turns not shown]" in many
         assert len(many) <= budget

@@ -110,8 +110,9 @@ PROMPT_CUT = words_first
 RECORD_HEADING = (
     "## What was said, oldest first ([turn] who: words; later turns supersede earlier ones)"
 )
-#: The heading when turns were left out: the others are in the evidence `recall` searches.
-GAPS_HEADING = RECORD_HEADING[:-1] + "; `memhooks recall <words>` finds the turns not shown)"
+#: The heading when turns were left out: the others are in the evidence `recall` searches
+#: (the CLI's line above the restore names it; a `<` would be escaped in the frame).
+GAPS_HEADING = RECORD_HEADING[:-1] + "; `recall WORDS` finds the turns not shown)"
 #: An answer to Claude's question asked through a tool, as the host words it: "Q"="A".
 _ASKED = LazyPattern(r'"([^"]+)"="([^"]*)"')
 QUESTION_CAP = 80
