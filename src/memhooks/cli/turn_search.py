@@ -44,15 +44,16 @@ def search(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, Any]]:
     terms = _terms(query)
     if not terms:
         return []
-    found: list[tuple[int, int, dict[str, Any]]] = []
+    found: list[tuple[tuple[int, int, int, int], dict[str, Any]]] = []
     for order, (session, state) in enumerate(_states(paths)):
         for turn in state["turns"]:
             row = _match(turn, terms)
             if row is not None:
-                row = {"session": session, "date": _date(turn, state), **row}
-                found.append((order, int(turn.get("n") or 0), row))
-    best = sorted(found, key=lambda f: (-len(f[2]["matched"]), -f[2].pop("said"), f[0], -f[1]))
-    return [row for _, _, row in sorted(best[:limit], key=lambda f: (f[0], -f[1]))]
+                said = row.pop("said")
+                rank = (-len(row["matched"]), -said, order, -row["turn"])
+                found.append((rank, {"session": session, "date": _date(turn, state), **row}))
+    best = sorted(found, key=lambda f: f[0])[:limit]
+    return [row for _, row in sorted(best, key=lambda f: f[0][2:])]
 
 
 def _terms(text: str) -> list[str]:
