@@ -174,10 +174,17 @@ def score(scenario: Scenario, ours: str, scorer: Any, work: Path) -> dict[str, A
 
 
 def evaluate(
-    scenario: Scenario, tree: Path, data: Path, scorer: Any, now: dt.datetime
+    scenario: Scenario,
+    tree: Path,
+    data: Path,
+    scorer: Any,
+    now: dt.datetime,
+    *,
+    keep: Path | None = None,
 ) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="week-", ignore_cleanup_errors=True) as base:
-        world = World(Path(base), tree, data, FIXTURES)
+        played = keep / scenario.name if keep else Path(base)
+        world = World(played, tree, data, FIXTURES)
         started = time.perf_counter()
         ours = scenario.play(world, now)
         return {
@@ -270,16 +277,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     parser.add_argument("--dump", type=Path, help="write each scenario's texts here")
     parser.add_argument("--jobs", type=int, default=1, help="scenarios played at once")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="play each scenario in KEEP/<scenario>/ (home, project) with the plugin data in "
+        "KEEP/data, and leave them there: run the CLI in a project afterwards as a user would",
+    )
     args = parser.parse_args(argv)
     tree = code_tree(args.tree)
     scorer = load_scorer()
     now = dt.datetime.now(dt.timezone.utc)
     variants = {"a": (False,), "b": (True,), "both": (False, True)}[args.variant]
-    with tempfile.TemporaryDirectory(prefix="week-data-", ignore_cleanup_errors=True) as data:
+    with tempfile.TemporaryDirectory(prefix="week-data-", ignore_cleanup_errors=True) as temp:
+        data = args.keep / "data" if args.keep else Path(temp)
+        data.mkdir(parents=True, exist_ok=True)
         log(f"hooks of {tree}; {setup_plugin_data(Path(data), sys.executable)}")
         # No hook may build the semantic table (a model download) in the background.
-        (Path(data) / "semantic").mkdir()
-        (Path(data) / "semantic" / "disabled").touch()
+        (data / "semantic").mkdir(exist_ok=True)
+        (data / "semantic" / "disabled").touch()
         scenarios = [
             Scenario(folder, sessions=args.sessions, trivial=trivial, compactions=args.compactions)
             for folder in folders(args.folders)
@@ -287,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         ]
 
         def run(scenario: Scenario) -> dict[str, Any]:
-            row = evaluate(scenario, tree, Path(data), scorer, now)
+            row = evaluate(scenario, tree, data, scorer, now, keep=args.keep)
             live = f"{row['found']}/{row['total']}" if "total" in row else "n/a"
             log(
                 f"{row['scenario']}: {row['chars']} chars, live {live}, tail "

@@ -7,6 +7,7 @@ import datetime as dt
 import importlib.util
 import itertools
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -105,6 +106,8 @@ def test_one_scenario_through_the_hooks(tmp_path: Path) -> None:
             "b",
             "--dump",
             str(tmp_path / "dump"),
+            "--keep",
+            str(tmp_path / "keep"),
             str(FOLDER),
         ],
         capture_output=True,
@@ -125,3 +128,38 @@ def test_one_scenario_through_the_hooks(tmp_path: Path) -> None:
     assert len(ours) == row["chars"] > 0
     assert len((folder / "tail.txt").read_text(encoding="utf-8")) <= row["chars"]
     assert json.loads((folder / "scenario.json").read_text())["session"] == FOLDER.name
+    recall_in_the_kept_project(tmp_path / "keep", row["scenario"])
+
+
+def recall_in_the_kept_project(keep: Path, scenario: str) -> None:
+    """`--keep` leaves the project: the CLI run there, as a user would, finds the turns of the
+    sessions played (the first prompt's longest words find its turn)."""
+    words = sorted(set(PROMPTS[0].split()), key=len)[-3:]
+    env = dict(
+        os.environ,
+        HOME=str(keep / scenario / "home"),
+        CLAUDE_PLUGIN_DATA=str(keep / "data"),
+        CLAUDE_PLUGIN_ROOT=str(BENCH.parents[1]),
+    )
+    env.pop("MEMHOOKS_PROJECT_DIR", None)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH.parents[1] / "hooks" / "memhooks.py"),
+            "recall",
+            "--json",
+            "--limit",
+            "50",
+            "--",
+            *words,
+        ],
+        cwd=keep / scenario / "project",
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    turns = json.loads(done.stdout)["turns"]
+    assert any(t["turn"] == 1 for t in turns), turns

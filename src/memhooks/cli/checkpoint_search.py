@@ -31,12 +31,11 @@ def search(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, Any]]:
         return []
     if not resolves_inside(paths.base, folder):
         return []
-    need = max(1, (len(terms) + 1) // 2)
     found: list[tuple[int, float, dict[str, Any]]] = []
     for name, mtime in _newest(folder)[:MAX_FILES]:
         text = read_text(folder / name, READ_CHARS)  # "" for a link or no file
         matched = set(terms) & set(tokens(text))
-        if len(matched) >= need:
+        if enough(terms, matched):
             relative = f"checkpoints/sessions/{name}"
             row = {
                 "path": TREE_PREFIX + relative,
@@ -46,6 +45,11 @@ def search(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, Any]]:
             found.append((len(matched), mtime, row))
     found.sort(key=lambda item: (-item[0], -item[1]))
     return [row for _, _, row in found[:limit]]
+
+
+def enough(terms: list[str], matched: set[str]) -> bool:
+    """Whether `matched` holds at least half the query's `terms` (rounded down, at least one)."""
+    return len(matched) >= max(1, (len(terms) + 1) // 2)
 
 
 def _newest(folder: Path) -> list[tuple[str, float]]:

@@ -110,6 +110,9 @@ PROMPT_CUT = words_first
 RECORD_HEADING = (
     "## What was said, oldest first ([turn] who: words; later turns supersede earlier ones)"
 )
+#: The heading when turns were left out: the others are in the evidence `recall` searches
+#: (the CLI's line above the restore names it; a `<` would be escaped in the frame).
+GAPS_HEADING = RECORD_HEADING[:-1] + "; `recall WORDS` finds the turns not shown)"
 #: An answer to Claude's question asked through a tool, as the host words it: "Q"="A".
 _ASKED = LazyPattern(r'"([^"]+)"="([^"]*)"')
 QUESTION_CAP = 80
@@ -291,9 +294,24 @@ def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
 
 
 def said_section(turns: Sequence[dict[str, Any]], budget: int) -> str:
+    """The record under its heading; one that leaves turns out says where they are (in the
+    room of its longer heading: rendered again only when the first render is too long)."""
     room = budget - len(RECORD_HEADING) - 1
     lines = record_lines(turns, room)
-    return "\n".join([RECORD_HEADING, *lines]) if lines else ""
+    heading = RECORD_HEADING
+    if _left_out(lines):
+        room -= len(GAPS_HEADING) - len(RECORD_HEADING)
+        if lines_size(lines) > room:
+            lines = record_lines(turns, room)
+        heading = GAPS_HEADING if _left_out(lines) else heading
+    return "\n".join([heading, *lines]) if lines else ""
+
+
+_GAP_LINE = LazyPattern(re.escape(GAP).replace(re.escape("{}"), r"\d+"))
+
+
+def _left_out(lines: Sequence[str]) -> bool:
+    return any(_GAP_LINE.compiled.fullmatch(line) for line in lines)
 
 
 # ---------------------------------------------------------------- the two restores

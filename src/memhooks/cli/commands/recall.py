@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memhooks.cli.common import add_json, memory_paths, report_config, require_tree
 from memhooks.cli.output import emit
@@ -33,8 +33,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "ranked as the per-prompt hook ranks them but with a lower floor and more results, "
         "one line each (path — title: description, score), so that only the files needed "
         "are read; then the session checkpoints that hold the query's words (state saved "
-        "before a compaction: never indexed, never pointed at by the hooks). Session journals "
-        "and checkpoints are found here only, never in the per-prompt pointers.",
+        "before a compaction: never indexed, never pointed at by the hooks); then the turns of "
+        "the sessions this machine kept evidence of (the next session's restore shows only "
+        "some turns of a long session) that hold the query's words, newest session first: "
+        "session, date, turn, and the user's words and Claude's answer around the match. "
+        "Session journals, checkpoints and turns are found here only, never in the per-prompt "
+        "pointers.",
         epilog="Examples: memhooks recall | memhooks recall auth tokens --limit 5",
     )
     parser.add_argument("query", nargs="*", help="words to search for (none: master.md + index)")
@@ -151,10 +155,11 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
         hits, problem = _query(paths, query, limit, floor)
     if problem:
         raise UserError(f"the search index cannot be read ({problem}): run {cli_hint('rebuild')}")
-    from memhooks.cli import checkpoint_search
+    from memhooks.cli import checkpoint_search, turn_search
     from memhooks.cli.user_store import user_hits
 
     checkpoints = checkpoint_search.search(paths, query, limit)
+    turns = turn_search.search(paths, query, limit)
     native = _native(paths, query, limit)
     user_prefix, user_found = user_hits(paths, query, limit, floor)
     data = {
@@ -162,9 +167,10 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
         "native": native,
         "results": [_result(PREFIX, h) for h in hits],
         "checkpoints": checkpoints,
+        "turns": turns,
         "user_results": [_result(user_prefix, h, "user") for h in user_found],
     }
-    if not hits and not checkpoints and not native and not user_found:
+    if not hits and not checkpoints and not turns and not native and not user_found:
         text = (
             f'No memory in {PREFIX} matches "{query}". Try other words, or read '
             f"{PREFIX}MEMORY.md (run {cli_hint('recall')} with no query)."
@@ -189,6 +195,7 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
                 "\nSession checkpoints (state saved before a compaction, not memories) that "
                 "match:\n" + frame(f"{PREFIX}checkpoints/sessions/", "\n".join(listed))
             )
+        text += _turns_text(turns)
         if user_found:
             text += (
                 f'\nMemories in the user tier ({user_prefix}, every project) matching "{query}":\n'
@@ -200,6 +207,26 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
         text += _native_text(native)
     emit(data, text, as_json=as_json)
     return Exit.OK
+
+
+def _turns_text(turns: list[dict[str, Any]]) -> str:
+    """The turns found, each with its session, date and number, then the words as kept."""
+    if not turns:
+        return ""
+    listed = []
+    for t in turns:
+        when = f", {t['date']}" if t["date"] else ""
+        head = f"- session {str(t['session'])[:8]}{when}, turn {t['turn']}"
+        listed.append(one_line(f"{head}  [matched: {', '.join(t['matched'])}]", 300))
+        listed += ["  " + one_line(f"{who}: {t[key]}", 600) for who, key in WHO if t[key]]
+    return (
+        "\nTurns of this machine's kept sessions (their evidence, newest session first; the "
+        "next session's restore may not show them) that match:\n"
+        + frame("the kept sessions, evidence (machine-local)", "\n".join(listed))
+    )
+
+
+WHO = (("user", "user"), ("Claude", "claude"))
 
 
 def _native(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, object]]:

@@ -1,0 +1,161 @@
+# Copyright (c) 2025 memhooks developers. Licensed under the MIT License.
+"""`memhooks recall QUERY` over the turns of the sessions this machine kept evidence of.
+
+A long session's restore shows some of its turns ("[… 48 more turns not shown]"): the user's
+rulings in the others are still in the evidence the restore was rendered from (each session's
+`restore/<id>.json`, machine-local, redacted before it was kept). The turns holding at least
+half the query's terms (as for checkpoints) are listed with the user's
+words and Claude's answer cut around the match. Every read is capped: the newest MAX_FILES
+files, none over READ_BYTES, READ_TOTAL bytes in all; a symlink (the folder or a file) is
+never followed. Command path only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from memhooks.cli.checkpoint_search import enough
+from memhooks.continuity.evidence import usable
+from memhooks.continuity.handover import said_text
+from memhooks.recall.tokenize import tokens
+from memhooks.store import MemoryPaths, read_text, resolves_inside
+
+#: Evidence files read at most (the newest first), bytes of one (a larger one is passed
+#: over: a kept file is far smaller), and bytes of all of them.
+MAX_FILES = 60
+READ_BYTES = 4_000_000
+READ_TOTAL = 32_000_000
+#: Characters shown of the user's words and of Claude's answer, around the match.
+WORDS_SHOWN = 360
+
+_WORD = re.compile(r"[^\W_]+")
+_NUMBER = re.compile(r"\d+")
+
+
+def search(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, Any]]:
+    """The turns whose words hold enough of the query's terms (`enough`), at most `limit`:
+    those holding the most terms, then the most in the user's words (a ruling is the user's),
+    then the newest; listed newest session first, each session's turns newest first. Each:
+    {session, date, turn, user, claude, matched}."""
+    terms = _terms(query)
+    if not terms:
+        return []
+    found: list[tuple[tuple[int, int, int, int], dict[str, Any]]] = []
+    for order, (session, state) in enumerate(_states(paths)):
+        for turn in state["turns"]:
+            row = _match(turn, terms)
+            if row is not None:
+                said = row.pop("said")
+                rank = (-len(row["matched"]), -said, order, -row["turn"])
+                found.append((rank, {"session": session, "date": _date(turn, state), **row}))
+    best = sorted(found, key=lambda f: f[0])[:limit]
+    return [row for _, row in sorted(best, key=lambda f: f[0][2:])]
+
+
+def _terms(text: str) -> list[str]:
+    """The index's terms of `text` and its numbers as written (the index drops a short one as
+    noise; in a turn's words "24 hours" or "8pm" is what was decided)."""
+    return list(dict.fromkeys([*tokens(text), *_NUMBER.findall(text)]))
+
+
+def _states(paths: MemoryPaths) -> list[tuple[str, dict[str, Any]]]:
+    """(session id, evidence) of the newest kept files that can be read, newest first."""
+    folder = Path(paths.restore)
+    if folder.is_symlink() or not folder.is_dir():
+        return []
+    if not resolves_inside(paths.cache, folder):
+        return []
+    out = []
+    total = 0
+    for name, size in _newest(folder)[:MAX_FILES]:
+        if size > READ_BYTES or total + size > READ_TOTAL:
+            continue
+        total += size
+        try:
+            state = json.loads(read_text(folder / name, READ_BYTES) or "null")
+        except (ValueError, RecursionError):
+            continue
+        if usable(state):
+            out.append((name[: -len(".json")], state))
+    return out
+
+
+def _newest(folder: Path) -> list[tuple[str, int]]:
+    """(name, bytes) of each regular `.json` file (no symlink), newest first."""
+    found = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                name = entry.name
+                if name.endswith(".json") and entry.is_file(follow_symlinks=False):
+                    info = entry.stat(follow_symlinks=False)
+                    found.append((info.st_mtime, name, info.st_size))
+    except OSError:
+        return []
+    return [(name, size) for _, name, size in sorted(found, reverse=True)]
+
+
+def _match(turn: object, terms: list[str]) -> dict[str, Any] | None:
+    """The turn's number, its words around the match and the terms matched, or None."""
+    if not isinstance(turn, dict):
+        return None
+    told = turn.get("told")
+    user = "\n".join(
+        str(part)
+        for part in [turn.get("prompt"), *(told if isinstance(told, list) else ())]
+        if isinstance(part, str) and part
+    )
+    try:
+        claude = said_text(turn)
+    except (TypeError, AttributeError):  # a turn of another shape
+        return None
+    said = set(terms) & set(_terms(user))
+    matched = said | (set(terms) & set(_terms(claude)))
+    if not enough(terms, matched):
+        return None
+    return {
+        "turn": turn.get("n") if isinstance(turn.get("n"), int) else 0,
+        "user": around(user, matched, WORDS_SHOWN),
+        "claude": around(claude, matched, WORDS_SHOWN),
+        "matched": [t for t in terms if t in matched],
+        "said": len(said),
+    }
+
+
+def around(text: str, matched: set[str], limit: int) -> str:
+    """`text` as it is when it fits `limit`, else the `limit` characters (cut at words) that
+    hold the most of the `matched` terms, "…" marking what was cut."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    hits = [(m.start(), set(_terms(m.group())) & matched) for m in _WORD.finditer(text)]
+    hits = [(at, found) for at, found in hits if found]
+
+    def window(at: int) -> int:  # where the cut around a hit at `at` begins
+        return max(0, at - limit // 4)
+
+    def covered(at: int) -> int:
+        begin = window(at)
+        return len(set().union(*(f for h, f in hits if begin <= h < begin + limit - 40)))
+
+    start = window(max((at for at, _ in hits), key=covered)) if hits else 0
+    if start:
+        space = text.find(" ", start)
+        start = space + 1 if 0 <= space < start + 40 else start
+    end = min(len(text), start + limit - 2)
+    if end < len(text):
+        space = text.rfind(" ", start, end)
+        end = space if space > start + limit // 2 else end
+    return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+
+
+def _date(turn: dict[str, Any], state: dict[str, Any]) -> str:
+    """The day of the turn (YYYY-MM-DD) as the evidence stamped it, "" when it did not."""
+    for stamp in (turn.get("at"), state.get("updated")):
+        if isinstance(stamp, str) and re.match(r"\d{4}-\d\d-\d\d", stamp):
+            return stamp[:10]
+    return ""

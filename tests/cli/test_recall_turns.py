@@ -1,0 +1,139 @@
+"""`memhooks recall WORDS` finds the turns of the kept sessions' evidence (machine-local) that
+the next session's restore may not show, and the restore says so where it left turns out."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memhooks.cli import turn_search
+from memhooks.continuity import handover
+from memhooks.continuity.evidence import Evidence
+from memhooks.store import MemoryPaths, save_evidence
+from support import run_main
+
+OLDER = [
+    ("Set up the nightly export of the orders table to the archive bucket.", "Done: cron at 2am."),
+    ("The export should skip cancelled orders.", "Filtered them out in the query."),
+]
+NEWER = [
+    ("Morning. Accounting reads the archive at 4am, so the export must finish earlier.", "Noted."),
+    (
+        "Move the nightly export to 11pm, accounting agreed. Keep the 30 days of files.",
+        "Moved the export's cron to 23:00 and kept the 30-day retention.",
+    ),
+    ("Thanks, that's all for today.", "Good night."),
+]
+
+
+def kept(paths: MemoryPaths, session_id: str, turns: list[tuple[str, str]], day: int) -> Path:
+    """A session's evidence as Stop keeps it, on March `day`, last written then."""
+    evidence = Evidence()
+    for prompt, reply in turns:
+        evidence.prompt(prompt, f"2026-03-{day:02d}T10:00:00Z")
+        evidence.said(reply)
+    save_evidence(paths, session_id, evidence.state)
+    path = Path(paths.restore) / f"{session_id}.json"
+    when = 1_772_000_000 + day * 86_400
+    os.utime(path, (when, when))
+    return path
+
+
+@pytest.fixture
+def paths(started: Path) -> MemoryPaths:
+    paths = MemoryPaths(str(started))
+    kept(paths, "aaaa1111-older", OLDER, 1)
+    kept(paths, "bbbb2222-newer", NEWER, 5)
+    return paths
+
+
+def test_turns_holding_the_words_newest_session_first(paths: MemoryPaths) -> None:
+    found = turn_search.search(paths, "nightly export time", 10)
+    assert [(f["session"], f["turn"]) for f in found] == [
+        ("bbbb2222-newer", 2),
+        ("aaaa1111-older", 1),
+    ]
+    assert found[0]["user"] == NEWER[1][0]
+    assert found[0]["claude"] == NEWER[1][1]
+    assert found[0]["date"] == "2026-03-05"
+    assert found[0]["matched"] == ["night", "export"]
+    # a number the index drops as noise is matched as written
+    assert [f["turn"] for f in turn_search.search(paths, "export 30 days", 10)] == [2]
+    assert turn_search.search(paths, "kubernetes ingress", 10) == []
+    # at most `limit`: those holding the most of the words first
+    assert [f["turn"] for f in turn_search.search(paths, "export accounting 11pm", 1)] == [2]
+
+
+def test_long_words_are_cut_around_the_match() -> None:
+    text = " ".join(["filler words here"] * 60) + " the retention is 30 days now " + "more " * 80
+    cut = turn_search.around(text, {"retent", "30"}, 200)
+    assert "the retention is 30 days now" in cut
+    assert cut.startswith("…")
+    assert cut.endswith("…")
+    assert len(cut) <= 200
+    assert cut.strip("…") in " ".join(text.split())  # nothing but the words as kept
+
+
+def test_recall_lists_the_turns_in_text_and_json(
+    paths: MemoryPaths, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run_main(capsys, "recall", "nightly", "export", "cron", "--json")
+    assert code == 0
+    turns = json.loads(out)["turns"]
+    assert [(t["session"], t["turn"]) for t in turns] == [
+        ("bbbb2222-newer", 2),
+        ("aaaa1111-older", 1),
+    ]
+    assert turns[1]["claude"] == OLDER[0][1]
+    code, text, _ = run_main(capsys, "recall", "nightly", "export", "cron")
+    assert code == 0
+    assert "- session bbbb2222, 2026-03-05, turn 2  [matched: night, export, cron]" in text
+    assert f"user: {NEWER[1][0]}" in text
+    assert f"Claude: {NEWER[1][1]}" in text
+    assert text.index("session bbbb2222") < text.index("session aaaa1111")
+    assert text.count("</memhooks-data>") == text.count("<memhooks-data")
+
+
+def test_a_symlinked_or_oversized_evidence_file_is_not_read(
+    paths: MemoryPaths, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outside = tmp_path / "planted.json"
+    evidence = Evidence()
+    evidence.prompt("The planted walrus decision.")
+    outside.write_text(json.dumps(evidence.state), encoding="utf-8")
+    (Path(paths.restore) / "cccc3333-link.json").symlink_to(outside)
+    assert turn_search.search(paths, "walrus", 10) == []
+    monkeypatch.setattr(turn_search, "READ_BYTES", 100)  # every kept file is larger
+    assert turn_search.search(paths, "nightly export", 10) == []
+
+
+def test_a_symlinked_evidence_folder_is_not_read(paths: MemoryPaths, tmp_path: Path) -> None:
+    restore = Path(paths.restore)
+    moved = tmp_path / "elsewhere"
+    restore.rename(moved)
+    restore.symlink_to(moved)
+    assert turn_search.search(paths, "nightly export", 10) == []
+
+
+def turns(count: int) -> list[dict[str, Any]]:
+    evidence = Evidence()
+    for n in range(count):
+        evidence.prompt(f"Step {n}: rename the widget module and keep its tests green please.")
+        evidence.said(f"Renamed it in step {n}; the tests pass.")
+    return list(evidence.state["turns"])
+
+
+def test_the_record_names_recall_only_when_turns_are_left_out() -> None:
+    few = handover.said_section(turns(3), 2_000)
+    assert few.startswith(handover.RECORD_HEADING + "\n")
+    assert "recall" not in few
+    for budget in (1_200, 1_500, 2_000, 3_000):
+        many = handover.said_section(turns(80), budget)
+        assert many.startswith(handover.GAPS_HEADING + "\n")
+        assert "`recall WORDS` finds the turns not shown" in many
+        assert "more turns not shown]" in many
+        assert len(many) <= budget
