@@ -72,21 +72,28 @@ def fitting(
     """The pinned turns' indexes and the others', those worth most first (`worth`), that
     fit `budget` at their shortest, with a line for each run of turns left out: a long
     session's turns are left out before any detail is chosen (a flat cost); and whether any
-    was (then each one shown keeps what its prompt states)."""
+    was (then each one shown keeps what its prompt states). A turn that does not fit leaves
+    its room to the smaller ones after it; one that states nothing alone is not shown."""
     if sum(lines_size(render(i, 0, False)) for i in range(len(turns))) <= budget:
         return list(range(len(turns))), False
     keep = set(pinned)
     used = sum(lines_size(render(i, 0, True)) for i in keep)
     gap = len(GAP.format(len(turns))) + 1
     for i in sorted(range(len(turns) - 1, -1, -1), key=lambda i: worth(turns, i)):
-        if i in keep:
-            continue
-        size = lines_size(render(i, 0, True))
-        if used + size + gap > budget:
-            break
+        lines = render(i, 0, True)
+        size = lines_size(lines)
+        if i in keep or used + size + gap > budget or _bare(turns[i], lines):
+            continue  # a smaller turn worth less may still fit
         keep.add(i)
         used += size
     return sorted(keep), True
+
+
+def _bare(turn: dict[str, Any], lines: Sequence[str]) -> bool:
+    """A turn's `lines` are only its user's words, and they state nothing (an "ok", a "let
+    me try that", a "yes" with no answer of Claude's beside it): not worth a line."""
+    alone = all(line.startswith(f"[{turn['n']}] user: ") for line in lines)
+    return alone and stated(turn["prompt"]) < STATED_STEP and not turn.get("told")
 
 
 def newest(
