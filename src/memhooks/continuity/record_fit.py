@@ -82,18 +82,18 @@ def fitting(
     for i in sorted(range(len(turns) - 1, -1, -1), key=lambda i: worth(turns, i)):
         lines = render(i, 0, True)
         size = lines_size(lines)
-        if i in keep or used + size + gap > budget or _bare(turns[i], lines):
+        if i in keep or used + size + gap > budget or bare(turns[i], lines):
             continue  # a smaller turn worth less may still fit
         keep.add(i)
         used += size
     return sorted(keep), True
 
 
-def _bare(turn: dict[str, Any], lines: Sequence[str]) -> bool:
-    """A turn's `lines` are only its user's words, and they state nothing (an "ok", a "let
-    me try that", a "yes" with no answer of Claude's beside it): not worth a line."""
+def bare(turn: dict[str, Any], lines: Sequence[str]) -> bool:
+    """A turn's `lines` are only its user's words, and they state nothing (`stated`: an "ok", a
+    "yes" with no answer of Claude's beside it agrees to what is not shown): not worth a line."""
     alone = all(line.startswith(f"[{turn['n']}] user: ") for line in lines)
-    return alone and stated(turn["prompt"]) < STATED_STEP and not turn.get("told")
+    return alone and stated(str(turn.get("prompt") or "")) < STATED_STEP
 
 
 def newest(
