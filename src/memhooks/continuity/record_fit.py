@@ -7,7 +7,8 @@ the sizes of their renders (`render(i, level, hard)`) and their levels' caps by 
 - the newest turns before it as whole as their age allows, after the goal's (`newest`): what
   the next session continues from, shown, with their room kept in RECENT_SHARE;
 - then, when not all turns fit even at their shortest (a long session), the others that
-  state most (`worth`) in BREADTH_SHARE of what is left (`fitting`);
+  state most (`worth`) in BREADTH_SHARE of what is left (`fitting`: the room one cannot
+  use goes to the shorter ones after it, never to an "ok" shown alone, `bare`);
 - then each turn shown grown level by level in what room is left (`detailed`).
 """
 
