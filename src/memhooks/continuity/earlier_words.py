@@ -24,7 +24,6 @@ from memhooks.continuity.excerpt import (
     sentences,
     words_first,
 )
-from memhooks.continuity.record_fit import STATED_STEP, stated
 from memhooks.text.lazy_re import LazyPattern
 
 if TYPE_CHECKING:
@@ -131,13 +130,6 @@ def says(sentence: str) -> bool:
     """A sentence that says something: not a code fence's line, not a rule of box-drawing."""
     fence = sentence.startswith("```") and " " not in sentence.strip()
     return not fence and any(c.isalnum() for c in sentence)
-
-
-def bare(turn: dict[str, Any], lines: Sequence[str]) -> bool:
-    """A turn's `lines` are only its user's words, and they state nothing (`stated`: an "ok", a
-    "yes" with no answer of Claude's beside it agrees to what is not shown): not worth a line."""
-    alone = all(line.startswith(f"[{turn['n']}] user: ") for line in lines)
-    return alone and stated(str(turn.get("prompt") or "")) < STATED_STEP
 
 
 def goal_turn(turns: Sequence[dict[str, Any]]) -> int | None:

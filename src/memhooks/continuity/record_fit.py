@@ -7,7 +7,8 @@ the sizes of their renders (`render(i, level, hard)`) and their levels' caps by 
 - the newest turns before it as whole as their age allows, after the goal's (`newest`): what
   the next session continues from, shown, with their room kept in RECENT_SHARE;
 - then, when not all turns fit even at their shortest (a long session), the others that
-  state most (`worth`) in BREADTH_SHARE of what is left (`fitting`);
+  state most (`worth`) in BREADTH_SHARE of what is left (`fitting`: the room one cannot
+  use goes to the shorter ones after it, never to an "ok" shown alone, `bare`);
 - then each turn shown grown level by level in what room is left (`detailed`).
 """
 
@@ -72,21 +73,28 @@ def fitting(
     """The pinned turns' indexes and the others', those worth most first (`worth`), that
     fit `budget` at their shortest, with a line for each run of turns left out: a long
     session's turns are left out before any detail is chosen (a flat cost); and whether any
-    was (then each one shown keeps what its prompt states)."""
+    was (then each one shown keeps what its prompt states). A turn that does not fit leaves
+    its room to the smaller ones after it; one that states nothing alone is not shown."""
     if sum(lines_size(render(i, 0, False)) for i in range(len(turns))) <= budget:
         return list(range(len(turns))), False
     keep = set(pinned)
     used = sum(lines_size(render(i, 0, True)) for i in keep)
     gap = len(GAP.format(len(turns))) + 1
     for i in sorted(range(len(turns) - 1, -1, -1), key=lambda i: worth(turns, i)):
-        if i in keep:
-            continue
-        size = lines_size(render(i, 0, True))
-        if used + size + gap > budget:
-            break
+        lines = render(i, 0, True)
+        size = lines_size(lines)
+        if i in keep or used + size + gap > budget or bare(turns[i], lines):
+            continue  # a smaller turn worth less may still fit
         keep.add(i)
         used += size
     return sorted(keep), True
+
+
+def bare(turn: dict[str, Any], lines: Sequence[str]) -> bool:
+    """A turn's `lines` are only its user's words, and they state nothing (`stated`: an "ok", a
+    "yes" with no answer of Claude's beside it agrees to what is not shown): not worth a line."""
+    alone = all(line.startswith(f"[{turn['n']}] user: ") for line in lines)
+    return alone and stated(str(turn.get("prompt") or "")) < STATED_STEP
 
 
 def newest(

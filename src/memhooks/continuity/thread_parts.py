@@ -20,7 +20,6 @@ from memhooks.continuity import handover, turn_memo
 from memhooks.continuity.earlier_words import (
     ANSWER_WORDS,
     answer,
-    bare,
     goal_turn,
     says,
     user_words,
@@ -28,7 +27,7 @@ from memhooks.continuity.earlier_words import (
 from memhooks.continuity.excerpt import PASTE_MARK, decisions, select
 from memhooks.continuity.handover import TOLD_LABEL
 from memhooks.continuity.proofs import question_line
-from memhooks.continuity.record_fit import STATED_CAP, STATED_STEP, stated
+from memhooks.continuity.record_fit import STATED_CAP, STATED_STEP, bare, stated
 from memhooks.text import lines_size
 
 if TYPE_CHECKING:
