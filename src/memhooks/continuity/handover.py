@@ -250,11 +250,12 @@ def said_text(turn: dict[str, Any]) -> str:
     return "\n".join(text for text in parts if text)
 
 
-def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
+def record_lines(turns: Sequence[dict[str, Any]], budget: int, *, pointer: int = 0) -> list[str]:
     """The turns, oldest first, as detailed as `budget` allows (`record_fit`): the last turn
     whole, the goal (the first prompt's turn) and the newest turns as whole as their age
     allows, then, when not all fit, the others that state most at their shortest (a line
-    counts each run of turns left out), then more of each."""
+    counts each run of turns left out, and `pointer` characters are kept for the heading
+    that says where they are), then more of each."""
     if not turns:
         return []
     goal = next((i for i, turn in enumerate(turns) if turn["prompt"]), 0)
@@ -267,6 +268,8 @@ def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
     pinned = _pinned(turns, goal)
     shown = pinned | {*recent, len(turns) - 1}
     kept, hard = fitting(turns, shown, int((budget - last - reserved) * BREADTH_SHARE), render)
+    if len(kept) < len(turns):
+        budget -= pointer
     bounds = [-1, *kept, len(turns)]
     room = budget - sum(
         len(GAP.format(j - i - 1)) + 1 for i, j in itertools.pairwise(bounds) if j - i > 1
@@ -295,15 +298,10 @@ def record_lines(turns: Sequence[dict[str, Any]], budget: int) -> list[str]:
 
 def said_section(turns: Sequence[dict[str, Any]], budget: int) -> str:
     """The record under its heading; one that leaves turns out says where they are (in the
-    room of its longer heading: rendered again only when the first render is too long)."""
+    room `record_lines` keeps for the longer heading)."""
     room = budget - len(RECORD_HEADING) - 1
-    lines = record_lines(turns, room)
-    heading = RECORD_HEADING
-    if _left_out(lines):
-        room -= len(GAPS_HEADING) - len(RECORD_HEADING)
-        if lines_size(lines) > room:
-            lines = record_lines(turns, room)
-        heading = GAPS_HEADING if _left_out(lines) else heading
+    lines = record_lines(turns, room, pointer=len(GAPS_HEADING) - len(RECORD_HEADING))
+    heading = GAPS_HEADING if _left_out(lines) else RECORD_HEADING
     return "\n".join([heading, *lines]) if lines else ""
 
 
