@@ -137,3 +137,40 @@ def test_the_record_names_recall_only_when_turns_are_left_out() -> None:
         assert "`recall WORDS` finds the turns not shown" in many
         assert "more turns not shown]" in many
         assert len(many) <= budget
+
+
+def planted(paths: MemoryPaths, name: str, turns: list[object]) -> None:
+    """An evidence file written by hand, of any shape: a damaged or planted one."""
+    state = {"version": Evidence().state["version"], "turns": turns}
+    (Path(paths.restore) / f"{name}.json").write_text(json.dumps(state), encoding="utf-8")
+
+
+def test_a_turn_is_searched_in_its_first_turn_chars(paths: MemoryPaths) -> None:
+    filler = "lorem ipsum " * (turn_search.TURN_CHARS // 12 + 10)
+    planted(
+        paths,
+        "dddd4444-long",
+        [
+            {"n": 1, "prompt": filler + "heron migration"},  # past the cap: not read
+            {"n": 2, "prompt": "heron migration " + filler},
+        ],
+    )
+    found = turn_search.search(paths, "heron migration", 10)
+    assert [(f["session"], f["turn"]) for f in found] == [("dddd4444-long", 2)]
+    assert found[0]["user"].startswith("heron migration lorem")
+    assert len(found[0]["user"]) <= turn_search.WORDS_SHOWN
+
+
+def test_the_cut_holds_most_of_the_words_however_often_one_repeats() -> None:
+    text = "otter " * 3_000 + "the otter pond closes at noon " + "otter " * 3_000
+    cut = turn_search.around(text, {"otter", "pond", "noon"}, 200)
+    assert "the otter pond closes at noon" in cut
+    assert len(cut) <= 200
+
+
+def test_a_turn_number_of_another_kind_is_shown_as_zero(paths: MemoryPaths) -> None:
+    numbers: list[object] = [True, 2**80, "7", -3, 12.0, None, 9]
+    planted(paths, "eeee5555-odd", [{"n": n, "prompt": "badger burrow"} for n in numbers])
+    found = turn_search.search(paths, "badger burrow", 10)
+    assert sorted(f["turn"] for f in found) == [0, 0, 0, 0, 0, 0, 9]
+    assert all(type(f["turn"]) is int for f in found)

@@ -6,8 +6,9 @@ rulings in the others are still in the evidence the restore was rendered from (e
 `restore/<id>.json`, machine-local, redacted before it was kept). The turns holding at least
 half the query's terms (as for checkpoints) are listed with the user's
 words and Claude's answer cut around the match. Every read is capped: the newest MAX_FILES
-files, none over READ_BYTES, READ_TOTAL bytes in all; a symlink (the folder or a file) is
-never followed. Command path only.
+files, none over READ_BYTES, READ_TOTAL bytes in all, TURN_CHARS of each side of a turn (only
+the turns listed are cut); a symlink (the folder or a file) is never followed. Command path
+only.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from bisect import bisect_left
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,10 @@ READ_BYTES = 4_000_000
 READ_TOTAL = 32_000_000
 #: Characters shown of the user's words and of Claude's answer, around the match.
 WORDS_SHOWN = 360
+#: Characters of a turn's words (the user's, Claude's) searched: the evidence keeps fewer.
+TURN_CHARS = 24_000
+#: A turn's number shown at most (the evidence keeps far fewer turns): any other is 0.
+MAX_TURN = 1_000_000
 
 _WORD = re.compile(r"[^\W_]+")
 _NUMBER = re.compile(r"\d+")
@@ -53,7 +59,11 @@ def search(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, Any]]:
                 rank = (-len(row["matched"]), -said, order, -row["turn"])
                 found.append((rank, {"session": session, "date": _date(turn, state), **row}))
     best = sorted(found, key=lambda f: f[0])[:limit]
-    return [row for _, row in sorted(best, key=lambda f: f[0][2:])]
+    rows = [row for _, row in sorted(best, key=lambda f: f[0][2:])]
+    for row in rows:  # only the turns listed are cut around their match
+        for key in ("user", "claude"):
+            row[key] = around(row[key], set(row["matched"]), WORDS_SHOWN)
+    return rows
 
 
 def _terms(text: str) -> list[str]:
@@ -113,14 +123,16 @@ def _match(turn: object, terms: list[str]) -> dict[str, Any] | None:
         claude = said_text(turn)
     except (TypeError, AttributeError):  # a turn of another shape
         return None
+    user, claude = user[:TURN_CHARS], claude[:TURN_CHARS]
     said = set(terms) & set(_terms(user))
     matched = said | (set(terms) & set(_terms(claude)))
     if not enough(terms, matched):
         return None
+    n = turn.get("n")
     return {
-        "turn": turn.get("n") if isinstance(turn.get("n"), int) else 0,
-        "user": around(user, matched, WORDS_SHOWN),
-        "claude": around(claude, matched, WORDS_SHOWN),
+        "turn": n if type(n) is int and 0 < n <= MAX_TURN else 0,  # not a bool, not a 90-digit one
+        "user": user,
+        "claude": claude,
         "matched": [t for t in terms if t in matched],
         "said": len(said),
     }
@@ -132,17 +144,21 @@ def around(text: str, matched: set[str], limit: int) -> str:
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
-    hits = [(m.start(), set(_terms(m.group())) & matched) for m in _WORD.finditer(text)]
-    hits = [(at, found) for at, found in hits if found]
+    spots: dict[str, list[int]] = {}  # each matched term: where it is, in order
+    for m in _WORD.finditer(text):
+        for term in set(_terms(m.group())) & matched:
+            spots.setdefault(term, []).append(m.start())
 
     def window(at: int) -> int:  # where the cut around a hit at `at` begins
         return max(0, at - limit // 4)
 
-    def covered(at: int) -> int:
+    def covered(at: int) -> int:  # the terms in the cut around `at`
         begin = window(at)
-        return len(set().union(*(f for h, f in hits if begin <= h < begin + limit - 40)))
+        end = begin + limit - 40
+        return sum(bisect_left(where, begin) < bisect_left(where, end) for where in spots.values())
 
-    start = window(max((at for at, _ in hits), key=covered)) if hits else 0
+    hits = sorted({at for where in spots.values() for at in where})
+    start = window(max(hits, key=covered)) if hits else 0
     if start:
         space = text.find(" ", start)
         start = space + 1 if 0 <= space < start + 40 else start
