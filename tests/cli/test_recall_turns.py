@@ -174,3 +174,20 @@ def test_a_turn_number_of_another_kind_is_shown_as_zero(paths: MemoryPaths) -> N
     found = turn_search.search(paths, "badger burrow", 10)
     assert sorted(f["turn"] for f in found) == [0, 0, 0, 0, 0, 0, 9]
     assert all(type(f["turn"]) is int for f in found)
+
+
+def test_words_match_with_or_without_their_accents(paths: MemoryPaths) -> None:
+    planted(
+        paths,
+        "ffff6666-es",
+        [
+            {"n": 1, "prompt": "La reunión del comité es el jueves."},
+            {"n": 2, "prompt": "Mové la reunion del comite al viernes, por favor."},
+        ],
+    )
+    for query in ("reunión comité", "reunion comite", "REUNIÓN"):
+        found = turn_search.search(paths, query, 10)
+        assert sorted(f["turn"] for f in found) == [1, 2], query
+    # what is shown is the words as kept, accents and all
+    shown = {f["turn"]: f["user"] for f in turn_search.search(paths, "comite jueves", 10)}
+    assert shown[1] == "La reunión del comité es el jueves."

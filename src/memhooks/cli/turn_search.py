@@ -7,8 +7,8 @@ rulings in the others are still in the evidence the restore was rendered from (e
 half the query's terms (as for checkpoints) are listed with the user's
 words and Claude's answer cut around the match. Every read is capped: the newest MAX_FILES
 files, none over READ_BYTES, READ_TOTAL bytes in all, TURN_CHARS of each side of a turn (only
-the turns listed are cut); a symlink (the folder or a file) is never followed. Command path
-only.
+the turns listed are cut); a symlink (the folder or a file) is never followed. Words match
+without their accents. Command path only.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import unicodedata
 from bisect import bisect_left
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ TURN_CHARS = 24_000
 MAX_TURN = 1_000_000
 
 _WORD = re.compile(r"[^\W_]+")
+_accent = unicodedata.combining
 _NUMBER = re.compile(r"\d+")
 
 
@@ -67,8 +69,11 @@ def search(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, Any]]:
 
 
 def _terms(text: str) -> list[str]:
-    """The index's terms of `text` and its numbers as written (the index drops a short one as
-    noise; in a turn's words "24 hours" or "8pm" is what was decided)."""
+    """The index's terms of `text` without its accents and its numbers as written (the index
+    drops a short one as noise; in a turn's words "24 hours" or "8pm" is what was decided).
+    A query finds "género" written "genero" and the other way round: people type both."""
+    if not text.isascii():
+        text = "".join(c for c in unicodedata.normalize("NFKD", text) if not _accent(c))
     return list(dict.fromkeys([*tokens(text), *_NUMBER.findall(text)]))
 
 
