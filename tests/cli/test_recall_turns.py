@@ -191,3 +191,20 @@ def test_words_match_with_or_without_their_accents(paths: MemoryPaths) -> None:
     # what is shown is the words as kept, accents and all
     shown = {f["turn"]: f["user"] for f in turn_search.search(paths, "comite jueves", 10)}
     assert shown[1] == "La reunión del comité es el jueves."
+
+
+def test_recall_says_how_many_turns_match_when_it_lists_fewer(
+    paths: MemoryPaths, capsys: pytest.CaptureFixture[str]
+) -> None:
+    every = turn_search.search(paths, "nightly export cron", 100)
+    assert len(every) == 2
+    code, out, _ = run_main(capsys, "recall", "nightly", "export", "cron", "--json", "--limit", "1")
+    assert code == 0
+    found = json.loads(out)
+    assert [(t["session"], t["turn"]) for t in found["turns"]] == [("bbbb2222-newer", 2)]
+    assert found["turns_found"] == 2
+    _, text, _ = run_main(capsys, "recall", "nightly", "export", "cron", "--limit", "1")
+    assert "(the 1 of 2 holding most of the query's words; --limit lists more)" in text
+    _, text, _ = run_main(capsys, "recall", "nightly", "export", "cron")
+    assert "that match:\n" in text
+    assert "--limit lists more" not in text

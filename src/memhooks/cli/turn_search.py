@@ -45,13 +45,18 @@ _NUMBER = re.compile(r"\d+")
 
 
 def search(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, Any]]:
+    """The turns listed for `query` (`counted`)."""
+    return counted(paths, query, limit)[0]
+
+
+def counted(paths: MemoryPaths, query: str, limit: int) -> tuple[list[dict[str, Any]], int]:
     """The turns whose words hold enough of the query's terms (`enough`), at most `limit`:
     those holding the most terms, then the most in the user's words (a ruling is the user's),
     then the newest; listed newest session first, each session's turns newest first. Each:
-    {session, date, turn, user, claude, matched}."""
+    {session, date, turn, user, claude, matched}. Then how many turns matched in all."""
     terms = _terms(query)
     if not terms:
-        return []
+        return [], 0
     found: list[tuple[tuple[int, int, int, int], dict[str, Any]]] = []
     for order, (session, state) in enumerate(_states(paths)):
         for turn in state["turns"]:
@@ -65,7 +70,7 @@ def search(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, Any]]:
     for row in rows:  # only the turns listed are cut around their match
         for key in ("user", "claude"):
             row[key] = around(row[key], set(row["matched"]), WORDS_SHOWN)
-    return rows
+    return rows, len(found)
 
 
 def _terms(text: str) -> list[str]:
