@@ -14,6 +14,7 @@ without their accents. Command path only.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import unicodedata
@@ -51,22 +52,36 @@ def search(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, Any]]:
 
 def counted(paths: MemoryPaths, query: str, limit: int) -> tuple[list[dict[str, Any]], int]:
     """The turns whose words hold enough of the query's terms (`enough`), at most `limit`:
-    those holding the most terms, then the most in the user's words (a ruling is the user's),
-    then the newest; listed newest session first, each session's turns newest first. Each:
-    {session, date, turn, user, claude, matched}. Then how many turns matched in all."""
+    those whose terms weigh most (a term weighs less the more of the turns searched hold it:
+    "de", "la" or "the" decide nothing, in any language), then those holding most in the
+    user's words (a ruling is the user's), then the newest; listed newest session first, each
+    session's turns newest first. Each: {session, date, turn, user, claude, matched}. Then how
+    many turns matched in all."""
     terms = _terms(query)
     if not terms:
         return [], 0
-    found: list[tuple[tuple[int, int, int, int], dict[str, Any]]] = []
+    held = dict.fromkeys(terms, 0)  # turns holding each term
+    searched = 0
+    found: list[tuple[tuple[int, int, int], dict[str, Any]]] = []
     for order, (session, state) in enumerate(_states(paths)):
         for turn in state["turns"]:
             row = _match(turn, terms)
-            if row is not None:
+            if row is None:
+                continue
+            searched += 1
+            for term in row["matched"]:
+                held[term] += 1
+            if enough(terms, set(row["matched"])):
                 said = row.pop("said")
-                rank = (-len(row["matched"]), -said, order, -row["turn"])
-                found.append((rank, {"session": session, "date": _date(turn, state), **row}))
-    best = sorted(found, key=lambda f: f[0])[:limit]
-    rows = [row for _, row in sorted(best, key=lambda f: f[0][2:])]
+                row = {"session": session, "date": _date(turn, state), **row}
+                found.append(((-said, order, -row["turn"]), row))
+    weight = {term: math.log(searched / count) for term, count in held.items() if count}
+
+    def rank(item: tuple[tuple[int, int, int], dict[str, Any]]) -> tuple[float, int, int, int]:
+        return (-sum(weight[term] for term in item[1]["matched"]), *item[0])
+
+    best = sorted(found, key=rank)[:limit]
+    rows = [row for _, row in sorted(best, key=lambda f: f[0][1:])]
     for row in rows:  # only the turns listed are cut around their match
         for key in ("user", "claude"):
             row[key] = around(row[key], set(row["matched"]), WORDS_SHOWN)
@@ -120,7 +135,8 @@ def _newest(folder: Path) -> list[tuple[str, int]]:
 
 
 def _match(turn: object, terms: list[str]) -> dict[str, Any] | None:
-    """The turn's number, its words around the match and the terms matched, or None."""
+    """The turn's number, its words and the query's terms they hold (maybe none), or None for a
+    turn of another shape."""
     if not isinstance(turn, dict):
         return None
     told = turn.get("told")
@@ -136,8 +152,6 @@ def _match(turn: object, terms: list[str]) -> dict[str, Any] | None:
     user, claude = user[:TURN_CHARS], claude[:TURN_CHARS]
     said = set(terms) & set(_terms(user))
     matched = said | (set(terms) & set(_terms(claude)))
-    if not enough(terms, matched):
-        return None
     n = turn.get("n")
     return {
         "turn": n if type(n) is int and 0 < n <= MAX_TURN else 0,  # not a bool, not a 90-digit one

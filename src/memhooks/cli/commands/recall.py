@@ -218,7 +218,7 @@ def _turns_text(turns: list[dict[str, Any]], found: int) -> str:
     if not turns:
         return ""
     more = (
-        f" (the {len(turns)} of {found:,} holding most of the query's words; --limit lists more)"
+        f" (the {len(turns)} of {found:,} that match best; --limit lists more)"
         if found > len(turns)
         else ""
     )
