@@ -6,15 +6,19 @@ rulings in the others are still in the evidence the restore was rendered from (e
 `restore/<id>.json`, machine-local, redacted before it was kept). The turns holding at least
 half the query's terms (as for checkpoints) are listed with the user's
 words and Claude's answer cut around the match. Every read is capped: the newest MAX_FILES
-files, none over READ_BYTES, READ_TOTAL bytes in all; a symlink (the folder or a file) is
-never followed. Command path only.
+files, none over READ_BYTES, READ_TOTAL bytes in all, TURN_CHARS of each side of a turn (only
+the turns listed are cut); a symlink (the folder or a file) is never followed. Words match
+without their accents. Command path only.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
+import unicodedata
+from bisect import bisect_left
 from pathlib import Path
 from typing import Any
 
@@ -31,34 +35,65 @@ READ_BYTES = 4_000_000
 READ_TOTAL = 32_000_000
 #: Characters shown of the user's words and of Claude's answer, around the match.
 WORDS_SHOWN = 360
+#: Characters of a turn's words (the user's, Claude's) searched: the evidence keeps fewer.
+TURN_CHARS = 24_000
+#: A turn's number shown at most (the evidence keeps far fewer turns): any other is 0.
+MAX_TURN = 1_000_000
 
 _WORD = re.compile(r"[^\W_]+")
+_accent = unicodedata.combining
 _NUMBER = re.compile(r"\d+")
 
 
 def search(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, Any]]:
+    """The turns listed for `query` (`counted`)."""
+    return counted(paths, query, limit)[0]
+
+
+def counted(paths: MemoryPaths, query: str, limit: int) -> tuple[list[dict[str, Any]], int]:
     """The turns whose words hold enough of the query's terms (`enough`), at most `limit`:
-    those holding the most terms, then the most in the user's words (a ruling is the user's),
-    then the newest; listed newest session first, each session's turns newest first. Each:
-    {session, date, turn, user, claude, matched}."""
+    those whose terms weigh most (a term weighs less the more of the turns searched hold it:
+    "de", "la" or "the" decide nothing, in any language), then those holding most in the
+    user's words (a ruling is the user's), then the newest; listed newest session first, each
+    session's turns newest first. Each: {session, date, turn, user, claude, matched}. Then how
+    many turns matched in all."""
     terms = _terms(query)
     if not terms:
-        return []
-    found: list[tuple[tuple[int, int, int, int], dict[str, Any]]] = []
+        return [], 0
+    held = dict.fromkeys(terms, 0)  # turns holding each term
+    searched = 0
+    found: list[tuple[tuple[int, int, int], dict[str, Any]]] = []
     for order, (session, state) in enumerate(_states(paths)):
         for turn in state["turns"]:
             row = _match(turn, terms)
-            if row is not None:
+            if row is None:
+                continue
+            searched += 1
+            for term in row["matched"]:
+                held[term] += 1
+            if enough(terms, set(row["matched"])):
                 said = row.pop("said")
-                rank = (-len(row["matched"]), -said, order, -row["turn"])
-                found.append((rank, {"session": session, "date": _date(turn, state), **row}))
-    best = sorted(found, key=lambda f: f[0])[:limit]
-    return [row for _, row in sorted(best, key=lambda f: f[0][2:])]
+                row = {"session": session, "date": _date(turn, state), **row}
+                found.append(((-said, order, -row["turn"]), row))
+    weight = {term: math.log(searched / count) for term, count in held.items() if count}
+
+    def rank(item: tuple[tuple[int, int, int], dict[str, Any]]) -> tuple[float, int, int, int]:
+        return (-sum(weight[term] for term in item[1]["matched"]), *item[0])
+
+    best = sorted(found, key=rank)[:limit]
+    rows = [row for _, row in sorted(best, key=lambda f: f[0][1:])]
+    for row in rows:  # only the turns listed are cut around their match
+        for key in ("user", "claude"):
+            row[key] = around(row[key], set(row["matched"]), WORDS_SHOWN)
+    return rows, len(found)
 
 
 def _terms(text: str) -> list[str]:
-    """The index's terms of `text` and its numbers as written (the index drops a short one as
-    noise; in a turn's words "24 hours" or "8pm" is what was decided)."""
+    """The index's terms of `text` without its accents and its numbers as written (the index
+    drops a short one as noise; in a turn's words "24 hours" or "8pm" is what was decided).
+    A query finds "género" written "genero" and the other way round: people type both."""
+    if not text.isascii():
+        text = "".join(c for c in unicodedata.normalize("NFKD", text) if not _accent(c))
     return list(dict.fromkeys([*tokens(text), *_NUMBER.findall(text)]))
 
 
@@ -100,7 +135,8 @@ def _newest(folder: Path) -> list[tuple[str, int]]:
 
 
 def _match(turn: object, terms: list[str]) -> dict[str, Any] | None:
-    """The turn's number, its words around the match and the terms matched, or None."""
+    """The turn's number, its words and the query's terms they hold (maybe none), or None for a
+    turn of another shape."""
     if not isinstance(turn, dict):
         return None
     told = turn.get("told")
@@ -113,14 +149,14 @@ def _match(turn: object, terms: list[str]) -> dict[str, Any] | None:
         claude = said_text(turn)
     except (TypeError, AttributeError):  # a turn of another shape
         return None
+    user, claude = user[:TURN_CHARS], claude[:TURN_CHARS]
     said = set(terms) & set(_terms(user))
     matched = said | (set(terms) & set(_terms(claude)))
-    if not enough(terms, matched):
-        return None
+    n = turn.get("n")
     return {
-        "turn": turn.get("n") if isinstance(turn.get("n"), int) else 0,
-        "user": around(user, matched, WORDS_SHOWN),
-        "claude": around(claude, matched, WORDS_SHOWN),
+        "turn": n if type(n) is int and 0 < n <= MAX_TURN else 0,  # not a bool, not a 90-digit one
+        "user": user,
+        "claude": claude,
         "matched": [t for t in terms if t in matched],
         "said": len(said),
     }
@@ -132,17 +168,21 @@ def around(text: str, matched: set[str], limit: int) -> str:
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
-    hits = [(m.start(), set(_terms(m.group())) & matched) for m in _WORD.finditer(text)]
-    hits = [(at, found) for at, found in hits if found]
+    spots: dict[str, list[int]] = {}  # each matched term: where it is, in order
+    for m in _WORD.finditer(text):
+        for term in set(_terms(m.group())) & matched:
+            spots.setdefault(term, []).append(m.start())
 
     def window(at: int) -> int:  # where the cut around a hit at `at` begins
         return max(0, at - limit // 4)
 
-    def covered(at: int) -> int:
+    def covered(at: int) -> int:  # the terms in the cut around `at`
         begin = window(at)
-        return len(set().union(*(f for h, f in hits if begin <= h < begin + limit - 40)))
+        end = begin + limit - 40
+        return sum(bisect_left(where, begin) < bisect_left(where, end) for where in spots.values())
 
-    start = window(max((at for at, _ in hits), key=covered)) if hits else 0
+    hits = sorted({at for where in spots.values() for at in where})
+    start = window(max(hits, key=covered)) if hits else 0
     if start:
         space = text.find(" ", start)
         start = space + 1 if 0 <= space < start + 40 else start

@@ -51,13 +51,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--limit",
         type=int,
         default=RECALL_LIMIT,
-        help=f"at most this many results (default {RECALL_LIMIT})",
+        help=f"at most this many of each kind: memories, checkpoints, turns (default "
+        f"{RECALL_LIMIT})",
     )
     parser.add_argument(
         "--min-score",
         type=float,
         default=RECALL_FLOOR,
-        help=f"score floor (default {RECALL_FLOOR}; 0 lists every match)",
+        help=f"the memories' score floor (default {RECALL_FLOOR}; 0 lists every match); "
+        "checkpoints and turns are listed by the query's words they hold, not by a score",
     )
     parser.add_argument(
         "--explain",
@@ -159,7 +161,7 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
     from memhooks.cli.user_store import user_hits
 
     checkpoints = checkpoint_search.search(paths, query, limit)
-    turns = turn_search.search(paths, query, limit)
+    turns, turns_found = turn_search.counted(paths, query, limit)
     native = _native(paths, query, limit)
     user_prefix, user_found = user_hits(paths, query, limit, floor)
     data = {
@@ -168,6 +170,7 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
         "results": [_result(PREFIX, h) for h in hits],
         "checkpoints": checkpoints,
         "turns": turns,
+        "turns_found": turns_found,
         "user_results": [_result(user_prefix, h, "user") for h in user_found],
     }
     if not hits and not checkpoints and not turns and not native and not user_found:
@@ -195,7 +198,7 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
                 "\nSession checkpoints (state saved before a compaction, not memories) that "
                 "match:\n" + frame(f"{PREFIX}checkpoints/sessions/", "\n".join(listed))
             )
-        text += _turns_text(turns)
+        text += _turns_text(turns, turns_found)
         if user_found:
             text += (
                 f'\nMemories in the user tier ({user_prefix}, every project) matching "{query}":\n'
@@ -209,10 +212,16 @@ def _search(paths: MemoryPaths, query: str, limit: int, floor: float, *, as_json
     return Exit.OK
 
 
-def _turns_text(turns: list[dict[str, Any]]) -> str:
-    """The turns found, each with its session, date and number, then the words as kept."""
+def _turns_text(turns: list[dict[str, Any]], found: int) -> str:
+    """The turns listed, each with its session, date and number, then the words as kept; how
+    many more matched when not all are listed."""
     if not turns:
         return ""
+    more = (
+        f" (the {len(turns)} of {found:,} that match best; --limit lists more)"
+        if found > len(turns)
+        else ""
+    )
     listed = []
     for t in turns:
         when = f", {t['date']}" if t["date"] else ""
@@ -221,7 +230,7 @@ def _turns_text(turns: list[dict[str, Any]]) -> str:
         listed += ["  " + one_line(f"{who}: {t[key]}", 600) for who, key in WHO if t[key]]
     return (
         "\nTurns of this machine's kept sessions (their evidence, newest session first; the "
-        "next session's restore may not show them) that match:\n"
+        f"next session's restore may not show them) that match{more}:\n"
         + frame("the kept sessions, evidence (machine-local)", "\n".join(listed))
     )
 
