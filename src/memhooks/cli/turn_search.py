@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import unicodedata
 from bisect import bisect_left
@@ -27,12 +26,18 @@ from memhooks.continuity.evidence import usable
 from memhooks.continuity.handover import said_text
 from memhooks.recall.tokenize import tokens
 from memhooks.store import MemoryPaths, read_text, resolves_inside
+from memhooks.store.evidence_files import (
+    EVIDENCE_DISK_CAP,
+    EVIDENCE_MAX_KEPT,
+    EVIDENCE_READ_CAP,
+    entries,
+)
 
 #: Evidence files read at most (the newest first), bytes of one (a larger one is passed
-#: over: a kept file is far smaller), and bytes of all of them.
-MAX_FILES = 60
-READ_BYTES = 4_000_000
-READ_TOTAL = 32_000_000
+#: over) and bytes of all of them: what the hooks keep on disk at most.
+MAX_FILES = EVIDENCE_MAX_KEPT
+READ_BYTES = EVIDENCE_READ_CAP
+READ_TOTAL = EVIDENCE_DISK_CAP
 #: Characters shown of the user's words and of Claude's answer, around the match.
 WORDS_SHOWN = 360
 #: Characters of a turn's words (the user's, Claude's) searched: the evidence keeps fewer.
@@ -106,7 +111,7 @@ def _states(paths: MemoryPaths) -> list[tuple[str, dict[str, Any]]]:
         return []
     out = []
     total = 0
-    for name, size in _newest(folder)[:MAX_FILES]:
+    for _, name, size in entries(str(folder))[:MAX_FILES]:
         if size > READ_BYTES or total + size > READ_TOTAL:
             continue
         total += size
@@ -117,21 +122,6 @@ def _states(paths: MemoryPaths) -> list[tuple[str, dict[str, Any]]]:
         if usable(state):
             out.append((name[: -len(".json")], state))
     return out
-
-
-def _newest(folder: Path) -> list[tuple[str, int]]:
-    """(name, bytes) of each regular `.json` file (no symlink), newest first."""
-    found = []
-    try:
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                name = entry.name
-                if name.endswith(".json") and entry.is_file(follow_symlinks=False):
-                    info = entry.stat(follow_symlinks=False)
-                    found.append((info.st_mtime, name, info.st_size))
-    except OSError:
-        return []
-    return [(name, size) for _, name, size in sorted(found, reverse=True)]
 
 
 def _match(turn: object, terms: list[str]) -> dict[str, Any] | None:
