@@ -25,3 +25,31 @@ def test_a_turn_too_long_for_the_room_left_leaves_it_to_a_shorter_one() -> None:
     sizes = [lines_size(render(i, 0, True)) for i in range(len(turns))]
     room_for_ok = sizes[0] + sum(sizes[3:]) + sizes[2] + len(GAP.format(9)) + 1
     assert fitting(turns, {0}, room_for_ok, render)[0] == [0, 3, 4, 5]  # "ok" fits, not shown
+
+
+def test_a_reply_that_asks_is_shown_with_the_prompt_that_answered_it() -> None:
+    """Claude's closing question shown without the next prompt reads as still open: the two
+    are shown together, or the question is not shown (a pinned one brings its answer)."""
+    prose = "The kiln logs say the glaze cracked again on the top shelf overnight. " * 3
+    turns = [
+        {"n": 1, "prompt": "sort out the kiln schedule", "last": "Done. Shall I fire it now?"},
+        {"n": 2, "prompt": "fire it", "last": "Fired at 04:00."},
+        {"n": 3, "prompt": prose, "last": "Moved the glaze tests. Want me to log them?"},
+        {"n": 4, "prompt": "no, skip the log", "last": "Skipped."},
+        {"n": 5, "prompt": "thanks", "last": "Any time."},
+        {"n": 6, "prompt": prose, "last": "Noted."},
+    ]
+
+    def render(i: int, level: int, hard: bool) -> list[str]:
+        return [f"[{i + 1}] user: {turns[i]['prompt'][:120]}", f"[{i + 1}] Claude: ok"]
+
+    size = [lines_size(render(i, 0, True)) for i in range(len(turns))]
+    gap = len(GAP.format(len(turns))) + 1
+    # the pinned first turn with its answer, and room for turn 3 alone, not with its answer
+    room = size[0] + size[1] + size[2] + size[5] + gap
+    kept, hard = fitting(turns, {0, 5}, room, render)
+    assert hard
+    assert 2 not in kept  # turn 3 asks: without turn 4 it is not shown
+    assert kept == [0, 1, 3, 4, 5]  # its room went to the shorter ones
+    room += size[3] + size[4]
+    assert fitting(turns, {0, 5}, room, render)[0] == list(range(6))

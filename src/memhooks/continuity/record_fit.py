@@ -7,8 +7,9 @@ the sizes of their renders (`render(i, level, hard)`) and their levels' caps by 
 - the newest turns before it as whole as their age allows, after the goal's (`newest`): what
   the next session continues from, shown, with their room kept in RECENT_SHARE;
 - then, when not all turns fit even at their shortest (a long session), the others that
-  state most (`worth`) in BREADTH_SHARE of what is left (`fitting`: the room one cannot
-  use goes to the shorter ones after it, never to an "ok" shown alone, `bare`);
+  state most (`worth`) in BREADTH_SHARE of what is left (`fitting`: a reply that ends
+  asking goes with the prompt that answered it; the room one cannot use goes to the
+  shorter ones after it, never to an "ok" shown alone, `bare`);
 - then each turn shown grown level by level in what room is left (`detailed`).
 """
 
@@ -73,21 +74,34 @@ def fitting(
     """The pinned turns' indexes and the others', those worth most first (`worth`), that
     fit `budget` at their shortest, with a line for each run of turns left out: a long
     session's turns are left out before any detail is chosen (a flat cost); and whether any
-    was (then each one shown keeps what its prompt states). A turn that does not fit leaves
-    its room to the smaller ones after it; one that states nothing alone is not shown."""
+    was (then each one shown keeps what its prompt states). A turn whose reply ends asking
+    is shown with the next (its question alone reads as open; a pinned one's answer comes
+    first). A turn that does not fit leaves its room to the smaller ones after it; one that
+    states nothing alone is not shown."""
     if sum(lines_size(render(i, 0, False)) for i in range(len(turns))) <= budget:
         return list(range(len(turns))), False
     keep = set(pinned)
     used = sum(lines_size(render(i, 0, True)) for i in keep)
     gap = len(GAP.format(len(turns))) + 1
-    for i in sorted(range(len(turns) - 1, -1, -1), key=lambda i: worth(turns, i)):
-        lines = render(i, 0, True)
-        size = lines_size(lines)
-        if i in keep or used + size + gap > budget or bare(turns[i], lines):
+    ranked = sorted(range(len(turns) - 1, -1, -1), key=lambda i: worth(turns, i))
+    for i in [*sorted(pinned), *ranked]:
+        # a reply that ends asking is shown with the prompt that answered it, or not at all
+        # (alone, its question reads as open)
+        answer = [i + 1] if i + 1 < len(turns) and _asks(turns[i]) else []
+        group = [j for j in (i, *answer) if j not in keep]
+        size = sum(lines_size(render(j, 0, True)) for j in group)
+        alone = group == [i] and bare(turns[i], render(i, 0, True))
+        if not group or alone or used + size + gap > budget:
             continue  # a smaller turn worth less may still fit
-        keep.add(i)
+        keep.update(group)
         used += size
     return sorted(keep), True
+
+
+def _asks(turn: dict[str, Any]) -> bool:
+    """Claude's reply in `turn` ends with a question (what the next prompt answers)."""
+    said = sentences(turn.get("last") or turn.get("first") or "")
+    return bool(said) and said[-1].endswith("?")
 
 
 def bare(turn: dict[str, Any], lines: Sequence[str]) -> bool:
