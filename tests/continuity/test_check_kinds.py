@@ -105,6 +105,21 @@ def test_a_separator_inside_quotes_splits_no_command() -> None:
     assert all_and
 
 
+def test_a_heredoc_is_text_written_not_commands() -> None:
+    """The lines of a heredoc are a file's text: none of them is a command of the chain (a
+    Go test written to a file read as `package probe && import ( && …`, the runner's name)."""
+    command = (
+        "cat > /tmp/probe_test.go <<'END'\npackage probe\nfunc TestProbe(t *testing.T) {\n"
+        "  run(); check()\n}\nEND\ncp /tmp/probe_test.go pkg/ && go test -run TestProbe ./pkg/"
+    )
+    segments, _ = checks._check_segments(command)
+    assert [words[0] for words in segments] == ["cat", "cp", "go"]
+    found = checks.target(command)
+    assert found is not None
+    assert "package" not in found[0]
+    assert found[1] == frozenset({"-run=TestProbe", "./pkg/"})
+
+
 def test_a_generator_that_passed_is_not_listed_as_a_passing_check() -> None:
     records = [
         prompt("add the invoices controller"),

@@ -38,6 +38,30 @@ def test_a_superset_run_closes_a_failure_whatever_the_command_string() -> None:
 MVN_PASSED = "[INFO] Tests run: 12, Failures: 0, Errors: 0, Skipped: 0\n[INFO] BUILD SUCCESS"
 
 
+def test_a_passing_chain_that_ends_in_housekeeping_closes_what_its_checks_cover() -> None:
+    """`go vet ./pkg/ && go test -race ./pkg/ && rm /tmp/probe` passing proves its checks
+    passed: the failure of a narrower run before it is closed, though the chain's last
+    command (`rm`) checks nothing."""
+    records = [
+        _prompt("fix the counter"),
+        *_bash("1", "go test -run Countdown ./pkg/", ok=False, output="--- FAIL: TestCountdown"),
+        *_edit("2", "/p/pkg/counter.go"),
+        *_bash(
+            "3",
+            "go vet ./pkg/ && go test -race ./pkg/ && ls /tmp/probe && rm /tmp/probe",
+            ok=True,
+            output="ok  \texample.com/pkg\t1.2s\n/tmp/probe",
+        ),
+    ]
+    state = Evidence().add_all(records).state
+    (entry,) = state["checks"].values()
+    assert entry["ok"]
+    assert entry["closed_by"].startswith("go vet ./pkg/ && go test -race ./pkg/")
+    checked = next_session(state, budget=5_000).split("## What was said")[0]
+    assert "fixed, passes now" in checked
+    assert "FAIL" not in checked
+
+
 def test_a_success_piped_through_a_filter_proves_no_pass() -> None:
     """`make test 2>&1 | tail -3` exits with tail's status: a published session's run said
     "10 passed, 1 failed" and was shown as passed, closing the earlier failure. A piped run

@@ -113,7 +113,7 @@ def _check_segments(command: str) -> tuple[tuple[tuple[str, ...], ...], bool]:
     """The words of each segment of `command` that may run a check, and whether they are
     joined by `&&` only (then the command passing proves each of them passed). Cached: a
     command's run asks for its target, what it proves and what it settles."""
-    lines = command.strip().replace("\\\n", " ").splitlines()  # `\` joins two lines
+    lines = _without_heredocs(command.strip().replace("\\\n", " ").splitlines())  # `\` joins
     text = _OUTPUT_PIPE.sub("", _REDIRECT.sub("", "; ".join(lines)))
     parts = [""]
     separators = []
@@ -129,6 +129,24 @@ def _check_segments(command: str) -> tuple[tuple[tuple[str, ...], ...], bool]:
         if words and words[0] not in ("cd", "export", "set", "source", ".")
     )
     return segments, all(sep == "&&" for sep in separators)
+
+
+#: A heredoc's opening (`<<'EOF'`, `<<-END`): the lines up to its word alone are its text.
+_HEREDOC = LazyPattern(r"<<-?\s*(['\"]?)(\w+)\1")
+
+
+def _without_heredocs(lines: Sequence[str]) -> list[str]:
+    """`lines` without the text of each heredoc in them (a file written, never commands)."""
+    out: list[str] = []
+    end = ""
+    for line in lines:
+        if end:
+            end = "" if line.strip() == end else end
+            continue
+        opened = _HEREDOC.compiled.search(line)
+        end = opened.group(2) if opened else ""
+        out.append(line)
+    return out
 
 
 def verbs(program: str, rest: Sequence[str]) -> list[str]:
