@@ -25,12 +25,14 @@ from memhooks.cli.checkpoint_search import enough
 from memhooks.continuity.evidence import usable
 from memhooks.continuity.handover import said_text
 from memhooks.recall.tokenize import tokens
-from memhooks.store import MemoryPaths, read_text, resolves_inside
-from memhooks.store.evidence_files import (
+from memhooks.store import (
     EVIDENCE_DISK_CAP,
     EVIDENCE_MAX_KEPT,
     EVIDENCE_READ_CAP,
-    entries,
+    MemoryPaths,
+    evidence_listing,
+    read_text,
+    resolves_inside,
 )
 
 #: Evidence files read at most (the newest first), bytes of one (a larger one is passed
@@ -111,7 +113,7 @@ def _states(paths: MemoryPaths) -> list[tuple[str, dict[str, Any]]]:
         return []
     out = []
     total = 0
-    for _, name, size in entries(str(folder))[:MAX_FILES]:
+    for _, name, size in evidence_listing(str(folder))[:MAX_FILES]:
         if size > READ_BYTES or total + size > READ_TOTAL:
             continue
         total += size

@@ -37,8 +37,9 @@ TREE = {
         " Status status_line unbulleted write_task",
     "derived": "safe_state",
     "edit_backup": "edited_file forget_backup keep_backup restore_backup was_absent",
-    "evidence_files": "EVIDENCE_DISK_CAP evidence_kept EVIDENCE_MAX_KEPT EVIDENCE_MIN_KEPT"
-        " others_newest_first read_baseline read_evidence save_baseline save_evidence",
+    "evidence_files": "EVIDENCE_DISK_CAP evidence_kept evidence_listing EVIDENCE_MAX_KEPT"
+        " EVIDENCE_MIN_KEPT EVIDENCE_READ_CAP others_newest_first read_baseline read_evidence"
+        " save_baseline save_evidence",
     "filed_marks": "is_marked mark_filed marker_path",
     "files": "check_folders check_target create_exclusive discard_derived makedirs"
         " open_created read_bytes READ_CAP_BYTES read_memory read_text replace_with_built"

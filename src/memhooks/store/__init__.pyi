@@ -63,7 +63,9 @@ from memhooks.store.edit_backup import was_absent as was_absent
 from memhooks.store.evidence_files import EVIDENCE_DISK_CAP as EVIDENCE_DISK_CAP
 from memhooks.store.evidence_files import EVIDENCE_MAX_KEPT as EVIDENCE_MAX_KEPT
 from memhooks.store.evidence_files import EVIDENCE_MIN_KEPT as EVIDENCE_MIN_KEPT
+from memhooks.store.evidence_files import EVIDENCE_READ_CAP as EVIDENCE_READ_CAP
 from memhooks.store.evidence_files import evidence_kept as evidence_kept
+from memhooks.store.evidence_files import evidence_listing as evidence_listing
 from memhooks.store.evidence_files import others_newest_first as others_newest_first
 from memhooks.store.evidence_files import read_baseline as read_baseline
 from memhooks.store.evidence_files import read_evidence as read_evidence

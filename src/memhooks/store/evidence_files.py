@@ -84,7 +84,7 @@ def save_evidence(paths: MemoryPaths, session_id: str, state: dict[str, Any]) ->
     _save(state_path(paths, session_id), state)
 
 
-def entries(folder: str) -> list[tuple[float, str, int]]:
+def evidence_listing(folder: str) -> list[tuple[float, str, int]]:
     """(last written, name, bytes) of each `.json` file in `folder`, newest first."""
     try:
         with os.scandir(folder) as entries:
@@ -109,7 +109,7 @@ def evidence_kept(sizes: list[int]) -> int:
 
 
 def _prune(folder: str) -> None:
-    found = entries(folder)
+    found = evidence_listing(folder)
     for _, name, _ in found[evidence_kept([size for _, _, size in found]) :]:
         discard(os.path.join(folder, name))
 
@@ -122,5 +122,8 @@ def others_newest_first(paths: MemoryPaths, session_id: str) -> list[tuple[str, 
     folder = paths.restore
     if not inside(paths.cache, os.path.join(folder, "x")):
         return []
-    found = [(name[: -len(".json")], f"{mtime!r} {size}") for mtime, name, size in entries(folder)]
+    found = [
+        (name[: -len(".json")], f"{mtime!r} {size}")
+        for mtime, name, size in evidence_listing(folder)
+    ]
     return [(other, stamp) for other, stamp in found if other != session_id]
