@@ -303,18 +303,52 @@ def covers(run: tuple[str, frozenset[str]], other: tuple[str, frozenset[str]]) -
     )
 
 
+def open_parts(command: str, *, ok: bool) -> dict[str, list[str]]:
+    """What a failing `&&` chain keeps to be settled part by part: the words of each of its
+    commands that runs a check (`{"open": ["go build ./...", "go test ./pkg/"]}`), as any of
+    them may be the one that failed; nothing for a pass, a lone command, or a chain joined
+    by `;` or `||` (its exit status is its last command's, or says nothing of each)."""
+    segments, all_and = _check_segments(command)
+    if ok or not all_and or not segments[1:]:
+        return {}
+    parts = [" ".join(words) for words in segments if _own_target(words) is not None]
+    return {"open": parts} if parts else {}
+
+
+@functools.lru_cache(maxsize=64)
+def _part_target(part: str) -> tuple[str, frozenset[str]] | None:
+    return _own_target(part.split())
+
+
+def _parts_proven(entry: dict[str, Any], proven: Sequence[tuple[str, frozenset[str]]]) -> bool:
+    """Whether the passes in `proven` leave none of a failing chain's parts unproven: those
+    they cover are dropped from its `open` (`part_passed` then says some passed since)."""
+    left = [
+        part
+        for part in entry["open"]
+        if (found := _part_target(part)) is None or not any(covers(run, found) for run in proven)
+    ]
+    if len(left) < len(entry["open"]):
+        entry["open"] = left
+        entry["part_passed"] = True
+    return not left
+
+
 def settled(
     entries: Iterable[dict[str, Any]], command: str, *, ok: bool, output: str
 ) -> list[dict[str, Any]]:
     """The failing entries (the evidence's last outcome of each target) that a run of
-    `command` settles: a pass closes those it covers (each check of a `&&` chain too); a
+    `command` settles: a pass closes those it covers (each check of a `&&` chain too), and
+    a failed `&&` chain once each of its checks passed in some later run (`open_parts`); a
     wider run that failed only on other tests refreshes them (marked `refreshed`)."""
     found = target(command)
     proven = proven_by_passing(command) if ok else []
     out = []
     for other in [entry for entry in entries if not entry["ok"]]:
         covered = (other["runner"], frozenset(other["args"]))
-        if any(covers(run, covered) for run in proven):
+        if any(covers(run, covered) for run in proven) or (
+            proven and other.get("open") and _parts_proven(other, proven)
+        ):
             out.append(other)
         elif (
             not ok

@@ -321,6 +321,7 @@ class Evidence:
             "error": error,
             "seq": self._next_seq(),
             **piped,
+            **checks.open_parts(command, ok=ok),  # a failed `&&` chain: settled part by part
         }
         if not ok and (files := turn_files.failed_files(output)):  # what a removal may settle
             entries[key]["failed_in"] = files
