@@ -3,6 +3,8 @@ has passed in some later run, it is no longer shown as failing."""
 
 from __future__ import annotations
 
+import json
+
 from records import bash as _bash
 from records import edit as _edit
 from records import prompt as _prompt
@@ -101,3 +103,12 @@ def test_a_chain_joined_by_semicolons_is_not_settled_part_by_part() -> None:
     (entry,) = [e for e in state["checks"].values() if e["cmd"] == chain]
     assert not entry["ok"]
     assert "open" not in entry
+
+
+def test_the_parts_left_survive_the_state_kept_between_turns() -> None:
+    """Stop keeps the state as JSON between turns: a part proven in one turn stays proven."""
+    state = json.loads(
+        json.dumps(_state(_bash("3", "cargo test parser", ok=True, output=CARGO_OK)))
+    )
+    evidence = Evidence(state).add_all([*_bash("4", "cargo build --release", ok=True)])
+    assert _entry(evidence.state)["ok"]
