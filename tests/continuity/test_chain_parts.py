@@ -49,6 +49,8 @@ def test_open_parts_are_the_checks_of_an_and_chain_only() -> None:
     assert checks.open_parts("rm -rf out && make unit", ok=False) == {"open": ["make unit"]}
     assert checks.open_parts("make fmt-check; make unit", ok=False) == {}
     assert checks.open_parts("make unit || make report", ok=False) == {}
+    long = " && ".join(f"pytest tests/test_{i:03}_{'x' * 40}.py" for i in range(12))
+    assert checks.open_parts(long, ok=False) == {}  # settled as a whole only
 
 
 def test_a_failed_chain_closes_once_each_of_its_checks_passed_later() -> None:

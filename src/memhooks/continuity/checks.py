@@ -93,6 +93,8 @@ _SUMMARY = LazyPattern(r"^(?:FAILED|ERROR)\s+\S+\s+-\s+\S")
 _ECHO = LazyPattern(r"^\s*(?:\$ |\+ |cc |gcc |clang |g\+\+ |javac |make\[)")
 
 ERROR_LIMIT = 240
+#: The most a failed chain keeps of its parts' words (the evidence is written on every Stop).
+PARTS_KEPT = 400
 
 
 def _segment_words(segment: str) -> list[str]:
@@ -269,12 +271,13 @@ def open_parts(command: str, *, ok: bool) -> dict[str, list[str]]:
     """What a failing `&&` chain keeps to be settled part by part: the words of each of its
     commands that runs a check (`{"open": ["go build ./...", "go test ./pkg/"]}`), as any of
     them may be the one that failed; nothing for a pass, a lone command, or a chain joined
-    by `;` or `||` (its exit status is its last command's, or says nothing of each)."""
+    by `;` or `||` (its exit status is its last command's, or says nothing of each), nor
+    for one too long to keep its parts (`PARTS_KEPT`): it is settled as a whole only."""
     segments, all_and = _check_segments(command)
     if ok or not all_and or not segments[1:]:
         return {}
     parts = [" ".join(words) for words in segments if _own_target(words) is not None]
-    return {"open": parts} if parts else {}
+    return {"open": parts} if parts and sum(map(len, parts)) <= PARTS_KEPT else {}
 
 
 def _clipped(line: str) -> str:
