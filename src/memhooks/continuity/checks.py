@@ -30,8 +30,7 @@ from memhooks.continuity.excerpt import MESSAGE, error_lines, next_line
 from memhooks.text.lazy_re import LazyPattern
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
-    from typing import Any
+    from collections.abc import Sequence
 
 #: Programs whose failure says nothing about the code: they look at, fetch or move files,
 #: or talk to the code's host (`gh pr comment`, as `git push`).
@@ -94,6 +93,8 @@ _SUMMARY = LazyPattern(r"^(?:FAILED|ERROR)\s+\S+\s+-\s+\S")
 _ECHO = LazyPattern(r"^\s*(?:\$ |\+ |cc |gcc |clang |g\+\+ |javac |make\[)")
 
 ERROR_LIMIT = 240
+#: The most a failed chain keeps of its parts' words (the evidence is written on every Stop).
+PARTS_KEPT = 400
 
 
 def _segment_words(segment: str) -> list[str]:
@@ -209,7 +210,7 @@ def unproven_pass(command: str, output: str) -> bool:
     if _OUTPUT_PIPE.compiled.search(command) is None or "pipefail" in command:
         return False
     return (
-        _TESTS_RAN.compiled.search(output) is None or _FAILURES.compiled.search(output) is not None
+        TESTS_RAN.compiled.search(output) is None or _FAILURES.compiled.search(output) is not None
     )
 
 
@@ -233,16 +234,10 @@ def proven_by_passing(command: str) -> list[tuple[str, frozenset[str]]]:
 
 
 #: A count of the tests a run ran (pytest, unittest, JUnit, cargo, TAP, rspec, go).
-_TESTS_RAN = LazyPattern(
+TESTS_RAN = LazyPattern(
     r"\b\d+ (?:passed|failed)\b|Tests run: \d+|test result:|^Ran \d+ tests?|# (?:pass|fail) \d+|"
     r"\d+ examples?, \d+ failures?|^(?:ok|FAIL)\s+\S+\s+[\d.]+s",
     re.MULTILINE,
-)
-#: A run cut short: a collection or compile error, an interruption.
-_ABORTED = LazyPattern(
-    r"Interrupted|errors? during collection|could not compile|error\[E\d+\]|"
-    r"COMPILATION ERROR|no tests ran",
-    re.IGNORECASE,
 )
 #: A count of failures that is not zero, or a verdict of failure.
 _FAILURES = LazyPattern(
@@ -250,37 +245,6 @@ _FAILURES = LazyPattern(
     r"^(?:FAIL|FAILED)\b",
     re.MULTILINE,
 )
-_NAMED_FAILURE = LazyPattern(
-    r"^\s*(?:FAILED|FAIL:?|ERROR|--- FAIL:)\s+\S|\.\.\.\s+FAILED\b|<<< FAIL"
-)
-
-
-def _name(word: str) -> str:
-    """What a failure list calls the test `word` selects: `test_merge` for
-    `tests/test_m.py::test_merge`, `test_m` for `tests/test_m.py`, `X` for `-Dtest=X`."""
-    word = word.rsplit("=", 1)[-1].strip("/")
-    if "::" in word:
-        return word.rsplit("::", 1)[-1]
-    base = word.rsplit("/", 1)[-1]
-    return base.split(".", 1)[0] if not base.startswith(".") else base
-
-
-def still_named(run: tuple[str, frozenset[str]], other: dict[str, Any], output: str) -> bool:
-    """Whether a failed wider `run` (one that `covers` `other`'s target) may still fail on
-    `other`'s test: unless its output lists its failures, it runs them all (no `-x`), and
-    none of those lines names `other`'s own words (its test, file or `-k` expression)."""
-    if any(run_options.stops_early(w) for w in run[1]):
-        return True
-    if not _TESTS_RAN.compiled.search(output) or _ABORTED.compiled.search(output):
-        return True  # no count of tests run, or a run cut short: its list proves nothing
-    lines = [line for line in output.splitlines() if line.strip()]
-    named = [line for line in lines if _NAMED_FAILURE.compiled.search(line)]
-    if not named:
-        return True
-    args = [str(word) for word in other.get("args") or ()]
-    names = {_name(w) for w in args if not w.startswith("-") or "=" in w} - {""}
-    said = " ".join(lines[i] for i in error_lines(lines)) + " " + " ".join(named)
-    return not names or any(name in said for name in names)
 
 
 def covers(run: tuple[str, frozenset[str]], other: tuple[str, frozenset[str]]) -> bool:
@@ -303,29 +267,17 @@ def covers(run: tuple[str, frozenset[str]], other: tuple[str, frozenset[str]]) -
     )
 
 
-def settled(
-    entries: Iterable[dict[str, Any]], command: str, *, ok: bool, output: str
-) -> list[dict[str, Any]]:
-    """The failing entries (the evidence's last outcome of each target) that a run of
-    `command` settles: a pass closes those it covers (each check of a `&&` chain too); a
-    wider run that failed only on other tests refreshes them (marked `refreshed`)."""
-    found = target(command)
-    proven = proven_by_passing(command) if ok else []
-    out = []
-    for other in [entry for entry in entries if not entry["ok"]]:
-        covered = (other["runner"], frozenset(other["args"]))
-        if any(covers(run, covered) for run in proven):
-            out.append(other)
-        elif (
-            not ok
-            and found is not None
-            and found != covered
-            and covers(found, covered)
-            and not still_named(found, other, output)
-        ):
-            other["refreshed"] = True
-            out.append(other)
-    return out
+def open_parts(command: str, *, ok: bool) -> dict[str, list[str]]:
+    """What a failing `&&` chain keeps to be settled part by part: the words of each of its
+    commands that runs a check (`{"open": ["go build ./...", "go test ./pkg/"]}`), as any of
+    them may be the one that failed; nothing for a pass, a lone command, or a chain joined
+    by `;` or `||` (its exit status is its last command's, or says nothing of each), nor
+    for one too long to keep its parts (`PARTS_KEPT`): it is settled as a whole only."""
+    segments, all_and = _check_segments(command)
+    if ok or not all_and or not segments[1:]:
+        return {}
+    parts = [" ".join(words) for words in segments if _own_target(words) is not None]
+    return {"open": parts} if parts and sum(map(len, parts)) <= PARTS_KEPT else {}
 
 
 def _clipped(line: str) -> str:

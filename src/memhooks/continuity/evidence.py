@@ -15,7 +15,7 @@ builds the same state from the whole transcript. Everything kept is redacted fir
 from __future__ import annotations
 
 from memhooks import TYPE_CHECKING
-from memhooks.continuity import checks, told, turn_files
+from memhooks.continuity import checks, settle, told, turn_files
 from memhooks.continuity.excerpt import flat, head_tail, select, trim_paste
 from memhooks.continuity.host_summary import summary_text
 from memhooks.continuity.prompts import assistant_text, clean_prompt, interruption, prompt_text
@@ -307,7 +307,7 @@ class Evidence:
             entries[key]["unknown_rerun"] = turn  # the failure stands, re-run unproven
             return
         if not unproven:  # a chain ending in housekeeping (`&& rm x`) settles its checks too
-            for other in checks.settled(entries.values(), command, ok=ok, output=output):
+            for other in settle.settled(entries.values(), command, ok=ok, output=output):
                 other.update(ok=True, closed_by=clip(command, 300), closed_turn=turn)
         if found is None:
             return
@@ -321,6 +321,7 @@ class Evidence:
             "error": error,
             "seq": self._next_seq(),
             **piped,
+            **checks.open_parts(command, ok=ok),  # a failed `&&` chain: settled part by part
         }
         if not ok and (files := turn_files.failed_files(output)):  # what a removal may settle
             entries[key]["failed_in"] = files

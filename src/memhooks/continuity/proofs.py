@@ -174,13 +174,23 @@ def check_lines(state: dict[str, Any]) -> list[str]:
             )
         elif _changed_after(state, entry.get("seq", 0)):  # likely superseded: kept short
             short = f": {clip(entry['error'], EARLIER_ERROR)}" if entry.get("error") else ""
+            rerun = "" if entry.get("part_passed") else ", not re-run"
             lines.append(
-                f"- earlier failure, files changed since, not re-run (turn {entry['turn']}): "
-                f"{code_span(entry['cmd'], EARLIER_ERROR)}{short}"
+                f"- earlier failure, files changed since{rerun} (turn {entry['turn']}): "
+                f"{code_span(entry['cmd'], EARLIER_ERROR)}{short}{_parts_left(entry)}"
             )
         else:
+            error += _parts_left(entry)
             lines.append(f"- FAILING at its last run (turn {entry['turn']}): {cmd}{error}")
     return lines
+
+
+def _parts_left(entry: dict[str, Any]) -> str:
+    """A failed `&&` chain some of whose checks passed in later runs: those not re-run."""
+    if not entry.get("part_passed"):
+        return ""
+    left = ", ".join(code_span(part, EARLIER_ERROR) for part in entry.get("open", ()))
+    return f"; later runs passed each of its checks but {left} (not re-run since)"
 
 
 def question_line(state: dict[str, Any]) -> str:
