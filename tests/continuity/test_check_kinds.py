@@ -120,6 +120,19 @@ def test_a_heredoc_is_text_written_not_commands() -> None:
     assert found[1] == frozenset({"-run=TestProbe", "./pkg/"})
 
 
+def test_heredocs_opened_on_one_line_are_read_one_after_the_other() -> None:
+    """Two heredocs opened on one line: the shell reads the first's text, then the second's;
+    neither is a command. A here-string (`<<<`) or a shift (`1 << 2`) opens none: the
+    lines after them are commands."""
+    two = "sort <<ONE > a.txt && sort -r <<TWO\nplums\nONE\nmake lint\nTWO\nnpm test"
+    segments, _ = checks._check_segments(two)
+    assert [words[0] for words in segments] == ["sort", "sort", "npm"]
+    for opener in ("read name <<< plums", "wc -c <<<plums", "echo $((1 << 2))"):
+        segments, _ = checks._check_segments(f"{opener}\nnpm test")
+        assert segments[-1] == ("npm", "test"), opener
+        assert checks.proves_a_pass(f"{opener}\nnpm test"), opener
+
+
 def test_a_generator_that_passed_is_not_listed_as_a_passing_check() -> None:
     records = [
         prompt("add the invoices controller"),
