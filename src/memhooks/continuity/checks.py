@@ -78,7 +78,7 @@ _NOISE = frozenset({"-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "-s", "--
 #: A command's pieces: quoted strings whole, separators, and the text between them.
 _PIECES = LazyPattern(r"""'[^']*'?|"(?:\\.|[^"\\])*"?|&&|\|\||;|[^'"&|;]+|.""")
 _OUTPUT_PIPE = LazyPattern(r"\s*\|\s*(?:tail|head|tee|grep|less|cat)\b.*$")
-_REDIRECT = LazyPattern(r"\s*(?:\d?>>?|&>)\s*(?:&\d|\S+)")
+_REDIRECT = LazyPattern(r"\s*(?:\d?>>?|&>)\s*(?:&\d|[^\s;&|]+)")
 _ENV = LazyPattern(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
 #: The shell's words that open what follows (`then pytest`, `do make`): passed over, while a
 #: closing one alone (`fi`, `done`) stays a part that checks nothing.
