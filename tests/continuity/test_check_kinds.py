@@ -120,6 +120,31 @@ def test_a_heredoc_is_text_written_not_commands() -> None:
     assert found[1] == frozenset({"-run=TestProbe", "./pkg/"})
 
 
+def test_heredocs_opened_on_one_line_are_read_one_after_the_other() -> None:
+    """Two heredocs opened on one line: the shell reads the first's text, then the second's;
+    neither is a command. A here-string (`<<<`) or a shift (`1 << 2`) opens none: the
+    lines after them are commands."""
+    two = "sort <<ONE > a.txt && sort -r <<TWO\nplums\nONE\nmake lint\nTWO\nnpm test"
+    segments, _ = checks._check_segments(two)
+    assert [words[0] for words in segments] == ["sort", "sort", "npm"]
+    for opener in ("read name <<< plums", "wc -c <<<plums", "echo $((1 << 2))"):
+        segments, _ = checks._check_segments(f"{opener}\nnpm test")
+        assert segments[-1] == ("npm", "test"), opener
+        assert checks.proves_a_pass(f"{opener}\nnpm test"), opener
+
+
+def test_a_redirect_before_a_separator_keeps_the_separator() -> None:
+    """`npm test > out.log; rm out.log`: the redirect's file ends at the `;`, which still
+    separates two commands (its pass proves nothing of `npm test`, which may have failed);
+    a line that ends in a redirect is not joined to the next one."""
+    segments, all_and = checks._check_segments("npm test > out.log; rm out.log")
+    assert segments == (("npm", "test"), ("rm", "out.log"))
+    assert not all_and
+    assert checks.proven_by_passing("npm test > out.log; rm out.log") == []
+    segments, _ = checks._check_segments("make dist > build.log\nnpm test")
+    assert segments == (("make", "dist"), ("npm", "test"))
+
+
 def test_a_generator_that_passed_is_not_listed_as_a_passing_check() -> None:
     records = [
         prompt("add the invoices controller"),

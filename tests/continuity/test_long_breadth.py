@@ -53,3 +53,30 @@ def test_a_reply_that_asks_is_shown_with_the_prompt_that_answered_it() -> None:
     assert kept == [0, 1, 3, 4, 5]  # its room went to the shorter ones
     room += size[3] + size[4]
     assert fitting(turns, {0, 5}, room, render)[0] == list(range(6))
+
+
+def test_an_answer_that_asks_again_brings_its_own_answer() -> None:
+    """A chain of questions (Claude asks, the user answers, Claude asks again): the turns are
+    shown up to the prompt that answered the last question, or the first of them is not."""
+    ruling = "The lab agreed that samples are labelled by the freezer shelf they sit on. " * 2
+    turns = [
+        {"n": 1, "prompt": "set up the sample labels", "last": "Set up."},
+        {"n": 2, "prompt": ruling, "last": "Labelled. Print them now?"},
+        {"n": 3, "prompt": "yes, on the small printer", "last": "Printed. Archive the old ones?"},
+        {"n": 4, "prompt": "no", "last": "Kept."},
+        {"n": 5, "prompt": "what is the weather like on the coast tomorrow", "last": "No idea."},
+        {"n": 6, "prompt": "done for today", "last": "Bye."},
+    ]
+
+    def render(i: int, level: int, hard: bool) -> list[str]:
+        return [f"[{i + 1}] user: {turns[i]['prompt'][:100]}", f"[{i + 1}] Claude: {i}"]
+
+    size = [lines_size(render(i, 0, True)) for i in range(len(turns))]
+    gap = len(GAP.format(len(turns))) + 1
+    chain = size[1] + size[2] + size[3]
+    kept, _ = fitting(turns, {0, 5}, size[0] + size[5] + chain + gap, render)
+    assert kept == [0, 1, 2, 3, 5]  # turn 3's question with turn 4's "no"
+    kept, _ = fitting(turns, {0, 5}, size[0] + size[5] + chain - 1 + gap, render)
+    # the chain from turn 2 does not fit: turn 2 is not shown (its question would hang
+    # over turn 3 left out), turn 3's question with turn 4's "no" is
+    assert kept == [0, 2, 3, 4, 5]

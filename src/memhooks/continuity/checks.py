@@ -67,7 +67,7 @@ _LIFECYCLE["mvnw"] = _LIFECYCLE["mvn"]
 _HOPS = frozenset({"run", "exec", "x", "dlx", "-m"})
 _PRINTS = frozenset({"--help", "-h", "--version"})
 #: A one-off script written into the command itself: `python3 -c`, `node -e`, a heredoc.
-_INLINE = LazyPattern(r"\s-[ce]\s+['\"]|\brunner\s+['\"]|<<-?\s*['\"]?\w+")
+_INLINE = LazyPattern(r"\s-[ce]\s+['\"]|\brunner\s+['\"]|(?<!<)<<(?!<)-?\s*['\"]?[A-Za-z_]")
 #: A program's name: a word, a path (`./gradlew`, `bin/rails`); not an option or shell syntax.
 _PROGRAM = LazyPattern(r"^[\w.~/][\w.+/-]*$")
 #: A script the command runs (`manage.py`, `tests/x.py`): passed over, never read as a verb.
@@ -77,7 +77,7 @@ _NOISE = frozenset({"-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "-s", "--
 #: A command's pieces: quoted strings whole, separators, and the text between them.
 _PIECES = LazyPattern(r"""'[^']*'?|"(?:\\.|[^"\\])*"?|&&|\|\||;|[^'"&|;]+|.""")
 _OUTPUT_PIPE = LazyPattern(r"\s*\|\s*(?:tail|head|tee|grep|less|cat)\b.*$")
-_REDIRECT = LazyPattern(r"\s*(?:\d?>>?|&>)\s*(?:&\d|\S+)")
+_REDIRECT = LazyPattern(r"\s*(?:\d?>>?|&>)\s*(?:&\d|[^\s;&|]+)")
 _ENV = LazyPattern(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
 #: The shell's words that open what follows (`then pytest`, `do make`): passed over, while a
 #: closing one alone (`fi`, `done`) stays a part that checks nothing.
@@ -133,19 +133,21 @@ def _check_segments(command: str) -> tuple[tuple[tuple[str, ...], ...], bool]:
 
 
 #: A heredoc's opening (`<<'EOF'`, `<<-END`): the lines up to its word alone are its text.
-_HEREDOC = LazyPattern(r"<<-?\s*(['\"]?)(\w+)\1")
+#: Not a here-string (`<<< word`, one line's text) nor a shift (`$((1 << 3))`).
+_HEREDOC = LazyPattern(r"(?<!<)<<(?!<)-?\s*(['\"]?)([A-Za-z_]\w*)\1")
 
 
 def _without_heredocs(lines: Sequence[str]) -> list[str]:
-    """`lines` without the text of each heredoc in them (a file written, never commands)."""
+    """`lines` without the text of each heredoc in them (a file written, never commands):
+    a line that opens several has their texts one after the other, as the shell reads them."""
     out: list[str] = []
-    end = ""
+    ends: list[str] = []
     for line in lines:
-        if end:
-            end = "" if line.strip() == end else end
+        if ends:
+            if line.strip() == ends[0]:
+                ends.pop(0)
             continue
-        opened = _HEREDOC.compiled.search(line)
-        end = opened.group(2) if opened else ""
+        ends = [opened[1] for opened in _HEREDOC.compiled.findall(line)]
         out.append(line)
     return out
 

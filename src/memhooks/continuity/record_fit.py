@@ -75,20 +75,23 @@ def fitting(
     fit `budget` at their shortest, with a line for each run of turns left out: a long
     session's turns are left out before any detail is chosen (a flat cost); and whether any
     was (then each one shown keeps what its prompt states). A turn whose reply ends asking
-    is shown with the next (its question alone reads as open; a pinned one's answer comes
-    first). A turn that does not fit leaves its room to the smaller ones after it; one that
-    states nothing alone is not shown."""
+    is shown with the next, and so on while the next asks again (its question alone reads
+    as open; a pinned one's answer comes first). A turn that does not fit leaves its room
+    to the smaller ones after it; one that states nothing alone is not shown."""
     if sum(lines_size(render(i, 0, False)) for i in range(len(turns))) <= budget:
         return list(range(len(turns))), False
     keep = set(pinned)
     used = sum(lines_size(render(i, 0, True)) for i in keep)
     gap = len(GAP.format(len(turns))) + 1
     ranked = sorted(range(len(turns) - 1, -1, -1), key=lambda i: worth(turns, i))
+    asks = [_asks(turn) for turn in turns]
     for i in [*sorted(pinned), *ranked]:
         # a reply that ends asking is shown with the prompt that answered it, or not at all
-        # (alone, its question reads as open)
-        answer = [i + 1] if i + 1 < len(turns) and _asks(turns[i]) else []
-        group = [j for j in (i, *answer) if j not in keep]
+        # (alone, its question reads as open): an answer that asks again brings its own
+        group = [i]
+        while asks[group[-1]] and group[-1] + 1 < len(turns) and group[-1] + 1 not in keep:
+            group.append(group[-1] + 1)
+        group = [j for j in group if j not in keep]
         size = sum(lines_size(render(j, 0, True)) for j in group)
         alone = group == [i] and bare(turns[i], render(i, 0, True))
         if not group or alone or used + size + gap > budget:
