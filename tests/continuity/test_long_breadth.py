@@ -80,3 +80,27 @@ def test_an_answer_that_asks_again_brings_its_own_answer() -> None:
     # the chain from turn 2 does not fit: turn 2 is not shown (its question would hang
     # over turn 3 left out), turn 3's question with turn 4's "no" is
     assert kept == [0, 2, 3, 4, 5]
+
+
+def test_a_long_chain_of_questions_is_not_pulled_in() -> None:
+    """A turn whose answers each ask again: past CHAIN_MAX turns the chain's first turn is
+    not shown (however well it ranks), and its room goes to the other turns."""
+    ruling = "The crew agreed to stack the crates by their port of call, heaviest first. " * 3
+    turns = [
+        {"n": 1, "prompt": "plan the hold", "last": "Planned."},
+        {"n": 2, "prompt": ruling, "last": "Stacked. Lash them too?"},
+        *({"n": n, "prompt": f"yes, row {n}", "last": "Done. And the next row?"} for n in (3, 4, 5)),
+        {"n": 6, "prompt": "The harbour master wants the manifest by noon.", "last": "Sent."},
+        {"n": 7, "prompt": "thanks", "last": "Any time."},
+        {"n": 8, "prompt": "that is all", "last": "Bye."},
+    ]
+
+    def render(i: int, level: int, hard: bool) -> list[str]:
+        return [f"[{i + 1}] user: {turns[i]['prompt'][:100]}", f"[{i + 1}] Claude: {i}"]
+
+    size = [lines_size(render(i, 0, True)) for i in range(len(turns))]
+    gap = len(GAP.format(len(turns))) + 1
+    room = sum(size) - size[6] + gap  # the chain from turn 2 would fit, not turn 7 beside it
+    kept, hard = fitting(turns, {0, 7}, room, render)
+    assert hard
+    assert kept == [0, 2, 3, 4, 5, 6, 7]  # turn 2's chain runs to turn 6: five turns

@@ -39,6 +39,10 @@ LAST_SHARE = 0.5
 #: STATED_STEP characters up to STATED_CAP (a long paste is no more worth than a paragraph).
 STATED_STEP = 60
 STATED_CAP = 240
+#: Turns at most that a reply asking pulls in, itself included (each answer that asks again
+#: brings the next): a session where nearly every reply asks must not spend its breadth on
+#: a few long runs; a longer chain's first turn is not shown.
+CHAIN_MAX = 3
 #: The line that stands for a run of turns left out.
 GAP = "[… {} more turns not shown]"
 #: A request put as a question: what the user wants done, not a question for Claude.
@@ -75,8 +79,8 @@ def fitting(
     fit `budget` at their shortest, with a line for each run of turns left out: a long
     session's turns are left out before any detail is chosen (a flat cost); and whether any
     was (then each one shown keeps what its prompt states). A turn whose reply ends asking
-    is shown with the next, and so on while the next asks again (its question alone reads
-    as open; a pinned one's answer comes first). A turn that does not fit leaves its room
+    is shown with the next, and so on while the next asks again, up to CHAIN_MAX turns (its
+    question alone reads as open; a pinned one's answer comes first). A turn that does not fit leaves its room
     to the smaller ones after it; one that states nothing alone is not shown."""
     if sum(lines_size(render(i, 0, False)) for i in range(len(turns))) <= budget:
         return list(range(len(turns))), False
@@ -91,10 +95,11 @@ def fitting(
         group = [i]
         while asks[group[-1]] and group[-1] + 1 < len(turns) and group[-1] + 1 not in keep:
             group.append(group[-1] + 1)
+        long_chain = len(group) > CHAIN_MAX
         group = [j for j in group if j not in keep]
         size = sum(lines_size(render(j, 0, True)) for j in group)
         alone = group == [i] and bare(turns[i], render(i, 0, True))
-        if not group or alone or used + size + gap > budget:
+        if not group or alone or long_chain or used + size + gap > budget:
             continue  # a smaller turn worth less may still fit
         keep.update(group)
         used += size
