@@ -89,7 +89,7 @@ def test_a_long_chain_of_questions_is_not_pulled_in() -> None:
     turns = [
         {"n": 1, "prompt": "plan the hold", "last": "Planned."},
         {"n": 2, "prompt": ruling, "last": "Stacked. Lash them too?"},
-        *({"n": n, "prompt": f"yes, row {n}", "last": "Done. And the next row?"} for n in (3, 4, 5)),
+        *({"n": n, "prompt": f"yes, row {n}", "last": "Done. Next row?"} for n in (3, 4, 5)),
         {"n": 6, "prompt": "The harbour master wants the manifest by noon.", "last": "Sent."},
         {"n": 7, "prompt": "thanks", "last": "Any time."},
         {"n": 8, "prompt": "that is all", "last": "Bye."},

@@ -80,8 +80,9 @@ def fitting(
     session's turns are left out before any detail is chosen (a flat cost); and whether any
     was (then each one shown keeps what its prompt states). A turn whose reply ends asking
     is shown with the next, and so on while the next asks again, up to CHAIN_MAX turns (its
-    question alone reads as open; a pinned one's answer comes first). A turn that does not fit leaves its room
-    to the smaller ones after it; one that states nothing alone is not shown."""
+    question alone reads as open; a pinned one's answer comes first). A turn that does not
+    fit leaves its room to the smaller ones after it; one that states nothing alone is not
+    shown."""
     if sum(lines_size(render(i, 0, False)) for i in range(len(turns))) <= budget:
         return list(range(len(turns))), False
     keep = set(pinned)
