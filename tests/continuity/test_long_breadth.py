@@ -3,8 +3,24 @@ turn cannot use goes to shorter ones, never to an "ok" alone."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from memhooks.continuity.record_fit import GAP, fitting
 from memhooks.text import lines_size
+
+Render = Callable[[int, int, bool], list[str]]
+
+
+def _two_lines(turns: list[dict[str, Any]]) -> tuple[Render, list[int], int]:
+    """Each turn rendered as its prompt's first 100 characters and a line of Claude's, their
+    sizes at the shortest, and a gap line's size."""
+
+    def render(i: int, level: int, hard: bool) -> list[str]:
+        return [f"[{i + 1}] user: {turns[i]['prompt'][:100]}", f"[{i + 1}] Claude: {i}"]
+
+    size = [lines_size(render(i, 0, True)) for i in range(len(turns))]
+    return render, size, len(GAP.format(len(turns))) + 1
 
 
 def test_a_turn_too_long_for_the_room_left_leaves_it_to_a_shorter_one() -> None:
@@ -40,11 +56,7 @@ def test_a_reply_that_asks_is_shown_with_the_prompt_that_answered_it() -> None:
         {"n": 6, "prompt": prose, "last": "Noted."},
     ]
 
-    def render(i: int, level: int, hard: bool) -> list[str]:
-        return [f"[{i + 1}] user: {turns[i]['prompt'][:120]}", f"[{i + 1}] Claude: ok"]
-
-    size = [lines_size(render(i, 0, True)) for i in range(len(turns))]
-    gap = len(GAP.format(len(turns))) + 1
+    render, size, gap = _two_lines(turns)
     # the pinned first turn with its answer, and room for turn 3 alone, not with its answer
     room = size[0] + size[1] + size[2] + size[5] + gap
     kept, hard = fitting(turns, {0, 5}, room, render)
@@ -68,11 +80,7 @@ def test_an_answer_that_asks_again_brings_its_own_answer() -> None:
         {"n": 6, "prompt": "done for today", "last": "Bye."},
     ]
 
-    def render(i: int, level: int, hard: bool) -> list[str]:
-        return [f"[{i + 1}] user: {turns[i]['prompt'][:100]}", f"[{i + 1}] Claude: {i}"]
-
-    size = [lines_size(render(i, 0, True)) for i in range(len(turns))]
-    gap = len(GAP.format(len(turns))) + 1
+    render, size, gap = _two_lines(turns)
     chain = size[1] + size[2] + size[3]
     kept, _ = fitting(turns, {0, 5}, size[0] + size[5] + chain + gap, render)
     assert kept == [0, 1, 2, 3, 5]  # turn 3's question with turn 4's "no"
@@ -95,11 +103,7 @@ def test_a_long_chain_of_questions_is_not_pulled_in() -> None:
         {"n": 8, "prompt": "that is all", "last": "Bye."},
     ]
 
-    def render(i: int, level: int, hard: bool) -> list[str]:
-        return [f"[{i + 1}] user: {turns[i]['prompt'][:100]}", f"[{i + 1}] Claude: {i}"]
-
-    size = [lines_size(render(i, 0, True)) for i in range(len(turns))]
-    gap = len(GAP.format(len(turns))) + 1
+    render, size, gap = _two_lines(turns)
     room = sum(size) - size[6] + gap  # the chain from turn 2 would fit, not turn 7 beside it
     kept, hard = fitting(turns, {0, 7}, room, render)
     assert hard
