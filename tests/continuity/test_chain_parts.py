@@ -114,3 +114,21 @@ def test_the_parts_left_survive_the_state_kept_between_turns() -> None:
     )
     evidence = Evidence(state).add_all([*_bash("4", "cargo build --release", ok=True)])
     assert _entry(evidence.state)["ok"]
+
+
+def test_a_failed_chain_kept_before_parts_were_kept_still_loads_and_settles() -> None:
+    """Evidence an earlier version wrote has no `open` in a failed chain's entry: a later
+    pass of one part leaves the chain failing as a whole (no part named), and the chain's
+    own pass closes it as before."""
+    state = json.loads(json.dumps(_state()))
+    for entry in state["checks"].values():
+        entry.pop("open", None)
+    evidence = Evidence(state).add_all([*_bash("3", "cargo test parser", ok=True, output=CARGO_OK)])
+    entry = _entry(evidence.state)
+    assert not entry["ok"]
+    assert "part_passed" not in entry
+    text = _checks_text(evidence.state)
+    assert "FAILING" in text or "earlier failure" in text
+    assert "not re-run since" not in text
+    evidence.add_all([*_bash("4", CHAIN, ok=True, output=CARGO_OK)])
+    assert _entry(evidence.state)["ok"]
