@@ -93,8 +93,13 @@ def fitting(
     for i in [*sorted(pinned), *ranked]:
         # a reply that ends asking is shown with the prompt that answered it, or not at all
         # (alone, its question reads as open): an answer that asks again brings its own
-        group = [i]
-        while asks[group[-1]] and group[-1] + 1 < len(turns) and group[-1] + 1 not in keep:
+        group = [i]  # walked no further than shows it too long: a flat cost per turn
+        while (
+            len(group) <= CHAIN_MAX
+            and asks[group[-1]]
+            and group[-1] + 1 < len(turns)
+            and group[-1] + 1 not in keep
+        ):
             group.append(group[-1] + 1)
         long_chain = len(group) > CHAIN_MAX
         group = [j for j in group if j not in keep]
