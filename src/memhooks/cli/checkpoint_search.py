@@ -23,7 +23,7 @@ READ_CHARS = 200_000
 
 
 def search(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, Any]]:
-    """The checkpoints holding at least half the query's terms (all of one or two), the
+    """The checkpoints holding at least half the query's terms (`enough`), the
     most terms first, then the newest: {path, title, matched}."""
     terms = query_terms(query)
     folder = Path(paths.session_checkpoints)
@@ -48,7 +48,8 @@ def search(paths: MemoryPaths, query: str, limit: int) -> list[dict[str, Any]]:
 
 
 def enough(terms: list[str], matched: set[str]) -> bool:
-    """Whether `matched` holds at least half the query's `terms` (rounded down, at least one)."""
+    """Whether `matched` holds at least half the query's `terms`, rounded up (one of one or
+    two, two of three)."""
     return len(matched) >= max(1, (len(terms) + 1) // 2)
 
 
