@@ -145,6 +145,28 @@ def test_a_redirect_before_a_separator_keeps_the_separator() -> None:
     assert segments == (("make", "dist"), ("npm", "test"))
 
 
+def test_housekeeping_after_a_check_in_an_and_chain_leaves_it_the_chains_check() -> None:
+    """`make kiln-test && echo OK` or `… && rm -f /tmp/probe`: the chain's outcome is the
+    check's; it was no check at all, so its failure was never listed as open. After `;` the
+    exit status is the last command's: no check."""
+    assert checks.target("make kiln-test && echo OK") == ("make kiln-test", frozenset())
+    found = checks.target("tox -e glaze && rm -f /tmp/probe && ls")
+    assert found == ("tox", frozenset({"-e=glaze"}))
+    assert checks.target("make kiln-test; echo done") is None
+    assert checks.target("echo start && ls") is None
+    state = (
+        Evidence()
+        .add_all(
+            [
+                prompt("check the kiln"),
+                *bash("1", "make kiln-test && echo OK", ok=False, output="FAIL kiln_temp: 1200"),
+            ]
+        )
+        .state
+    )
+    assert next_session(state, budget=5_000).count("FAILING at its last run") == 1
+
+
 def test_a_generator_that_passed_is_not_listed_as_a_passing_check() -> None:
     records = [
         prompt("add the invoices controller"),

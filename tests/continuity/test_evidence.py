@@ -41,7 +41,7 @@ MVN_PASSED = "[INFO] Tests run: 12, Failures: 0, Errors: 0, Skipped: 0\n[INFO] B
 def test_a_passing_chain_that_ends_in_housekeeping_closes_what_its_checks_cover() -> None:
     """`go vet ./pkg/ && go test -race ./pkg/ && rm /tmp/probe` passing proves its checks
     passed: the failure of a narrower run before it is closed, though the chain's last
-    command (`rm`) checks nothing."""
+    command (`rm`) checks nothing, and the chain is listed as its checks' run."""
     records = [
         _prompt("fix the counter"),
         *_bash("1", "go test -run Countdown ./pkg/", ok=False, output="--- FAIL: TestCountdown"),
@@ -54,9 +54,11 @@ def test_a_passing_chain_that_ends_in_housekeeping_closes_what_its_checks_cover(
         ),
     ]
     state = Evidence().add_all(records).state
-    (entry,) = state["checks"].values()
+    (entry,) = [c for c in state["checks"].values() if "Countdown" in c["cmd"]]
     assert entry["ok"]
     assert entry["closed_by"].startswith("go vet ./pkg/ && go test -race ./pkg/")
+    (chain,) = [c for c in state["checks"].values() if c is not entry]
+    assert chain["ok"]  # the chain's own check (its housekeeping passed over) is listed
     checked = next_session(state, budget=5_000).split("## What was said")[0]
     assert "fixed, passes now" in checked
     assert "FAIL" not in checked

@@ -217,8 +217,12 @@ def unproven_pass(command: str, output: str) -> bool:
 
 
 def target(command: str) -> tuple[str, frozenset[str]] | None:
-    """(runner, other words) of the check `command` runs, or None when it runs no check."""
-    segments, _ = _check_segments(command)
+    """(runner, other words) of the check `command` runs, or None when it runs no check. In
+    a chain joined by `&&` alone, what follows its last check and checks nothing (`&& echo
+    OK`, `&& rm -f /tmp/x`) is housekeeping: the chain's outcome is that check's."""
+    segments, all_and = _check_segments(command)
+    while all_and and len(segments) > 1 and _own_target(segments[-1]) is None:
+        segments = segments[:-1]
     found = _own_target(segments[-1]) if segments else None
     if found is None:
         return None
