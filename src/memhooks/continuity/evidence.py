@@ -298,19 +298,18 @@ class Evidence:
         if ok:  # the files it wrote and those it took away, and what their removal settles
             gone = turn_files.bash_wrote(self.state["turns"], turn, command, self.state["cwd"])
             turn_files.taken_away(self.state, turn, gone, self._next_seq)
-        if checks.never_ran(output):
+        # a chain's housekeeping after its last check (`&& rm x`) leaves it that check's run
+        found = None if checks.never_ran(output) else checks.target(command)
+        if found is None:  # no check: nothing it proves or settles (`settle.settled`)
             return
-        found = checks.target(command)
-        key = f"{found[0]}\x00{' '.join(sorted(found[1]))}" if found else ""
+        key = f"{found[0]}\x00{' '.join(sorted(found[1]))}"
         entries = self.state["checks"]
         if unproven and key in entries and not entries[key]["ok"]:
             entries[key]["unknown_rerun"] = turn  # the failure stands, re-run unproven
             return
-        if not unproven:  # a chain ending in housekeeping (`&& rm x`) settles its checks too
+        if not unproven:
             for other in settle.settled(entries.values(), command, ok=ok, output=output):
                 other.update(ok=True, closed_by=clip(command, 300), closed_turn=turn)
-        if found is None:
-            return
         entries.pop(key, None)
         entries[key] = {
             "cmd": clip(command, 300),
