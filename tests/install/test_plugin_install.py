@@ -67,7 +67,9 @@ def test_a_fresh_clone_gets_its_index_from_session_start(host: Host) -> None:
     assert wait_for(lambda: memory.name in host.context("UserPromptSubmit", prompt=PROMPT)), (
         rebuild_log(host)
     )
-    assert "Index rebuilt." in rebuild_log(host)  # the job's output is kept, not discarded
+    # the job's output is kept, not discarded: the index is usable as soon as it is written,
+    # the job's last line follows it (on a loaded machine, after the prompt above saw it)
+    assert wait_for(lambda: "Index rebuilt." in rebuild_log(host)), rebuild_log(host)
 
 
 def test_a_conflicted_index_is_rebuilt(host: Host) -> None:
